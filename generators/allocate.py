@@ -1,0 +1,71 @@
+"""Stable allocation: every number derives from a device id or a link index, never list order.
+
+Adding a device or a link therefore never renumbers what exists, and a one-line intent change
+gives a small config diff.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from meetme.validators.schema import Device, Intent, Site
+
+PER_DEVICE_ASN_ROLES = ("leaf", "border_leaf")
+VTEP_ROLES = ("leaf", "border_leaf")
+
+
+class PoolExhausted(ValueError):
+    """An id or index does not fit the pool it draws from."""
+
+
+def nth_address(pool: str, offset: int, prefixlen: int) -> str:
+    """Address `offset` of `pool`, written with `prefixlen`, or PoolExhausted."""
+    net = ipaddress.ip_network(pool)
+    if offset >= net.num_addresses:
+        raise PoolExhausted(f"offset {offset} is outside pool {pool} "
+                            f"({net.num_addresses} addresses)")
+    return f"{net.network_address + offset}/{prefixlen}"
+
+
+def loopback_v4(site: Site, device: Device) -> str:
+    if device.loopback_v4 is not None:
+        return device.loopback_v4
+    return nth_address(site.pools.loopback_v4, device.id, 32)
+
+
+def loopback_v6(site: Site, device: Device) -> str | None:
+    if device.loopback_v6 is not None:
+        return device.loopback_v6
+    if site.pools.loopback_v6 is None:
+        return None
+    return nth_address(site.pools.loopback_v6, device.id, 128)
+
+
+def vtep_v4(site: Site, device: Device) -> str | None:
+    if device.vtep_v4 is not None:
+        return device.vtep_v4
+    if site.pools.vtep_v4 is None or device.role not in VTEP_ROLES:
+        return None
+    return nth_address(site.pools.vtep_v4, device.id, 32)
+
+
+def device_asn(intent: Intent, site: Site, device: Device) -> int:
+    """Override, else the organisation's ASN on borders, a shared role ASN, or base + id."""
+    if device.asn is not None:
+        return device.asn
+    if device.role == "border":
+        return intent.organisation.asn
+    if device.role in site.asn.shared:
+        return site.asn.shared[device.role]
+    return site.asn.base + device.id
+
+
+def p2p_subnets(site: Site, a_device_id: int, index: int) -> tuple[str, str | None]:
+    """The /31 and /127 of link `index` in device a's block of the p2p pools."""
+    if index >= site.pools.links_per_device:
+        raise PoolExhausted(f"link index {index} is beyond links_per_device "
+                            f"({site.pools.links_per_device})")
+    slot = a_device_id * site.pools.links_per_device + index
+    v4 = nth_address(site.pools.p2p_v4, slot * 2, 31)
+    v6 = None if site.pools.p2p_v6 is None else nth_address(site.pools.p2p_v6, slot * 2, 127)
+    return v4, v6

@@ -1,0 +1,182 @@
+"""Resolve the site's physical fabric: links from role rules and explicit links, with addresses.
+
+The result is shared by the design-standard rules and the device-model builder, so both see
+exactly the same links and allocations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meetme.problems import IntentError, Problem
+from meetme.validators.loader import LoadedIntent
+from meetme.validators.schema import Device, Link, LinkRule, LinkRuleSide, Site
+from meetme.validators.types import SPEED_GBPS
+
+from . import allocate
+from .allocate import PoolExhausted
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class LinkEndFacts:
+    device: str
+    interface: str
+    speed_gbps: int
+    ip_mtu: int
+    lanes: int | None
+    breakout: str | None
+    address_v4: str  # host address with /31
+    address_v6: str | None
+
+
+@dataclass(frozen=True)
+class FabricLink:
+    a: LinkEndFacts
+    b: LinkEndFacts
+    subnet_v4: str
+    subnet_v6: str | None
+    source: Path_  # the intent path that caused it: a link rule or an explicit link
+    origin: str  # "rule <name>" or "link #<i>"
+
+
+@dataclass
+class SiteFabric:
+    name: str
+    site: Site
+    links: list[FabricLink] = field(default_factory=list)
+
+    def links_of(self, device: str) -> list[tuple[LinkEndFacts, LinkEndFacts, FabricLink]]:
+        """(local end, remote end, link) for every link touching `device`."""
+        found = []
+        for link in self.links:
+            if link.a.device == device:
+                found.append((link.a, link.b, link))
+            elif link.b.device == device:
+                found.append((link.b, link.a, link))
+        return found
+
+
+def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
+    problems: list[Problem] = []
+    fabrics = {}
+    for site_name, site in sorted(loaded.intent.sites.items()):
+        fabric = SiteFabric(site_name, site)
+        for rule_index, rule in enumerate(site.link_rules):
+            _expand_rule(site, rule, ("sites", site_name, "link_rules", rule_index), fabric,
+                         loaded, problems)
+        for link_index, link in enumerate(site.links):
+            _add_explicit(site, link, ("sites", site_name, "links", link_index), link_index,
+                          fabric, loaded, problems)
+        _check_ports_unique(fabric, loaded, problems)
+        fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
+        fabrics[site_name] = fabric
+    if problems:
+        raise IntentError(problems)
+    return fabrics
+
+
+def _natural(name: str) -> tuple[object, ...]:
+    """Sort Ethernet2/1 before Ethernet10/1."""
+    parts: list[object] = []
+    number = ""
+    for char in name + " ":
+        if char.isdigit():
+            number += char
+            continue
+        if number:
+            parts.append((0, int(number)))
+            number = ""
+        parts.append((1, char))
+    return tuple(parts)
+
+
+natural_key = _natural
+
+
+def _side_devices(site: Site, side: LinkRuleSide) -> list[tuple[str, Device]]:
+    return sorted(((n, d) for n, d in site.devices.items()
+                   if d.role == side.role and side.platform in (None, d.platform)),
+                  key=lambda item: item[1].id)
+
+
+def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric,
+                 loaded: LoadedIntent, problems: list[Problem]) -> None:
+    mtu = rule.mtu or site.underlay.mtu
+    speed = SPEED_GBPS[rule.speed]
+    for a_name, a_dev in _side_devices(site, rule.a):
+        for b_name, b_dev in _side_devices(site, rule.b):
+            for k in range(rule.count):
+                a_n = rule.a.first + (b_dev.id - rule.a.peer_id_base) * rule.count + k
+                b_n = rule.b.first + (a_dev.id - rule.b.peer_id_base) * rule.count + k
+                if a_n < rule.a.first or b_n < rule.b.first:
+                    low_dev, low_side = (b_name, "a") if a_n < rule.a.first else (a_name, "b")
+                    problems.append(Problem(
+                        loaded.where((*path, low_side, "peer_id_base")),
+                        f"link rule '{rule.name}': device '{low_dev}' has an id below "
+                        f"{low_side}.peer_id_base, so its port number would be negative",
+                        "bad-value"))
+                    continue
+                index = a_n - rule.a.first
+                try:
+                    v4, v6 = allocate.p2p_subnets(site, a_dev.id, index)
+                except PoolExhausted as exc:
+                    problems.append(Problem(loaded.where((*path, "a")),
+                                            f"link rule '{rule.name}' for {a_name}: {exc}",
+                                            "pool-exhausted"))
+                    continue
+                a_end = _end(a_name, rule.a.interface.format(n=a_n), speed, mtu, None, None,
+                             v4, v6, 0)
+                b_end = _end(b_name, rule.b.interface.format(n=b_n), speed, mtu, None, None,
+                             v4, v6, 1)
+                fabric.links.append(FabricLink(a_end, b_end, v4, v6, path,
+                                               f"rule {rule.name}"))
+
+
+def _add_explicit(site: Site, link: Link, path: Path_, link_index: int, fabric: SiteFabric,
+                  loaded: LoadedIntent, problems: list[Problem]) -> None:
+    a_dev = site.devices[link.a.device]
+    try:
+        v4, v6 = allocate.p2p_subnets(site, a_dev.id, link.index)
+    except PoolExhausted as exc:
+        problems.append(Problem(loaded.where((*path, "index")), str(exc), "pool-exhausted"))
+        return
+    v4 = link.ipv4 or v4
+    v6 = link.ipv6 or v6
+    ends = []
+    for offset, end in enumerate((link.a, link.b)):
+        speed = SPEED_GBPS[end.speed or link.speed or "1G"]
+        mtu = end.mtu or link.mtu or site.underlay.mtu
+        ends.append(_end(end.device, end.interface, speed, mtu, end.lanes, end.breakout,
+                         v4, v6, offset))
+    fabric.links.append(FabricLink(ends[0], ends[1], v4, v6, path, f"link #{link_index}"))
+
+
+def _end(device: str, interface: str, speed: int, mtu: int, lanes: int | None,
+         breakout: str | None, v4: str, v6: str | None, offset: int) -> LinkEndFacts:
+    return LinkEndFacts(device, interface, speed, mtu, lanes, breakout,
+                        _host(v4, offset), None if v6 is None else _host(v6, offset))
+
+
+def _host(subnet: str, offset: int) -> str:
+    """Host `offset` of a p2p subnet; subnets wider than /31 or /127 skip the network address."""
+    length = int(subnet.split("/")[1])
+    point_to_point = length in (31, 127)
+    return allocate.nth_address(subnet, offset if point_to_point else offset + 1, length)
+
+
+def _check_ports_unique(fabric: SiteFabric, loaded: LoadedIntent,
+                        problems: list[Problem]) -> None:
+    seen: dict[tuple[str, str], FabricLink] = {}
+    for link in fabric.links:
+        for end in (link.a, link.b):
+            key = (end.device, end.interface)
+            if key in seen:
+                problems.append(Problem(
+                    loaded.where(link.source),
+                    f"{end.device} {end.interface} is already used by {seen[key].origin} "
+                    f"(at {loaded.where(seen[key].source)}); a port carries one link",
+                    "duplicate-port"))
+            else:
+                seen[key] = link

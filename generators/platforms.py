@@ -1,0 +1,57 @@
+"""Platforms are plug-ins: a templates folder plus this table of facts and capabilities."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PlatformInfo:
+    name: str
+    title: str
+    file_suffix: str  # rendered/<site>/<device><suffix>
+    management_interface: str
+    fixed_management_vrf: str | None  # None: the intent's VRF name is used
+    mtu_overhead: int  # what the platform's `mtu` counts beyond the IP MTU
+    capabilities: frozenset[str]
+
+
+PLATFORMS: dict[str, PlatformInfo] = {
+    "arista_eos": PlatformInfo(
+        name="arista_eos",
+        title="Arista EOS",
+        file_suffix=".cfg",
+        management_interface="Management1",
+        fixed_management_vrf=None,
+        mtu_overhead=0,  # EOS `mtu` on a routed port is the IP MTU (AVD sets 9214)
+        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
+    ),
+    "cisco_iosxr": PlatformInfo(
+        name="cisco_iosxr",
+        title="Cisco IOS-XR",
+        file_suffix=".cfg",
+        management_interface="MgmtEth0/RP0/CPU0/0",
+        fixed_management_vrf=None,
+        # XR `mtu` is the L2 MTU and includes the 14-byte Ethernet header: IP MTU + 14.
+        mtu_overhead=14,
+        capabilities=frozenset({"ebgp_underlay", "bfd"}),
+    ),
+    "cisco_nxos": PlatformInfo(
+        name="cisco_nxos",
+        title="Cisco NX-OS",
+        file_suffix=".cfg",
+        management_interface="mgmt0",
+        fixed_management_vrf="management",  # mgmt0 always lives in VRF 'management'
+        mtu_overhead=0,
+        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
+    ),
+    "nvidia_nvue": PlatformInfo(
+        name="nvidia_nvue",
+        title="NVIDIA Cumulus Linux 5.16 (NVUE)",
+        file_suffix=".yaml",
+        management_interface="eth0",
+        fixed_management_vrf="mgmt",  # eth0 always lives in VRF 'mgmt'
+        mtu_overhead=0,
+        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
+    ),
+}

@@ -1,0 +1,37 @@
+"""Render a device model through its platform's Jinja2 templates. A pure function."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import jinja2
+
+from .model import DeviceModel
+from .platforms import PLATFORMS
+
+ENTRY_TEMPLATE = "device.j2"
+
+
+@cache
+def environment(platform: str) -> jinja2.Environment:
+    folder = resources.files("meetme.templates").joinpath(platform)
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)),
+        undefined=jinja2.StrictUndefined,  # a missing model field is a bug, never a blank
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,  # device configs, not HTML
+    )
+
+
+def render_device(model: DeviceModel) -> str:
+    template = environment(model.platform).get_template(ENTRY_TEMPLATE)
+    text = template.render(device=model, platform=PLATFORMS[model.platform])
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def output_name(model: DeviceModel) -> str:
+    """rendered/<site>/<device><suffix>, relative to the output folder."""
+    return f"{model.site}/{model.hostname}{PLATFORMS[model.platform].file_suffix}"

@@ -1,0 +1,115 @@
+"""Name resolution over the merged raw data: dangling names and duplicate ids.
+
+It runs on the raw tree, before and independently of schema validation, so that a wrong type in
+one device and a dangling room in another are both reported in the same run.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from meetme.problems import Location, Problem
+
+from .yaml_source import Path_
+
+DANGLING = "dangling-name"
+DUPLICATE = "duplicate-name"
+
+
+def check_references(data: Any, positions: dict[Path_, Location]) -> list[Problem]:
+    problems: list[Problem] = []
+    sites = _mapping(data, "sites")
+    device_site: dict[str, str] = {}
+    for site_name, site in sites.items():
+        if not isinstance(site, dict):
+            continue
+        base: Path_ = ("sites", site_name)
+        for message, where, kind in _site_problems(site, base, device_site, site_name,
+                                                   positions):
+            problems.append(Problem(where, message, kind))
+    return problems
+
+
+def _site_problems(site: dict[str, Any], base: Path_, device_site: dict[str, str],
+                   site_name: str, positions: dict[Path_, Location]
+                   ) -> Iterator[tuple[str, Location, str]]:
+    rooms = _mapping(site, "rooms")
+    racks = _mapping(site, "racks")
+    devices = _mapping(site, "devices")
+
+    def at(*path: str | int) -> Location:
+        full = (*base, *path)
+        for end in range(len(full), -1, -1):
+            if full[:end] in positions:
+                return positions[full[:end]]
+        return Location("intent", 1, 1)
+
+    for rack_name, rack in racks.items():
+        room = _get(rack, "room")
+        if isinstance(room, str) and room not in rooms:
+            yield _unknown("room", room, rooms), at("racks", rack_name, "room"), DANGLING
+
+    ids: dict[int, str] = {}
+    for dev_name, device in devices.items():
+        if dev_name in device_site:
+            yield (f"device name '{dev_name}' is already used in site '{device_site[dev_name]}'; "
+                   "device names are unique across sites", at("devices", dev_name), DUPLICATE)
+        device_site[dev_name] = site_name
+        room, rack, dev_id = _get(device, "room"), _get(device, "rack"), _get(device, "id")
+        if isinstance(room, str) and room not in rooms:
+            yield _unknown("room", room, rooms), at("devices", dev_name, "room"), DANGLING
+        if isinstance(rack, str) and rack not in racks:
+            yield _unknown("rack", rack, racks), at("devices", dev_name, "rack"), DANGLING
+        if isinstance(dev_id, int) and not isinstance(dev_id, bool):
+            if dev_id in ids:
+                yield (f"device id {dev_id} is already used by '{ids[dev_id]}'; "
+                       "ids are unique per site", at("devices", dev_name, "id"), DUPLICATE)
+            else:
+                ids[dev_id] = dev_name
+
+    for index, link in enumerate(_list(site, "links")):
+        for end in ("a", "b"):
+            device = _get(_get(link, end), "device")
+            if isinstance(device, str) and device not in devices:
+                yield (_unknown("device", device, devices), at("links", index, end, "device"),
+                       DANGLING)
+
+    for xc_name, xc in _mapping(site, "cross_connects").items():
+        device, room = _get(xc, "device"), _get(xc, "room")
+        if isinstance(device, str) and device not in devices:
+            yield (_unknown("device", device, devices), at("cross_connects", xc_name, "device"),
+                   DANGLING)
+        if isinstance(room, str) and room not in rooms:
+            yield _unknown("room", room, rooms), at("cross_connects", xc_name, "room"), DANGLING
+        elif isinstance(room, str) and _get(rooms[room], "kind") != "mmr":
+            yield (f"cross-connect lands in '{room}', which is not a meet-me room (kind: mmr)",
+                   at("cross_connects", xc_name, "room"), "bad-value")
+
+    for group_name, group in _mapping(site, "redundancy_groups").items():
+        for index, member in enumerate(_get(group, "members") or []):
+            if isinstance(member, str) and member not in devices:
+                yield (_unknown("device", member, devices),
+                       at("redundancy_groups", group_name, "members", index), DANGLING)
+
+
+def _unknown(kind: str, name: str, known: dict[str, Any]) -> str:
+    close = difflib.get_close_matches(name, sorted(known), n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    listed = ", ".join(sorted(known)[:8]) or "none defined"
+    return f"unknown {kind} '{name}'{hint} (known: {listed})"
+
+
+def _mapping(node: Any, key: str) -> dict[str, Any]:
+    value = _get(node, key)
+    return value if isinstance(value, dict) else {}
+
+
+def _list(node: Any, key: str) -> list[Any]:
+    value = _get(node, key)
+    return value if isinstance(value, list) else []
+
+
+def _get(node: Any, key: str) -> Any:
+    return node.get(key) if isinstance(node, dict) else None

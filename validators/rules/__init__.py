@@ -1,0 +1,1 @@
+"""Design-standard rules (STANDARDS.md): PHY-* physical layout, ADDR-* addressing."""

@@ -1,0 +1,3 @@
+"""Importing this module registers every rule with the engine."""
+
+from . import addr, phy  # noqa: F401
