@@ -65,7 +65,7 @@ def build_models(loaded: LoadedIntent, fabrics: dict[str, SiteFabric]) -> dict[s
 def build_device(intent: Intent, site_name: str, site: Site, name: str, device: Device,
                  fabric: SiteFabric, source: str) -> DeviceModel:
     platform = PLATFORMS[device.platform]
-    loopbacks = _loopbacks(site, device)
+    loopbacks = _loopbacks(site, device, platform.loopback_names)
     interfaces, neighbors = _fabric_interfaces(intent, site, name, device, fabric)
     router_id = allocate.loopback_v4(site, device).split("/")[0]
     management = Management(
@@ -113,16 +113,16 @@ def _ip_key(cidr: str) -> tuple[int, int]:
     return iface.version, int(iface.ip)
 
 
-def _loopbacks(site: Site, device: Device) -> list[Interface]:
+def _loopbacks(site: Site, device: Device, names: tuple[str, str]) -> list[Interface]:
     v6 = allocate.loopback_v6(site, device)
     loopbacks = [Interface(
-        name="Loopback0", kind="loopback", description="router-id",
+        name=names[0], kind="loopback", description="router-id",
         ipv4=address(allocate.loopback_v4(site, device)),
         ipv6=address(v6) if v6 else None,
     )]
     vtep = allocate.vtep_v4(site, device)
     if vtep is not None:
-        loopbacks.append(Interface(name="Loopback1", kind="loopback",
+        loopbacks.append(Interface(name=names[1], kind="loopback",
                                    description="VXLAN tunnel source", ipv4=address(vtep)))
     return loopbacks
 

@@ -13,6 +13,7 @@ class PlatformInfo:
     management_interface: str
     fixed_management_vrf: str | None  # None: the intent's VRF name is used
     mtu_overhead: int  # what the platform's `mtu` counts beyond the IP MTU
+    loopback_names: tuple[str, str]  # (router-id loopback, VTEP loopback) as the OS spells them
     capabilities: frozenset[str]
 
 
@@ -24,6 +25,7 @@ PLATFORMS: dict[str, PlatformInfo] = {
         management_interface="Management1",
         fixed_management_vrf=None,
         mtu_overhead=0,  # EOS `mtu` on a routed port is the IP MTU (AVD sets 9214)
+        loopback_names=("Loopback0", "Loopback1"),
         capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
     ),
     "cisco_iosxr": PlatformInfo(
@@ -34,6 +36,7 @@ PLATFORMS: dict[str, PlatformInfo] = {
         fixed_management_vrf=None,
         # XR `mtu` is the L2 MTU and includes the 14-byte Ethernet header: IP MTU + 14.
         mtu_overhead=14,
+        loopback_names=("Loopback0", "Loopback1"),
         capabilities=frozenset({"ebgp_underlay", "bfd"}),
     ),
     "cisco_nxos": PlatformInfo(
@@ -43,6 +46,7 @@ PLATFORMS: dict[str, PlatformInfo] = {
         management_interface="mgmt0",
         fixed_management_vrf="management",  # mgmt0 always lives in VRF 'management'
         mtu_overhead=0,
+        loopback_names=("loopback0", "loopback1"),
         capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
     ),
     "nvidia_nvue": PlatformInfo(
@@ -52,6 +56,7 @@ PLATFORMS: dict[str, PlatformInfo] = {
         management_interface="eth0",
         fixed_management_vrf="mgmt",  # eth0 always lives in VRF 'mgmt'
         mtu_overhead=0,
+        loopback_names=("lo", "lo"),
         capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
     ),
 }

@@ -1,0 +1,50 @@
+"""Shared test helpers: a private copy of the example repository, text edits, lint runs."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from meetme.pipeline import LintResult, lint
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE_INTENT = REPO / "intent"
+
+
+@pytest.fixture
+def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A throw-away repository holding a copy of the example intent; cwd is set to it, so
+    messages name files as `intent/aus1/devices.yaml`."""
+    shutil.copytree(EXAMPLE_INTENT, tmp_path / "intent")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
+    """Edit an intent file as an engineer would; fail loudly if the text is not there."""
+    text = path.read_text()
+    assert text.count(old) >= count, f"{old!r} not found {count} time(s) in {path}"
+    path.write_text(text.replace(old, new, count))
+
+
+def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
+    """1-based line number of the n-th line containing `needle`."""
+    seen = 0
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if needle in line:
+            seen += 1
+            if seen == occurrence:
+                return number
+    raise AssertionError(f"{needle!r} not found in {path}")
+
+
+def lint_repo(repo: Path) -> LintResult:
+    return lint(repo / "intent")
+
+
+def findings_of(result: LintResult, rule_id: str) -> list[str]:
+    """'file:line: message' of every finding of one rule."""
+    return [f"{f.location.file}:{f.location.line}: {f.message}"
+            for f in result.findings if f.rule == rule_id]
