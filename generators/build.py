@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import ipaddress
 
-from meetme.problems import IntentError, Problem
 from meetme.validators.loader import LoadedIntent
 from meetme.validators.schema import Device, Intent, Site
+
+from meetme.problems import IntentError, Problem
 
 from . import allocate
 from .allocate import PoolExhausted
 from .fabric import SiteFabric, natural_key
 from .model import (
     Address,
-    Bgp,
     BfdTimers,
+    Bgp,
     BgpNeighbor,
     DeviceModel,
     Interface,
@@ -149,7 +150,7 @@ def _fabric_interfaces(intent: Intent, site: Site, name: str, device: Device,
             sessions.append(("ipv6", remote.address_v6, RM_UNDERLAY_V6_IN, RM_UNDERLAY_V6_OUT))
         for afi, peer_address, rm_in, rm_out in sessions:
             neighbors.append(BgpNeighbor(
-                address=peer_address.split("/")[0], afi=afi,  # type: ignore[arg-type]
+                address=peer_address.split("/")[0], afi=afi,
                 remote_as=remote_as, description=f"underlay {far}",
                 local_interface=local.interface, peer_device=remote.device, bfd=True,
                 route_map_in=rm_in, route_map_out=rm_out,
@@ -180,7 +181,7 @@ def _route_maps(has_v6: bool) -> list[RouteMap]:
         families.append(("ipv6", PL_LOOPBACKS_V6, RM_UNDERLAY_V6_IN, RM_UNDERLAY_V6_OUT))
     for afi, prefix_list, rm_in, rm_out in families:
         for rm_name, what in ((rm_in, "accept"), (rm_out, "advertise")):
-            maps.append(RouteMap(name=rm_name, afi=afi, entries=[  # type: ignore[arg-type]
+            maps.append(RouteMap(name=rm_name, afi=afi, entries=[
                 RouteMapEntry(seq=10, action="permit", match_prefix_list=prefix_list,
                               description=f"{what} fabric loopbacks only"),
             ]))

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meetme.problems import IntentError, Problem
 from meetme.validators.loader import LoadedIntent
 from meetme.validators.schema import Device, Link, LinkRule, LinkRuleSide, Site
 from meetme.validators.types import SPEED_GBPS
+
+from meetme.problems import IntentError, Problem
 
 from . import allocate
 from .allocate import PoolExhausted

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 import yaml
 from rich.console import Console
 
 from meetme.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
+
+if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the pipeline
+    from meetme.pipeline import LintResult
+    from meetme.validators.rules.engine import Finding
 
 app = typer.Typer(
     add_completion=False,
@@ -32,7 +36,7 @@ IntentOpt = Annotated[Path | None, typer.Option("--intent", help="Intent folder 
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Output folder [REPO/rendered].")]
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     json = "json"
 
@@ -55,7 +59,7 @@ def _unusable(exc: IntentError, fmt: Format = Format.text) -> NoReturn:
     raise typer.Exit(EXIT_UNUSABLE)
 
 
-def _lint_or_exit(intent_dir: Path, fmt: Format = Format.text):  # type: ignore[no-untyped-def]
+def _lint_or_exit(intent_dir: Path, fmt: Format = Format.text) -> LintResult:
     from meetme.pipeline import lint
 
     try:
@@ -64,7 +68,7 @@ def _lint_or_exit(intent_dir: Path, fmt: Format = Format.text):  # type: ignore[
         _unusable(exc, fmt)
 
 
-def _print_findings(findings: list, fmt: Format) -> None:  # type: ignore[type-arg]
+def _print_findings(findings: list[Finding], fmt: Format) -> None:
     if fmt is Format.json:
         print(json.dumps([f.as_dict() for f in findings], indent=2))
         return

@@ -1,0 +1,121 @@
+"""The CLI as a user meets it: exit codes, atomic output, the pre-merge gate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+runner = CliRunner()
+DEVICES = ["aus1-br1", "aus1-br2", "aus1-sp1", "aus1-sp2", "aus1-sp3", "aus1-sp4",
+           "aus1-lf1", "aus1-lf2", "aus1-lf3", "aus1-lf4"]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_render_writes_one_file_per_device_and_is_repeatable(example: Path) -> None:
+    first = runner.invoke(app, ["render"])
+    assert first.exit_code == 0, first.output
+    files = snapshot(example / "rendered")
+    assert sorted(Path(name).stem for name in files) == sorted(DEVICES)
+    assert all(name.startswith("aus1/") for name in files)
+
+    second = runner.invoke(app, ["render"])
+    assert second.exit_code == 0
+    assert snapshot(example / "rendered") == files
+
+
+def test_render_refuses_to_write_when_lint_has_errors(example: Path) -> None:
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    before = snapshot(example / "rendered")
+    replace_in(example / "intent/aus1/devices.yaml", "room: aus1-mdf-b", "room: aus1-mdf-a")
+    replace_in(example / "intent/aus1/devices.yaml", "rack: mdf-b-r01", "rack: mdf-a-r01")
+    result = runner.invoke(app, ["render"])
+    assert result.exit_code == 1
+    assert "PHY-001" in result.output
+    assert snapshot(example / "rendered") == before
+
+
+def test_unusable_intent_exits_2_and_leaves_output_alone(example: Path) -> None:
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    before = snapshot(example / "rendered")
+    replace_in(example / "intent/aus1/devices.yaml", "rack: dh1-r10", "rack: dh1-r99")
+    result = runner.invoke(app, ["render"])
+    assert result.exit_code == 2
+    assert "intent/aus1/devices.yaml:" in result.output
+    assert "unknown rack 'dh1-r99'" in result.output
+    assert snapshot(example / "rendered") == before
+
+
+def test_render_removes_files_of_deleted_devices(example: Path) -> None:
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    devices = example / "intent/aus1/devices.yaml"
+    text = devices.read_text()
+    start = text.index("      aus1-lf4:")
+    devices.write_text(text[:start])
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    assert not (example / "rendered/aus1/aus1-lf4.cfg").exists()
+    assert (example / "rendered/aus1/aus1-lf3.cfg").exists()
+
+
+def test_check_names_changed_missing_and_stale_files(example: Path) -> None:
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    assert runner.invoke(app, ["check"]).exit_code == 0
+
+    out = example / "rendered/aus1"
+    (out / "aus1-sp1.cfg").write_text("hostname hand-edited\n")
+    (out / "aus1-br2.cfg").unlink()
+    (out / "aus1-old.cfg").write_text("hostname gone\n")
+    result = runner.invoke(app, ["check"])
+    assert result.exit_code == 1
+    assert "changed: rendered/aus1/aus1-sp1.cfg" in result.output
+    assert "missing: rendered/aus1/aus1-br2.cfg" in result.output
+    assert "stale: rendered/aus1/aus1-old.cfg" in result.output
+
+
+def test_lint_json_lists_findings_with_positions(example: Path) -> None:
+    replace_in(example / "intent/aus1/devices.yaml", "room: aus1-mdf-b", "room: aus1-mdf-a")
+    result = runner.invoke(app, ["lint", "--format", "json"])
+    assert result.exit_code == 1
+    findings = json.loads(result.stdout)
+    phy = [f for f in findings if f["rule"] == "PHY-001"]
+    assert phy and set(phy[0]) == {"rule", "severity", "message", "file", "line", "column",
+                                   "path"}
+    assert phy[0]["file"] == "intent/aus1/devices.yaml"
+    assert phy[0]["path"] == "sites.aus1.devices.aus1-br2.room"
+
+
+def test_show_prints_the_device_model(example: Path) -> None:
+    result = runner.invoke(app, ["show", "aus1-sp1"])
+    assert result.exit_code == 0
+    assert "hostname: aus1-sp1" in result.stdout
+    assert "router_id: 10.0.0.11" in result.stdout
+    missing = runner.invoke(app, ["show", "aus1-nope"])
+    assert missing.exit_code == 2
+
+
+def test_rules_and_explain(example: Path) -> None:
+    listing = runner.invoke(app, ["rules"])
+    assert listing.exit_code == 0 and "PHY-001" in listing.output
+    explained = runner.invoke(app, ["explain", "phy-001"])
+    assert explained.exit_code == 0 and "Why:" in explained.output
+    assert runner.invoke(app, ["explain", "NOPE-1"]).exit_code == 2
+
+
+def test_cli_entry_point_reports_without_traceback(example: Path) -> None:
+    replace_in(example / "intent/aus1/site.yaml", "environment: lab", "environment: no")
+    done = subprocess.run([sys.executable, "-m", "meetme", "render"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 2
+    assert "intent/aus1/site.yaml:4:18" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert not (example / "rendered").exists()
