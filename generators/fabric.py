@@ -71,6 +71,7 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
             _add_explicit(site, link, ("sites", site_name, "links", link_index), link_index,
                           fabric, loaded, problems)
         _check_ports_unique(fabric, loaded, problems)
+        _check_device_pools(loaded, site, problems)
         fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
         fabrics[site_name] = fabric
     if problems:
@@ -106,6 +107,7 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric,
                  loaded: LoadedIntent, problems: list[Problem]) -> None:
     mtu = rule.mtu or site.underlay.mtu
     speed = SPEED_GBPS[rule.speed]
+    exhausted: set[str] = set()
     for a_name, a_dev in _side_devices(site, rule.a):
         for b_name, b_dev in _side_devices(site, rule.b):
             for k in range(rule.count):
@@ -123,9 +125,13 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric,
                 try:
                     v4, v6 = allocate.p2p_subnets(site, a_dev.id, index)
                 except PoolExhausted as exc:
-                    problems.append(Problem(loaded.where((*path, "a")),
-                                            f"link rule '{rule.name}' for {a_name}: {exc}",
-                                            "pool-exhausted"))
+                    message = (f"link rule '{rule.name}': the links of {a_name} (id "
+                               f"{a_dev.id}) fall outside the p2p pools ({exc}); widen the "
+                               "pools or lower links_per_device")
+                    if a_name not in exhausted:  # one problem per device, not per port
+                        exhausted.add(a_name)
+                        problems.append(Problem(loaded.where((*path, "a")), message,
+                                                "pool-exhausted"))
                     continue
                 a_end = _end(a_name, rule.a.interface.format(n=a_n), speed, mtu, None, None,
                              v4, v6, 0)
@@ -181,3 +187,14 @@ def _check_ports_unique(fabric: SiteFabric, loaded: LoadedIntent,
                     "duplicate-port"))
             else:
                 seen[key] = link
+
+
+def _check_device_pools(loaded: LoadedIntent, site: Site, problems: list[Problem]) -> None:
+    """Every device's id must fit the loopback pools it draws from."""
+    for name, device in sorted(site.devices.items()):
+        for allocator in (allocate.loopback_v4, allocate.loopback_v6, allocate.vtep_v4):
+            try:
+                allocator(site, device)
+            except PoolExhausted as exc:
+                problems.append(Problem(loaded.where((*device.path, "id")),
+                                        f"{name}: {exc}; widen the pool", "pool-exhausted"))
