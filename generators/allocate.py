@@ -22,8 +22,9 @@ def nth_address(pool: str, offset: int, prefixlen: int) -> str:
     """Address `offset` of `pool`, written with `prefixlen`, or PoolExhausted."""
     net = ipaddress.ip_network(pool)
     if offset >= net.num_addresses:
-        raise PoolExhausted(f"offset {offset} is outside pool {pool} "
-                            f"({net.num_addresses} addresses)")
+        raise PoolExhausted(
+            f"offset {offset} is outside pool {pool} ({net.num_addresses} addresses)"
+        )
     return f"{net.network_address + offset}/{prefixlen}"
 
 
@@ -63,8 +64,9 @@ def device_asn(intent: Intent, site: Site, device: Device) -> int:
 def p2p_subnets(site: Site, a_device_id: int, index: int) -> tuple[str, str | None]:
     """The /31 and /127 of link `index` in device a's block of the p2p pools."""
     if index >= site.pools.links_per_device:
-        raise PoolExhausted(f"link index {index} is beyond links_per_device "
-                            f"({site.pools.links_per_device})")
+        raise PoolExhausted(
+            f"link index {index} is beyond links_per_device ({site.pools.links_per_device})"
+        )
     slot = a_device_id * site.pools.links_per_device + index
     v4 = nth_address(site.pools.p2p_v4, slot * 2, 31)
     v6 = None if site.pools.p2p_v6 is None else nth_address(site.pools.p2p_v6, slot * 2, 127)

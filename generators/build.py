@@ -30,6 +30,7 @@ from .platforms import PLATFORMS
 
 UNDERLAY_WARNING_PCT = 80  # STANDARDS BGP-007: warning threshold inside 75-90 %
 
+BFD_PROFILE = "BFD-UNDERLAY"
 PL_LOOPBACKS_V4 = "PL-LOOPBACKS-V4"
 PL_LOOPBACKS_V6 = "PL-LOOPBACKS-V6"
 RM_UNDERLAY_V4_IN = "RM-UNDERLAY-V4-IN"
@@ -41,8 +42,9 @@ RM_UNDERLAY_V6_OUT = "RM-UNDERLAY-V6-OUT"
 def address(cidr: str) -> Address:
     iface = ipaddress.ip_interface(cidr)
     netmask = str(iface.netmask) if iface.version == 4 else None
-    return Address(ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface),
-                   netmask=netmask)
+    return Address(
+        ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface), netmask=netmask
+    )
 
 
 def build_models(loaded: LoadedIntent, fabrics: dict[str, SiteFabric]) -> dict[str, DeviceModel]:
@@ -53,27 +55,45 @@ def build_models(loaded: LoadedIntent, fabrics: dict[str, SiteFabric]) -> dict[s
     for site_name, site in sorted(intent.sites.items()):
         for name, device in sorted(site.devices.items()):
             try:
-                models[name] = build_device(intent, site_name, site, name, device,
-                                            fabrics[site_name], str(loaded.where(device.path)))
+                models[name] = build_device(
+                    intent,
+                    site_name,
+                    site,
+                    name,
+                    device,
+                    fabrics[site_name],
+                    str(loaded.where(device.path)),
+                )
             except PoolExhausted as exc:
-                problems.append(Problem(loaded.where((*device.path, "id")),
-                                        f"{name}: {exc}", "pool-exhausted"))
+                problems.append(
+                    Problem(loaded.where((*device.path, "id")), f"{name}: {exc}", "pool-exhausted")
+                )
     if problems:
         raise IntentError(problems)
     return models
 
 
-def build_device(intent: Intent, site_name: str, site: Site, name: str, device: Device,
-                 fabric: SiteFabric, source: str) -> DeviceModel:
+def build_device(
+    intent: Intent,
+    site_name: str,
+    site: Site,
+    name: str,
+    device: Device,
+    fabric: SiteFabric,
+    source: str,
+) -> DeviceModel:
     platform = PLATFORMS[device.platform]
     loopbacks = _loopbacks(site, device, platform.loopback_names)
     interfaces, neighbors = _fabric_interfaces(intent, site, name, device, fabric)
     router_id = allocate.loopback_v4(site, device).split("/")[0]
     management = Management(
-        interface=Interface(name=platform.management_interface, kind="management",
-                            description="out-of-band management",
-                            ipv4=address(device.management),
-                            vrf=platform.fixed_management_vrf or site.management.vrf),
+        interface=Interface(
+            name=platform.management_interface,
+            kind="management",
+            description="out-of-band management",
+            ipv4=address(device.management),
+            vrf=platform.fixed_management_vrf or site.management.vrf,
+        ),
         gateway=site.management.gateway,
         vrf=platform.fixed_management_vrf or site.management.vrf,
     )
@@ -82,8 +102,12 @@ def build_device(intent: Intent, site_name: str, site: Site, name: str, device: 
         asn=allocate.device_asn(intent, site, device),
         router_id=router_id,
         maximum_paths=site.underlay.ecmp,
-        bfd=BfdTimers(interval=site.underlay.bfd.interval, min_rx=site.underlay.bfd.interval,
-                      multiplier=site.underlay.bfd.multiplier),
+        bfd=BfdTimers(
+            profile=BFD_PROFILE,
+            interval=site.underlay.bfd.interval,
+            min_rx=site.underlay.bfd.interval,
+            multiplier=site.underlay.bfd.multiplier,
+        ),
         networks_v4=sorted((lo.ipv4.cidr for lo in loopbacks if lo.ipv4), key=_ip_key),
         networks_v6=sorted((lo.ipv6.cidr for lo in loopbacks if lo.ipv6), key=_ip_key),
         neighbors=neighbors,
@@ -116,47 +140,70 @@ def _ip_key(cidr: str) -> tuple[int, int]:
 
 def _loopbacks(site: Site, device: Device, names: tuple[str, str]) -> list[Interface]:
     v6 = allocate.loopback_v6(site, device)
-    loopbacks = [Interface(
-        name=names[0], kind="loopback", description="router-id",
-        ipv4=address(allocate.loopback_v4(site, device)),
-        ipv6=address(v6) if v6 else None,
-    )]
+    loopbacks = [
+        Interface(
+            name=names[0],
+            kind="loopback",
+            description="router-id",
+            ipv4=address(allocate.loopback_v4(site, device)),
+            ipv6=address(v6) if v6 else None,
+        )
+    ]
     vtep = allocate.vtep_v4(site, device)
     if vtep is not None:
-        loopbacks.append(Interface(name=names[1], kind="loopback",
-                                   description="VXLAN tunnel source", ipv4=address(vtep)))
+        loopbacks.append(
+            Interface(
+                name=names[1],
+                kind="loopback",
+                description="VXLAN tunnel source",
+                ipv4=address(vtep),
+            )
+        )
     return loopbacks
 
 
-def _fabric_interfaces(intent: Intent, site: Site, name: str, device: Device,
-                       fabric: SiteFabric) -> tuple[list[Interface], list[BgpNeighbor]]:
+def _fabric_interfaces(
+    intent: Intent, site: Site, name: str, device: Device, fabric: SiteFabric
+) -> tuple[list[Interface], list[BgpNeighbor]]:
     platform = PLATFORMS[device.platform]
     interfaces: list[Interface] = []
     neighbors: list[BgpNeighbor] = []
     for local, remote, _link in fabric.links_of(name):
         peer = site.devices[remote.device]
         far = f"{remote.device} {remote.interface}"
-        interfaces.append(Interface(
-            name=local.interface, kind="routed", description=f"p2p to {far}",
-            ipv4=address(local.address_v4),
-            ipv6=address(local.address_v6) if local.address_v6 else None,
-            ip_mtu=local.ip_mtu, mtu=local.ip_mtu + platform.mtu_overhead,
-            speed_gbps=local.speed_gbps,
-            peer=PeerPort(device=remote.device, interface=remote.interface),
-        ))
+        interfaces.append(
+            Interface(
+                name=local.interface,
+                kind="routed",
+                description=f"p2p to {far}",
+                ipv4=address(local.address_v4),
+                ipv6=address(local.address_v6) if local.address_v6 else None,
+                ip_mtu=local.ip_mtu,
+                mtu=local.ip_mtu + platform.mtu_overhead,
+                speed_gbps=local.speed_gbps,
+                peer=PeerPort(device=remote.device, interface=remote.interface),
+            )
+        )
         remote_as = allocate.device_asn(intent, site, peer)
         sessions = [("ipv4", remote.address_v4, RM_UNDERLAY_V4_IN, RM_UNDERLAY_V4_OUT)]
         if remote.address_v6 is not None and underlay_v6(site):
             sessions.append(("ipv6", remote.address_v6, RM_UNDERLAY_V6_IN, RM_UNDERLAY_V6_OUT))
         for afi, peer_address, rm_in, rm_out in sessions:
-            neighbors.append(BgpNeighbor(
-                address=peer_address.split("/")[0], afi=afi,
-                remote_as=remote_as, description=f"underlay {far}",
-                local_interface=local.interface, peer_device=remote.device, bfd=True,
-                route_map_in=rm_in, route_map_out=rm_out,
-                max_prefix=site.underlay.max_prefix,
-                max_prefix_warning_pct=UNDERLAY_WARNING_PCT,
-            ))
+            neighbors.append(
+                BgpNeighbor(
+                    address=peer_address.split("/")[0],
+                    afi=afi,
+                    remote_as=remote_as,
+                    description=f"underlay {far}",
+                    local_interface=local.interface,
+                    peer_device=remote.device,
+                    bfd=True,
+                    route_map_in=rm_in,
+                    route_map_out=rm_out,
+                    max_prefix=site.underlay.max_prefix,
+                    max_prefix_warning_pct=UNDERLAY_WARNING_PCT,
+                )
+            )
     interfaces.sort(key=lambda i: natural_key(i.name))
     neighbors.sort(key=lambda n: (n.afi, natural_key(n.local_interface)))
     return interfaces, neighbors
@@ -169,8 +216,15 @@ def _prefix_lists(site: Site, has_v6: bool) -> list[PrefixList]:
         v4.append(PrefixListEntry(seq=20, action="permit", prefix=site.pools.vtep_v4, le=32))
     lists = [PrefixList(name=PL_LOOPBACKS_V4, afi="ipv4", entries=v4)]
     if has_v6 and site.pools.loopback_v6 is not None:  # has_v6 implies it; mypy needs it
-        lists.append(PrefixList(name=PL_LOOPBACKS_V6, afi="ipv6", entries=[
-            PrefixListEntry(seq=10, action="permit", prefix=site.pools.loopback_v6, le=128)]))
+        lists.append(
+            PrefixList(
+                name=PL_LOOPBACKS_V6,
+                afi="ipv6",
+                entries=[
+                    PrefixListEntry(seq=10, action="permit", prefix=site.pools.loopback_v6, le=128)
+                ],
+            )
+        )
     return lists
 
 
@@ -181,8 +235,18 @@ def _route_maps(has_v6: bool) -> list[RouteMap]:
         families.append(("ipv6", PL_LOOPBACKS_V6, RM_UNDERLAY_V6_IN, RM_UNDERLAY_V6_OUT))
     for afi, prefix_list, rm_in, rm_out in families:
         for rm_name, what in ((rm_in, "accept"), (rm_out, "advertise")):
-            maps.append(RouteMap(name=rm_name, afi=afi, entries=[
-                RouteMapEntry(seq=10, action="permit", match_prefix_list=prefix_list,
-                              description=f"{what} fabric loopbacks only"),
-            ]))
+            maps.append(
+                RouteMap(
+                    name=rm_name,
+                    afi=afi,
+                    entries=[
+                        RouteMapEntry(
+                            seq=10,
+                            action="permit",
+                            match_prefix_list=prefix_list,
+                            description=f"{what} fabric loopbacks only",
+                        ),
+                    ],
+                )
+            )
     return maps

@@ -65,11 +65,19 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
     for site_name, site in sorted(loaded.intent.sites.items()):
         fabric = SiteFabric(site_name, site)
         for rule_index, rule in enumerate(site.link_rules):
-            _expand_rule(site, rule, ("sites", site_name, "link_rules", rule_index), fabric,
-                         loaded, problems)
+            _expand_rule(
+                site, rule, ("sites", site_name, "link_rules", rule_index), fabric, loaded, problems
+            )
         for link_index, link in enumerate(site.links):
-            _add_explicit(site, link, ("sites", site_name, "links", link_index), link_index,
-                          fabric, loaded, problems)
+            _add_explicit(
+                site,
+                link,
+                ("sites", site_name, "links", link_index),
+                link_index,
+                fabric,
+                loaded,
+                problems,
+            )
         _check_ports_unique(fabric, loaded, problems)
         _check_device_pools(loaded, site, problems)
         fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
@@ -98,13 +106,24 @@ natural_key = _natural
 
 
 def _side_devices(site: Site, side: LinkRuleSide) -> list[tuple[str, Device]]:
-    return sorted(((n, d) for n, d in site.devices.items()
-                   if d.role == side.role and side.platform in (None, d.platform)),
-                  key=lambda item: item[1].id)
+    return sorted(
+        (
+            (n, d)
+            for n, d in site.devices.items()
+            if d.role == side.role and side.platform in (None, d.platform)
+        ),
+        key=lambda item: item[1].id,
+    )
 
 
-def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric,
-                 loaded: LoadedIntent, problems: list[Problem]) -> None:
+def _expand_rule(
+    site: Site,
+    rule: LinkRule,
+    path: Path_,
+    fabric: SiteFabric,
+    loaded: LoadedIntent,
+    problems: list[Problem],
+) -> None:
     mtu = rule.mtu or site.underlay.mtu
     speed = SPEED_GBPS[rule.speed]
     exhausted: set[str] = set()
@@ -115,34 +134,48 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric,
                 b_n = rule.b.first + (a_dev.id - rule.b.peer_id_base) * rule.count + k
                 if a_n < rule.a.first or b_n < rule.b.first:
                     low_dev, low_side = (b_name, "a") if a_n < rule.a.first else (a_name, "b")
-                    problems.append(Problem(
-                        loaded.where((*path, low_side, "peer_id_base")),
-                        f"link rule '{rule.name}': device '{low_dev}' has an id below "
-                        f"{low_side}.peer_id_base, so its port number would be negative",
-                        "bad-value"))
+                    problems.append(
+                        Problem(
+                            loaded.where((*path, low_side, "peer_id_base")),
+                            f"link rule '{rule.name}': device '{low_dev}' has an id below "
+                            f"{low_side}.peer_id_base, so its port number would be negative",
+                            "bad-value",
+                        )
+                    )
                     continue
                 index = a_n - rule.a.first
                 try:
                     v4, v6 = allocate.p2p_subnets(site, a_dev.id, index)
                 except PoolExhausted as exc:
-                    message = (f"link rule '{rule.name}': the links of {a_name} (id "
-                               f"{a_dev.id}) fall outside the p2p pools ({exc}); widen the "
-                               "pools or lower links_per_device")
+                    message = (
+                        f"link rule '{rule.name}': the links of {a_name} (id "
+                        f"{a_dev.id}) fall outside the p2p pools ({exc}); widen the "
+                        "pools or lower links_per_device"
+                    )
                     if a_name not in exhausted:  # one problem per device, not per port
                         exhausted.add(a_name)
-                        problems.append(Problem(loaded.where((*path, "a")), message,
-                                                "pool-exhausted"))
+                        problems.append(
+                            Problem(loaded.where((*path, "a")), message, "pool-exhausted")
+                        )
                     continue
-                a_end = _end(a_name, rule.a.interface.format(n=a_n), speed, mtu, None, None,
-                             v4, v6, 0)
-                b_end = _end(b_name, rule.b.interface.format(n=b_n), speed, mtu, None, None,
-                             v4, v6, 1)
-                fabric.links.append(FabricLink(a_end, b_end, v4, v6, path,
-                                               f"rule {rule.name}"))
+                a_end = _end(
+                    a_name, rule.a.interface.format(n=a_n), speed, mtu, None, None, v4, v6, 0
+                )
+                b_end = _end(
+                    b_name, rule.b.interface.format(n=b_n), speed, mtu, None, None, v4, v6, 1
+                )
+                fabric.links.append(FabricLink(a_end, b_end, v4, v6, path, f"rule {rule.name}"))
 
 
-def _add_explicit(site: Site, link: Link, path: Path_, link_index: int, fabric: SiteFabric,
-                  loaded: LoadedIntent, problems: list[Problem]) -> None:
+def _add_explicit(
+    site: Site,
+    link: Link,
+    path: Path_,
+    link_index: int,
+    fabric: SiteFabric,
+    loaded: LoadedIntent,
+    problems: list[Problem],
+) -> None:
     a_dev = site.devices[link.a.device]
     try:
         v4, v6 = allocate.p2p_subnets(site, a_dev.id, link.index)
@@ -155,15 +188,33 @@ def _add_explicit(site: Site, link: Link, path: Path_, link_index: int, fabric: 
     for offset, end in enumerate((link.a, link.b)):
         speed = SPEED_GBPS[end.speed or link.speed or "1G"]
         mtu = end.mtu or link.mtu or site.underlay.mtu
-        ends.append(_end(end.device, end.interface, speed, mtu, end.lanes, end.breakout,
-                         v4, v6, offset))
+        ends.append(
+            _end(end.device, end.interface, speed, mtu, end.lanes, end.breakout, v4, v6, offset)
+        )
     fabric.links.append(FabricLink(ends[0], ends[1], v4, v6, path, f"link #{link_index}"))
 
 
-def _end(device: str, interface: str, speed: int, mtu: int, lanes: int | None,
-         breakout: str | None, v4: str, v6: str | None, offset: int) -> LinkEndFacts:
-    return LinkEndFacts(device, interface, speed, mtu, lanes, breakout,
-                        _host(v4, offset), None if v6 is None else _host(v6, offset))
+def _end(
+    device: str,
+    interface: str,
+    speed: int,
+    mtu: int,
+    lanes: int | None,
+    breakout: str | None,
+    v4: str,
+    v6: str | None,
+    offset: int,
+) -> LinkEndFacts:
+    return LinkEndFacts(
+        device,
+        interface,
+        speed,
+        mtu,
+        lanes,
+        breakout,
+        _host(v4, offset),
+        None if v6 is None else _host(v6, offset),
+    )
 
 
 def _host(subnet: str, offset: int) -> str:
@@ -173,18 +224,20 @@ def _host(subnet: str, offset: int) -> str:
     return allocate.nth_address(subnet, offset if point_to_point else offset + 1, length)
 
 
-def _check_ports_unique(fabric: SiteFabric, loaded: LoadedIntent,
-                        problems: list[Problem]) -> None:
+def _check_ports_unique(fabric: SiteFabric, loaded: LoadedIntent, problems: list[Problem]) -> None:
     seen: dict[tuple[str, str], FabricLink] = {}
     for link in fabric.links:
         for end in (link.a, link.b):
             key = (end.device, end.interface)
             if key in seen:
-                problems.append(Problem(
-                    loaded.where(link.source),
-                    f"{end.device} {end.interface} is already used by {seen[key].origin} "
-                    f"(at {loaded.where(seen[key].source)}); a port carries one link",
-                    "duplicate-port"))
+                problems.append(
+                    Problem(
+                        loaded.where(link.source),
+                        f"{end.device} {end.interface} is already used by {seen[key].origin} "
+                        f"(at {loaded.where(seen[key].source)}); a port carries one link",
+                        "duplicate-port",
+                    )
+                )
             else:
                 seen[key] = link
 
@@ -196,5 +249,10 @@ def _check_device_pools(loaded: LoadedIntent, site: Site, problems: list[Problem
             try:
                 allocator(site, device)
             except PoolExhausted as exc:
-                problems.append(Problem(loaded.where((*device.path, "id")),
-                                        f"{name}: {exc}; widen the pool", "pool-exhausted"))
+                problems.append(
+                    Problem(
+                        loaded.where((*device.path, "id")),
+                        f"{name}: {exc}; widen the pool",
+                        "pool-exhausted",
+                    )
+                )

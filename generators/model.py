@@ -72,6 +72,7 @@ class RouteMap(Model):
 
 
 class BfdTimers(Model):
+    profile: str  # the name platforms with BFD profiles (NVUE) give these timers
     interval: int
     min_rx: int
     multiplier: int

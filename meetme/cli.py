@@ -25,8 +25,7 @@ if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the p
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Intent-based config generator and standards linter for AI-datacenter border "
-    "and fabric.",
+    help="Intent-based config generator and standards linter for AI-datacenter border and fabric.",
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -47,14 +46,29 @@ def _folders(repo: Path, intent: Path | None, out_dir: Path | None) -> tuple[Pat
 
 def _unusable(exc: IntentError, fmt: Format = Format.text) -> NoReturn:
     if fmt is Format.json:
-        print(json.dumps([{
-            "rule": p.kind, "severity": "error", "message": p.message, "file": p.location.file,
-            "line": p.location.line, "column": p.location.column, "path": "",
-        } for p in exc.problems], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "rule": p.kind,
+                        "severity": "error",
+                        "message": p.message,
+                        "file": p.location.file,
+                        "line": p.location.line,
+                        "column": p.location.column,
+                        "path": "",
+                    }
+                    for p in exc.problems
+                ],
+                indent=2,
+            )
+        )
     else:
         for problem in exc.problems:
-            err.print(f"[bold]{problem.location}[/]: [red]error\\[{problem.kind}][/]: "
-                      f"{_escape(problem.message)}")
+            err.print(
+                f"[bold]{problem.location}[/]: [red]error\\[{problem.kind}][/]: "
+                f"{_escape(problem.message)}"
+            )
         err.print(f"{len(exc.problems)} problem(s) make the intent unusable; nothing was written.")
     raise typer.Exit(EXIT_UNUSABLE)
 
@@ -74,8 +88,10 @@ def _print_findings(findings: list[Finding], fmt: Format) -> None:
         return
     colour = {"error": "red", "warning": "yellow", "info": "cyan"}
     for finding in findings:
-        out.print(f"[bold]{finding.location}[/]: [{colour[finding.severity]}]"
-                  f"{finding.severity}\\[{finding.rule}][/]: {_escape(finding.message)}")
+        out.print(
+            f"[bold]{finding.location}[/]: [{colour[finding.severity]}]"
+            f"{finding.severity}\\[{finding.rule}][/]: {_escape(finding.message)}"
+        )
     errors = sum(f.severity == "error" for f in findings)
     warnings = sum(f.severity == "warning" for f in findings)
     out.print(f"{errors} error(s), {warnings} warning(s)")
@@ -88,8 +104,11 @@ def _escape(text: str) -> str:
 
 
 @app.command("lint")
-def lint_command(repo: RepoArg = Path("."), intent: IntentOpt = None,
-                 fmt: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
+def lint_command(
+    repo: RepoArg = Path("."),
+    intent: IntentOpt = None,
+    fmt: Annotated[Format, typer.Option("--format")] = Format.text,
+) -> None:
     """Check the intent against the schema and the design standards."""
     intent_dir, _ = _folders(repo, intent, None)
     result = _lint_or_exit(intent_dir, fmt)
@@ -98,8 +117,9 @@ def lint_command(repo: RepoArg = Path("."), intent: IntentOpt = None,
 
 
 @app.command("render")
-def render_command(repo: RepoArg = Path("."), intent: IntentOpt = None,
-                   out_dir: OutOpt = None) -> None:
+def render_command(
+    repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
+) -> None:
     """Lint, then render every device into the output folder (atomically)."""
     from meetme.pipeline import device_models, render_all, write_rendered
 
@@ -119,8 +139,9 @@ def render_command(repo: RepoArg = Path("."), intent: IntentOpt = None,
 
 
 @app.command("check")
-def check_command(repo: RepoArg = Path("."), intent: IntentOpt = None,
-                  out_dir: OutOpt = None) -> None:
+def check_command(
+    repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
+) -> None:
     """Is the output folder exactly what `render` would write? (the pre-merge gate)"""
     from meetme.pipeline import compare_rendered, device_models, render_all
 
@@ -137,8 +158,11 @@ def check_command(repo: RepoArg = Path("."), intent: IntentOpt = None,
     if drift.clean:
         out.print(f"{target}: {len(files)} file(s) match the intent")
         raise typer.Exit(EXIT_OK)
-    for label, names in (("changed", drift.changed), ("missing", drift.missing),
-                         ("stale", drift.extra)):
+    for label, names in (
+        ("changed", drift.changed),
+        ("missing", drift.missing),
+        ("stale", drift.extra),
+    ):
         for name in names:
             out.print(f"{label}: {target / name}")
     out.print("rendered output differs from the intent; run `meetme render`")

@@ -90,6 +90,9 @@ def compare_rendered(out_dir: Path, files: dict[str, str]) -> Drift:
                 on_disk[path.relative_to(out_dir).as_posix()] = path
     missing = sorted(set(files) - set(on_disk))
     extra = sorted(set(on_disk) - set(files))
-    changed = sorted(name for name in set(files) & set(on_disk)
-                     if on_disk[name].read_bytes() != files[name].encode("utf-8"))
+    changed = sorted(
+        name
+        for name in set(files) & set(on_disk)
+        if on_disk[name].read_bytes() != files[name].encode("utf-8")
+    )
     return Drift(missing, extra, changed)

@@ -17,9 +17,11 @@ from pathlib import Path
 
 from meetme.pipeline import device_models, lint, render_all, write_rendered
 
-LEAF_PLATFORMS = [("nvidia_nvue", "SN5600", "swp{n}"),
-                  ("cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{n}"),
-                  ("arista_eos", "7060X6-64PE", "Ethernet{n}/1")]
+LEAF_PLATFORMS = [
+    ("nvidia_nvue", "SN5600", "swp{n}"),
+    ("cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{n}"),
+    ("arista_eos", "7060X6-64PE", "Ethernet{n}/1"),
+]
 SPINES = 8
 
 
@@ -48,15 +50,19 @@ def synthetic_intent(devices: int) -> str:
     ]
     for index in range(SPINES):
         device_id = 11 + index
-        lines.append(f"      sp{index + 1}: {{id: {device_id}, role: spine, platform: arista_eos,"
-                     f" model: 7060X6-64PE, room: hall, rack: rh,"
-                     f" management: 172.16.1.{device_id}/16, power_feeds: [A, B]}}")
+        lines.append(
+            f"      sp{index + 1}: {{id: {device_id}, role: spine, platform: arista_eos,"
+            f" model: 7060X6-64PE, room: hall, rack: rh,"
+            f" management: 172.16.1.{device_id}/16, power_feeds: [A, B]}}"
+        )
     for index in range(leaves):
         device_id = 101 + index
         platform, model, _ = LEAF_PLATFORMS[index % len(LEAF_PLATFORMS)]
-        lines.append(f"      lf{device_id}: {{id: {device_id}, role: leaf, platform: {platform},"
-                     f" model: {model}, room: hall, rack: rh,"
-                     f" management: 172.16.{2 + device_id // 250}.{device_id % 250 + 1}/16}}")
+        lines.append(
+            f"      lf{device_id}: {{id: {device_id}, role: leaf, platform: {platform},"
+            f" model: {model}, room: hall, rack: rh,"
+            f" management: 172.16.{2 + device_id // 250}.{device_id % 250 + 1}/16}}"
+        )
     lines += [
         "    link_rules:",
         "      - {name: spine-border, count: 2, speed: 400G,",

@@ -46,5 +46,8 @@ def lint_repo(repo: Path) -> LintResult:
 
 def findings_of(result: LintResult, rule_id: str) -> list[str]:
     """'file:line: message' of every finding of one rule."""
-    return [f"{f.location.file}:{f.location.line}: {f.message}"
-            for f in result.findings if f.rule == rule_id]
+    return [
+        f"{f.location.file}:{f.location.line}: {f.message}"
+        for f in result.findings
+        if f.rule == rule_id
+    ]

@@ -13,13 +13,26 @@ from typer.testing import CliRunner
 from meetme.cli import app
 
 runner = CliRunner()
-DEVICES = ["aus1-br1", "aus1-br2", "aus1-sp1", "aus1-sp2", "aus1-sp3", "aus1-sp4",
-           "aus1-lf1", "aus1-lf2", "aus1-lf3", "aus1-lf4"]
+DEVICES = [
+    "aus1-br1",
+    "aus1-br2",
+    "aus1-sp1",
+    "aus1-sp2",
+    "aus1-sp3",
+    "aus1-sp4",
+    "aus1-lf1",
+    "aus1-lf2",
+    "aus1-lf3",
+    "aus1-lf4",
+]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_render_writes_one_file_per_device_and_is_repeatable(example: Path) -> None:
@@ -88,8 +101,7 @@ def test_lint_json_lists_findings_with_positions(example: Path) -> None:
     assert result.exit_code == 1
     findings = json.loads(result.stdout)
     phy = [f for f in findings if f["rule"] == "PHY-001"]
-    assert phy and set(phy[0]) == {"rule", "severity", "message", "file", "line", "column",
-                                   "path"}
+    assert phy and set(phy[0]) == {"rule", "severity", "message", "file", "line", "column", "path"}
     assert phy[0]["file"] == "intent/aus1/devices.yaml"
     assert phy[0]["path"] == "sites.aus1.devices.aus1-br2.room"
 
@@ -113,8 +125,9 @@ def test_rules_and_explain(example: Path) -> None:
 
 def test_cli_entry_point_reports_without_traceback(example: Path) -> None:
     replace_in(example / "intent/aus1/site.yaml", "environment: lab", "environment: no")
-    done = subprocess.run([sys.executable, "-m", "meetme", "render"], capture_output=True,
-                          text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "meetme", "render"], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2
     assert "intent/aus1/site.yaml:4:18" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout

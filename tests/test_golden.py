@@ -37,6 +37,11 @@ def test_rendered_matches_golden(rendered: dict[str, str], name: str) -> None:
         golden.write_text(rendered[name])
     expected = golden.read_text()
     if rendered[name] != expected:
-        diff = difflib.unified_diff(expected.splitlines(), rendered[name].splitlines(),
-                                    f"golden/{golden.name}", f"rendered {name}", lineterm="")
+        diff = difflib.unified_diff(
+            expected.splitlines(),
+            rendered[name].splitlines(),
+            f"golden/{golden.name}",
+            f"rendered {name}",
+            lineterm="",
+        )
         pytest.fail("rendered output differs from the golden file:\n" + "\n".join(diff))

@@ -37,7 +37,10 @@ def test_adding_a_leaf_changes_only_the_spines_it_connects_to(example: Path) -> 
     after = render(example)
     assert changed_files(before, after) == {
         "aus1/aus1-lf5.yaml",
-        "aus1/aus1-sp1.cfg", "aus1/aus1-sp2.cfg", "aus1/aus1-sp3.cfg", "aus1/aus1-sp4.cfg",
+        "aus1/aus1-sp1.cfg",
+        "aus1/aus1-sp2.cfg",
+        "aus1/aus1-sp3.cfg",
+        "aus1/aus1-sp4.cfg",
     }
 
 
