@@ -13,5 +13,6 @@ def test_phy001_second_border_in_first_mdf(example: Path) -> None:
     replace_in(devices, "room: aus1-mdf-b", "room: aus1-mdf-a")
     line = line_of(devices, "room: aus1-mdf-a", occurrence=2)
     hits = findings_of(lint_repo(example), "PHY-001")
-    assert hits == [f"intent/aus1/devices.yaml:{line}: "
-                    "border aus1-br2 shares MDF aus1-mdf-a with aus1-br1"]
+    assert hits == [
+        f"intent/aus1/devices.yaml:{line}: border aus1-br2 shares MDF aus1-mdf-a with aus1-br1"
+    ]

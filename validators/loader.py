@@ -6,18 +6,22 @@ Every problem of a run is collected and raised at once as IntentError (exit 2).
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+import re
+import types
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import ValidationError
+import annotated_types
+from pydantic import BaseModel, ValidationError
 
 from meetme.problems import IntentError, Location, Problem
 
 from . import schema
 from .references import check_references
 from .schema import Intent, attach_paths
-from .yaml_source import Path_, SourceFile, read_file
+from .types import NAME_PATTERN
+from .yaml_source import NAMED_COLLECTIONS, Path_, SourceFile, read_file
 
 
 @dataclass
@@ -25,6 +29,8 @@ class LoadedIntent:
     intent: Intent
     positions: dict[Path_, Location]
     files: list[str]
+    # where each value starts (positions holds where its key is): problems with a value
+    value_positions: dict[Path_, Location] = field(default_factory=dict)
 
     def where(self, path: Path_) -> Location:
         """The position of a path, or of its nearest written ancestor."""
@@ -42,12 +48,21 @@ def intent_files(folder: Path) -> list[Path]:
 def load_intent(folder: Path) -> LoadedIntent:
     folder = Path(folder)
     if not folder.is_dir():
-        raise IntentError([Problem(Location(str(folder), 1, 1), "intent folder not found",
-                                   "missing")])
+        raise IntentError(
+            [
+                Problem(
+                    Location(display_path(folder), 1, 1),
+                    "intent folder not found; pass the folder holding the "
+                    "intent YAML files with --intent",
+                    "missing",
+                )
+            ]
+        )
     problems: list[Problem] = []
     sources: list[SourceFile] = []
     unreadable = False
-    for path in intent_files(folder):
+    paths = intent_files(folder)
+    for path in paths:
         source, file_problems = read_file(path, display_path(path))
         problems.extend(file_problems)
         unreadable = unreadable or source is None
@@ -56,25 +71,34 @@ def load_intent(folder: Path) -> LoadedIntent:
     if unreadable:  # the merged tree would lack a file: later checks would mislead
         raise IntentError(problems)
     if not sources:
-        raise IntentError([Problem(Location(str(folder), 1, 1),
-                                   "no *.yaml or *.yml intent files found", "missing")])
+        what = "only empty intent files" if paths else "no intent files (*.yaml or *.yml)"
+        raise IntentError(
+            [
+                Problem(
+                    Location(display_path(folder), 1, 1),
+                    f"{what} in this folder; it should hold the organisation "
+                    "and its sites (organisation: ..., sites: ...)",
+                    "empty",
+                )
+            ]
+        )
 
-    merged, positions = _merge(sources, problems)
+    merged, positions, value_positions = _merge(sources, problems)
+    if any(not isinstance(s.data, dict) for s in sources):  # the rest would look missing
+        raise IntentError(problems)
     loaded_files = [s.name for s in sources]
 
-    problems.extend(check_references(merged, positions))
+    problems.extend(check_references(merged, positions, value_positions))
     intent: Intent | None = None
     try:
         intent = Intent.model_validate(merged)
     except ValidationError as exc:
-        # one problem per line: a YAML 1.1 'no' must not also be reported as a wrong type
-        already = {(p.location.file, p.location.line) for p in problems}
-        problems.extend(p for p in _schema_problems(exc, merged, positions, loaded_files)
-                        if (p.location.file, p.location.line) not in already)
+        problems.extend(_schema_problems(exc, merged, positions, value_positions, loaded_files))
+    problems = _fold_ambiguous(problems)
     if problems or intent is None:
         raise IntentError(problems)
     attach_paths(intent)
-    return LoadedIntent(intent, positions, loaded_files)
+    return LoadedIntent(intent, positions, loaded_files, value_positions)
 
 
 def display_path(path: Path) -> str:
@@ -86,61 +110,167 @@ def display_path(path: Path) -> str:
         return absolute.as_posix()
 
 
-def _merge(sources: list[SourceFile], problems: list[Problem]) -> tuple[Any, dict[Path_, Location]]:
-    """Deep-merge the files: mappings combine, any other value may be written only once."""
+def _fold_ambiguous(problems: list[Problem]) -> list[Problem]:
+    """One problem per value read the YAML 1.1 way: a 'no' that is also not a known room or
+    not an allowed word is one mistake, reported once with everything the reader should know."""
+    ambiguous = {p.location for p in problems if p.kind == "yaml-ambiguous"}
+    result: list[Problem] = []
+    extra: dict[Location, list[str]] = {}
+    for problem in dict.fromkeys(problems):  # also drops exact repeats
+        if problem.location in ambiguous and problem.kind != "yaml-ambiguous":
+            extra.setdefault(problem.location, []).append(problem.message)
+        else:
+            result.append(problem)
+    # the other problem says what the text should be, so 'quote it' would mislead
+    return [
+        Problem(
+            p.location, "; ".join([p.message.split("; quote it")[0], *extra[p.location]]), p.kind
+        )
+        if p.kind == "yaml-ambiguous" and p.location in extra
+        else p
+        for p in result
+    ]
+
+
+Positions = dict[Path_, Location]
+
+
+def _merge(sources: list[SourceFile], problems: list[Problem]) -> tuple[Any, Positions, Positions]:
+    """Combine the files: the tree of sites and named collections is shared, and each named
+    thing (a device, a room), setting block or value is written in exactly one file."""
     merged: dict[str, Any] = {}
-    positions: dict[Path_, Location] = {}
+    positions: Positions = {}
+    value_positions: Positions = {}
     for source in sources:
         if not isinstance(source.data, dict):
-            problems.append(Problem(Location(source.name, 1, 1),
-                                    "an intent file must hold a mapping at the top", "wrong-type"))
+            problems.append(
+                Problem(
+                    source.value_positions.get((), Location(source.name, 1, 1)),
+                    f"an intent file holds a mapping at the top (organisation: ..., sites: ...), "
+                    f"not {_describe_input(source.data)}",
+                    "wrong-type",
+                )
+            )
             continue
-        _merge_into(merged, source.data, (), source, positions, problems)
-    return merged, positions
+        rejected: list[Path_] = []
+        _merge_into(merged, source.data, (), source, positions, problems, rejected)
+        for own, theirs in (
+            (positions, source.positions),
+            (value_positions, source.value_positions),
+        ):
+            for path, loc in theirs.items():
+                if path not in own and not any(path[: len(r)] == r for r in rejected):
+                    own[path] = loc
+    return merged, positions, value_positions
 
 
-def _merge_into(target: dict[str, Any], incoming: dict[str, Any], path: Path_,
-                source: SourceFile, positions: dict[Path_, Location],
-                problems: list[Problem]) -> None:
+def _shared(path: Path_) -> bool:
+    """Paths whose mapping several files may add to: the root, sites, a site, a collection."""
+    if len(path) <= 2:
+        return path[:1] in ((), ("sites",))
+    return len(path) == 3 and path[0] == "sites" and str(path[2]) in NAMED_COLLECTIONS
+
+
+def _merge_into(
+    target: dict[str, Any],
+    incoming: dict[str, Any],
+    path: Path_,
+    source: SourceFile,
+    positions: Positions,
+    problems: list[Problem],
+    rejected: list[Path_],
+) -> None:
     for key, value in incoming.items():
         key_path = (*path, key)
         if key not in target:
             target[key] = value
-            for p, loc in source.positions.items():
-                if p[: len(key_path)] == key_path:
-                    positions[p] = loc
             continue
-        if isinstance(target[key], dict) and isinstance(value, dict):
-            _merge_into(target[key], value, key_path, source, positions, problems)
+        if _shared(key_path) and isinstance(target[key], dict) and isinstance(value, dict):
+            _merge_into(target[key], value, key_path, source, positions, problems, rejected)
             continue
-        problems.append(Problem(
-            source.positions.get(key_path, Location(source.name, 1, 1)),
-            f"'{'.'.join(map(str, key_path))}' is already defined at {positions[key_path]}",
-            "duplicate-key",
-        ))
-
-
-_FRIENDLY = {
-    "extra_forbidden": "unknown key '{key}'{hint}",
-    "missing": "missing required key '{key}'",
-}
-
-
-def _schema_problems(exc: ValidationError, data: Any, positions: dict[Path_, Location],
-                     files: list[str]) -> list[Problem]:
-    problems = []
-    for error in exc.errors(include_url=False):
-        path = _data_path(error["loc"], data)
-        where = _nearest(path, positions, files)
-        key = str(error["loc"][-1]) if error["loc"] else ""
-        kind = error["type"]
-        if kind in _FRIENDLY:
-            hint = _suggest(key) if kind == "extra_forbidden" else ""
-            message = _FRIENDLY[kind].format(key=key, hint=hint)
+        rejected.append(key_path)
+        first = positions.get(key_path, Location("intent", 1, 1))
+        noun = NAMED_COLLECTIONS.get(str(path[-1])) if path else None
+        if noun is not None and _shared(path):
+            message = (
+                f"{noun} '{key}' is already defined at {first}; a name is defined once "
+                "across all intent files: rename or remove one"
+            )
         else:
-            message = _describe(error, path)
+            message = (
+                f"'{'.'.join(map(str, key_path))}' is already written at {first}; "
+                "write it in one file only"
+            )
+        problems.append(
+            Problem(
+                source.positions.get(key_path, Location(source.name, 1, 1)),
+                message,
+                "duplicate-key",
+            )
+        )
+
+
+def _schema_problems(
+    exc: ValidationError,
+    data: Any,
+    positions: Positions,
+    value_positions: Positions,
+    files: list[str],
+) -> list[Problem]:
+    errors = exc.errors(include_url=False)
+    # a misspelt key also makes the right one 'missing': report the misspelling only
+    suggested: set[Path_] = set()
+    unknown: list[tuple[Path_, str]] = []
+    for error in errors:
+        if error["type"] == "extra_forbidden":
+            path = _data_path(error["loc"], data)
+            hint = _closest(str(path[-1]), _keys_of(path[:-1]))
+            unknown.append((path, hint))
+            if hint:
+                suggested.add((*path[:-1], hint))
+    hints = dict(unknown)
+    problems = []
+    for error in errors:
+        path = _data_path(error["loc"], data)
+        kind = error["type"]
+        if kind == "missing" and path in suggested:
+            continue
+        if kind == "extra_forbidden":
+            where = _nearest(path, positions, files)
+            message = _unknown_key(path, hints[path])
+        elif kind == "missing":
+            where = _nearest(path, positions, files)
+            message = _missing_key(path)
+        else:
+            on_key = bool(error["loc"]) and error["loc"][-1] == "[key]"
+            where = _nearest(path, positions, files)
+            if not on_key:  # point at the wrong value itself, not at its key
+                where = value_positions.get(path, where)
+            message = _describe(error, path, on_key)
         problems.append(Problem(where, message, _kind(kind)))
     return problems
+
+
+def _unknown_key(path: Path_, hint: str) -> str:
+    key, parent = str(path[-1]), _dotted(path[:-1])
+    if hint:
+        return f"unknown key '{key}' in {parent}; did you mean '{hint}'?"
+    allowed = _keys_of(path[:-1])
+    listed = f"; allowed here: {', '.join(allowed)}" if allowed else ""
+    return f"unknown key '{key}' in {parent}{listed}"
+
+
+def _missing_key(path: Path_) -> str:
+    key = str(path[-1])
+    message = f"{_dotted(path[:-1])} has no '{key}'; add {key}:"
+    core, _ = _schema_at(path)
+    choices = _literal_values(core)
+    if choices:
+        message += f" (one of {', '.join(choices)})"
+    else:
+        description = _description(path)
+        message += f" ({description})" if description else ""
+    return message
 
 
 def _kind(pydantic_type: str) -> str:
@@ -148,38 +278,191 @@ def _kind(pydantic_type: str) -> str:
         return "unknown-key"
     if pydantic_type == "missing":
         return "missing-key"
-    if pydantic_type.endswith("_type") or pydantic_type in ("literal_error", "enum"):
-        return "wrong-type" if pydantic_type != "literal_error" else "bad-value"
-    if pydantic_type in ("greater_than_equal", "less_than_equal", "greater_than", "less_than",
-                         "too_short", "too_long", "string_too_short", "string_too_long"):
+    if pydantic_type.endswith(("_type", "_parsing")) or pydantic_type == "int_from_float":
+        return "wrong-type"
+    if pydantic_type in (
+        "greater_than_equal",
+        "less_than_equal",
+        "greater_than",
+        "less_than",
+        "too_short",
+        "too_long",
+        "string_too_short",
+        "string_too_long",
+    ):
         return "out-of-range"
     return "bad-value"
 
 
-def _describe(error: Any, path: Path_) -> str:
-    field = ".".join(str(p) for p in path) or "intent"
-    message = str(error["msg"])
-    if message.startswith("Value error, "):
-        message = message[len("Value error, "):]
-    if error["type"] == "string_pattern_mismatch":
-        message = f"'{error['input']}' is not a valid name here ({error['ctx']['pattern']})"
-    elif error["type"] not in ("value_error", "assertion_error"):
-        message = f"{message}, got {error['input']!r}"
-    return f"{field}: {message}"
+_EXPECTED = {
+    "int": "a whole number",
+    "string": "text",
+    "dict": "a mapping (key: value)",
+    "model": "a mapping (key: value)",
+    "model_attributes": "a mapping (key: value)",
+    "list": "a list ([a, b] or lines starting with '- ')",
+    "bool": "true or false",
+    "float": "a number",
+}
 
 
-def _suggest(key: str) -> str:
-    """Point at the likely intended key for a misspelling."""
-    close = difflib.get_close_matches(key, _all_field_names(), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+def _describe(error: Any, path: Path_, on_key: bool) -> str:
+    """Say what is wrong with a value and what to write instead, in the intent's terms."""
+    field_name = _dotted(path)
+    kind = str(error["type"])
+    given = error.get("input")
+    ctx = error.get("ctx") or {}
+    if kind in ("value_error", "assertion_error"):
+        message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    elif kind == "literal_error":
+        choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        what = "key" if on_key else "value"
+        message = (
+            f"{what} {given!r} is not allowed; write one of "
+            f"{', '.join(choices)}{_did_you_mean(str(given), choices)}"
+        )
+    elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        message = f"{_range_text(path, ctx)}, got {given}"
+    elif kind == "too_short":
+        message = f"needs at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
+    elif kind == "string_too_short":
+        message = "must not be empty"
+    elif kind == "string_pattern_mismatch":
+        message = _pattern_text(str(given), str(ctx.get("pattern", "")))
+    elif kind.removesuffix("_type").removesuffix("_parsing") in _EXPECTED:
+        expected = _EXPECTED[kind.removesuffix("_type").removesuffix("_parsing")]
+        message = f"expected {expected}, got {_describe_input(given)}"
+        if kind == "string_type" and isinstance(given, int | float) and given is not True:
+            message += f'; quote it: "{given}"'
+    elif kind == "int_from_float":
+        message = f"expected a whole number, got {given}"
+    else:
+        message = f"{error['msg']}, got {_describe_input(given)}"
+    return f"{field_name}: {message}"
 
 
-def _all_field_names() -> list[str]:
-    names: set[str] = set()
-    for cls in vars(schema).values():
-        if isinstance(cls, type) and issubclass(cls, schema.Node):
-            names.update(cls.model_fields)
-    return sorted(names)
+def _describe_input(value: Any) -> str:
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return repr(value)
+
+
+def _range_text(path: Path_, ctx: dict[str, Any]) -> str:
+    low: Any = None
+    high: Any = None
+    for item in _schema_at(path)[1]:
+        if isinstance(item, annotated_types.Ge):
+            low = item.ge
+        elif isinstance(item, annotated_types.Gt):
+            low = f"more than {item.gt}"
+        elif isinstance(item, annotated_types.Le):
+            high = item.le
+        elif isinstance(item, annotated_types.Lt):
+            high = f"less than {item.lt}"
+    if isinstance(low, int) and isinstance(high, int):
+        return f"must be between {low} and {high}"
+    if "ge" in ctx:
+        return f"must be at least {ctx['ge']}"
+    if "gt" in ctx:
+        return f"must be more than {ctx['gt']}"
+    if "le" in ctx:
+        return f"must be at most {ctx['le']}"
+    return f"must be less than {ctx.get('lt')}"
+
+
+def _pattern_text(given: str, pattern: str) -> str:
+    if pattern == NAME_PATTERN:
+        return (
+            f"'{given}' is not a valid name: use letters, digits, '.', '_' and '-', "
+            "start with a letter or digit, at most 63 characters"
+        )
+    if "{n}" in pattern:
+        return f"'{given}' has no {{n}} where the port number goes; write e.g. Ethernet{{n}}/1"
+    return f"'{given}' does not match {pattern}"
+
+
+def _did_you_mean(given: str, choices: list[str]) -> str:
+    close = _closest(given, choices)
+    return f" (did you mean '{close}'?)" if close else ""
+
+
+def _closest(given: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(given, choices, n=1, cutoff=0.75)
+    return close[0] if close else ""
+
+
+def _dotted(path: Path_) -> str:
+    return ".".join(str(p) for p in path) or "the top of the intent"
+
+
+def _unwrap(annotation: Any) -> tuple[Any, list[Any]]:
+    """Strip Annotated and Optional from a type; collect the constraints on the way."""
+    metadata: list[Any] = []
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            inner, *extras = get_args(annotation)
+            for extra in extras:
+                metadata.extend(getattr(extra, "metadata", [extra]))
+            annotation = inner
+        elif origin in (Union, types.UnionType):
+            options = [a for a in get_args(annotation) if a is not type(None)]
+            if len(options) != 1:
+                return annotation, metadata
+            annotation = options[0]
+        else:
+            return annotation, metadata
+
+
+def _schema_at(path: Path_) -> tuple[Any, list[Any]]:
+    """The declared type at a data path and its constraints; (None, []) if not in the schema."""
+    current: Any = Intent
+    metadata: list[Any] = []
+    for part in path:
+        if isinstance(current, type) and issubclass(current, BaseModel):
+            info = current.model_fields.get(str(part))
+            if info is None:
+                return None, []
+            current, metadata = _unwrap(info.annotation)
+            metadata = [*info.metadata, *metadata]
+        elif get_origin(current) is dict:
+            current, metadata = _unwrap(get_args(current)[1])
+        elif get_origin(current) is list:
+            current, metadata = _unwrap(get_args(current)[0])
+        else:
+            return None, []
+    return current, metadata
+
+
+def _keys_of(path: Path_) -> list[str]:
+    """The keys the schema allows in the object at a path."""
+    model, _ = _schema_at(path)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return list(model.model_fields)
+    return []
+
+
+def _literal_values(annotation: Any) -> list[str]:
+    return [str(v) for v in get_args(annotation)] if get_origin(annotation) is Literal else []
+
+
+def _description(path: Path_) -> str:
+    model, _ = _schema_at(path[:-1])
+    if isinstance(model, type) and issubclass(model, schema.Node):
+        info = model.model_fields.get(str(path[-1]))
+        if info is not None and info.description:
+            return info.description.rstrip(".")
+    return ""
 
 
 def _data_path(loc: tuple[int | str, ...], data: Any) -> Path_:
@@ -187,10 +470,8 @@ def _data_path(loc: tuple[int | str, ...], data: Any) -> Path_:
     path: list[str | int] = []
     node = data
     for part in loc:
-        if isinstance(node, dict) and part in node:
-            path.append(part)
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        in_dict = isinstance(node, dict) and part in node
+        if in_dict or (isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
             path.append(part)
             node = node[part]
         elif isinstance(node, dict) and isinstance(part, str) and "[" not in part:
@@ -200,7 +481,7 @@ def _data_path(loc: tuple[int | str, ...], data: Any) -> Path_:
     return tuple(path)
 
 
-def _nearest(path: Path_, positions: dict[Path_, Location], files: list[str]) -> Location:
+def _nearest(path: Path_, positions: Positions, files: list[str]) -> Location:
     for end in range(len(path), -1, -1):
         found = positions.get(tuple(path[:end]))
         if found is not None:

@@ -18,7 +18,13 @@ DANGLING = "dangling-name"
 DUPLICATE = "duplicate-name"
 
 
-def check_references(data: Any, positions: dict[Path_, Location]) -> list[Problem]:
+def check_references(
+    data: Any,
+    positions: dict[Path_, Location],
+    value_positions: dict[Path_, Location] | None = None,
+) -> list[Problem]:
+    """`positions` are where keys are written; a wrong name is reported at the value when
+    `value_positions` knows where it starts."""
     problems: list[Problem] = []
     sites = _mapping(data, "sites")
     device_site: dict[str, str] = {}
@@ -26,25 +32,35 @@ def check_references(data: Any, positions: dict[Path_, Location]) -> list[Proble
         if not isinstance(site, dict):
             continue
         base: Path_ = ("sites", site_name)
-        for message, where, kind in _site_problems(site, base, device_site, site_name,
-                                                   positions):
+        for message, where, kind in _site_problems(
+            site, base, device_site, site_name, positions, value_positions or {}
+        ):
             problems.append(Problem(where, message, kind))
     return problems
 
 
-def _site_problems(site: dict[str, Any], base: Path_, device_site: dict[str, str],
-                   site_name: str, positions: dict[Path_, Location]
-                   ) -> Iterator[tuple[str, Location, str]]:
+def _site_problems(
+    site: dict[str, Any],
+    base: Path_,
+    device_site: dict[str, str],
+    site_name: str,
+    positions: dict[Path_, Location],
+    value_positions: dict[Path_, Location],
+) -> Iterator[tuple[str, Location, str]]:
     rooms = _mapping(site, "rooms")
     racks = _mapping(site, "racks")
     devices = _mapping(site, "devices")
 
-    def at(*path: str | int) -> Location:
+    def key_at(*path: str | int) -> Location:
         full = (*base, *path)
         for end in range(len(full), -1, -1):
             if full[:end] in positions:
                 return positions[full[:end]]
         return Location("intent", 1, 1)
+
+    def at(*path: str | int) -> Location:
+        """Where the value at a path starts: the name that is wrong."""
+        return value_positions.get((*base, *path)) or key_at(*path)
 
     for rack_name, rack in racks.items():
         room = _get(rack, "room")
@@ -54,8 +70,16 @@ def _site_problems(site: dict[str, Any], base: Path_, device_site: dict[str, str
     ids: dict[int, str] = {}
     for dev_name, device in devices.items():
         if dev_name in device_site:
-            yield (f"device name '{dev_name}' is already used in site '{device_site[dev_name]}'; "
-                   "device names are unique across sites", at("devices", dev_name), DUPLICATE)
+            other = device_site[dev_name]
+            first = positions.get(("sites", other, "devices", dev_name))
+            where_first = f" (at {first})" if first is not None else ""
+            yield (
+                f"device name '{dev_name}' is already used in site '{other}'{where_first}; "
+                "device names are unique across sites (they name the config files and "
+                "the hostnames): rename one",
+                key_at("devices", dev_name),
+                DUPLICATE,
+            )
         device_site[dev_name] = site_name
         room, rack, dev_id = _get(device, "room"), _get(device, "rack"), _get(device, "id")
         if isinstance(room, str) and room not in rooms:
@@ -64,8 +88,14 @@ def _site_problems(site: dict[str, Any], base: Path_, device_site: dict[str, str
             yield _unknown("rack", rack, racks), at("devices", dev_name, "rack"), DANGLING
         if isinstance(dev_id, int) and not isinstance(dev_id, bool):
             if dev_id in ids:
-                yield (f"device id {dev_id} is already used by '{ids[dev_id]}'; "
-                       "ids are unique per site", at("devices", dev_name, "id"), DUPLICATE)
+                yield (
+                    f"device id {dev_id} is already used by '{ids[dev_id]}' "
+                    f"(at {key_at('devices', ids[dev_id], 'id')}); ids are unique per site "
+                    f"(addresses and ASNs derive from them): the next free id is "
+                    f"{_next_free(dev_id, devices)}",
+                    at("devices", dev_name, "id"),
+                    DUPLICATE,
+                )
             else:
                 ids[dev_id] = dev_name
 
@@ -73,25 +103,52 @@ def _site_problems(site: dict[str, Any], base: Path_, device_site: dict[str, str
         for end in ("a", "b"):
             device = _get(_get(link, end), "device")
             if isinstance(device, str) and device not in devices:
-                yield (_unknown("device", device, devices), at("links", index, end, "device"),
-                       DANGLING)
+                yield (
+                    _unknown("device", device, devices),
+                    at("links", index, end, "device"),
+                    DANGLING,
+                )
 
     for xc_name, xc in _mapping(site, "cross_connects").items():
         device, room = _get(xc, "device"), _get(xc, "room")
         if isinstance(device, str) and device not in devices:
-            yield (_unknown("device", device, devices), at("cross_connects", xc_name, "device"),
-                   DANGLING)
+            yield (
+                _unknown("device", device, devices),
+                at("cross_connects", xc_name, "device"),
+                DANGLING,
+            )
         if isinstance(room, str) and room not in rooms:
             yield _unknown("room", room, rooms), at("cross_connects", xc_name, "room"), DANGLING
         elif isinstance(room, str) and _get(rooms[room], "kind") != "mmr":
-            yield (f"cross-connect lands in '{room}', which is not a meet-me room (kind: mmr)",
-                   at("cross_connects", xc_name, "room"), "bad-value")
+            mmrs = sorted(n for n, r in rooms.items() if _get(r, "kind") == "mmr")
+            instead = (
+                f"; write one of the MMRs: {', '.join(mmrs)}"
+                if mmrs
+                else "; no room of this site has kind: mmr"
+            )
+            yield (
+                f"cross-connect lands in '{room}', which is not a meet-me room "
+                f"(kind: {_get(rooms[room], 'kind')}, not mmr){instead}",
+                at("cross_connects", xc_name, "room"),
+                "bad-value",
+            )
 
     for group_name, group in _mapping(site, "redundancy_groups").items():
         for index, member in enumerate(_get(group, "members") or []):
             if isinstance(member, str) and member not in devices:
-                yield (_unknown("device", member, devices),
-                       at("redundancy_groups", group_name, "members", index), DANGLING)
+                yield (
+                    _unknown("device", member, devices),
+                    at("redundancy_groups", group_name, "members", index),
+                    DANGLING,
+                )
+
+
+def _next_free(taken: int, devices: dict[str, Any]) -> int:
+    used = {_get(d, "id") for d in devices.values()}
+    candidate = taken + 1
+    while candidate in used:
+        candidate += 1
+    return candidate
 
 
 def _unknown(kind: str, name: str, known: dict[str, Any]) -> str:

@@ -46,18 +46,21 @@ class Node(BaseModel):
 class Organisation(Node):
     name: Name
     asn: Asn = Field(description="The public ASN the organisation originates its routes from.")
-    aggregates: list[Prefix] = Field(default_factory=list,
-                                     description="Aggregates the organisation originates.")
+    aggregates: list[Prefix] = Field(
+        default_factory=list, description="Aggregates the organisation originates."
+    )
 
 
 class Room(Node):
     kind: RoomKind
     floor: int
     power: dict[Feed, Name] = Field(
-        description="Upstream UPS/PDU string per power feed, e.g. {A: ups-1a, B: ups-2b}.")
+        description="Upstream UPS/PDU string per power feed, e.g. {A: ups-1a, B: ups-2b}."
+    )
     cooling_zone: Name = Field(description="The CRAH/CDU loop that cools this room.")
     failure_domains: dict[Name, Name] = Field(
-        default_factory=dict, description="Other shared-fate tags: conduit, riser, building.")
+        default_factory=dict, description="Other shared-fate tags: conduit, riser, building."
+    )
 
 
 class Rack(Node):
@@ -73,7 +76,8 @@ class Device(Node):
     rack: Name
     management: InterfaceAddress
     power_feeds: list[Feed] | None = Field(
-        default=None, description="Feeds the device's PSUs are cabled to.")
+        default=None, description="Feeds the device's PSUs are cabled to."
+    )
     loopback_v4: InterfaceV4 | None = Field(default=None, description="Override the pool.")
     loopback_v6: InterfaceV6 | None = None
     vtep_v4: InterfaceV4 | None = None
@@ -84,8 +88,9 @@ class Device(Node):
 class Pools(Node):
     loopback_v4: PrefixV4 = Field(description="Router-id loopbacks: pool address + device id.")
     loopback_v6: PrefixV6 | None = None
-    vtep_v4: PrefixV4 | None = Field(default=None,
-                                     description="VTEP loopbacks of leaves and border leaves.")
+    vtep_v4: PrefixV4 | None = Field(
+        default=None, description="VTEP loopbacks of leaves and border leaves."
+    )
     p2p_v4: PrefixV4 = Field(description="Fabric /31s: block per device id, link index inside.")
     p2p_v6: PrefixV6 | None = None
     links_per_device: int = Field(default=128, ge=1, le=4096)
@@ -95,7 +100,8 @@ class AsnScheme(Node):
     base: Asn = Field(description="Per-device ASN = base + device id.")
     shared: dict[Role, Asn] = Field(
         default_factory=dict,
-        description="Roles whose devices share one ASN (RFC 7938 5.2.1: spines share one).")
+        description="Roles whose devices share one ASN (RFC 7938 5.2.1: spines share one).",
+    )
 
 
 class Bfd(Node):
@@ -107,8 +113,9 @@ class Underlay(Node):
     mtu: Mtu = 9214
     bfd: Bfd = Field(default_factory=Bfd)
     ecmp: int = Field(default=64, ge=1, le=512)
-    max_prefix: int = Field(default=12000, ge=1,
-                            description="Prefix limit on every underlay session.")
+    max_prefix: int = Field(
+        default=12000, ge=1, description="Prefix limit on every underlay session."
+    )
 
 
 class Management(Node):
@@ -118,14 +125,18 @@ class Management(Node):
 
 class LinkRuleSide(Node):
     role: Role
-    platform: Platform | None = Field(default=None,
-                                      description="Only devices of this platform (port names).")
-    interface: str = Field(pattern=r"\{n\}",
-                           description="Interface name pattern with {n}, e.g. Ethernet{n}/1.")
+    platform: Platform | None = Field(
+        default=None, description="Only devices of this platform (port names)."
+    )
+    interface: str = Field(
+        pattern=r"\{n\}", description="Interface name pattern with {n}, e.g. Ethernet{n}/1."
+    )
     first: int = Field(default=1, ge=0)
     peer_id_base: int = Field(
-        default=1, ge=0,
-        description="Port n = first + (peer id - peer_id_base) * count + k: stable per id.")
+        default=1,
+        ge=0,
+        description="Port n = first + (peer id - peer_id_base) * count + k: stable per id.",
+    )
 
 
 class LinkRule(Node):

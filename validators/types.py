@@ -32,27 +32,50 @@ Asn = Annotated[int, Field(ge=0, le=4294967295)]
 Mtu = Annotated[int, Field(ge=1280, le=9216)]
 
 
+def _no_length(value: str, what: str) -> str:
+    example = "/64" if ":" in value else "/24"
+    return (
+        f"'{value}' has no prefix length; write the {what} as address/length, e.g. {value}{example}"
+    )
+
+
+def _why_not(value: str) -> str:
+    """ipaddress's specific reason (octet 300, /33) rather than 'not IPv4 or IPv6'."""
+    address, _, length = value.partition("/")
+    family = ipaddress.IPv6Interface if ":" in address else ipaddress.IPv4Interface
+    try:
+        family(value)
+    except ipaddress.NetmaskValueError:
+        return f"the length /{length} is not 0 to {128 if ':' in address else 32}"
+    except ValueError as exc:
+        reason = str(exc)
+        return reason[:1].lower() + reason[1:]
+    return "not a valid address"
+
+
 def _network(value: str, version: int | None) -> str:
     if "/" not in value:
-        raise ValueError(f"'{value}' has no prefix length; write it as address/length")
+        raise ValueError(_no_length(value, "prefix"))
     try:
         net = ipaddress.ip_network(value, strict=False)
-    except ValueError as exc:
-        raise ValueError(f"'{value}' is not an IP prefix: {exc}") from None
+    except ValueError:
+        raise ValueError(f"'{value}' is not an IP prefix: {_why_not(value)}") from None
     if version is not None and net.version != version:
         raise ValueError(f"'{value}' is IPv{net.version}; an IPv{version} prefix is required")
     if ipaddress.ip_interface(value).ip != net.network_address:
-        raise ValueError(f"'{value}' has host bits set; the prefix is {net}")
+        raise ValueError(f"'{value}' has host bits set; write the prefix as {net}")
     return str(net)
 
 
 def _interface(value: str, version: int | None) -> str:
     if "/" not in value:
-        raise ValueError(f"'{value}' has no prefix length; write it as address/length")
+        raise ValueError(_no_length(value, "address"))
     try:
         iface = ipaddress.ip_interface(value)
-    except ValueError as exc:
-        raise ValueError(f"'{value}' is not an IP address with prefix length: {exc}") from None
+    except ValueError:
+        raise ValueError(
+            f"'{value}' is not an IP address with prefix length: {_why_not(value)}"
+        ) from None
     if version is not None and iface.version != version:
         raise ValueError(f"'{value}' is IPv{iface.version}; an IPv{version} address is required")
     return str(iface)
@@ -62,7 +85,12 @@ def _address(value: str) -> str:
     try:
         return str(ipaddress.ip_address(value))
     except ValueError:
-        raise ValueError(f"'{value}' is not an IP address") from None
+        if "/" in value:
+            raise ValueError(
+                f"'{value}' has a prefix length; write the address alone, "
+                f"e.g. {value.partition('/')[0]}"
+            ) from None
+        raise ValueError(f"'{value}' is not an IP address: {_why_not(value)}") from None
 
 
 Prefix = Annotated[str, AfterValidator(lambda v: _network(v, None))]

@@ -29,13 +29,29 @@ STR_TAG = "tag:yaml.org,2002:str"
 _OCTAL_LOOKING = re.compile(r"[-+]?0[0-9_]+")
 
 
+# Mappings keyed by the name of what they hold: a repeated key there is a name defined twice.
+NAMED_COLLECTIONS = {
+    "sites": "site",
+    "rooms": "room",
+    "racks": "rack",
+    "devices": "device",
+    "cross_connects": "cross-connect",
+    "redundancy_groups": "redundancy group",
+}
+
+
 @dataclass
 class SourceFile:
-    """One intent file: its data and the position of every path inside it."""
+    """One intent file: its data and the position of every path inside it.
+
+    `positions` holds where each key (or list item) is written, `value_positions` where its
+    value starts: a wrong value is reported at the value, a missing or unknown key at the key.
+    """
 
     name: str
     data: Any
     positions: dict[Path_, Location] = field(default_factory=dict)
+    value_positions: dict[Path_, Location] = field(default_factory=dict)
 
 
 def read_file(path: Path, display_name: str) -> tuple[SourceFile | None, list[Problem]]:
@@ -54,18 +70,30 @@ def read_file(path: Path, display_name: str) -> tuple[SourceFile | None, list[Pr
     if not documents:
         return SourceFile(display_name, None), []
     if len(documents) > 1:
-        second = documents[1].start_mark
         return None, [
             Problem(
-                _loc(display_name, second),
-                "more than one YAML document in a file; split it into files",
-                "yaml-syntax",
+                _second_document_start(text, display_name),
+                "a second YAML document starts here ('---'); an intent file holds one "
+                "document: remove the '---' line or move what follows into its own file",
+                "multi-document",
             )
         ]
     builder = _Builder(display_name)
     data = builder.build(documents[0], ())
     builder.positions[()] = Location(display_name, 1, 1)
-    return SourceFile(display_name, data, builder.positions), builder.problems
+    builder.value_positions[()] = _loc(display_name, documents[0].start_mark)
+    source = SourceFile(display_name, data, builder.positions, builder.value_positions)
+    return source, builder.problems
+
+
+def _second_document_start(text: str, name: str) -> Location:
+    """The '---' (or first token) of the second document, where the reader should look."""
+    starts = [
+        Location(name, event.start_mark.line + 1, event.start_mark.column + 1)
+        for event in yaml.parse(text, Loader=yaml.SafeLoader)
+        if isinstance(event, yaml.DocumentStartEvent) and event.start_mark is not None
+    ]
+    return starts[1]
 
 
 def _tab_indentation(text: str, name: str) -> Iterator[Problem]:
@@ -75,9 +103,25 @@ def _tab_indentation(text: str, name: str) -> Iterator[Problem]:
         if column >= 0 and line.strip():
             yield Problem(
                 Location(name, number, column + 1),
-                "tab character in indentation; YAML indents with spaces only",
+                "tab character in the indentation; YAML indents with spaces only: "
+                "replace the tab with spaces",
                 "yaml-tab",
             )
+
+
+# What usually causes PyYAML's terse complaints, and what to do about it.
+_SYNTAX_HINTS = (
+    ("flow mapping", "is the '{' closed with '}', and are its entries separated by ','?"),
+    ("flow sequence", "is the '[' closed with ']', and are its items separated by ','?"),
+    ("quoted scalar", "is the quote closed on the same value?"),
+    (
+        "mapping values are not allowed",
+        "quote a value that contains ': ', or check the indentation of this line",
+    ),
+    ("expected <block end>", "check the indentation of this line against the lines above"),
+    ("cannot start any token", "quote the value"),
+    ("undefined alias", "quote a value that starts with '*'"),
+)
 
 
 def _syntax_problem(exc: yaml.MarkedYAMLError, name: str) -> Problem:
@@ -85,7 +129,14 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, name: str) -> Problem:
     where = _loc(name, mark) if mark is not None else Location(name, 1, 1)
     what = exc.problem or exc.context or "invalid YAML"
     if exc.context and exc.problem:
-        what = f"{exc.problem} ({exc.context})"
+        context = exc.context
+        if exc.context_mark is not None:
+            start = exc.context_mark
+            context += f" that starts at line {start.line + 1}, column {start.column + 1}"
+        what = f"{exc.problem} ({context})"
+    hints = [hint for needle, hint in _SYNTAX_HINTS if needle in f"{exc.problem} {exc.context}"]
+    if hints:
+        what += f"; {hints[0]}"
     return Problem(where, f"YAML syntax error: {what}", "yaml-syntax")
 
 
@@ -99,6 +150,7 @@ class _Builder:
     def __init__(self, name: str) -> None:
         self.name = name
         self.positions: dict[Path_, Location] = {}
+        self.value_positions: dict[Path_, Location] = {}
         self.problems: list[Problem] = []
 
     def problem(self, node: yaml.Node, message: str, kind: str) -> None:
@@ -111,6 +163,7 @@ class _Builder:
             items = []
             for index, item in enumerate(node.value):
                 self.positions[(*path, index)] = _loc(self.name, item.start_mark)
+                self.value_positions[(*path, index)] = _loc(self.name, item.start_mark)
                 items.append(self.build(item, (*path, index)))
             return items
         assert isinstance(node, yaml.ScalarNode)
@@ -119,24 +172,60 @@ class _Builder:
     def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[str, Any]:
         result: dict[str, Any] = {}
         first_seen: dict[str, yaml.Node] = {}
+        merged_in: list[yaml.Node] = []
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
-                self.problem(key_node, "YAML merge keys (<<) are not supported; repeat the keys",
-                             "yaml-merge")
+                self.problem(
+                    key_node,
+                    "YAML merge keys (<<) are not supported; write the keys out here",
+                    "yaml-merge",
+                )
+                merged_in.append(value_node)
                 continue
             if not isinstance(key_node, yaml.ScalarNode):
                 self.problem(key_node, "a mapping key must be a plain name", "yaml-key")
                 continue
             key = str(key_node.value)
             if key in first_seen:
-                first = first_seen[key].start_mark.line + 1
-                self.problem(key_node, f"duplicate key '{key}' (first defined at line {first})",
-                             "duplicate-key")
+                self.problem(key_node, self._duplicate(key, first_seen[key], path), "duplicate-key")
                 continue
             first_seen[key] = key_node
             self.positions[(*path, key)] = _loc(self.name, key_node.start_mark)
+            self.value_positions[(*path, key)] = _loc(self.name, value_node.start_mark)
             result[key] = self.build(value_node, (*path, key))
+        # still take the merged keys in, so the error is not followed by 'missing key' noise
+        for merged in merged_in:
+            sources = merged.value if isinstance(merged, yaml.SequenceNode) else [merged]
+            for source in sources:
+                if not isinstance(source, yaml.MappingNode):
+                    continue
+                # its own problems are reported where the anchor is written
+                copy = _Builder(self.name)
+                for key, value in copy._mapping(source, path).items():
+                    if key in result:
+                        continue
+                    result[key] = value
+                    for mine, theirs in (
+                        (self.positions, copy.positions),
+                        (self.value_positions, copy.value_positions),
+                    ):
+                        mine.update(
+                            (p, loc)
+                            for p, loc in theirs.items()
+                            if p[: len(path) + 1] == (*path, key)
+                        )
         return result
+
+    def _duplicate(self, key: str, first: yaml.Node, path: Path_) -> str:
+        # PyYAML alone would silently keep the last one; here the run fails instead
+        at = f"line {first.start_mark.line + 1}, column {first.start_mark.column + 1}"
+        noun = NAMED_COLLECTIONS.get(str(path[-1])) if path else None
+        if noun is not None and (path[-1] == "sites" or len(path) == 3):
+            return (
+                f"{noun} '{key}' is defined twice in this file (first at {at}); "
+                f"rename or remove one"
+            )
+        return f"key '{key}' is written twice in this mapping (first at {at}); keep one"
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
         text = node.value
@@ -148,10 +237,11 @@ class _Builder:
         if node.tag == BOOL_TAG:
             if text.lower() in ("true", "false"):
                 return text.lower() == "true"
+            meaning = "true" if text.lower() in ("yes", "on", "y") else "false"
             self.problem(
                 node,
-                f"'{text}' is read as a boolean by YAML 1.1; write true or false, "
-                f"or quote it ('{text}') if you mean the word",
+                f"{text} is the boolean {meaning} in YAML 1.1, not the text '{text}'; "
+                f'quote it: "{text}"',
                 "yaml-ambiguous",
             )
             return text
@@ -161,8 +251,11 @@ class _Builder:
             try:
                 return float(text.replace("_", ""))
             except ValueError:
-                self.problem(node, f"'{text}' is not a number YAML 1.2 understands; quote it",
-                             "yaml-ambiguous")
+                self.problem(
+                    node,
+                    f"'{text}' is not a number YAML 1.2 understands; quote it",
+                    "yaml-ambiguous",
+                )
                 return text
         # timestamps and anything else stay text; the schema decides what they mean
         return text
@@ -172,21 +265,41 @@ class _Builder:
         if ":" in text:
             self.problem(
                 node,
-                f"'{text}' is a base-60 number in YAML 1.1; quote it if you mean text",
+                f"{text} is the base-60 number {_sexagesimal(text)} in YAML 1.1, not the text "
+                f"'{text}'; quote it: \"{text}\"",
                 "yaml-ambiguous",
             )
             return text
         if _OCTAL_LOOKING.fullmatch(text) and text.strip("+-0_"):
+            sign = "-" if text.startswith("-") else ""
+            decimal = sign + text.replace("_", "").lstrip("+-").lstrip("0")
+            octal = _octal(text)
+            read_as = f", i.e. {octal}" if octal is not None else ""
             self.problem(
                 node,
-                f"'{text}' has a leading zero, which YAML 1.1 reads as octal; "
-                "drop the zero or quote it",
+                f"{text} has a leading zero: YAML 1.1 reads it as octal{read_as}; "
+                f'write {decimal} for the number, or quote it ("{text}") for text',
                 "yaml-ambiguous",
             )
             return text
         try:
             return int(text.replace("_", ""), 0)
         except ValueError:
-            self.problem(node, f"'{text}' is not an integer YAML 1.2 understands; quote it",
-                         "yaml-ambiguous")
+            self.problem(
+                node, f"'{text}' is not an integer YAML 1.2 understands; quote it", "yaml-ambiguous"
+            )
             return text
+
+
+def _sexagesimal(text: str) -> int:
+    value = 0
+    for part in text.lstrip("+-").replace("_", "").split(":"):
+        value = value * 60 + int(part)
+    return -value if text.startswith("-") else value
+
+
+def _octal(text: str) -> int | None:
+    try:
+        return int(text.replace("_", ""), 8)
+    except ValueError:  # 09 holds a digit octal has not: YAML 1.1 reads it as text or fails
+        return None

@@ -1,1 +1,476 @@
+"""ADDR-*: addressing and numbering (STANDARDS.md section 2).
 
+The rules read addresses and ASNs through generators.allocate and the resolved fabric, so they
+check what is rendered, not only what is written.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from meetme.generators import allocate
+from meetme.generators.allocate import PoolExhausted
+from meetme.validators.schema import Node
+
+from .engine import Hit, Path_, SiteContext, rule
+from .numbering import (
+    Network,
+    documentation_asn,
+    documentation_prefix,
+    is_private_asn,
+    reserved_asn,
+)
+
+if TYPE_CHECKING:
+    from meetme.generators.fabric import FabricLink, SiteFabric
+
+ORG_ASN: Path_ = ("organisation", "asn")
+PRIVATE_RANGES = "64512-65534 or 4200000000-4294967294"
+POOL_KEYS = ("loopback_v4", "loopback_v6", "vtep_v4", "p2p_v4", "p2p_v6")
+
+
+def _fabric(ctx: SiteContext) -> SiteFabric:
+    return cast("SiteFabric", ctx.fabric)
+
+
+def _is_explicit(link: FabricLink) -> bool:
+    return len(link.source) >= 2 and link.source[-2] == "links"
+
+
+def _link_label(link: FabricLink) -> str:
+    return (
+        f"{link.a.device} {link.a.interface} - {link.b.device} {link.b.interface} ({link.origin})"
+    )
+
+
+@dataclass(frozen=True)
+class Loopback:
+    device: str
+    device_id: int
+    key: str  # the device field and pool it comes from: loopback_v4, loopback_v6, vtep_v4
+    address: ipaddress.IPv4Interface | ipaddress.IPv6Interface
+    explicit: bool  # written on the device, not drawn from the pool
+    path: Path_
+
+    @property
+    def label(self) -> str:
+        return f"{self.device} {self.key} {self.address}"
+
+
+def _loopbacks(ctx: SiteContext) -> list[Loopback]:
+    found = []
+    for name, device in sorted(ctx.site.devices.items(), key=lambda item: item[1].id):
+        for key, allocator in (
+            ("loopback_v4", allocate.loopback_v4),
+            ("vtep_v4", allocate.vtep_v4),
+            ("loopback_v6", allocate.loopback_v6),
+        ):
+            try:
+                value = allocator(ctx.site, device)
+            except PoolExhausted:
+                continue  # the device-model build reports the id outside the pool
+            if value is not None:
+                found.append(
+                    Loopback(
+                        name,
+                        device.id,
+                        key,
+                        ipaddress.ip_interface(value),
+                        getattr(device, key) is not None,
+                        (*device.path, key),
+                    )
+                )
+    return found
+
+
+def _duplicates(loopbacks: list[Loopback]) -> Iterator[list[Loopback]]:
+    """Groups of loopbacks sharing an address; pool-drawn ones first, so an override is the
+    one reported."""
+    by_address: dict[object, list[Loopback]] = defaultdict(list)
+    for loopback in loopbacks:
+        by_address[loopback.address.ip].append(loopback)
+    for group in by_address.values():
+        if len(group) > 1:
+            yield sorted(group, key=lambda lo: (lo.explicit, lo.device_id))
+
+
+@rule(
+    "ADDR-001",
+    "error",
+    "Loopbacks are unique host addresses",
+    "Duplicate loopbacks break BGP next-hop resolution and VXLAN tunnels; a loopback wider "
+    "than /32 or /128 claims addresses of other devices. Router-id loopbacks that collide with "
+    "each other are ADDR-002's finding.",
+    "AVD single-dc-l3ls (Loopback0 router id, Loopback1 VTEP) https://github.com/aristanetworks/avd",
+)
+def loopbacks_unique(ctx: SiteContext) -> Iterator[Hit]:
+    loopbacks = _loopbacks(ctx)
+    for loopback in loopbacks:
+        host = loopback.address.max_prefixlen
+        if loopback.address.network.prefixlen != host:
+            yield Hit(
+                f"{loopback.label} is not a host address; write it as {loopback.address.ip}/{host}",
+                loopback.path,
+            )
+    for group in _duplicates(loopbacks):
+        for index, loopback in enumerate(group):
+            earlier = [
+                other for other in group[:index] if not other.key == loopback.key == "loopback_v4"
+            ]
+            if earlier:
+                other = earlier[0]
+                yield Hit(
+                    f"{loopback.label} is also {other.device}'s {other.key}; give it an "
+                    "address of its own",
+                    loopback.path,
+                )
+
+
+@rule(
+    "ADDR-002",
+    "error",
+    "BGP router ids are unique",
+    "Duplicate BGP identifiers cause session and best-path anomalies. The router id is the "
+    "device's loopback_v4 address.",
+    "RFC 6286 https://www.rfc-editor.org/rfc/rfc6286",
+)
+def router_ids_unique(ctx: SiteContext) -> Iterator[Hit]:
+    router_ids = [lo for lo in _loopbacks(ctx) if lo.key == "loopback_v4"]
+    for group in _duplicates(router_ids):
+        for loopback in group[1:]:
+            yield Hit(
+                f"router id {loopback.address.ip} of {loopback.device} is already "
+                f"{group[0].device}'s; give {loopback.device} another loopback_v4",
+                loopback.path,
+            )
+
+
+def _p2p_override_lengths(ctx: SiteContext, version: int, length: int) -> Iterator[Hit]:
+    for link in _fabric(ctx).links:
+        subnet = link.subnet_v4 if version == 4 else link.subnet_v6
+        if subnet is not None and ipaddress.ip_network(subnet).prefixlen != length:
+            field = "ipv4" if version == 4 else "ipv6"
+            yield Hit(
+                f"link {_link_label(link)} uses {subnet}; internal point-to-point links "
+                f"use /{length} unless the other side mandates a wider subnet",
+                (*link.source, field),
+            )
+
+
+@rule(
+    "ADDR-003",
+    "warning",
+    "IPv4 point-to-point links use /31",
+    "A /31 halves address use and has no network or broadcast ambiguity. Cloud on-ramps "
+    "mandate /30 or /29: such explicit link overrides are expected to show here.",
+    "RFC 3021 https://www.rfc-editor.org/rfc/rfc3021",
+)
+def p2p_v4_is_31(ctx: SiteContext) -> Iterator[Hit]:
+    yield from _p2p_override_lengths(ctx, 4, 31)
+
+
+@rule(
+    "ADDR-004",
+    "warning",
+    "IPv6 point-to-point links use /127",
+    "A /127 mitigates ping-pong and neighbour-cache exhaustion on point-to-point links. Cloud "
+    "on-ramps assign /125 or /126: such explicit link overrides are expected to show here.",
+    "RFC 6164 https://www.rfc-editor.org/rfc/rfc6164",
+)
+def p2p_v6_is_127(ctx: SiteContext) -> Iterator[Hit]:
+    yield from _p2p_override_lengths(ctx, 6, 127)
+
+
+@dataclass(frozen=True)
+class Allocation:
+    network: Network
+    label: str
+    pool: str  # the pool it is drawn from
+    path: Path_
+    explicit: bool
+    loopback: bool
+
+
+def _allocations(ctx: SiteContext) -> list[Allocation]:
+    found = [
+        Allocation(lo.address.network, lo.label, lo.key, lo.path, lo.explicit, True)
+        for lo in _loopbacks(ctx)
+    ]
+    for link in _fabric(ctx).links:
+        for pool, field, subnet in (
+            ("p2p_v4", "ipv4", link.subnet_v4),
+            ("p2p_v6", "ipv6", link.subnet_v6),
+        ):
+            if subnet is None:
+                continue
+            explicit = _is_explicit(link)
+            written = explicit and getattr(ctx.site.links[int(link.source[-1])], field)
+            path = (*link.source, field if written else "index") if explicit else link.source
+            found.append(
+                Allocation(
+                    ipaddress.ip_network(subnet),
+                    f"p2p {subnet} of {_link_label(link)}",
+                    pool,
+                    path,
+                    explicit,
+                    False,
+                )
+            )
+    return found
+
+
+def _pools(ctx: SiteContext) -> dict[str, Network]:
+    pools = {}
+    for key in POOL_KEYS:
+        value = getattr(ctx.site.pools, key)
+        if value is not None:
+            pools[key] = ipaddress.ip_network(value)
+    return pools
+
+
+@rule(
+    "ADDR-005",
+    "error",
+    "No overlapping allocations",
+    "Overlaps cause wrong forwarding and flapping best paths. Pools must be disjoint; loopbacks, "
+    "VTEPs and point-to-point subnets must not overlap each other nor a pool other than their "
+    "own. Two loopbacks with one address are ADDR-001/002's finding.",
+    "STANDARDS.md ADDR-005 (general)",
+)
+def no_overlapping_allocations(ctx: SiteContext) -> Iterator[Hit]:
+    pools = _pools(ctx)
+    yield from _pools_overlap(ctx, pools)
+    allocations = _allocations(ctx)
+    yield from _allocations_in_foreign_pools(allocations, pools)
+    yield from _allocations_overlap(allocations)
+
+
+def _pools_overlap(ctx: SiteContext, pools: dict[str, Network]) -> Iterator[Hit]:
+    keys = list(pools)
+    for index, key in enumerate(keys):
+        for other in keys[:index]:
+            if pools[key].version == pools[other].version and pools[key].overlaps(pools[other]):
+                yield Hit(
+                    f"pool {key} {pools[key]} overlaps pool {other} {pools[other]}; "
+                    "pools must be disjoint",
+                    (*ctx.site.pools.path, key),
+                )
+
+
+def _inside(inner: Network, outer: Network) -> bool:
+    return (
+        inner.version == outer.version
+        and int(outer.network_address) <= int(inner.network_address)
+        and int(inner.broadcast_address) <= int(outer.broadcast_address)
+    )
+
+
+def _allocations_in_foreign_pools(
+    allocations: list[Allocation], pools: dict[str, Network]
+) -> Iterator[Hit]:
+    for item in allocations:
+        own = pools.get(item.pool)
+        for key, pool in pools.items():
+            if key == item.pool or pool.version != item.network.version:
+                continue
+            if not pool.overlaps(item.network):
+                continue
+            if own is not None and _inside(item.network, own) and own.overlaps(pool):
+                continue  # the two pools overlap: reported once, on the pools
+            yield Hit(
+                f"{item.label} lies in pool {key} {pool}; take it from outside that pool", item.path
+            )
+
+
+def _allocations_overlap(allocations: list[Allocation]) -> Iterator[Hit]:
+    """One sweep over allocations sorted by first address: each one is compared with the
+    widest-reaching one before it, so the check stays O(n log n) for large fabrics."""
+
+    def key(item: Allocation) -> tuple[int, int, int, bool, str]:
+        net = item.network
+        return (
+            net.version,
+            int(net.network_address),
+            -int(net.broadcast_address),
+            item.explicit,
+            item.label,
+        )
+
+    widest: Allocation | None = None
+    for item in sorted(allocations, key=key):
+        net = item.network
+        if widest is None or widest.network.version != net.version:
+            widest = item
+            continue
+        reach = int(widest.network.broadcast_address)
+        if int(net.network_address) <= reach:
+            same_loopback = item.loopback and widest.loopback and net == widest.network
+            if not same_loopback:
+                yield Hit(
+                    f"{item.label} overlaps {widest.label}; give one of them a free prefix",
+                    item.path,
+                )
+        if int(net.broadcast_address) > reach:
+            widest = item
+
+
+@dataclass(frozen=True)
+class AsnUse:
+    who: str  # a device name, or "organisation <name>"
+    asn: int
+    role: str | None  # the device's role; None for the organisation itself
+
+
+def _asn_uses(ctx: SiteContext) -> dict[Path_, list[AsnUse]]:
+    """Every configured ASN, keyed by where it is written: the organisation (which borders
+    use), a device override, a shared role ASN, or the scheme's base (ASN = base + id)."""
+    intent = ctx.loaded.intent
+    scheme = ctx.site.asn
+    uses: dict[Path_, list[AsnUse]] = defaultdict(list)
+    uses[ORG_ASN].append(
+        AsnUse(f"organisation {intent.organisation.name}", intent.organisation.asn, None)
+    )
+    for name, device in sorted(ctx.site.devices.items(), key=lambda item: item[1].id):
+        if device.asn is not None:
+            path: Path_ = (*device.path, "asn")
+        elif device.role == "border":
+            continue  # configured with the organisation ASN, checked once as the organisation
+        elif device.role in scheme.shared:
+            path = (*scheme.path, "shared", device.role)
+        else:
+            path = (*scheme.path, "base")
+        uses[path].append(AsnUse(name, allocate.device_asn(intent, ctx.site, device), device.role))
+    return uses
+
+
+def _listed(uses: list[AsnUse]) -> str:
+    """'a, b (ASN 1)' when they share one ASN, else 'a (ASN 1), b (ASN 2)'; long lists cut."""
+    shown = uses[:4]
+    more = f" and {len(uses) - 4} more" if len(uses) > 4 else ""
+    if len({use.asn for use in uses}) == 1:
+        return f"{', '.join(use.who for use in shown)}{more} (ASN {uses[0].asn})"
+    return ", ".join(f"{use.who} (ASN {use.asn})" for use in shown) + more
+
+
+@rule(
+    "ADDR-006",
+    "error",
+    "Internal ASNs are private",
+    "Using someone else's public ASN inside the fabric breaks loop detection if routes ever "
+    "meet the Internet. Internal means every device ASN except the organisation ASN on a "
+    "border. Reserved ASNs are ADDR-007's finding.",
+    "RFC 6996 https://www.rfc-editor.org/rfc/rfc6996",
+)
+def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
+    org_asn = ctx.loaded.intent.organisation.asn
+    for path, uses in sorted(_asn_uses(ctx).items(), key=lambda item: str(item[0])):
+        public = [
+            use
+            for use in uses
+            if use.role is not None
+            and not (use.role == "border" and use.asn == org_asn)
+            and not is_private_asn(use.asn)
+            and reserved_asn(use.asn) is None
+        ]
+        if public:
+            yield Hit(
+                f"{_listed(public)}: not a private ASN; internal ASNs must be private "
+                f"({PRIVATE_RANGES})",
+                path,
+            )
+
+
+@rule(
+    "ADDR-007",
+    "error",
+    "Reserved ASNs are never configured",
+    "ASN 0, AS_TRANS 23456, 65535, 4294967295 and 65552-131071 are not valid ASNs of any "
+    "network; configuring one signals a typo or copied example. Documentation ASNs "
+    "(64496-64511, 65536-65551) are allowed in a lab and are ADDR-009's concern.",
+    "RFC 7607, RFC 6793, RFC 7300; https://bgpfilterguide.nlnog.net/guides/bogon_asns/",
+)
+def reserved_asns_unused(ctx: SiteContext) -> Iterator[Hit]:
+    for path, uses in sorted(_asn_uses(ctx).items(), key=lambda item: str(item[0])):
+        reserved = [use for use in uses if reserved_asn(use.asn) is not None]
+        if reserved:
+            yield Hit(
+                f"{_listed(reserved)}: a reserved ASN ({reserved_asn(reserved[0].asn)}) that is "
+                "never configured; "
+                f"use a private ASN ({PRIVATE_RANGES}) inside, your public ASN at the "
+                "border",
+                path,
+            )
+
+
+@rule(
+    "ADDR-008",
+    "error",
+    "The organisation originates from a public ASN",
+    "Routes originated from a private ASN are dropped by filtered peers and make the "
+    "organisation unaccountable in the global table.",
+    "RFC 6996; https://bgpfilterguide.nlnog.net/guides/bogon_asns/",
+)
+def organisation_asn_public(ctx: SiteContext) -> Iterator[Hit]:
+    organisation = ctx.loaded.intent.organisation
+    if is_private_asn(organisation.asn):
+        yield Hit(
+            f"organisation {organisation.name} ASN {organisation.asn} is private "
+            f"({PRIVATE_RANGES}); originate from the public ASN assigned to you",
+            ORG_ASN,
+        )
+
+
+def _written_prefixes(node: object, path: Path_) -> Iterator[tuple[Network, str, Path_]]:
+    """Every IP address or prefix written anywhere under `node`, with its path."""
+    if isinstance(node, Node):
+        for field in type(node).model_fields:
+            yield from _written_prefixes(getattr(node, field), (*path, field))
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _written_prefixes(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _written_prefixes(value, (*path, index))
+    elif isinstance(node, str):
+        try:
+            network = ipaddress.ip_interface(node).network
+        except ValueError:
+            return
+        yield network, node, path
+
+
+@rule(
+    "ADDR-009",
+    "error",
+    "No documentation prefixes or ASNs in production",
+    "Copy-pasted examples reaching production are a classic outage source. Allowed when the "
+    "site's environment is lab.",
+    "RFC 5737, RFC 3849, RFC 9637, RFC 5398 https://bgpfilterguide.nlnog.net/guides/bogon_prefixes/",
+)
+def no_documentation_numbers_in_production(ctx: SiteContext) -> Iterator[Hit]:
+    if ctx.site.environment != "production":
+        return
+    intent = ctx.loaded.intent
+    for node, path in ((intent.organisation, ("organisation",)), (ctx.site, ctx.base)):
+        for network, written, where in _written_prefixes(node, path):
+            found = documentation_prefix(network)
+            if found is not None:
+                yield Hit(
+                    f"{written} is in documentation range {found[0]} ({found[1]}); "
+                    "production configs must not use it: use your own address space",
+                    where,
+                )
+    for path, uses in sorted(_asn_uses(ctx).items(), key=lambda item: str(item[0])):
+        documentation = [use for use in uses if documentation_asn(use.asn) is not None]
+        if documentation:
+            yield Hit(
+                f"{_listed(documentation)}: a documentation ASN "
+                f"({documentation_asn(documentation[0].asn)}); "
+                "production configs must not use it: use a private ASN inside, your public "
+                "ASN at the border",
+                path,
+            )

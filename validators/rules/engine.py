@@ -10,9 +10,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from meetme.problems import Location
 from meetme.validators.loader import LoadedIntent
 from meetme.validators.schema import Site
+
+from meetme.problems import Location
 
 Severity = Literal["error", "warning", "info"]
 Path_ = tuple[str | int, ...]
@@ -37,9 +38,13 @@ class Finding:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "rule": self.rule, "severity": self.severity, "message": self.message,
-            "file": self.location.file, "line": self.location.line,
-            "column": self.location.column, "path": self.path,
+            "rule": self.rule,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.location.file,
+            "line": self.location.line,
+            "column": self.location.column,
+            "path": self.path,
         }
 
     def __str__(self) -> str:
@@ -76,8 +81,9 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-def rule(id: str, severity: Severity, title: str, rationale: str,
-         source: str) -> Callable[[CheckFn], CheckFn]:
+def rule(
+    id: str, severity: Severity, title: str, rationale: str, source: str
+) -> Callable[[CheckFn], CheckFn]:
     """Register a check function as a rule."""
 
     def register(check: CheckFn) -> CheckFn:
@@ -98,12 +104,18 @@ def run_rules(loaded: LoadedIntent, fabrics: dict[str, object]) -> list[Finding]
         for rule_id in sorted(RULES):
             current = RULES[rule_id]
             for hit in current.check(ctx):
-                findings.add(Finding(
-                    rule=current.id, severity=current.severity, message=hit.message,
-                    location=loaded.where(hit.path),
-                    path=".".join(str(p) for p in hit.path)))
-    return sorted(findings,
-                  key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message))
+                findings.add(
+                    Finding(
+                        rule=current.id,
+                        severity=current.severity,
+                        message=hit.message,
+                        location=loaded.where(hit.path),
+                        path=".".join(str(p) for p in hit.path),
+                    )
+                )
+    return sorted(
+        findings, key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message)
+    )
 
 
 def all_rules() -> list[Rule]:

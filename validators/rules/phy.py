@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
-from .engine import Hit, SiteContext, rule
+from meetme.validators.schema import Device
+
+from .engine import Hit, Path_, SiteContext, rule
+
+if TYPE_CHECKING:
+    from meetme.generators.fabric import FabricLink, LinkEndFacts, SiteFabric
 
 STANDARDS = "STANDARDS.md section 1"
+DUAL_FED_ROLES = ("border", "spine")
+FEEDS = ("A", "B")
 
 
 @rule(
-    "PHY-001", "error", "Border group members live in different MDFs",
+    "PHY-001",
+    "error",
+    "Border group members live in different MDFs",
     "One room event (fire suppression, water, room power or cooling loss, wrong-room "
     "maintenance) must not take out all Internet and cloud egress.",
     "TIA-942 entrance room / MDA separation; "
@@ -23,17 +34,23 @@ def border_members_in_distinct_mdfs(ctx: SiteContext) -> Iterator[Hit]:
             continue
         room = ctx.site.rooms[device.room]
         if room.kind != "mdf":
-            yield Hit(f"border {name} is in {device.room}, a {room.kind}, not an MDF",
-                      (*device.path, "room"))
+            yield Hit(
+                f"border {name} is in {device.room}, a {room.kind}, not an MDF",
+                (*device.path, "room"),
+            )
         elif device.room in seen:
-            yield Hit(f"border {name} shares MDF {device.room} with {seen[device.room]}",
-                      (*device.path, "room"))
+            yield Hit(
+                f"border {name} shares MDF {device.room} with {seen[device.room]}",
+                (*device.path, "room"),
+            )
         else:
             seen[device.room] = name
 
 
 @rule(
-    "LOC-001", "error", "A device stands in the room of its rack",
+    "LOC-001",
+    "error",
+    "A device stands in the room of its rack",
     "Failure-domain rules read the device's room; a room that contradicts the rack means one "
     "of them is wrong, and the diversity the rules prove may not exist on the floor.",
     "meetme intent consistency (STANDARDS.md PHY-004 failure-domain tags)",
@@ -42,5 +59,340 @@ def device_room_matches_rack(ctx: SiteContext) -> Iterator[Hit]:
     for name, device in sorted(ctx.site.devices.items()):
         rack_room = ctx.site.racks[device.rack].room
         if rack_room != device.room:
-            yield Hit(f"{name} is placed in {device.room}, but its rack {device.rack} stands "
-                      f"in {rack_room}", (*device.path, "room"))
+            yield Hit(
+                f"{name} is placed in {device.room}, but its rack {device.rack} stands "
+                f"in {rack_room}",
+                (*device.path, "room"),
+            )
+
+
+def _fabric(ctx: SiteContext) -> SiteFabric:
+    return cast("SiteFabric", ctx.fabric)
+
+
+def _by_id(ctx: SiteContext) -> list[tuple[str, Device]]:
+    return sorted(ctx.site.devices.items(), key=lambda item: item[1].id)
+
+
+def _borders(ctx: SiteContext) -> list[str]:
+    return [name for name, device in _by_id(ctx) if device.role == "border"]
+
+
+def _redundancy_groups(ctx: SiteContext) -> list[tuple[str, list[str]]]:
+    """(label, members): the site's borders, then every declared redundancy group."""
+    groups = []
+    borders = _borders(ctx)
+    if len(borders) >= 2:
+        groups.append(("the border group", borders))
+    for name, group in sorted(ctx.site.redundancy_groups.items()):
+        groups.append((f"redundancy group {name}", list(dict.fromkeys(group.members))))
+    return groups
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(names)
+
+
+@rule(
+    "PHY-002",
+    "error",
+    "Borders and spines are fed from A and B; border rooms share no UPS",
+    "A single PDU or UPS fault or maintenance must not drop a border or spine, nor both "
+    "borders at once.",
+    "Uptime Institute / TIA-942 concurrent maintainability, dual power paths (clause UNVERIFIED)",
+)
+def distinct_power_feeds(ctx: SiteContext) -> Iterator[Hit]:
+    yield from _device_feeds(ctx)
+    yield from _rooms_with_one_ups(ctx)
+    yield from _border_rooms_sharing_ups(ctx)
+
+
+def _device_feeds(ctx: SiteContext) -> Iterator[Hit]:
+    for name, device in _by_id(ctx):
+        if device.role not in DUAL_FED_ROLES:
+            continue
+        where = (*device.path, "power_feeds")
+        feeds = set(device.power_feeds or ())
+        missing = [feed for feed in FEEDS if feed not in feeds]
+        if device.power_feeds is None:
+            yield Hit(
+                f"{device.role} {name} has no power_feeds recorded; cable its PSUs to "
+                "feeds A and B and record power_feeds: [A, B]",
+                where,
+            )
+        elif missing:
+            yield Hit(
+                f"{device.role} {name} is fed from {_names(sorted(feeds))} only; cable a "
+                f"PSU to feed {_names(missing)} and record it in power_feeds",
+                where,
+            )
+        room = ctx.site.rooms[device.room]
+        for feed in sorted(feeds - set(room.power)):
+            yield Hit(
+                f"{name} takes power feed {feed}, but its room {device.room} records no "
+                f"UPS for feed {feed}; add it to the room's power",
+                where,
+            )
+
+
+def _rooms_with_one_ups(ctx: SiteContext) -> Iterator[Hit]:
+    hosted: dict[str, list[str]] = defaultdict(list)
+    for name, device in _by_id(ctx):
+        if device.role in DUAL_FED_ROLES:
+            hosted[device.room].append(name)
+    for room_name, names in sorted(hosted.items()):
+        room = ctx.site.rooms[room_name]
+        ups = Counter(room.power.values())
+        for shared, count in sorted(ups.items()):
+            if count > 1:
+                yield Hit(
+                    f"room {room_name} takes feeds A and B from the same UPS {shared}, so "
+                    f"one UPS fault drops {_names(names)}; give each feed its own UPS",
+                    (*room.path, "power"),
+                )
+
+
+def _border_rooms_sharing_ups(ctx: SiteContext) -> Iterator[Hit]:
+    earlier: list[tuple[str, str]] = []  # (room, border) of borders already compared
+    for name in _borders(ctx):
+        room_name = ctx.site.devices[name].room
+        if any(room_name == seen for seen, _ in earlier):
+            continue  # same room: PHY-001's finding
+        room = ctx.site.rooms[room_name]
+        for other_room, other in earlier:
+            shared = set(room.power.values()) & set(ctx.site.rooms[other_room].power.values())
+            if shared:
+                yield Hit(
+                    f"border rooms {other_room} ({other}) and {room_name} ({name}) share "
+                    f"UPS {_names(sorted(shared))}, so one UPS fault hits both borders; "
+                    f"feed {room_name} from other UPSes",
+                    (*room.path, "power"),
+                )
+        earlier.append((room_name, name))
+
+
+@rule(
+    "PHY-003",
+    "error",
+    "Members of a redundancy group are in distinct cooling zones",
+    "A chiller, CRAH or CDU loop failure overheats one zone; both borders (or both members of "
+    "any redundancy group) must not throttle or shut down together. A room has one cooling "
+    "zone, so this also keeps members out of a shared room.",
+    "Uptime Institute / TIA-942 concurrent maintainability (clause UNVERIFIED)",
+)
+def distinct_cooling_zones(ctx: SiteContext) -> Iterator[Hit]:
+    for label, members in _redundancy_groups(ctx):
+        for index, name in enumerate(members):
+            device = ctx.site.devices[name]
+            zone = ctx.site.rooms[device.room].cooling_zone
+            for other in members[:index]:
+                other_room = ctx.site.devices[other].room
+                if ctx.site.rooms[other_room].cooling_zone != zone:
+                    continue
+                if other_room == device.room:
+                    yield Hit(
+                        f"{label}: {name} shares room {device.room} and so cooling zone "
+                        f"{zone} with {other}; move {name} to a room on another cooling "
+                        "loop",
+                        (*device.path, "room"),
+                    )
+                else:
+                    yield Hit(
+                        f"{label}: rooms {other_room} ({other}) and {device.room} "
+                        f"({name}) are both cooled by {zone}; move {name} or cool "
+                        f"{device.room} from another loop",
+                        (*ctx.site.rooms[device.room].path, "cooling_zone"),
+                    )
+                break
+
+
+def _failure_tags(ctx: SiteContext, device: Device) -> dict[str, tuple[str, Path_]]:
+    """Tag -> (value, where it is written): rack, floor, the room's and the device's tags."""
+    room = ctx.site.rooms[device.room]
+    tags: dict[str, tuple[str, Path_]] = {
+        "rack": (device.rack, (*device.path, "rack")),
+        "floor": (str(room.floor), (*room.path, "floor")),
+    }
+    for tag, value in room.failure_domains.items():
+        tags[tag] = (value, (*room.path, "failure_domains", tag))
+    for tag, value in device.failure_domains.items():  # the device's own tag wins
+        tags[tag] = (value, (*device.path, "failure_domains", tag))
+    return tags
+
+
+@rule(
+    "PHY-004",
+    "error",
+    "No shared failure domain in any redundancy group",
+    "Redundancy that shares a rack, floor, conduit, riser, carrier or building entrance is not "
+    "redundancy. A tag recorded on one member but not another is reported too, as an error: "
+    "the standard's 'diversity unproven' is a warning, but a rule has one severity, and the fix "
+    "(record the tag on every member or its room) is cheap while a shared conduit found in an "
+    "outage is not. Room, power and cooling are PHY-001..003's.",
+    "STANDARDS.md PHY-004 (design principle; AWS/GCP/Azure redundancy models)",
+)
+def no_shared_failure_domain(ctx: SiteContext) -> Iterator[Hit]:
+    for label, members in _redundancy_groups(ctx):
+        tags = {name: _failure_tags(ctx, ctx.site.devices[name]) for name in members}
+        for tag in sorted({tag for found in tags.values() for tag in found}):
+            recorded = [name for name in members if tag in tags[name]]
+            for name in members:
+                if tag not in tags[name]:
+                    yield Hit(
+                        f"{label}: diversity unproven: {tag} is recorded for "
+                        f"{_names(recorded)} but not for {name}; record {tag} on {name} or "
+                        f"its room {ctx.site.devices[name].room}",
+                        (*ctx.site.devices[name].path, "failure_domains"),
+                    )
+            for index, name in enumerate(recorded):
+                value, where = tags[name][tag]
+                same = [other for other in recorded[:index] if tags[other][tag][0] == value]
+                if same:
+                    yield Hit(
+                        f"{label}: {name} shares {tag} {value} with {same[0]}; "
+                        f"members must not share a {tag}",
+                        where,
+                    )
+
+
+@rule(
+    "PHY-005",
+    "error",
+    "Redundant circuits to one party use distinct MMRs, entrances, devices",
+    "A single cross-connect panel, riser or entrance duct cut, or one border failure, would "
+    "otherwise isolate the site from that party. A party with a single circuit has no "
+    "redundancy to check; the standard's warning for it needs a warning-severity rule and is "
+    "not reported here.",
+    "https://docs.aws.amazon.com/directconnect/latest/UserGuide/maximum_resiliency.html",
+)
+def cross_connect_diversity(ctx: SiteContext) -> Iterator[Hit]:
+    by_party: dict[str, list[str]] = defaultdict(list)
+    for name, xc in sorted(ctx.site.cross_connects.items()):
+        by_party[xc.party].append(name)
+    for party, names in sorted(by_party.items()):
+        if len(names) < 2:
+            continue
+        last = ctx.site.cross_connects[names[-1]]
+        for field, label, advice in (
+            ("room", "MMR", "terminate one in another MMR, ideally on another floor"),
+            ("entrance", "building entrance", "route one through another entrance"),
+            ("device", "device", "land one on another border device"),
+        ):
+            values = {getattr(ctx.site.cross_connects[n], field) for n in names}
+            if len(values) == 1:
+                yield Hit(
+                    f"all {len(names)} circuits to {party} ({_names(names)}) use "
+                    f"{label} {values.pop()}; {advice}",
+                    (*last.path, field),
+                )
+
+
+def _uplinkers(ctx: SiteContext, linked: set[str]) -> list[tuple[str, Device]]:
+    """Devices that uplink to the border layer: the top fabric tier, border leaves, and any
+    other device already linked to a border. Spines are the top tier without super-spines."""
+    roles = {"super_spine", "border_leaf"}
+    if not any(d.role == "super_spine" for d in ctx.site.devices.values()):
+        roles.add("spine")
+    return [
+        (name, device)
+        for name, device in _by_id(ctx)
+        if device.role != "border" and (device.role in roles or name in linked)
+    ]
+
+
+def _shape(speeds: list[int]) -> str:
+    return " + ".join(f"{n}x{gbps}G" for gbps, n in sorted(Counter(speeds).items(), reverse=True))
+
+
+@rule(
+    "PHY-006",
+    "error",
+    "Every uplinking fabric device is dual-homed to all borders equally",
+    "Loss of one border must not partition a cluster; unequal uplinks create ECMP imbalance and "
+    "hot spots after failover.",
+    "https://docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300/"
+    "latest/network-fabrics.html",
+)
+def dual_homed_to_borders(ctx: SiteContext) -> Iterator[Hit]:
+    borders = _borders(ctx)
+    if not borders:
+        return
+    uplinks: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for link in _fabric(ctx).links:
+        for near, far in ((link.a, link.b), (link.b, link.a)):
+            if far.device in borders and near.device not in borders:
+                uplinks[near.device][far.device].append(near.speed_gbps)
+    for name, device in _uplinkers(ctx, set(uplinks)):
+        mine = uplinks[name]
+        missing = [border for border in borders if border not in mine]
+        if missing:
+            yield Hit(
+                f"{device.role} {name} has no link to border {_names(missing)}; link it "
+                "to every border (a link rule or explicit links)",
+                device.path,
+            )
+            continue
+        shapes = {border: _shape(mine[border]) for border in borders}
+        if len(set(shapes.values())) > 1:
+            listed = ", ".join(f"{border} {shape}" for border, shape in shapes.items())
+            yield Hit(
+                f"{device.role} {name} uplinks unequally ({listed}); give every border "
+                "the same count and speed of links",
+                device.path,
+            )
+
+
+def _end_field(ctx: SiteContext, link: FabricLink, field: str) -> Path_:
+    """Where a per-end value of `link` is written: the end that sets it, b before a."""
+    source = link.source
+    if len(source) >= 2 and source[-2] == "links" and isinstance(source[-1], int):
+        written = ctx.site.links[source[-1]]
+        for side, end in (("b", written.b), ("a", written.a)):
+            if getattr(end, field) is not None:
+                return (*source, side, field)
+        return (*source, field)
+    return source
+
+
+def _ends(link: FabricLink) -> str:
+    return f"{link.a.device} {link.a.interface} and {link.b.device} {link.b.interface}"
+
+
+def _value(end: LinkEndFacts, attr: str) -> str:
+    value = getattr(end, attr)
+    return "unset" if value is None else f"{value}G" if attr == "speed_gbps" else str(value)
+
+
+@rule(
+    "PHY-007",
+    "error",
+    "Speed, lanes and breakout match on both ends of a link",
+    "Mismatched speed, lane count or breakout mode means no link.",
+    "IEEE 802.3; Cumulus `link breakout 4x lanes-per-port 2` (lanes are explicit config)",
+)
+def speed_and_breakout_match(ctx: SiteContext) -> Iterator[Hit]:
+    for link in _fabric(ctx).links:
+        for attr, field in (("speed_gbps", "speed"), ("lanes", "lanes"), ("breakout", "breakout")):
+            if getattr(link.a, attr) != getattr(link.b, attr):
+                yield Hit(
+                    f"{field} differs between {_ends(link)} ({_value(link.a, attr)} vs "
+                    f"{_value(link.b, attr)}); set the same {field} on both ends",
+                    _end_field(ctx, link, field),
+                )
+
+
+@rule(
+    "PHY-010",
+    "error",
+    "IP MTU identical on both ends of a link",
+    "An MTU mismatch silently black-holes large packets and breaks routing adjacencies.",
+    STANDARDS + " PHY-010",
+)
+def ip_mtu_matches(ctx: SiteContext) -> Iterator[Hit]:
+    for link in _fabric(ctx).links:
+        if link.a.ip_mtu != link.b.ip_mtu:
+            yield Hit(
+                f"IP MTU differs between {_ends(link)} ({link.a.ip_mtu} vs "
+                f"{link.b.ip_mtu}); set the same mtu on both ends",
+                _end_field(ctx, link, "mtu"),
+            )

@@ -1,0 +1,195 @@
+"""ADDR-001..009: each rule passes on the example and fails on one realistic edit."""
+
+from pathlib import Path
+
+from conftest import findings_of, line_of, lint_repo, replace_in
+
+ADDR_RULES = tuple(f"ADDR-00{n}" for n in range(1, 10))
+
+LF1_LF2_LINK = """\
+    links:
+      - a: {device: aus1-lf1, interface: swp1}
+        b: {device: aus1-lf2, interface: swp1}
+        index: 10
+        speed: 400G
+        %s
+"""
+
+
+def add_to_device(repo: Path, management: str, line: str) -> Path:
+    """Add `line` to the device whose management address is `management`."""
+    devices = repo / "intent/aus1/devices.yaml"
+    replace_in(
+        devices, f"management: {management}\n", f"management: {management}\n        {line}\n"
+    )
+    return devices
+
+
+def add_leaf_link(repo: Path, extra: str) -> Path:
+    links = repo / "intent/aus1/links.yaml"
+    links.write_text(links.read_text() + LF1_LF2_LINK % extra)
+    return links
+
+
+def test_example_has_no_addr_findings(example: Path) -> None:
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule in ADDR_RULES] == []
+
+
+def test_addr001_vtep_copied_from_another_leaf(example: Path) -> None:
+    devices = add_to_device(example, "192.168.10.102/24", "vtep_v4: 10.0.1.101/32")
+    result = lint_repo(example)
+    line = line_of(devices, "vtep_v4: 10.0.1.101/32")
+    assert findings_of(result, "ADDR-001") == [
+        f"intent/aus1/devices.yaml:{line}: aus1-lf2 vtep_v4 10.0.1.101/32 is also aus1-lf1's "
+        "vtep_v4; give it an address of its own"
+    ]
+    assert result.errors
+
+
+def test_addr001_loopback_with_subnet_length(example: Path) -> None:
+    devices = add_to_device(example, "192.168.10.102/24", "loopback_v6: 2001:db8:0:ff::66/64")
+    result = lint_repo(example)
+    line = line_of(devices, "loopback_v6: 2001:db8:0:ff::66/64")
+    assert findings_of(result, "ADDR-001") == [
+        f"intent/aus1/devices.yaml:{line}: aus1-lf2 loopback_v6 2001:db8:0:ff::66/64 is not a "
+        "host address; write it as 2001:db8:0:ff::66/128"
+    ]
+    assert result.errors
+
+
+def test_addr002_router_id_of_the_other_border(example: Path) -> None:
+    devices = add_to_device(example, "192.168.10.12/24", "loopback_v4: 10.0.0.1/32")
+    result = lint_repo(example)
+    line = line_of(devices, "loopback_v4: 10.0.0.1/32")
+    assert findings_of(result, "ADDR-002") == [
+        f"intent/aus1/devices.yaml:{line}: router id 10.0.0.1 of aus1-br2 is already "
+        "aus1-br1's; give aus1-br2 another loopback_v4"
+    ]
+    assert findings_of(result, "ADDR-001") == []  # one collision, one finding
+    assert result.errors
+
+
+def test_addr003_leaf_peer_link_with_a_30(example: Path) -> None:
+    links = add_leaf_link(example, "ipv4: 10.9.0.0/30")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-003") == [
+        f"intent/aus1/links.yaml:{line_of(links, 'ipv4: 10.9.0.0/30')}: link aus1-lf1 swp1 - "
+        "aus1-lf2 swp1 (link #0) uses 10.9.0.0/30; internal point-to-point links use /31 "
+        "unless the other side mandates a wider subnet"
+    ]
+    assert result.errors == []
+
+
+def test_addr004_leaf_peer_link_with_a_126(example: Path) -> None:
+    links = add_leaf_link(example, "ipv6: 2001:db8:0:2000::/126")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-004") == [
+        f"intent/aus1/links.yaml:{line_of(links, 'ipv6: 2001:db8:0:2000::/126')}: link "
+        "aus1-lf1 swp1 - aus1-lf2 swp1 (link #0) uses 2001:db8:0:2000::/126; internal "
+        "point-to-point links use /127 unless the other side mandates a wider subnet"
+    ]
+    assert result.errors == []
+
+
+def test_addr005_explicit_link_reuses_an_index(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    links.write_text(
+        links.read_text()
+        + """\
+    links:
+      - a: {device: aus1-sp1, interface: Ethernet5/1}
+        b: {device: aus1-br1, interface: FourHundredGigE0/0/0/30}
+        index: 0
+        speed: 400G
+"""
+    )
+    result = lint_repo(example)
+    line = line_of(links, "index: 0")
+    link = "aus1-sp1 Ethernet5/1 - aus1-br1 FourHundredGigE0/0/0/30 (link #0)"
+    rule = "aus1-sp1 Ethernet1/1 - aus1-br1 FourHundredGigE0/0/0/0 (rule spine-to-border)"
+    assert findings_of(result, "ADDR-005") == [
+        f"intent/aus1/links.yaml:{line}: p2p 10.1.11.0/31 of {link} overlaps p2p 10.1.11.0/31 "
+        f"of {rule}; give one of them a free prefix",
+        f"intent/aus1/links.yaml:{line}: p2p 2001:db8:0:1000::b00/127 of {link} overlaps p2p "
+        f"2001:db8:0:1000::b00/127 of {rule}; give one of them a free prefix",
+    ]
+    assert result.errors
+
+
+def test_addr005_vtep_pool_widened_over_loopbacks(example: Path) -> None:
+    site = example / "intent/aus1/site.yaml"
+    replace_in(site, "vtep_v4: 10.0.1.0/24", "vtep_v4: 10.0.0.0/23")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-005") == [
+        f"intent/aus1/site.yaml:{line_of(site, 'vtep_v4: 10.0.0.0/23')}: pool vtep_v4 "
+        "10.0.0.0/23 overlaps pool loopback_v4 10.0.0.0/24; pools must be disjoint"
+    ]
+    assert result.errors
+
+
+def test_addr006_spine_asn_typo_is_public(example: Path) -> None:
+    site = example / "intent/aus1/site.yaml"
+    replace_in(site, "spine: 4200009000", "spine: 42000")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-006") == [
+        f"intent/aus1/site.yaml:{line_of(site, 'spine: 42000')}: aus1-sp1, aus1-sp2, aus1-sp3, "
+        "aus1-sp4 (ASN 42000): not a private ASN; internal ASNs must be private (64512-65534 "
+        "or 4200000000-4294967294)"
+    ]
+    assert result.errors
+
+
+def test_addr007_leaf_given_as_trans(example: Path) -> None:
+    devices = add_to_device(example, "192.168.10.101/24", "asn: 23456")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-007") == [
+        f"intent/aus1/devices.yaml:{line_of(devices, 'asn: 23456')}: aus1-lf1 (ASN 23456): "
+        "a reserved ASN (AS_TRANS, RFC 6793) that is never configured; use a private ASN "
+        "(64512-65534 or 4200000000-4294967294) inside, your public ASN at the border"
+    ]
+    assert findings_of(result, "ADDR-006") == []  # reserved, not merely public
+    assert result.errors
+
+
+def test_addr007_organisation_asn_reserved(example: Path) -> None:
+    organisation = example / "intent/organisation.yaml"
+    replace_in(organisation, "asn: 64500", "asn: 65535")
+    result = lint_repo(example)
+    assert [hit.split(": ")[0] for hit in findings_of(result, "ADDR-007")] == [
+        f"intent/organisation.yaml:{line_of(organisation, 'asn: 65535')}"
+    ]
+
+
+def test_addr008_organisation_asn_private(example: Path) -> None:
+    organisation = example / "intent/organisation.yaml"
+    replace_in(organisation, "asn: 64500", "asn: 65001")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-008") == [
+        f"intent/organisation.yaml:{line_of(organisation, 'asn: 65001')}: organisation "
+        "example-ai ASN 65001 is private (64512-65534 or 4200000000-4294967294); originate "
+        "from the public ASN assigned to you"
+    ]
+    assert result.errors
+
+
+def test_addr009_example_declared_production(example: Path) -> None:
+    site = example / "intent/aus1/site.yaml"
+    organisation = example / "intent/organisation.yaml"
+    replace_in(site, "environment: lab", "environment: production")
+    result = lint_repo(example)
+    hits = findings_of(result, "ADDR-009")
+    where = [hit.split(": ")[0] for hit in hits]
+    assert where == [
+        f"intent/aus1/site.yaml:{line_of(site, 'loopback_v6:')}",
+        f"intent/aus1/site.yaml:{line_of(site, 'p2p_v6:')}",
+        f"intent/organisation.yaml:{line_of(organisation, 'asn: 64500')}",
+        f"intent/organisation.yaml:{line_of(organisation, '198.51.100.0/24')}",
+        f"intent/organisation.yaml:{line_of(organisation, '2001:db8:4000::/36')}",
+    ]
+    assert (
+        f"intent/organisation.yaml:{line_of(organisation, '198.51.100.0/24')}: "
+        "198.51.100.0/24 is in documentation range 198.51.100.0/24 (TEST-NET-2, RFC 5737); "
+        "production configs must not use it: use your own address space"
+    ) in hits
+    assert result.errors
