@@ -213,3 +213,13 @@ def explain_command(rule_id: str) -> None:
 
 def main() -> None:
     app()
+
+
+def _register_deploy_commands() -> None:
+    from meetme.deploy_cli import deploy_app
+
+    for command in deploy_app.registered_commands:
+        app.registered_commands.append(command)
+
+
+_register_deploy_commands()
