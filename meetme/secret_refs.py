@@ -1,0 +1,30 @@
+"""Secrets by reference: intent names a secret, rendered files carry a marked placeholder.
+
+Intent writes `secret:NAME`; templates print `placeholder(NAME)`; only a push resolves the
+placeholder, in memory, from the environment or a secrets file that never enters git.
+"""
+
+from __future__ import annotations
+
+import re
+
+REFERENCE_PREFIX = "secret:"
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}"
+REFERENCE_RE = re.compile(rf"^secret:({NAME_PATTERN})$")
+PLACEHOLDER_RE = re.compile(rf"<<secret:({NAME_PATTERN})>>")
+
+
+def placeholder(name: str) -> str:
+    """The marked text a rendered file carries instead of the secret's value."""
+    return f"<<secret:{name}>>"
+
+
+def reference_name(reference: str) -> str:
+    """'secret:aws-dx-aus1' -> 'aws-dx-aus1'; ValueError for anything that is not a reference."""
+    match = REFERENCE_RE.match(reference)
+    if match is None:
+        raise ValueError(
+            f"'{reference}' is not a secret reference; write secret:NAME and keep the value "
+            "in the environment or a secrets file outside git"
+        )
+    return match.group(1)
