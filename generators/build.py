@@ -11,6 +11,7 @@ from meetme.problems import IntentError, Problem
 
 from . import allocate
 from .allocate import PoolExhausted
+from .edge_device import edge_device
 from .fabric import SiteFabric, natural_key
 from .model import (
     Address,
@@ -40,11 +41,7 @@ RM_UNDERLAY_V6_OUT = "RM-UNDERLAY-V6-OUT"
 
 
 def address(cidr: str) -> Address:
-    iface = ipaddress.ip_interface(cidr)
-    netmask = str(iface.netmask) if iface.version == 4 else None
-    return Address(
-        ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface), netmask=netmask
-    )
+    return Address.of(cidr)
 
 
 def build_models(loaded: LoadedIntent, fabrics: dict[str, SiteFabric]) -> dict[str, DeviceModel]:
@@ -85,6 +82,8 @@ def build_device(
     platform = PLATFORMS[device.platform]
     loopbacks = _loopbacks(site, device, platform.loopback_names)
     interfaces, neighbors = _fabric_interfaces(intent, site, name, device, fabric)
+    edge = edge_device(intent, site, name, device, fabric)
+    interfaces = sorted(interfaces + edge.interfaces, key=lambda i: natural_key(i.name))
     router_id = allocate.loopback_v4(site, device).split("/")[0]
     management = Management(
         interface=Interface(
@@ -108,9 +107,12 @@ def build_device(
             min_rx=site.underlay.bfd.interval,
             multiplier=site.underlay.bfd.multiplier,
         ),
-        networks_v4=sorted((lo.ipv4.cidr for lo in loopbacks if lo.ipv4), key=_ip_key),
-        networks_v6=sorted((lo.ipv6.cidr for lo in loopbacks if lo.ipv6), key=_ip_key),
-        neighbors=neighbors,
+        networks_v4=sorted([*(lo.ipv4.cidr for lo in loopbacks if lo.ipv4),
+                            *edge.networks("ipv4")], key=_ip_key),
+        networks_v6=sorted([*(lo.ipv6.cidr for lo in loopbacks if lo.ipv6),
+                            *edge.networks("ipv6")], key=_ip_key),
+        neighbors=neighbors + edge.neighbors,
+        rpki_caches=edge.rpki_caches,
     )
     return DeviceModel(
         hostname=name,
@@ -122,8 +124,11 @@ def build_device(
         management=management,
         loopbacks=loopbacks,
         interfaces=interfaces,
-        prefix_lists=_prefix_lists(site, has_v6),
-        route_maps=_route_maps(has_v6),
+        prefix_lists=_prefix_lists(site, has_v6) + list(edge.policies.prefix_lists.values()),
+        as_path_lists=list(edge.policies.as_path_lists.values()),
+        community_lists=list(edge.policies.community_lists.values()),
+        route_maps=_route_maps(has_v6) + list(edge.policies.route_maps.values()),
+        static_routes=edge.static_routes,
         bgp=bgp,
     )
 

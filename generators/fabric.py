@@ -16,6 +16,7 @@ from meetme.problems import IntentError, Problem
 
 from . import allocate
 from .allocate import PoolExhausted
+from .edge_sessions import SiteEdge, resolve_edge
 
 Path_ = tuple[str | int, ...]
 
@@ -47,6 +48,7 @@ class SiteFabric:
     name: str
     site: Site
     links: list[FabricLink] = field(default_factory=list)
+    edge: SiteEdge = field(default_factory=SiteEdge)
 
     def links_of(self, device: str) -> list[tuple[LinkEndFacts, LinkEndFacts, FabricLink]]:
         """(local end, remote end, link) for every link touching `device`."""
@@ -78,7 +80,9 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
                 loaded,
                 problems,
             )
+        fabric.edge = resolve_edge(loaded.intent, site_name, site)
         _check_ports_unique(fabric, loaded, problems)
+        _check_edge(fabric, loaded, problems)
         _check_device_pools(loaded, site, problems)
         fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
         fabrics[site_name] = fabric
@@ -256,3 +260,29 @@ def _check_device_pools(loaded: LoadedIntent, site: Site, problems: list[Problem
                         "pool-exhausted",
                     )
                 )
+
+
+def _check_edge(fabric: SiteFabric, loaded: LoadedIntent, problems: list[Problem]) -> None:
+    """External ports must not reuse fabric ports; sessions need the site's edge settings."""
+    fabric_ports = {(end.device, end.interface): link for link in fabric.links
+                    for end in (link.a, link.b)}
+    seen: dict[tuple[str, str], Path_] = {}
+    for port in fabric.edge.ports:
+        physical = (port.device, port.parent or port.name)
+        if physical in fabric_ports:
+            problems.append(Problem(
+                loaded.where(port.source),
+                f"{port.device} {physical[1]} carries fabric {fabric_ports[physical].origin}; "
+                "an external circuit needs a port of its own", "duplicate-port"))
+        key = (port.device, port.name)
+        if key in seen:
+            problems.append(Problem(
+                loaded.where(port.source),
+                f"{port.device} {port.name} is already used at {loaded.where(seen[key])}",
+                "duplicate-port"))
+        seen[key] = port.source
+    if fabric.edge.sessions and fabric.site.peering.edge is None:
+        problems.append(Problem(
+            loaded.where(("sites", fabric.name, "peering")),
+            "external sessions need `peering: edge: {site_code: N}` (the location value of "
+            "our large communities)", "missing-key"))

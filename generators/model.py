@@ -6,6 +6,7 @@ or in the generators that fill it. `meetme show DEVICE` prints it as YAML.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,6 +24,13 @@ class Address(Model):
     cidr: str  # 10.1.0.1/31
     netmask: str | None  # 255.255.255.254; None for IPv6
 
+    @classmethod
+    def of(cls, cidr: str) -> Address:
+        iface = ipaddress.ip_interface(cidr)
+        netmask = str(iface.netmask) if iface.version == 4 else None
+        return cls(ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface),
+                   netmask=netmask)
+
 
 class PeerPort(Model):
     device: str
@@ -31,8 +39,9 @@ class PeerPort(Model):
 
 class Interface(Model):
     name: str
-    kind: Literal["loopback", "routed", "management"]
+    kind: Literal["loopback", "routed", "subinterface", "management"]
     description: str
+    vlan: int | None = None  # 802.1Q tag of a sub-interface (name is parent.vlan)
     ipv4: Address | None = None
     ipv6: Address | None = None
     vrf: str | None = None
@@ -56,11 +65,44 @@ class PrefixList(Model):
     entries: list[PrefixListEntry]
 
 
-class RouteMapEntry(Model):
+class AsPathEntry(Model):
+    """Matches a path that contains any ASN in [first, last]."""
+
     seq: int
     action: Literal["permit", "deny"]
-    match_prefix_list: str | None = None
+    first: int
+    last: int
+    regexes: list[str]  # the same range as AS-path regular expressions, for platforms without
+    description: str
+
+
+class AsPathList(Model):
+    name: str
+    entries: list[AsPathEntry]
+
+
+class CommunityList(Model):
+    """Matches a route carrying any of these communities (standard `A:B` or large `A:B:C`)."""
+
+    name: str
+    kind: Literal["standard", "large"]
+    communities: list[str]
+
+
+class RouteMapEntry(Model):
+    """One clause; every match given must hold (AND). First matching clause wins; a route no
+    clause matches is denied."""
+
+    seq: int
+    action: Literal["permit", "deny"]
     description: str | None = None
+    match_prefix_list: str | None = None
+    match_as_path: str | None = None
+    match_community: str | None = None  # a standard community list
+    match_large_community: str | None = None
+    match_rpki_invalid: bool = False
+    set_local_preference: int | None = None
+    set_large_communities: list[str] = Field(default_factory=list)  # added, not replaced
 
 
 class RouteMap(Model):
@@ -69,6 +111,13 @@ class RouteMap(Model):
     name: str
     afi: Literal["ipv4", "ipv6"]
     entries: list[RouteMapEntry]
+
+
+class StaticRoute(Model):
+    prefix: str
+    afi: Literal["ipv4", "ipv6"]
+    discard: bool  # to Null0 / blackhole: anchors an aggregate we originate
+    description: str
 
 
 class BfdTimers(Model):
@@ -90,7 +139,19 @@ class BgpNeighbor(Model):
     route_map_out: str
     max_prefix: int
     max_prefix_warning_pct: int
-    kind: Literal["underlay"] = "underlay"
+    kind: Literal["underlay", "transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"] = (
+        "underlay"
+    )
+    party: str | None = None  # the external party, e.g. transit-a
+    circuit: str | None = None  # the cross-connect id the session rides on
+    password: str | None = None  # a secret placeholder, never a value (meetme.secret_refs)
+    ttl_security: bool = False  # GTSM: accept only TTL 255 (one hop)
+    enforce_first_as: bool = True  # off toward IX route servers (RFC 7947)
+    bfd_timers: BfdTimers | None = None  # per-session timers; None = the device's defaults
+
+    @property
+    def external(self) -> bool:
+        return self.kind != "underlay"
 
 
 class Bgp(Model):
@@ -101,6 +162,7 @@ class Bgp(Model):
     networks_v4: list[str] = Field(default_factory=list)
     networks_v6: list[str] = Field(default_factory=list)
     neighbors: list[BgpNeighbor] = Field(default_factory=list)
+    rpki_caches: list[str] = Field(default_factory=list)  # RTR caches for origin validation
 
     @property
     def neighbors_v4(self) -> list[BgpNeighbor]:
@@ -128,5 +190,8 @@ class DeviceModel(Model):
     loopbacks: list[Interface]
     interfaces: list[Interface]
     prefix_lists: list[PrefixList]
+    as_path_lists: list[AsPathList] = Field(default_factory=list)
+    community_lists: list[CommunityList] = Field(default_factory=list)
     route_maps: list[RouteMap]
+    static_routes: list[StaticRoute] = Field(default_factory=list)
     bgp: Bgp

@@ -26,7 +26,7 @@ PLATFORMS: dict[str, PlatformInfo] = {
         fixed_management_vrf=None,
         mtu_overhead=0,  # EOS `mtu` on a routed port is the IP MTU (AVD sets 9214)
         loopback_names=("Loopback0", "Loopback1"),
-        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
+        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan", "rpki"}),
     ),
     "cisco_iosxr": PlatformInfo(
         name="cisco_iosxr",
@@ -37,7 +37,7 @@ PLATFORMS: dict[str, PlatformInfo] = {
         # XR `mtu` is the L2 MTU and includes the 14-byte Ethernet header: IP MTU + 14.
         mtu_overhead=14,
         loopback_names=("Loopback0", "Loopback1"),
-        capabilities=frozenset({"ebgp_underlay", "bfd"}),
+        capabilities=frozenset({"ebgp_underlay", "bfd", "rpki"}),
     ),
     "cisco_nxos": PlatformInfo(
         name="cisco_nxos",
@@ -47,7 +47,7 @@ PLATFORMS: dict[str, PlatformInfo] = {
         fixed_management_vrf="management",  # mgmt0 always lives in VRF 'management'
         mtu_overhead=0,
         loopback_names=("loopback0", "loopback1"),
-        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
+        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan", "rpki"}),
     ),
     "nvidia_nvue": PlatformInfo(
         name="nvidia_nvue",

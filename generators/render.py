@@ -26,12 +26,32 @@ def environment(platform: str) -> jinja2.Environment:
     )
 
 
+class RenderError(Exception):
+    """A template failed on a device model: a bug in meetme's templates, never in intent."""
+
+
 def render_device(model: DeviceModel) -> str:
     template = environment(model.platform).get_template(ENTRY_TEMPLATE)
-    text = template.render(device=model, platform=PLATFORMS[model.platform])
+    try:
+        text = template.render(device=model, platform=PLATFORMS[model.platform])
+    except jinja2.TemplateError as exc:
+        where = _template_line(exc)
+        raise RenderError(f"{model.hostname} ({model.platform}){where}: {exc}") from None
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
 def output_name(model: DeviceModel) -> str:
     """rendered/<site>/<device><suffix>, relative to the output folder."""
     return f"{model.site}/{model.hostname}{PLATFORMS[model.platform].file_suffix}"
+
+
+def _template_line(exc: BaseException) -> str:
+    """' at templates/<platform>/<file>:<line>' from the traceback jinja2 rewrote, if any."""
+    tb = exc.__traceback__
+    where = ""
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2"):
+            where = f" at {'/'.join(filename.split('/')[-3:])}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where

@@ -16,11 +16,14 @@ import typer
 import yaml
 from rich.console import Console
 
-from meetme.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
+from meetme.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
+
+from meetme.generators.render import RenderError
 
 if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the pipeline
+    from meetme.gitdiff import DiffReport
     from meetme.pipeline import LintResult
-    from meetme.validators.rules.engine import Finding
+    from meetme.validators.rules.engine import Finding, Rule
 
 app = typer.Typer(
     add_completion=False,
@@ -36,33 +39,44 @@ OutOpt = Annotated[Path | None, typer.Option("--out", help="Output folder [REPO/
 
 
 class Format(StrEnum):
+    """Report formats of `meetme lint` (meetme/report.py writes them)."""
+
     text = "text"
     json = "json"
+    sarif = "sarif"
+    junit = "junit"
+    github = "github"
+
+
+class RulesFormat(StrEnum):
+    text = "text"
+    markdown = "markdown"
+    json = "json"
+
+
+class DiffFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+ReportOpt = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
+]
 
 
 def _folders(repo: Path, intent: Path | None, out_dir: Path | None) -> tuple[Path, Path]:
     return intent or repo / "intent", out_dir or repo / "rendered"
 
 
-def _unusable(exc: IntentError, fmt: Format = Format.text) -> NoReturn:
-    if fmt is Format.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "rule": p.kind,
-                        "severity": "error",
-                        "message": p.message,
-                        "file": p.location.file,
-                        "line": p.location.line,
-                        "column": p.location.column,
-                        "path": "",
-                    }
-                    for p in exc.problems
-                ],
-                indent=2,
-            )
-        )
+def _unusable(
+    exc: IntentError, fmt: Format = Format.text, report_file: Path | None = None
+) -> NoReturn:
+    if fmt is not Format.text:  # CI reads the same format whether the intent is broken or not
+        from meetme.report import problem_findings
+
+        _emit_report(problem_findings(exc.problems), fmt, report_file)
     else:
         for problem in exc.problems:
             err.print(
@@ -73,28 +87,47 @@ def _unusable(exc: IntentError, fmt: Format = Format.text) -> NoReturn:
     raise typer.Exit(EXIT_UNUSABLE)
 
 
-def _lint_or_exit(intent_dir: Path, fmt: Format = Format.text) -> LintResult:
+def _internal(exc: Exception) -> NoReturn:
+    err.print(f"internal error: a template failed: {_escape(str(exc))}")
+    err.print("This is a bug in meetme, not in your intent; nothing was written.")
+    raise typer.Exit(EXIT_INTERNAL)
+
+
+def _lint_or_exit(
+    intent_dir: Path, fmt: Format = Format.text, report_file: Path | None = None
+) -> LintResult:
     from meetme.pipeline import lint
 
     try:
         return lint(intent_dir)
     except IntentError as exc:
-        _unusable(exc, fmt)
+        _unusable(exc, fmt, report_file)
 
 
 def _print_findings(findings: list[Finding], fmt: Format) -> None:
-    if fmt is Format.json:
-        print(json.dumps([f.as_dict() for f in findings], indent=2))
+    _emit_report(findings, fmt, None)
+
+
+def _emit_report(findings: list[Finding], fmt: Format, report_file: Path | None) -> None:
+    from meetme.report import render, summary, text_lines
+
+    if fmt is Format.text and report_file is None:  # coloured in a terminal, plain when piped
+        for line in text_lines(findings):
+            out.print(line)
         return
-    colour = {"error": "red", "warning": "yellow", "info": "cyan"}
-    for finding in findings:
-        out.print(
-            f"[bold]{finding.location}[/]: [{colour[finding.severity]}]"
-            f"{finding.severity}\\[{finding.rule}][/]: {_escape(finding.message)}"
-        )
-    errors = sum(f.severity == "error" for f in findings)
-    warnings = sum(f.severity == "warning" for f in findings)
-    out.print(f"{errors} error(s), {warnings} warning(s)")
+    text = render(findings, fmt.value, _rules())
+    if report_file is None:
+        sys.stdout.write(text)
+        return
+    report_file.parent.mkdir(parents=True, exist_ok=True)
+    report_file.write_text(text, encoding="utf-8")
+    out.print(f"{report_file}: {fmt.value} report, {summary(findings)}")
+
+
+def _rules() -> list[Rule]:
+    from meetme.validators.rules.engine import all_rules
+
+    return all_rules()
 
 
 def _escape(text: str) -> str:
@@ -107,12 +140,24 @@ def _escape(text: str) -> str:
 def lint_command(
     repo: RepoArg = Path("."),
     intent: IntentOpt = None,
-    fmt: Annotated[Format, typer.Option("--format")] = Format.text,
+    fmt: Annotated[
+        Format,
+        typer.Option(
+            "--format",
+            help="text (grouped by file), json, sarif (GitHub code scanning), junit "
+            "(one test case per rule and object), github (workflow annotations).",
+        ),
+    ] = Format.text,
+    report_file: ReportOpt = None,
 ) -> None:
-    """Check the intent against the schema and the design standards."""
+    """Check the intent against the schema and the design standards.
+
+    Waivers (intent `waivers:`) turn matching findings into `waived`; the standards profile
+    (intent `standards: {severity: {RULE: error}}`) changes a rule's severity.
+    $MEETME_TODAY (YYYY-MM-DD) sets the day waivers expire against."""
     intent_dir, _ = _folders(repo, intent, None)
-    result = _lint_or_exit(intent_dir, fmt)
-    _print_findings(result.findings, fmt)
+    result = _lint_or_exit(intent_dir, fmt, report_file)
+    _emit_report(result.findings, fmt, report_file)
     raise typer.Exit(EXIT_FINDINGS if result.errors else EXIT_OK)
 
 
@@ -134,6 +179,8 @@ def render_command(
         files = render_all(device_models(result))
     except IntentError as exc:
         _unusable(exc)
+    except RenderError as exc:
+        _internal(exc)
     write_rendered(target, files)
     out.print(f"rendered {len(files)} device(s) into {target}")
 
@@ -154,6 +201,8 @@ def check_command(
         files = render_all(device_models(result))
     except IntentError as exc:
         _unusable(exc)
+    except RenderError as exc:
+        _internal(exc)
     drift = compare_rendered(target, files)
     if drift.clean:
         out.print(f"{target}: {len(files)} file(s) match the intent")
@@ -188,12 +237,23 @@ def show_command(device: str, repo: RepoArg = Path("."), intent: IntentOpt = Non
 
 
 @app.command("rules")
-def rules_command() -> None:
+def rules_command(
+    fmt: Annotated[
+        RulesFormat,
+        typer.Option("--format", help="markdown writes the catalogue page (docs/rules.md)."),
+    ] = RulesFormat.text,
+) -> None:
     """List the design-standard rules."""
-    from meetme.validators.rules.engine import all_rules
+    from meetme.report import rules_json, rules_markdown
 
-    for current in all_rules():
-        out.print(f"{current.id:<10} {current.severity:<8} {_escape(current.title)}")
+    rules = _rules()
+    if fmt is RulesFormat.markdown:
+        sys.stdout.write(rules_markdown(rules))
+    elif fmt is RulesFormat.json:
+        sys.stdout.write(rules_json(rules))
+    else:
+        for current in rules:
+            out.print(f"{current.id:<10} {current.severity:<8} {_escape(current.title)}")
 
 
 @app.command("explain")
@@ -209,6 +269,95 @@ def explain_command(rule_id: str) -> None:
     out.print(f"{current.id} ({current.severity}): {_escape(current.title)}\n")
     out.print(f"Why: {_escape(current.rationale)}\n")
     out.print(f"Source: {_escape(current.source)}")
+
+
+@app.command("diff")
+def diff_command(
+    repo: RepoArg = Path("."),
+    base: Annotated[
+        str, typer.Option("--base", help="Git ref to compare with, e.g. origin/main or HEAD~1.")
+    ] = "HEAD",
+    intent: IntentOpt = None,
+    fmt: Annotated[
+        DiffFormat,
+        typer.Option("--format", help="markdown suits a merge-request comment."),
+    ] = DiffFormat.text,
+) -> None:
+    """What a change does to the configs: render the intent at --base and in the working tree,
+    print per-device unified diffs, a summary and the findings that appeared or disappeared.
+
+    The intent at --base is read with `git archive` into a temporary folder: the working tree
+    and the index are never touched. Both sides render with the installed meetme, so the diff
+    shows what the intent change does. Exit 0 unless the working-tree intent is unusable (2)."""
+    from meetme.gitdiff import DiffError, diff_intent, markdown_report
+
+    intent_dir, _ = _folders(repo, intent, None)
+    try:
+        report = diff_intent(intent_dir, base)
+    except IntentError as exc:
+        _unusable(exc)
+    except DiffError as exc:
+        err.print(f"meetme diff: {_escape(str(exc))}")
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    if fmt is DiffFormat.json:
+        sys.stdout.write(json.dumps(report.as_dict(), indent=2) + "\n")
+    elif fmt is DiffFormat.markdown:
+        sys.stdout.write(markdown_report(report))
+    else:
+        _print_diff(report)
+    raise typer.Exit(EXIT_OK)
+
+
+def _print_diff(report: DiffReport) -> None:
+    from meetme.report import text_lines
+
+    styles = {"+": "green", "-": "red", "@": "cyan"}
+    for device in report.devices:
+        for line in device.diff.splitlines():
+            header = line.startswith(("+++", "---"))
+            out.print(line, style="bold" if header else styles.get(line[:1]), markup=False)
+    if report.base_problems:
+        out.print(
+            f"the intent at {report.base} is unusable ({len(report.base_problems)} problem(s)); "
+            "it is compared as if it rendered no device",
+            markup=False,
+        )
+    for label, findings in (("new findings", report.appeared), ("gone", report.disappeared)):
+        if findings:
+            out.print(f"{label}:", style="bold", markup=False)
+            for line in text_lines(findings)[:-1]:
+                out.print(line)
+    out.print(report.summary_line(), markup=False)
+
+
+@app.command("schema")
+def schema_command(
+    out_file: Annotated[
+        Path | None, typer.Option("--out", help="Write the JSON Schema here [stdout].")
+    ] = None,
+    whole: Annotated[
+        bool,
+        typer.Option(
+            "--whole",
+            help="The schema of the merged intent (all files together) instead of the "
+            "per-file schema editors need.",
+        ),
+    ] = False,
+) -> None:
+    """The intent JSON Schema, for editors (YAML language server) and other tools.
+
+    By default each intent file is valid on its own: keys that may live in other files
+    (organisation, a site's pools or rooms ...) are not required, while everything written in
+    one place (a device, a room) is checked completely."""
+    from meetme.editor_schema import intent_schema
+
+    text = json.dumps(intent_schema(partial=not whole), indent=2) + "\n"
+    if out_file is None:
+        sys.stdout.write(text)
+        return
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    out_file.write_text(text, encoding="utf-8")
+    out.print(f"wrote {out_file}", markup=False)
 
 
 def main() -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # lint found at least one error-severity finding, or check found drift
 EXIT_UNUSABLE = 2  # intent could not be read, parsed or resolved
+EXIT_INTERNAL = 3  # a template could not render a device model: a bug in meetme, not in intent
 
 
 @dataclass(frozen=True, order=True)

@@ -21,7 +21,7 @@ from . import schema
 from .references import check_references
 from .schema import Intent, attach_paths
 from .types import NAME_PATTERN
-from .yaml_source import NAMED_COLLECTIONS, Path_, SourceFile, read_file
+from .yaml_source import NAMED_COLLECTIONS, PEERING_COLLECTIONS, Path_, SourceFile, read_file
 
 
 @dataclass
@@ -165,10 +165,15 @@ def _merge(sources: list[SourceFile], problems: list[Problem]) -> tuple[Any, Pos
 
 
 def _shared(path: Path_) -> bool:
-    """Paths whose mapping several files may add to: the root, sites, a site, a collection."""
+    """Paths whose mapping several files may add to: the root, sites, a site, a collection,
+    a site's peering and its collections."""
     if len(path) <= 2:
         return path[:1] in ((), ("sites",))
-    return len(path) == 3 and path[0] == "sites" and str(path[2]) in NAMED_COLLECTIONS
+    if path[0] != "sites":
+        return False
+    if len(path) == 3:
+        return str(path[2]) in NAMED_COLLECTIONS or path[2] == "peering"
+    return len(path) == 4 and path[2] == "peering" and str(path[3]) in PEERING_COLLECTIONS
 
 
 def _merge_into(
@@ -190,7 +195,8 @@ def _merge_into(
             continue
         rejected.append(key_path)
         first = positions.get(key_path, Location("intent", 1, 1))
-        noun = NAMED_COLLECTIONS.get(str(path[-1])) if path else None
+        nouns = PEERING_COLLECTIONS if len(path) == 4 else NAMED_COLLECTIONS
+        noun = nouns.get(str(path[-1])) if path else None
         if noun is not None and _shared(path):
             message = (
                 f"{noun} '{key}' is already defined at {first}; a name is defined once "

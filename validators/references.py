@@ -142,6 +142,73 @@ def _site_problems(
                     DANGLING,
                 )
 
+    circuits = _mapping(site, "cross_connects")
+    for party, path in _circuit_references(_mapping(site, "peering")):
+        circuit = _resolve(site, ("peering", *path))
+        if not isinstance(circuit, str):
+            continue
+        if circuit not in circuits:
+            yield _unknown("cross-connect", circuit, circuits), at("peering", *path), DANGLING
+            continue
+        owner = _get(circuits[circuit], "party")
+        if isinstance(owner, str) and owner != party:
+            yield (
+                f"cross-connect '{circuit}' belongs to party '{owner}', not '{party}'; "
+                "fix the circuit id or the cross-connect's party",
+                at("peering", *path),
+                "bad-value",
+            )
+
+
+# where each kind of party names its circuits, below sites.NAME.peering.<kind>.<party>
+_CIRCUIT_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "ixes": (("ports", "*", "circuit"),),
+    "transits": (("circuits", "*", "circuit"),),
+    "pnis": (("circuits", "*", "circuit"),),
+    "aws": (("vifs", "*", "circuit"),),
+    "azure": (("peerings", "*", "primary", "circuit"), ("peerings", "*", "secondary", "circuit")),
+    "gcp": (("attachments", "*", "circuit"),),
+}
+
+
+def _circuit_references(peering: dict[str, Any]) -> Iterator[tuple[str, Path_]]:
+    """(party name, path below peering) of every circuit id a party names."""
+    for kind, patterns in _CIRCUIT_FIELDS.items():
+        for party, body in _mapping(peering, kind).items():
+            for pattern in patterns:
+                for path in _expand(body, pattern):
+                    yield party, (kind, party, *path)
+
+
+def _expand(node: Any, pattern: tuple[str, ...]) -> Iterator[Path_]:
+    """Concrete paths matching a pattern in which '*' stands for every list index or key."""
+    if not pattern:
+        yield ()
+        return
+    head, rest = pattern[0], pattern[1:]
+    if head == "*":
+        items: list[tuple[str | int, Any]] = (
+            list(enumerate(node)) if isinstance(node, list)
+            else list(node.items()) if isinstance(node, dict) else []
+        )
+        for key, child in items:
+            for tail in _expand(child, rest):
+                yield (key, *tail)
+    elif isinstance(node, dict) and head in node:
+        for tail in _expand(node[head], rest):
+            yield (head, *tail)
+
+
+def _resolve(node: Any, path: Path_) -> Any:
+    for part in path:
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            return None
+    return node
+
 
 def _next_free(taken: int, devices: dict[str, Any]) -> int:
     used = {_get(d, "id") for d in devices.values()}

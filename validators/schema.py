@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import Field, model_validator
+
+from .schema_base import Node, Path_
+from .schema_edge import Peering
 
 from .types import (
     Asn,
@@ -28,20 +31,7 @@ from .types import (
     RoomKind,
     Speed,
 )
-
-Path_ = tuple[str | int, ...]
-
-
-class Node(BaseModel):
-    """Base of every intent object: no unknown keys, and it remembers where it came from."""
-
-    model_config = ConfigDict(extra="forbid", validate_default=True)
-    _path: Path_ = PrivateAttr(default=())
-
-    @property
-    def path(self) -> Path_:
-        return self._path
-
+from .waivers import StandardsProfile, Waiver
 
 class Organisation(Node):
     name: Name
@@ -199,11 +189,16 @@ class Site(Node):
     links: list[Link] = Field(default_factory=list)
     cross_connects: dict[Name, CrossConnect] = Field(default_factory=dict)
     redundancy_groups: dict[Name, RedundancyGroup] = Field(default_factory=dict)
+    peering: Peering = Field(default_factory=Peering)
 
 
 class Intent(Node):
     organisation: Organisation
     sites: dict[Name, Site] = Field(min_length=1)
+    waivers: list[Waiver] = Field(
+        default_factory=list, description="Accepted exceptions to rules, with expiry."
+    )
+    standards: StandardsProfile = Field(default_factory=StandardsProfile)
 
 
 def attach_paths(node: object, path: Path_ = ()) -> None:

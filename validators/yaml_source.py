@@ -38,6 +38,15 @@ NAMED_COLLECTIONS = {
     "cross_connects": "cross-connect",
     "redundancy_groups": "redundancy group",
 }
+# The peering collections of a site (sites.NAME.peering.<collection>) merge across files too.
+PEERING_COLLECTIONS = {
+    "ixes": "IX",
+    "transits": "transit",
+    "pnis": "PNI",
+    "aws": "AWS on-ramp",
+    "azure": "ExpressRoute circuit",
+    "gcp": "Google interconnect",
+}
 
 
 @dataclass
