@@ -20,11 +20,12 @@ def placeholder(name: str) -> str:
 
 
 def reference_name(reference: str) -> str:
-    """'secret:aws-dx-aus1' -> 'aws-dx-aus1'; ValueError for anything that is not a reference."""
+    """'secret:aws-dx-aus1' -> 'aws-dx-aus1'; ValueError, without the text, for anything else."""
     match = REFERENCE_RE.match(reference)
     if match is None:
+        # never echo the text: it may be the key itself, pasted by mistake
         raise ValueError(
-            f"'{reference}' is not a secret reference; write secret:NAME and keep the value "
-            "in the environment or a secrets file outside git"
+            "a key must be a secret reference, secret:NAME, never the key itself; keep the "
+            "value in the environment or a secrets file outside git"
         )
     return match.group(1)

@@ -1,0 +1,120 @@
+"""The generated edge policy, judged by behaviour: sample routes in, accept or reject out.
+
+The evaluator reads the device model exactly as the templates print it (prefix lists in order,
+first matching clause wins), so these tests pin what the routers will do with real routes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import EXAMPLE_INTENT
+
+from meetme.generators.model import DeviceModel
+from meetme.generators.policy_eval import Route, Verdict, evaluate
+from meetme.pipeline import device_models, lint
+
+ORG = 64500
+SITE_CODE = 101
+
+
+@pytest.fixture(scope="module")
+def models() -> dict[str, DeviceModel]:
+    return device_models(lint(EXAMPLE_INTENT))
+
+
+def policy(model: DeviceModel, party: str, afi: str, direction: str) -> str:
+    """The route-map a session with `party` uses in `direction` (in/out)."""
+    for neighbor in model.bgp.neighbors:
+        if neighbor.party == party and neighbor.afi == afi:
+            return neighbor.route_map_in if direction == "in" else neighbor.route_map_out
+    raise AssertionError(f"no {afi} session with {party} on {model.hostname}")
+
+
+def judge(model: DeviceModel, party: str, route: Route, afi: str = "ipv4",
+          direction: str = "in") -> Verdict:
+    return evaluate(model, policy(model, party, afi, direction), route)
+
+
+TRANSIT_A = 64501
+GOOD = Route("8.8.8.0/24", as_path=(TRANSIT_A, 15169))
+
+
+@pytest.mark.parametrize(
+    ("route", "why"),
+    [
+        (Route("10.0.0.0/8", as_path=(TRANSIT_A,)), "bogon"),
+        (Route("10.20.0.0/16", as_path=(TRANSIT_A,)), "bogon"),
+        (Route("8.8.8.0/25", as_path=(TRANSIT_A, 15169)), "too long"),
+        (Route("198.51.100.0/24", as_path=(TRANSIT_A, 64999)), "own"),
+        (Route("0.0.0.0/0", as_path=(TRANSIT_A,)), "default"),
+        (Route("8.8.8.0/24", as_path=(TRANSIT_A, 65001, 15169)), "private ASN"),
+        (Route("8.8.8.0/24", as_path=(TRANSIT_A, 23456)), "reserved ASN"),
+        (Route("8.8.8.0/24", as_path=(TRANSIT_A, 15169), rpki_invalid=True), "RPKI"),
+    ],
+)
+def test_transit_import_rejects(models: dict[str, DeviceModel], route: Route, why: str) -> None:
+    verdict = judge(models["aus1-br1"], "transit-a", route)
+    assert not verdict.accepted, f"{why}: {route} was accepted by clause {verdict.clause}"
+    assert verdict.clause is not None, "rejected by an explicit clause, not by falling off"
+
+
+def test_transit_import_accepts_and_tags_a_legitimate_route(
+    models: dict[str, DeviceModel],
+) -> None:
+    verdict = judge(models["aus1-br1"], "transit-a", GOOD)
+    assert verdict.accepted
+    assert verdict.local_preference == 100
+    assert {f"{ORG}:1:100", f"{ORG}:2:{SITE_CODE}"} <= verdict.large_communities
+
+
+def test_graceful_shutdown_is_accepted_least_preferred(models: dict[str, DeviceModel]) -> None:
+    route = Route("8.8.8.0/24", as_path=(TRANSIT_A, 15169), communities=frozenset({"65535:0"}))
+    verdict = judge(models["aus1-br1"], "transit-a", route)
+    assert verdict.accepted and verdict.local_preference == 0
+
+
+def test_own_aggregate_v6_from_a_peer_is_rejected(models: dict[str, DeviceModel]) -> None:
+    route = Route("2001:db8:4000::/48", as_path=(TRANSIT_A, 64999))
+    assert not judge(models["aus1-br1"], "transit-a", route, afi="ipv6").accepted
+    legit = Route("2a00:1450::/32", as_path=(TRANSIT_A, 15169))
+    assert judge(models["aus1-br1"], "transit-a", legit, afi="ipv6").accepted
+
+
+def test_ix_peer_import_peer_lock_and_lan(models: dict[str, DeviceModel]) -> None:
+    br1 = models["aus1-br1"]
+    leak = Route("8.8.8.0/24", as_path=(64505, 3356, 15169))
+    assert not judge(br1, "ix-syd/content-a", leak).accepted
+    lan = Route("203.0.113.0/24", as_path=(64505,))
+    assert not judge(br1, "ix-syd/content-a", lan).accepted
+    assert judge(br1, "ix-syd/content-a", Route("8.8.4.0/24", as_path=(64505,))).accepted
+
+
+def test_pni_accepts_only_its_allow_list(models: dict[str, DeviceModel]) -> None:
+    br1 = models["aus1-br1"]
+    assert judge(br1, "pni-cdn", Route("192.0.2.0/24", as_path=(64503,))).accepted
+    assert not judge(br1, "pni-cdn", Route("8.8.8.0/24", as_path=(64503,))).accepted
+
+
+def test_export_to_transit_is_our_aggregates_only(models: dict[str, DeviceModel]) -> None:
+    br1 = models["aus1-br1"]
+    assert judge(br1, "transit-a", Route("198.51.100.0/24"), direction="out").accepted
+    learned = Route("8.8.8.0/24", as_path=(64505,),
+                    large_communities=frozenset({f"{ORG}:1:210", f"{ORG}:2:{SITE_CODE}"}))
+    assert not judge(br1, "transit-b", learned, direction="out").accepted
+    internal = Route("10.50.0.0/16")
+    assert not judge(br1, "transit-a", internal, direction="out").accepted
+    # even our own aggregate is not re-advertised when it came back from a party
+    echoed = Route("198.51.100.0/24", large_communities=frozenset({f"{ORG}:1:100"}))
+    assert not judge(br1, "ix-syd/rs1", echoed, direction="out").accepted
+
+
+def test_cloud_sessions_exchange_only_the_agreed_prefixes(models: dict[str, DeviceModel]) -> None:
+    bl1 = models["aus1-bl1"]
+    assert judge(bl1, "aws-syd/private-1", Route("10.50.0.0/16"), direction="out").accepted
+    assert not judge(bl1, "aws-syd/private-1", Route("10.60.0.0/16"), direction="out").accepted
+    assert not judge(bl1, "aws-syd/private-1", Route("198.51.100.0/24"),
+                     direction="out").accepted
+    vpc = Route("10.1.0.0/16", as_path=(64512,))
+    verdict = judge(bl1, "aws-syd/private-1", vpc)
+    assert verdict.accepted and f"{ORG}:1:400" in verdict.large_communities
+    assert not judge(bl1, "aws-syd/private-1", Route("0.0.0.0/0", as_path=(64512,))).accepted
