@@ -43,7 +43,7 @@ def _fill_nines(number: int, count: int) -> int:
 
 
 def _fill_zeros(number: int, count: int) -> int:
-    return number - number % 10**count
+    return int(number - number % pow(10, count))
 
 
 def _pattern(start: int, stop: int) -> str:

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from meetme.validators.schema import Device, Intent, Site
 
 from .edge_policy import PolicySet, build_policies
-from .edge_sessions import ExternalSession
+from .edge_sessions import ExternalPort, ExternalSession
 from .fabric import SiteFabric
-from .model import Address, BfdTimers, BgpNeighbor, Interface, StaticRoute
+from .model import Address, BfdTimers, BgpNeighbor, Interface, RpkiCache, StaticRoute
 from .platforms import PLATFORMS
 
 
@@ -19,64 +19,105 @@ class EdgeDevice:
     neighbors: list[BgpNeighbor] = field(default_factory=list)
     policies: PolicySet = field(default_factory=PolicySet)
     static_routes: list[StaticRoute] = field(default_factory=list)
-    rpki_caches: list[str] = field(default_factory=list)
+    rpki_caches: list[RpkiCache] = field(default_factory=list)
 
     def networks(self, afi: str) -> list[str]:
         """Aggregates we originate: each anchored by a discard route."""
         return [r.prefix for r in self.static_routes if r.afi == afi and r.discard]
 
 
-def edge_device(intent: Intent, site: Site, name: str, device: Device,
-                fabric: SiteFabric) -> EdgeDevice:
+def edge_device(
+    intent: Intent, site: Site, name: str, device: Device, fabric: SiteFabric
+) -> EdgeDevice:
     ports, sessions = fabric.edge.of_device(name)
     result = EdgeDevice()
     if not ports and not sessions:
         return result
     platform = PLATFORMS[device.platform]
-    result.interfaces = _interfaces(ports, platform.mtu_overhead, site.underlay.mtu)
+    result.interfaces = _interfaces(
+        ports, platform.mtu_overhead, platform.subinterface_mtu_overhead, site.underlay.mtu
+    )
     edge = site.peering.edge
     rpki = bool(edge and edge.rpki_caches) and "rpki" in platform.capabilities
     if rpki and edge is not None:
-        result.rpki_caches = list(edge.rpki_caches)
+        result.rpki_caches = [RpkiCache(address=c.address, port=c.port) for c in edge.rpki_caches]
     site_code = edge.site_code if edge is not None else 0
-    result.policies, names = build_policies(intent.organisation.asn, site_code, sessions, rpki,
-                                            lab=site.environment == "lab")
+    result.policies, names = build_policies(
+        intent.organisation.asn, site_code, sessions, rpki, lab=site.environment == "lab"
+    )
     warning_pct = edge.max_prefix_warning_pct if edge is not None else 80
     result.neighbors = [_neighbor(s, names[s], warning_pct) for s in sessions]
     if any(s.internet for s in sessions):
         result.static_routes = [
-            StaticRoute(prefix=p, afi="ipv6" if ":" in p else "ipv4", discard=True,
-                        description="anchor for the aggregate we originate")
-            for p in intent.organisation.aggregates]
+            StaticRoute(
+                prefix=p,
+                afi="ipv6" if ":" in p else "ipv4",
+                discard=True,
+                description="anchor for the aggregate we originate",
+            )
+            for p in intent.organisation.aggregates
+        ]
     return result
 
 
-def _interfaces(ports: list, overhead: int, parent_mtu: int) -> list[Interface]:  # type: ignore[type-arg]
+def _interfaces(
+    ports: list[ExternalPort], overhead: int, sub_overhead: int, parent_mtu: int
+) -> list[Interface]:
     interfaces = []
     parents = sorted({p.parent for p in ports if p.parent is not None})
     for parent in parents:
-        interfaces.append(Interface(
-            name=parent, kind="routed", description="carrier of cloud sub-interfaces",
-            ip_mtu=parent_mtu, mtu=parent_mtu + overhead))
+        interfaces.append(
+            Interface(
+                name=parent,
+                kind="routed",
+                description="carrier of cloud sub-interfaces",
+                ip_mtu=parent_mtu,
+                mtu=parent_mtu + overhead,
+            )
+        )
     for port in ports:
-        interfaces.append(Interface(
-            name=port.name, kind="subinterface" if port.vlan is not None else "routed",
-            description=port.description, vlan=port.vlan,
-            ipv4=Address.of(port.ipv4) if port.ipv4 else None,
-            ipv6=Address.of(port.ipv6) if port.ipv6 else None,
-            ip_mtu=port.ip_mtu, mtu=port.ip_mtu + overhead, speed_gbps=port.speed_gbps))
+        interfaces.append(
+            Interface(
+                name=port.name,
+                kind="subinterface" if port.vlan is not None else "routed",
+                description=port.description,
+                vlan=port.vlan,
+                parent=port.parent,
+                ipv4=Address.of(port.ipv4) if port.ipv4 else None,
+                ipv6=Address.of(port.ipv6) if port.ipv6 else None,
+                ip_mtu=port.ip_mtu,
+                mtu=port.ip_mtu + (sub_overhead if port.vlan is not None else overhead),
+                speed_gbps=port.speed_gbps,
+            )
+        )
     return interfaces
 
 
 def _neighbor(s: ExternalSession, route_maps: tuple[str, str], warning_pct: int) -> BgpNeighbor:
     return BgpNeighbor(
-        address=s.peer_address, afi=s.afi, remote_as=s.remote_as, description=s.description,
-        local_interface=s.interface, peer_device=s.party, bfd=s.bfd,
-        route_map_in=route_maps[0], route_map_out=route_maps[1],
-        max_prefix=s.max_prefix or 0, max_prefix_warning_pct=warning_pct,
-        kind=s.kind, party=s.party, circuit=s.circuit, password=s.password,
-        ttl_security=s.gtsm, enforce_first_as=s.enforce_first_as,
-        bfd_timers=BfdTimers(profile=f"BFD-{s.kind.upper().replace('_', '-')}",
-                             interval=s.bfd_interval, min_rx=s.bfd_interval,
-                             multiplier=s.bfd_multiplier) if s.bfd else None,
+        address=s.peer_address,
+        afi=s.afi,
+        remote_as=s.remote_as,
+        description=s.description,
+        local_interface=s.interface,
+        peer_device=s.party,
+        bfd=s.bfd,
+        route_map_in=route_maps[0],
+        route_map_out=route_maps[1],
+        max_prefix=s.max_prefix or 0,
+        max_prefix_warning_pct=warning_pct,
+        kind=s.kind,
+        party=s.party,
+        circuit=s.circuit,
+        password=s.password,
+        ttl_security=s.gtsm,
+        enforce_first_as=s.enforce_first_as,
+        bfd_timers=BfdTimers(
+            profile=f"BFD-{s.bfd_interval}MS-X{s.bfd_multiplier}",
+            interval=s.bfd_interval,
+            min_rx=s.bfd_interval,
+            multiplier=s.bfd_multiplier,
+        )
+        if s.bfd
+        else None,
     )

@@ -24,7 +24,7 @@ from meetme.validators.rules.numbering import (
 )
 
 from .aspath import range_regexes
-from .edge_sessions import CLASS_VALUE, LOCAL_PREFERENCE, ExternalSession
+from .edge_sessions import CLASS_VALUE, LOCAL_PREFERENCE, Afi, ExternalSession
 from .model import (
     AsPathEntry,
     AsPathList,
@@ -36,18 +36,48 @@ from .model import (
 )
 
 BOGONS_V4 = (
-    "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
-    "172.16.0.0/12", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
-    "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+    "0.0.0.0/8",
+    "10.0.0.0/8",
+    "100.64.0.0/10",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "172.16.0.0/12",
+    "192.0.2.0/24",
+    "192.88.99.0/24",
+    "192.168.0.0/16",
+    "198.18.0.0/15",
+    "198.51.100.0/24",
+    "203.0.113.0/24",
+    "224.0.0.0/4",
+    "240.0.0.0/4",
 )  # fmt: skip  (NLNOG bogon prefixes, STANDARDS BGP-003)
 BOGONS_V6 = (
     "::/8", "100::/64", "2001:2::/48", "2001:10::/28", "2001:db8::/32", "2002::/16",
     "3ffe::/16", "3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
 )  # fmt: skip
 # Well-known transit-free networks (NLNOG no_transit_leaks, STANDARDS appendix A).
-TRANSIT_ASNS = (174, 209, 701, 702, 1239, 1299, 2914, 3257, 3320, 3356, 3549, 3561, 4134,
-                5511, 6453, 6461, 6762, 7018)
+TRANSIT_ASNS = (
+    174,
+    209,
+    701,
+    702,
+    1239,
+    1299,
+    2914,
+    3257,
+    3320,
+    3356,
+    3549,
+    3561,
+    4134,
+    5511,
+    6453,
+    6461,
+    6762,
+    7018,
+)
 GRACEFUL_SHUTDOWN = "65535:0"  # RFC 8326
+PrefixRange = tuple[str, int | None, int | None]  # prefix, ge, le
 HOST_LENGTH = {"ipv4": 32, "ipv6": 128}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
 
@@ -61,33 +91,49 @@ class PolicySet:
     community_lists: dict[str, CommunityList] = field(default_factory=dict)
     route_maps: dict[str, RouteMap] = field(default_factory=dict)
 
-    def prefix_list(self, name: str, afi: str, prefixes: list[tuple[str, int | None, int | None]],
-                    action: str = "permit") -> str:
+    def prefix_list(self, name: str, afi: Afi, prefixes: list[PrefixRange]) -> str:
+        """Define a permit list once per device; return its name for a route-map match."""
         if name not in self.prefix_lists:
-            self.prefix_lists[name] = PrefixList(name=name, afi=afi, entries=[  # type: ignore[arg-type]
-                PrefixListEntry(seq=10 * (i + 1), action=action, prefix=p, ge=ge, le=le)  # type: ignore[arg-type]
-                for i, (p, ge, le) in enumerate(prefixes)])
+            self.prefix_lists[name] = PrefixList(
+                name=name,
+                afi=afi,
+                entries=[
+                    PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=p, ge=ge, le=le)
+                    for i, (p, ge, le) in enumerate(prefixes)
+                ],
+            )
         return name
 
 
-def _orlonger(prefixes: tuple[str, ...] | list[str], afi: str) -> list[tuple[str, int | None, int | None]]:
+def _orlonger(prefixes: tuple[str, ...] | list[str], afi: Afi) -> list[PrefixRange]:
     host = HOST_LENGTH[afi]
     return [(p, None, host if not p.endswith(f"/{host}") else None) for p in prefixes]
 
 
-def _of(afi: str, prefixes: tuple[str, ...]) -> list[str]:
+def _of(afi: Afi, prefixes: tuple[str, ...]) -> list[str]:
     return [p for p in prefixes if (":" in p) == (afi == "ipv6")]
 
 
 def _as_path_list(name: str, ranges: tuple[AsnRange, ...] | list[AsnRange]) -> AsPathList:
-    return AsPathList(name=name, entries=[
-        AsPathEntry(seq=10 * (i + 1), action="permit", first=r.first, last=r.last,
-                    regexes=range_regexes(r.first, r.last), description=r.why)
-        for i, r in enumerate(ranges)])
+    return AsPathList(
+        name=name,
+        entries=[
+            AsPathEntry(
+                seq=10 * (i + 1),
+                action="permit",
+                first=r.first,
+                last=r.last,
+                regexes=range_regexes(r.first, r.last),
+                description=r.why,
+            )
+            for i, r in enumerate(ranges)
+        ],
+    )
 
 
-def build_policies(org_asn: int, site_code: int, sessions: list[ExternalSession], rpki: bool,
-                   lab: bool) -> tuple[PolicySet, dict[ExternalSession, tuple[str, str]]]:
+def build_policies(
+    org_asn: int, site_code: int, sessions: list[ExternalSession], rpki: bool, lab: bool
+) -> tuple[PolicySet, dict[ExternalSession, tuple[str, str]]]:
     """Policy objects for one device and, per session, its (import, export) route-map names.
 
     In a lab the documentation ranges (RFC 5737/3849/9637 prefixes, RFC 5398 ASNs) stand in for
@@ -99,9 +145,11 @@ def build_policies(org_asn: int, site_code: int, sessions: list[ExternalSession]
         return policies, names
     class_tags = [f"{org_asn}:1:{value}" for _, value in sorted(CLASS_VALUE.items())]
     policies.community_lists["LC-LEARNED-EXTERNAL"] = CommunityList(
-        name="LC-LEARNED-EXTERNAL", kind="large", communities=class_tags)
+        name="LC-LEARNED-EXTERNAL", kind="large", communities=class_tags
+    )
     policies.community_lists["CL-GRACEFUL-SHUTDOWN"] = CommunityList(
-        name="CL-GRACEFUL-SHUTDOWN", kind="standard", communities=[GRACEFUL_SHUTDOWN])
+        name="CL-GRACEFUL-SHUTDOWN", kind="standard", communities=[GRACEFUL_SHUTDOWN]
+    )
     reserved = list(RESERVED_ASNS) if lab else [*RESERVED_ASNS, *DOCUMENTATION_ASNS]
     policies.as_path_lists["AS-RESERVED"] = _as_path_list("AS-RESERVED", reserved)
     for session in sessions:
@@ -110,10 +158,13 @@ def build_policies(org_asn: int, site_code: int, sessions: list[ExternalSession]
         export_name = f"{base}-OUT-{SUFFIX[session.afi]}"
         if import_name not in policies.route_maps:
             policies.route_maps[import_name] = RouteMap(
-                name=import_name, afi=session.afi,
-                entries=_import_entries(policies, session, org_asn, site_code, rpki, lab))
+                name=import_name,
+                afi=session.afi,
+                entries=_import_entries(policies, session, org_asn, site_code, rpki, lab),
+            )
             policies.route_maps[export_name] = RouteMap(
-                name=export_name, afi=session.afi, entries=_export_entries(policies, session))
+                name=export_name, afi=session.afi, entries=_export_entries(policies, session)
+            )
         names[session] = (import_name, export_name)
     return policies, names
 
@@ -122,76 +173,132 @@ def _tag(party: str) -> str:
     return party.upper().replace("/", "-").replace(".", "-").replace("_", "-")
 
 
-def _import_entries(policies: PolicySet, s: ExternalSession, org_asn: int, site_code: int,
-                    rpki: bool, lab: bool) -> list[RouteMapEntry]:
+def _import_entries(
+    policies: PolicySet, s: ExternalSession, org_asn: int, site_code: int, rpki: bool, lab: bool
+) -> list[RouteMapEntry]:
     afi, sfx = s.afi, SUFFIX[s.afi]
     host = HOST_LENGTH[afi]
     entries: list[RouteMapEntry] = []
 
-    def deny(description: str, **match: object) -> None:
-        entries.append(RouteMapEntry(seq=10 * (len(entries) + 1), action="deny",
-                                     description=description, **match))  # type: ignore[arg-type]
+    def deny(
+        description: str,
+        prefix_list: str | None = None,
+        as_path: str | None = None,
+        rpki_invalid: bool = False,
+    ) -> None:
+        entries.append(
+            RouteMapEntry(
+                seq=10 * (len(entries) + 1),
+                action="deny",
+                description=description,
+                match_prefix_list=prefix_list,
+                match_as_path=as_path,
+                match_rpki_invalid=rpki_invalid,
+            )
+        )
 
     if s.internet:
-        bogons = [p for p in (BOGONS_V4 if afi == "ipv4" else BOGONS_V6)
-                  if not (lab and documentation_prefix(ipaddress.ip_network(p)))]
-        deny("bogon prefixes", match_prefix_list=policies.prefix_list(
-            f"PL-BOGONS-{sfx}", afi, [(p, None, host) for p in bogons]))
+        bogons = [
+            p
+            for p in (BOGONS_V4 if afi == "ipv4" else BOGONS_V6)
+            if not (lab and documentation_prefix(ipaddress.ip_network(p)))
+        ]
+        deny(
+            "bogon prefixes",
+            prefix_list=policies.prefix_list(
+                f"PL-BOGONS-{sfx}", afi, [(p, None, host) for p in bogons]
+            ),
+        )
         too_long = ("0.0.0.0/0", 25, 32) if afi == "ipv4" else ("::/0", 49, 128)
-        deny("too long for the global table", match_prefix_list=policies.prefix_list(
-            f"PL-TOO-LONG-{sfx}", afi, [too_long]))
+        deny(
+            "too long for the global table",
+            prefix_list=policies.prefix_list(f"PL-TOO-LONG-{sfx}", afi, [too_long]),
+        )
     own = _of(afi, s.export_prefixes if s.internet else ())
     if own:
-        deny("our own address space", match_prefix_list=policies.prefix_list(
-            f"PL-OWN-ORLONGER-{sfx}", afi, _orlonger(own, afi)))
+        deny(
+            "our own address space",
+            prefix_list=policies.prefix_list(f"PL-OWN-ORLONGER-{sfx}", afi, _orlonger(own, afi)),
+        )
     if not s.accept_default:
         default = "0.0.0.0/0" if afi == "ipv4" else "::/0"
-        deny("default route", match_prefix_list=policies.prefix_list(
-            f"PL-DEFAULT-{sfx}", afi, [(default, None, None)]))
+        deny(
+            "default route",
+            prefix_list=policies.prefix_list(f"PL-DEFAULT-{sfx}", afi, [(default, None, None)]),
+        )
     if s.peer_lan is not None:
         lan_name = f"PL-IXLAN-{_tag(s.party.split('/')[0])}-{sfx}"
-        deny("the IX peering LAN", match_prefix_list=policies.prefix_list(
-            lan_name, afi, [(s.peer_lan, None, host)]))
-    deny("reserved ASN in the path", match_as_path="AS-RESERVED")
+        deny(
+            "the IX peering LAN",
+            prefix_list=policies.prefix_list(lan_name, afi, [(s.peer_lan, None, host)]),
+        )
+    deny("reserved ASN in the path", as_path="AS-RESERVED")
     if not s.private_asns_ok:
         policies.as_path_lists.setdefault("AS-PRIVATE", _as_path_list("AS-PRIVATE", PRIVATE_ASNS))
-        deny("private ASN in the path", match_as_path="AS-PRIVATE")
+        deny("private ASN in the path", as_path="AS-PRIVATE")
     if s.peer_lock and s.remote_as not in TRANSIT_ASNS:
-        policies.as_path_lists.setdefault("AS-TRANSIT-FREE", _as_path_list(
-            "AS-TRANSIT-FREE", [AsnRange(a, a, "transit-free network") for a in TRANSIT_ASNS]))
-        deny("a transit-free network behind a peer (route leak)", match_as_path="AS-TRANSIT-FREE")
+        policies.as_path_lists.setdefault(
+            "AS-TRANSIT-FREE",
+            _as_path_list(
+                "AS-TRANSIT-FREE", [AsnRange(a, a, "transit-free network") for a in TRANSIT_ASNS]
+            ),
+        )
+        deny("a transit-free network behind a peer (route leak)", as_path="AS-TRANSIT-FREE")
     if rpki and s.internet:
-        deny("RPKI origin validation invalid", match_rpki_invalid=True)
+        deny("RPKI origin validation invalid", rpki_invalid=True)
 
     allow = None
     if s.import_prefixes:
-        allow = policies.prefix_list(f"PL-{_tag(s.party)}-IN-{sfx}", afi,
-                                     _orlonger(_of(afi, s.import_prefixes), afi))
+        allow = policies.prefix_list(
+            f"PL-{_tag(s.party)}-IN-{sfx}", afi, _orlonger(_of(afi, s.import_prefixes), afi)
+        )
     tags = [f"{org_asn}:1:{CLASS_VALUE[s.kind]}", f"{org_asn}:2:{site_code}"]
     seq = 10 * (len(entries) + 1)
-    entries.append(RouteMapEntry(
-        seq=seq, action="permit", description="graceful shutdown (RFC 8326): least preferred",
-        match_community="CL-GRACEFUL-SHUTDOWN", match_prefix_list=allow,
-        set_local_preference=0, set_large_communities=tags))
-    entries.append(RouteMapEntry(
-        seq=seq + 10, action="permit",
-        description=f"accept{' the allow-list' if allow else ''}: tag class and site",
-        match_prefix_list=allow, set_local_preference=LOCAL_PREFERENCE[s.kind],
-        set_large_communities=tags))
+    entries.append(
+        RouteMapEntry(
+            seq=seq,
+            action="permit",
+            description="graceful shutdown (RFC 8326): least preferred",
+            match_community="CL-GRACEFUL-SHUTDOWN",
+            match_prefix_list=allow,
+            set_local_preference=0,
+            set_large_communities=tags,
+        )
+    )
+    entries.append(
+        RouteMapEntry(
+            seq=seq + 10,
+            action="permit",
+            description=f"accept{' the allow-list' if allow else ''}: tag class and site",
+            match_prefix_list=allow,
+            set_local_preference=LOCAL_PREFERENCE[s.kind],
+            set_large_communities=tags,
+        )
+    )
     return entries
 
 
 def _export_entries(policies: PolicySet, s: ExternalSession) -> list[RouteMapEntry]:
     afi, sfx = s.afi, SUFFIX[s.afi]
-    entries = [RouteMapEntry(seq=10, action="deny",
-                             description="never re-advertise what an external party sent",
-                             match_large_community="LC-LEARNED-EXTERNAL")]
+    entries = [
+        RouteMapEntry(
+            seq=10,
+            action="deny",
+            description="never re-advertise what an external party sent",
+            match_large_community="LC-LEARNED-EXTERNAL",
+        )
+    ]
     prefixes = _of(afi, s.export_prefixes)
     if prefixes:
-        name = (f"PL-OWN-{sfx}" if s.internet else f"PL-{_tag(s.party)}-OUT-{sfx}")
-        entries.append(RouteMapEntry(
-            seq=20, action="permit",
-            description="our aggregates only" if s.internet else "the prefixes agreed for it",
-            match_prefix_list=policies.prefix_list(name, afi,
-                                                   [(p, None, None) for p in prefixes])))
+        name = f"PL-OWN-{sfx}" if s.internet else f"PL-{_tag(s.party)}-OUT-{sfx}"
+        entries.append(
+            RouteMapEntry(
+                seq=20,
+                action="permit",
+                description="our aggregates only" if s.internet else "the prefixes agreed for it",
+                match_prefix_list=policies.prefix_list(
+                    name, afi, [(p, None, None) for p in prefixes]
+                ),
+            )
+        )
     return entries

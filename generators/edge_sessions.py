@@ -10,7 +10,6 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Literal
 
-from meetme.secret_refs import placeholder, reference_name
 from meetme.validators.providers import providers
 from meetme.validators.schema import Intent, Site
 from meetme.validators.schema_edge import (
@@ -20,6 +19,8 @@ from meetme.validators.schema_edge import (
     IxNeighbor,
     SessionOptions,
 )
+
+from meetme.secret_refs import placeholder, reference_name
 
 Path_ = tuple[str | int, ...]
 Kind = Literal["transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"]
@@ -90,8 +91,10 @@ class SiteEdge:
     sessions: list[ExternalSession] = field(default_factory=list)
 
     def of_device(self, device: str) -> tuple[list[ExternalPort], list[ExternalSession]]:
-        return ([p for p in self.ports if p.device == device],
-                [s for s in self.sessions if s.device == device])
+        return (
+            [p for p in self.ports if p.device == device],
+            [s for s in self.sessions if s.device == device],
+        )
 
 
 def _afi(address: str) -> Afi:
@@ -112,38 +115,90 @@ class _Collector:
 
         return xc.device, xc.interface, SPEED_GBPS[xc.speed]
 
-    def port(self, circuit: str, description: str, ipv4: str | None, ipv6: str | None,
-             mtu: int, source: Path_, vlan: int | None = None) -> str:
+    def port(
+        self,
+        circuit: str,
+        description: str,
+        ipv4: str | None,
+        ipv6: str | None,
+        mtu: int,
+        source: Path_,
+        vlan: int | None = None,
+    ) -> str:
         device, interface, speed = self.circuit_port(circuit)
         name = interface if vlan is None else f"{interface}.{vlan}"
-        self.edge.ports.append(ExternalPort(
-            device=device, name=name, parent=interface if vlan is not None else None,
-            vlan=vlan, description=description, ipv4=ipv4, ipv6=ipv6, ip_mtu=mtu,
-            speed_gbps=speed if vlan is None else None, source=source))
+        self.edge.ports.append(
+            ExternalPort(
+                device=device,
+                name=name,
+                parent=interface if vlan is not None else None,
+                vlan=vlan,
+                description=description,
+                ipv4=ipv4,
+                ipv6=ipv6,
+                ip_mtu=mtu,
+                speed_gbps=speed if vlan is None else None,
+                source=source,
+            )
+        )
         return name
 
-    def session(self, *, kind: Kind, party: str, circuit: str, interface: str,
-                local: str, peer: str, remote_as: int, options: SessionOptions | None,
-                max_prefix: int | None, source: Path_, bfd: tuple[bool, int, int],
-                key: str | None = None, gtsm: bool = False, accept_default: bool = False,
-                import_prefixes: tuple[str, ...] = (), export: tuple[str, ...] = (),
-                peer_lan: str | None = None, enforce_first_as: bool = True) -> None:
+    def session(
+        self,
+        *,
+        kind: Kind,
+        party: str,
+        circuit: str,
+        interface: str,
+        local: str,
+        peer: str,
+        remote_as: int,
+        options: SessionOptions | None,
+        max_prefix: int | None,
+        source: Path_,
+        bfd: tuple[bool, int, int],
+        key: str | None = None,
+        gtsm: bool = False,
+        accept_default: bool = False,
+        import_prefixes: tuple[str, ...] = (),
+        export: tuple[str, ...] = (),
+        peer_lan: str | None = None,
+        enforce_first_as: bool = True,
+    ) -> None:
         device = self.site.cross_connects[circuit].device
         key = key if options is None else options.key
         secret = reference_name(key) if key else None
         internet = kind in INTERNET_KINDS
-        self.edge.sessions.append(ExternalSession(
-            kind=kind, party=party, circuit=circuit, device=device, interface=interface,
-            afi=_afi(peer), local_address=local, peer_address=peer, remote_as=remote_as,
-            description=f"{kind} {party} {circuit}", max_prefix=max_prefix,
-            password=placeholder(secret) if secret else None, secret_name=secret,
-            bfd=bfd[0], bfd_interval=bfd[1], bfd_multiplier=bfd[2],
-            gtsm=gtsm if options is None else options.gtsm,
-            enforce_first_as=enforce_first_as, accept_default=accept_default,
-            internet=internet, import_prefixes=import_prefixes,
-            export_prefixes=export if export else (self.aggregates if internet else ()),
-            peer_lan=peer_lan, peer_lock=kind in ("ix_peer", "pni"),
-            private_asns_ok=not internet, source=source))
+        self.edge.sessions.append(
+            ExternalSession(
+                kind=kind,
+                party=party,
+                circuit=circuit,
+                device=device,
+                interface=interface,
+                afi=_afi(peer),
+                local_address=local,
+                peer_address=peer,
+                remote_as=remote_as,
+                description=f"{kind} {party} {circuit}",
+                max_prefix=max_prefix,
+                password=placeholder(secret) if secret else None,
+                secret_name=secret,
+                bfd=bfd[0],
+                bfd_interval=bfd[1],
+                bfd_multiplier=bfd[2],
+                gtsm=gtsm if options is None else options.gtsm,
+                enforce_first_as=enforce_first_as,
+                accept_default=accept_default,
+                internet=internet,
+                import_prefixes=import_prefixes,
+                export_prefixes=export if export else (self.aggregates if internet else ()),
+                peer_lan=peer_lan,
+                peer_lock=kind in ("ix_peer", "pni"),
+                private_asns_ok=not internet,
+                source=source,
+            )
+        )
 
 
 def resolve_edge(intent: Intent, site_name: str, site: Site) -> SiteEdge:
@@ -164,11 +219,19 @@ def _ixes(c: _Collector, timers: dict[str, int]) -> None:
         ix_path = (*c.base, "ixes", ix_name)
         lans = {"ipv4": ix.lan_v4, "ipv6": ix.lan_v6}
         for index, port in enumerate(ix.ports):
-            interface = c.port(port.circuit, f"ix {ix_name} {port.circuit}", port.ipv4,
-                               port.ipv6, 1500, (*ix_path, "ports", index))
+            interface = c.port(
+                port.circuit,
+                f"ix {ix_name} {port.circuit}",
+                port.ipv4,
+                port.ipv6,
+                1500,
+                (*ix_path, "ports", index),
+            )
             local = {"ipv4": port.ipv4, "ipv6": port.ipv6}
             groups: list[tuple[Kind, dict[str, IxNeighbor], str]] = [
-                ("ix_rs", ix.route_servers, "route_servers"), ("ix_peer", ix.peers, "peers")]
+                ("ix_rs", ix.route_servers, "route_servers"),
+                ("ix_peer", ix.peers, "peers"),
+            ]
             for kind, neighbors, key in groups:
                 for name, neighbor in sorted(neighbors.items()):
                     for afi, addresses, limit in (
@@ -180,9 +243,15 @@ def _ixes(c: _Collector, timers: dict[str, int]) -> None:
                             continue
                         for address in addresses:
                             c.session(
-                                kind=kind, party=f"{ix_name}/{name}", circuit=port.circuit,
-                                interface=interface, local=local_address, peer=address,
-                                remote_as=neighbor.asn, options=neighbor, max_prefix=limit,
+                                kind=kind,
+                                party=f"{ix_name}/{name}",
+                                circuit=port.circuit,
+                                interface=interface,
+                                local=local_address,
+                                peer=address,
+                                remote_as=neighbor.asn,
+                                options=neighbor,
+                                max_prefix=limit,
                                 source=(*ix_path, key, name),
                                 bfd=(neighbor.bfd, timers["interval"], timers["multiplier"]),
                                 import_prefixes=tuple(neighbor.import_prefixes),
@@ -201,44 +270,95 @@ def _direct(c: _Collector, timers: dict[str, int]) -> None:
             path = (*c.base, key, name)
             circuit: DirectCircuit
             for index, circuit in enumerate(party.circuits):
-                interface = c.port(circuit.circuit, f"{kind} {name} {circuit.circuit}",
-                                   circuit.ipv4, circuit.ipv6, 1500, (*path, "circuits", index))
-                families = [("ipv4", circuit.ipv4, circuit.peer_ipv4, party.max_prefix_v4),
-                            ("ipv6", circuit.ipv6, circuit.peer_ipv6, party.max_prefix_v6)]
+                interface = c.port(
+                    circuit.circuit,
+                    f"{kind} {name} {circuit.circuit}",
+                    circuit.ipv4,
+                    circuit.ipv6,
+                    1500,
+                    (*path, "circuits", index),
+                )
+                families = [
+                    ("ipv4", circuit.ipv4, circuit.peer_ipv4, party.max_prefix_v4),
+                    ("ipv6", circuit.ipv6, circuit.peer_ipv6, party.max_prefix_v6),
+                ]
                 for _afi_name, local, peer, limit in families:
                     if local is None or peer is None:
                         continue
                     c.session(
-                        kind=kind, party=name, circuit=circuit.circuit, interface=interface,
-                        local=local, peer=peer, remote_as=party.asn, options=party,
-                        max_prefix=limit, source=path,
+                        kind=kind,
+                        party=name,
+                        circuit=circuit.circuit,
+                        interface=interface,
+                        local=local,
+                        peer=peer,
+                        remote_as=party.asn,
+                        options=party,
+                        max_prefix=limit,
+                        source=path,
                         bfd=(party.bfd, timers["interval"], timers["multiplier"]),
                         accept_default=party.accept_default,
                         import_prefixes=tuple(getattr(party, "import_prefixes", ())),
                     )
 
 
-def _cloud_sessions(c: _Collector, kind: Kind, party: str, session: CloudSession,
-                    path: Path_, remote_as: int, key: str | None, max_prefix: int,
-                    export: tuple[str, ...], bfd: tuple[bool, int, int]) -> None:
-    interface = c.port(session.circuit, f"{kind} {party} {session.circuit} vlan {session.vlan}",
-                       session.ipv4, session.ipv6, session.mtu, path, vlan=session.vlan)
+def _cloud_sessions(
+    c: _Collector,
+    kind: Kind,
+    party: str,
+    session: CloudSession,
+    path: Path_,
+    remote_as: int,
+    key: str | None,
+    max_prefix: int,
+    export: tuple[str, ...],
+    bfd: tuple[bool, int, int],
+) -> None:
+    interface = c.port(
+        session.circuit,
+        f"{kind} {party} {session.circuit} vlan {session.vlan}",
+        session.ipv4,
+        session.ipv6,
+        session.mtu,
+        path,
+        vlan=session.vlan,
+    )
     for local, peer in ((session.ipv4, session.peer_ipv4), (session.ipv6, session.peer_ipv6)):
         if local is None or peer is None:
             continue
-        c.session(kind=kind, party=party, circuit=session.circuit, interface=interface,
-                  local=local, peer=peer, remote_as=remote_as, options=None,
-                  max_prefix=max_prefix, source=path, bfd=bfd, key=key, export=export)
+        c.session(
+            kind=kind,
+            party=party,
+            circuit=session.circuit,
+            interface=interface,
+            local=local,
+            peer=peer,
+            remote_as=remote_as,
+            options=None,
+            max_prefix=max_prefix,
+            source=path,
+            bfd=bfd,
+            key=key,
+            export=export,
+        )
 
 
 def _aws(c: _Collector) -> None:
     facts = providers()["aws"]
     for name, aws in sorted(c.site.peering.aws.items()):
         for vif_name, vif in sorted(aws.vifs.items()):
-            _cloud_sessions(c, "aws", f"{name}/{vif_name}", vif,
-                            (*c.base, "aws", name, "vifs", vif_name), vif.amazon_asn, vif.key,
-                            vif.max_prefix, tuple(vif.advertise),
-                            (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]))
+            _cloud_sessions(
+                c,
+                "aws",
+                f"{name}/{vif_name}",
+                vif,
+                (*c.base, "aws", name, "vifs", vif_name),
+                vif.amazon_asn,
+                vif.key,
+                vif.max_prefix,
+                tuple(vif.advertise),
+                (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
+            )
 
 
 def _azure(c: _Collector) -> None:
@@ -250,27 +370,44 @@ def _azure(c: _Collector) -> None:
                 links.append(("secondary", peering.secondary))
             for role, link in links:
                 session = CloudSession(
-                    circuit=link.circuit, vlan=link.vlan, mtu=peering.mtu,
-                    ipv4=_nth_host(link.ipv4, 1), peer_ipv4=_nth_host(link.ipv4, 2).split("/")[0],
+                    circuit=link.circuit,
+                    vlan=link.vlan,
+                    mtu=peering.mtu,
+                    ipv4=_nth_host(link.ipv4, 1),
+                    peer_ipv4=_nth_host(link.ipv4, 2).split("/")[0],
                     ipv6=_nth_host(link.ipv6, 1) if link.ipv6 else None,
                     peer_ipv6=_nth_host(link.ipv6, 2).split("/")[0] if link.ipv6 else None,
                 )
-                _cloud_sessions(c, "azure", f"{name}/{peering_name}", session,
-                                (*c.base, "azure", name, "peerings", peering_name, role),
-                                facts["microsoft_asn"], peering.key, peering.max_prefix,
-                                tuple(peering.advertise),
-                                (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]))
+                _cloud_sessions(
+                    c,
+                    "azure",
+                    f"{name}/{peering_name}",
+                    session,
+                    (*c.base, "azure", name, "peerings", peering_name, role),
+                    facts["microsoft_asn"],
+                    peering.key,
+                    peering.max_prefix,
+                    tuple(peering.advertise),
+                    (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
+                )
 
 
 def _gcp(c: _Collector) -> None:
     facts = providers()["gcp"]
     for name, gcp in sorted(c.site.peering.gcp.items()):
         for attachment_name, attachment in sorted(gcp.attachments.items()):
-            _cloud_sessions(c, "gcp", f"{name}/{attachment_name}", attachment,
-                            (*c.base, "gcp", name, "attachments", attachment_name),
-                            gcp.cloud_router_asn, attachment.key, attachment.max_prefix,
-                            tuple(attachment.advertise),
-                            (True, gcp.bfd_interval, facts["bfd_multiplier"]))
+            _cloud_sessions(
+                c,
+                "gcp",
+                f"{name}/{attachment_name}",
+                attachment,
+                (*c.base, "gcp", name, "attachments", attachment_name),
+                gcp.cloud_router_asn,
+                attachment.key,
+                attachment.max_prefix,
+                tuple(attachment.advertise),
+                (True, gcp.bfd_interval, facts["bfd_multiplier"]),
+            )
 
 
 def _nth_host(subnet: str, n: int) -> str:

@@ -264,25 +264,37 @@ def _check_device_pools(loaded: LoadedIntent, site: Site, problems: list[Problem
 
 def _check_edge(fabric: SiteFabric, loaded: LoadedIntent, problems: list[Problem]) -> None:
     """External ports must not reuse fabric ports; sessions need the site's edge settings."""
-    fabric_ports = {(end.device, end.interface): link for link in fabric.links
-                    for end in (link.a, link.b)}
+    fabric_ports = {
+        (end.device, end.interface): link for link in fabric.links for end in (link.a, link.b)
+    }
     seen: dict[tuple[str, str], Path_] = {}
     for port in fabric.edge.ports:
         physical = (port.device, port.parent or port.name)
         if physical in fabric_ports:
-            problems.append(Problem(
-                loaded.where(port.source),
-                f"{port.device} {physical[1]} carries fabric {fabric_ports[physical].origin}; "
-                "an external circuit needs a port of its own", "duplicate-port"))
+            problems.append(
+                Problem(
+                    loaded.where(port.source),
+                    f"{port.device} {physical[1]} carries fabric {fabric_ports[physical].origin}; "
+                    "an external circuit needs a port of its own",
+                    "duplicate-port",
+                )
+            )
         key = (port.device, port.name)
         if key in seen:
-            problems.append(Problem(
-                loaded.where(port.source),
-                f"{port.device} {port.name} is already used at {loaded.where(seen[key])}",
-                "duplicate-port"))
+            problems.append(
+                Problem(
+                    loaded.where(port.source),
+                    f"{port.device} {port.name} is already used at {loaded.where(seen[key])}",
+                    "duplicate-port",
+                )
+            )
         seen[key] = port.source
     if fabric.edge.sessions and fabric.site.peering.edge is None:
-        problems.append(Problem(
-            loaded.where(("sites", fabric.name, "peering")),
-            "external sessions need `peering: edge: {site_code: N}` (the location value of "
-            "our large communities)", "missing-key"))
+        problems.append(
+            Problem(
+                loaded.where(("sites", fabric.name, "peering")),
+                "external sessions need `peering: edge: {site_code: N}` (the location value of "
+                "our large communities)",
+                "missing-key",
+            )
+        )

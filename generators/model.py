@@ -42,6 +42,7 @@ class Interface(Model):
     kind: Literal["loopback", "routed", "subinterface", "management"]
     description: str
     vlan: int | None = None  # 802.1Q tag of a sub-interface (name is parent.vlan)
+    parent: str | None = None  # the physical port of a sub-interface
     ipv4: Address | None = None
     ipv6: Address | None = None
     vrf: str | None = None
@@ -120,6 +121,11 @@ class StaticRoute(Model):
     description: str
 
 
+class RpkiCache(Model):
+    address: str
+    port: int
+
+
 class BfdTimers(Model):
     profile: str  # the name platforms with BFD profiles (NVUE) give these timers
     interval: int
@@ -162,7 +168,7 @@ class Bgp(Model):
     networks_v4: list[str] = Field(default_factory=list)
     networks_v6: list[str] = Field(default_factory=list)
     neighbors: list[BgpNeighbor] = Field(default_factory=list)
-    rpki_caches: list[str] = Field(default_factory=list)  # RTR caches for origin validation
+    rpki_caches: list[RpkiCache] = Field(default_factory=list)  # RTR caches: origin validation
 
     @property
     def neighbors_v4(self) -> list[BgpNeighbor]:

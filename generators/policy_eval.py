@@ -39,8 +39,11 @@ def prefix_list_permits(plist: PrefixList, prefix: str) -> bool:
         if route.version != net.version or not route.subnet_of(net):  # type: ignore[arg-type]
             continue
         low = entry.ge if entry.ge is not None else net.prefixlen
-        high = entry.le if entry.le is not None else (
-            route.max_prefixlen if entry.ge is not None else net.prefixlen)
+        high = (
+            entry.le
+            if entry.le is not None
+            else (route.max_prefixlen if entry.ge is not None else net.prefixlen)
+        )
         if low <= route.prefixlen <= high:
             return entry.action == "permit"
     return False
@@ -63,10 +66,12 @@ def evaluate(model: DeviceModel, route_map: str, route: Route) -> Verdict:
     for entry in maps[route_map].entries:
         if _matches(model, entry, route):
             return Verdict(
-                accepted=entry.action == "permit", clause=entry.seq,
+                accepted=entry.action == "permit",
+                clause=entry.seq,
                 description=entry.description or "",
                 local_preference=entry.set_local_preference,
-                large_communities=route.large_communities | set(entry.set_large_communities))
+                large_communities=route.large_communities | set(entry.set_large_communities),
+            )
     return Verdict(accepted=False, clause=None, description="no clause matched")
 
 

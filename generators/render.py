@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 import jinja2
 
@@ -14,8 +15,15 @@ ENTRY_TEMPLATE = "device.j2"
 
 
 @cache
-def environment(platform: str) -> jinja2.Environment:
-    folder = resources.files("meetme.templates").joinpath(platform)
+def environment(platform: str, templates: Path | None = None) -> jinja2.Environment:
+    """The platform's templates from the installed package, or from `templates/<platform>`
+    when a caller passes another templates folder (a test rendering a deliberately broken
+    template)."""
+    folder = (
+        templates / platform
+        if templates is not None
+        else resources.files("meetme.templates").joinpath(platform)
+    )
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(folder)),
         undefined=jinja2.StrictUndefined,  # a missing model field is a bug, never a blank
@@ -30,8 +38,8 @@ class RenderError(Exception):
     """A template failed on a device model: a bug in meetme's templates, never in intent."""
 
 
-def render_device(model: DeviceModel) -> str:
-    template = environment(model.platform).get_template(ENTRY_TEMPLATE)
+def render_device(model: DeviceModel, templates: Path | None = None) -> str:
+    template = environment(model.platform, templates).get_template(ENTRY_TEMPLATE)
     try:
         text = template.render(device=model, platform=PLATFORMS[model.platform])
     except jinja2.TemplateError as exc:

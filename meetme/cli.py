@@ -18,8 +18,6 @@ from rich.console import Console
 
 from meetme.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 
-from meetme.generators.render import RenderError
-
 if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the pipeline
     from meetme.gitdiff import DiffReport
     from meetme.pipeline import LintResult
@@ -158,6 +156,8 @@ def lint_command(
     intent_dir, _ = _folders(repo, intent, None)
     result = _lint_or_exit(intent_dir, fmt, report_file)
     _emit_report(result.findings, fmt, report_file)
+    if result.render_errors:  # the config lint could not see these devices: a meetme bug
+        _internal(result.render_errors[0])
     raise typer.Exit(EXIT_FINDINGS if result.errors else EXIT_OK)
 
 
@@ -166,6 +166,7 @@ def render_command(
     repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
 ) -> None:
     """Lint, then render every device into the output folder (atomically)."""
+    from meetme.generators.render import RenderError
     from meetme.pipeline import device_models, render_all, write_rendered
 
     intent_dir, target = _folders(repo, intent, out_dir)
@@ -190,6 +191,7 @@ def check_command(
     repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
 ) -> None:
     """Is the output folder exactly what `render` would write? (the pre-merge gate)"""
+    from meetme.generators.render import RenderError
     from meetme.pipeline import compare_rendered, device_models, render_all
 
     intent_dir, target = _folders(repo, intent, out_dir)
@@ -288,7 +290,9 @@ def diff_command(
 
     The intent at --base is read with `git archive` into a temporary folder: the working tree
     and the index are never touched. Both sides render with the installed meetme, so the diff
-    shows what the intent change does. Exit 0 unless the working-tree intent is unusable (2)."""
+    shows what the intent change does. Exit 0; 2 when the working-tree intent is unusable
+    or git cannot give the ref."""
+    from meetme.generators.render import RenderError
     from meetme.gitdiff import DiffError, diff_intent, markdown_report
 
     intent_dir, _ = _folders(repo, intent, None)
@@ -296,6 +300,8 @@ def diff_command(
         report = diff_intent(intent_dir, base)
     except IntentError as exc:
         _unusable(exc)
+    except RenderError as exc:
+        _internal(exc)
     except DiffError as exc:
         err.print(f"meetme diff: {_escape(str(exc))}")
         raise typer.Exit(EXIT_UNUSABLE) from None

@@ -1,14 +1,348 @@
-"""`meetme plan` and `meetme push`: staged pushes through NAPALM (registered by meetme.cli)."""
+"""`meetme plan` and `meetme push`: staged pushes through NAPALM (registered by meetme.cli).
+
+Exit codes: 0 every device fine; 1 a device failed (and was left as it was, rolled back or
+reverted); 2 unusable input (inventory, intent, secrets, a refused device), before any device
+is touched; 3 a device's state is unknown (see the journal and check it by hand).
+Module import stays light: pydantic models, napalm and the pipeline load inside the commands.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import threading
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
 import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from meetme.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
+
+if TYPE_CHECKING:
+    from meetme.deploy.engine import DeviceResult
+    from meetme.deploy.inventory import Settings
+    from meetme.deploy.secret_store import SecretStore
+    from meetme.deploy.targets import Target
+
+EXIT_UNKNOWN = 3
 
 deploy_app = typer.Typer()
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Format(StrEnum):
+    text = "text"
+    json = "json"
+
+
+class Stage(StrEnum):
+    lab = "lab"
+    canary = "canary"
+    production = "production"
+
+
+RepoArg = Annotated[
+    Path, typer.Argument(help="Repository holding intent/, rendered/ and inventory.yaml.")
+]
+StageOpt = Annotated[Stage, typer.Option("--stage", help="Only devices of this stage.")]
+InventoryOpt = Annotated[
+    Path | None, typer.Option("--inventory", help="Inventory file [REPO/inventory.yaml].")
+]
+SecretsOpt = Annotated[
+    Path | None,
+    typer.Option("--secrets", help="YAML file NAME: value, outside git (or git-ignored)."),
+]
+IntentOpt = Annotated[Path | None, typer.Option("--intent", help="Intent folder [REPO/intent].")]
+OutOpt = Annotated[
+    Path | None, typer.Option("--out", help="Rendered configs folder [REPO/rendered].")
+]
+DeviceOpt = Annotated[
+    list[str] | None, typer.Option("--device", help="Only this device (repeatable).")
+]
+FormatOpt = Annotated[Format, typer.Option("--format")]
+ConcurrencyOpt = Annotated[
+    int | None, typer.Option("--concurrency", min=1, max=64, help="Devices at once in a wave.")
+]
+JournalOpt = Annotated[Path | None, typer.Option("--journal", help="Journal file (JSON lines).")]
+
+_STATUS_COLOUR = {
+    "ok": "green",
+    "failed": "red",
+    "waiting": "yellow",
+    "skipped": "dim",
+}
+_RESULT_COLOUR = {
+    "changes": "yellow",
+    "no-changes": "green",
+    "committed": "green",
+    "unchanged": "green",
+    "failed": "red",
+    "rolled-back": "red",
+    "reverted": "red",
+    "discarded": "yellow",
+    "skipped": "dim",
+    "not-supported": "dim",
+    "unknown": "bold red",
+}
 
 
 @deploy_app.command("plan")
-def plan_command() -> None:
-    """Show what each device of a stage would change (not implemented yet)."""
-    typer.echo("meetme plan is not implemented yet", err=True)
-    raise typer.Exit(2)
+def plan_command(
+    stage: StageOpt,
+    repo: RepoArg = Path("."),
+    inventory: InventoryOpt = None,
+    secrets: SecretsOpt = None,
+    intent: IntentOpt = None,
+    out_dir: OutOpt = None,
+    device: DeviceOpt = None,
+    fmt: FormatOpt = Format.text,
+    concurrency: ConcurrencyOpt = None,
+    journal: JournalOpt = None,
+) -> None:
+    """Show what each device of a stage would change: load, diff, discard. Commits nothing."""
+    _run(
+        "plan",
+        stage,
+        repo,
+        inventory,
+        secrets,
+        intent,
+        out_dir,
+        device,
+        fmt,
+        {"concurrency": concurrency},
+        journal,
+    )
+
+
+@deploy_app.command("push")
+def push_command(
+    stage: StageOpt,
+    repo: RepoArg = Path("."),
+    inventory: InventoryOpt = None,
+    secrets: SecretsOpt = None,
+    intent: IntentOpt = None,
+    out_dir: OutOpt = None,
+    device: DeviceOpt = None,
+    fmt: FormatOpt = Format.text,
+    concurrency: ConcurrencyOpt = None,
+    journal: JournalOpt = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Exactly `meetme plan`.")] = False,
+    confirm_timer: Annotated[
+        int | None,
+        typer.Option("--confirm-timer", help="Seconds before an unconfirmed commit reverts."),
+    ] = None,
+    check_timeout: Annotated[
+        float | None, typer.Option("--check-timeout", help="Seconds for BGP to reach Established.")
+    ] = None,
+) -> None:
+    """Push wave by wave: load, diff, commit with a confirm timer, check, confirm or roll back."""
+    overrides = {
+        "concurrency": concurrency,
+        "confirm_timer": confirm_timer,
+        "check_timeout": check_timeout,
+    }
+    command = "plan" if dry_run else "push"
+    _run(command, stage, repo, inventory, secrets, intent, out_dir, device, fmt, overrides, journal)
+
+
+def _run(
+    command: str,
+    stage: Stage,
+    repo: Path,
+    inventory_path: Path | None,
+    secrets_path: Path | None,
+    intent: Path | None,
+    out_dir: Path | None,
+    only: list[str] | None,
+    fmt: Format,
+    overrides: dict[str, Any],
+    journal_path: Path | None,
+) -> NoReturn:
+    from meetme.deploy.engine import Engine, describe
+    from meetme.deploy.journal import Journal
+
+    _quiet_library_logs()
+    targets, settings, store = _preflight(
+        command, stage, repo, inventory_path, secrets_path, intent, out_dir, only, fmt, overrides
+    )
+    if command == "push" and journal_path is None:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        journal_path = repo / "journal" / f"{stamp}-push-{stage.value}.jsonl"
+    run = {"run": uuid.uuid4().hex[:12], "command": command, "stage": stage.value}
+    printer = _Printer(err if fmt is Format.json else out, show_diffs=fmt is Format.text)
+    journal = Journal(journal_path, store, run, printer)
+    engine = Engine(targets, settings, store, journal)
+    try:
+        results = engine.plan() if command == "plan" else engine.push()
+    except Exception as exc:  # never a traceback: its locals could hold resolved configs
+        err.print(f"[red]internal error[/]: {escape(store.mask(describe(exc)))}")
+        if journal_path is not None:
+            err.print(f"journal: {journal_path}")
+        raise typer.Exit(EXIT_UNKNOWN) from None
+    finally:
+        journal.close()
+    if fmt is Format.json:
+        print(json.dumps([r.as_dict() for r in results], indent=2))
+    else:
+        _summary(results, command)
+    if journal_path is not None:
+        (err if fmt is Format.json else out).print(f"journal: {journal_path}")
+    statuses = {r.status for r in results}
+    if "unknown" in statuses:
+        raise typer.Exit(EXIT_UNKNOWN)
+    ok = {"changes", "no-changes", "not-supported", "committed", "unchanged"}
+    raise typer.Exit(EXIT_OK if statuses <= ok else EXIT_FINDINGS)
+
+
+def _preflight(
+    command: str,
+    stage: Stage,
+    repo: Path,
+    inventory_path: Path | None,
+    secrets_path: Path | None,
+    intent: Path | None,
+    out_dir: Path | None,
+    only: list[str] | None,
+    fmt: Format,
+    overrides: dict[str, Any],
+) -> tuple[list[Target], Settings, SecretStore]:
+    """Everything that can be checked without a device; any problem exits 2 right here."""
+    from pydantic import ValidationError
+
+    from meetme.deploy.inventory import Settings, load_inventory
+    from meetme.deploy.secret_store import loose_permissions, read_secrets_file
+    from meetme.deploy.targets import lockout_risk, resolve_secrets, select_targets
+    from meetme.pipeline import device_models, lint
+    from meetme.validators.loader import display_path
+
+    inventory_file = inventory_path or repo / "inventory.yaml"
+    try:
+        loaded = load_inventory(inventory_file, display_path(inventory_file))
+        result = lint(intent or repo / "intent")
+        if result.errors:
+            err.print(
+                f"lint found {len(result.errors)} error(s) in the intent; run `meetme lint` "
+                "and fix them before touching devices"
+            )
+            raise typer.Exit(EXIT_FINDINGS)
+        models = device_models(result)
+        targets = select_targets(
+            loaded, models, out_dir or repo / "rendered", stage.value, only, command == "push"
+        )
+        for target in targets:
+            risk = lockout_risk(target)
+            if risk:  # push refuses it above; plan shows the diff, which makes the point
+                err.print(f"[yellow]warning[/]: {escape(risk)}")
+        file_values = None
+        if secrets_path is not None:
+            file_values = read_secrets_file(secrets_path)
+            if loose_permissions(secrets_path):
+                err.print(
+                    f"[yellow]warning[/]: {secrets_path} is readable by group or others; "
+                    "chmod 600 it"
+                )
+        store = resolve_secrets(targets, loaded, file_values)
+    except IntentError as exc:
+        _unusable(exc, fmt)
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        settings = Settings.model_validate({**loaded.inventory.settings.model_dump(), **given})
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            err.print(f"settings: {escape(str(error['msg']).removeprefix('Value error, '))}")
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    return targets, settings, store
+
+
+def _unusable(exc: IntentError, fmt: Format) -> NoReturn:
+    if fmt is Format.json:
+        problems = [
+            {
+                "rule": p.kind,
+                "severity": "error",
+                "message": p.message,
+                "file": p.location.file,
+                "line": p.location.line,
+                "column": p.location.column,
+            }
+            for p in exc.problems
+        ]
+        print(json.dumps(problems, indent=2))
+    else:
+        for problem in exc.problems:
+            err.print(
+                f"[bold]{escape(str(problem.location))}[/]: [red]error\\[{problem.kind}][/]: "
+                f"{escape(problem.message)}"
+            )
+        err.print(f"{len(exc.problems)} problem(s); no device was touched.")
+    raise typer.Exit(EXIT_UNUSABLE)
+
+
+class _Printer:
+    """Live per-device status lines, one per journal record (already masked)."""
+
+    def __init__(self, console: Console, show_diffs: bool) -> None:
+        self.console = console
+        self.show_diffs = show_diffs
+        self.lock = threading.Lock()
+
+    def __call__(self, record: dict[str, Any]) -> None:
+        clock = str(record["ts"])[11:19]
+        status = str(record["status"])
+        colour = _STATUS_COLOUR.get(status, "white")
+        if record["device"] is None:
+            line = f"{clock}  {record['command']} {record['stage']}: {record['step']}"
+            if record["step"] == "run-end":
+                line += f" ({status})"
+        else:
+            line = (
+                f"{clock}  wave {record['wave']}  {record['device']:<14} {record['step']:<11} "
+                f"[{colour}]{status:<8}[/] {escape(str(record['detail']))}"
+            )
+        block = [line]
+        diff = record.get("diff")
+        if self.show_diffs and diff:
+            block.extend(_diff_line(x) for x in str(diff).splitlines())
+        with self.lock:
+            for text in block:
+                self.console.print(text)
+
+
+def _diff_line(line: str) -> str:
+    colour = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
+    return f"    [{colour}]{escape(line)}[/]"
+
+
+def _summary(results: list[DeviceResult], command: str) -> None:
+    table = Table(title=f"meetme {command}", title_justify="left")
+    for column in ("device", "wave", "driver", "host", "result", "changes", "detail"):
+        table.add_column(column, overflow="fold")
+    for r in results:
+        colour = _RESULT_COLOUR.get(r.status, "white")
+        changes = f"+{r.added} -{r.removed}" if r.diff is not None else ""
+        table.add_row(
+            r.device,
+            str(r.wave),
+            r.driver,
+            r.host,
+            f"[{colour}]{r.status}[/]",
+            changes,
+            escape(r.detail),
+        )
+    out.print(table)
+
+
+def _quiet_library_logs() -> None:
+    """pyeapi logs socket errors with tracebacks on the root logger; the journal says it better."""
+    for name in ("pyeapi", "napalm", "netmiko", "paramiko", "ncclient"):
+        logger = logging.getLogger(name)
+        logger.addHandler(logging.NullHandler())
+        logger.propagate = False

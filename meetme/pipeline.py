@@ -1,19 +1,24 @@
-"""The pipeline: load -> resolve -> lint -> build device models -> render -> write or compare."""
+"""The pipeline: load -> resolve -> lint -> build device models -> render -> write or compare.
+
+`lint` also renders in memory and lints the rendered configs (CFG-*), so a template bug that
+drops a neighbour's prefix limit or policy fails `meetme lint` even when the intent is clean.
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from meetme.generators.build import build_models
 from meetme.generators.fabric import SiteFabric, resolve_fabric
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import output_name, render_device
-from meetme.validators.loader import LoadedIntent, load_intent
-from meetme.validators.rules.engine import Finding, run_rules
+from meetme.generators.render import RenderError, output_name, render_device
+from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
+from meetme.validators.loader import LoadedIntent, display_path, load_intent
+from meetme.validators.rules.engine import SEVERITY_ORDER, Finding, run_rules
 
 
 @dataclass
@@ -21,27 +26,59 @@ class LintResult:
     loaded: LoadedIntent
     fabrics: dict[str, SiteFabric]
     findings: list[Finding]
+    # Built by the config lint (None when it did not run); `device_models` reuses them.
+    models: dict[str, DeviceModel] | None = None
+    # Templates that failed on a device model: a meetme bug, reported by `meetme render`. The
+    # config lint skips those devices; nothing here turns them into findings.
+    render_errors: list[RenderError] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == "error"]
 
 
-def lint(intent_dir: Path) -> LintResult:
-    """Schema, references and design-standard rules. Raises IntentError when unusable."""
+def lint(intent_dir: Path, *, templates: Path | None = None, configs: bool = True) -> LintResult:
+    """Schema, references and design-standard rules; then, when those found no error, the
+    config lint over every device rendered in memory (`templates`: another templates folder,
+    for tests; `configs=False` skips the config lint). Raises IntentError when unusable."""
     loaded = load_intent(intent_dir)
     fabrics = resolve_fabric(loaded)
     findings = run_rules(loaded, dict(fabrics))
-    return LintResult(loaded, fabrics, findings)
+    result = LintResult(loaded, fabrics, findings)
+    if configs and not result.errors:  # the gate `meetme render` uses: no model from bad intent
+        _lint_rendered(result, Path(intent_dir).parent / "rendered", templates)
+    return result
+
+
+def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) -> None:
+    models = build_models(result.loaded, result.fabrics)
+    result.models = models
+    rendered: list[RenderedConfig] = []
+    for model in models.values():
+        if not needs_lint(model):  # rendering and parsing only what the lint reads
+            continue
+        try:
+            text = render_device(model, templates)
+        except RenderError as exc:
+            result.render_errors.append(exc)
+            continue
+        rendered.append(RenderedConfig(model, display_path(out_dir / output_name(model)), text))
+    found = lint_configs(rendered, result.loaded.intent.standards.severity)
+    result.findings = sorted(
+        [*result.findings, *found],
+        key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message),
+    )
 
 
 def device_models(result: LintResult) -> dict[str, DeviceModel]:
+    if result.models is not None:
+        return result.models
     return build_models(result.loaded, result.fabrics)
 
 
-def render_all(models: dict[str, DeviceModel]) -> dict[str, str]:
-    """Relative output path -> file text, for every device."""
-    return {output_name(m): render_device(m) for m in models.values()}
+def render_all(models: dict[str, DeviceModel], templates: Path | None = None) -> dict[str, str]:
+    """Relative output path -> file text, for every device (`templates`: another folder)."""
+    return {output_name(m): render_device(m, templates) for m in models.values()}
 
 
 def write_rendered(out_dir: Path, files: dict[str, str]) -> None:

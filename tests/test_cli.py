@@ -24,6 +24,7 @@ DEVICES = [
     "aus1-lf2",
     "aus1-lf3",
     "aus1-lf4",
+    *(f"aus1-bl{n}" for n in range(1, 7)),
 ]
 
 
@@ -74,7 +75,8 @@ def test_render_removes_files_of_deleted_devices(example: Path) -> None:
     devices = example / "intent/aus1/devices.yaml"
     text = devices.read_text()
     start = text.index("      aus1-lf4:")
-    devices.write_text(text[:start])
+    end = text.index("      # Border leaves")
+    devices.write_text(text[:start] + text[end:])
     assert runner.invoke(app, ["render"]).exit_code == 0
     assert not (example / "rendered/aus1/aus1-lf4.cfg").exists()
     assert (example / "rendered/aus1/aus1-lf3.cfg").exists()

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 from conftest import EXAMPLE_INTENT
-
 from meetme.generators.model import DeviceModel
 from meetme.generators.policy_eval import Route, Verdict, evaluate
+
 from meetme.pipeline import device_models, lint
 
 ORG = 64500
@@ -30,8 +30,9 @@ def policy(model: DeviceModel, party: str, afi: str, direction: str) -> str:
     raise AssertionError(f"no {afi} session with {party} on {model.hostname}")
 
 
-def judge(model: DeviceModel, party: str, route: Route, afi: str = "ipv4",
-          direction: str = "in") -> Verdict:
+def judge(
+    model: DeviceModel, party: str, route: Route, afi: str = "ipv4", direction: str = "in"
+) -> Verdict:
     return evaluate(model, policy(model, party, afi, direction), route)
 
 
@@ -98,8 +99,11 @@ def test_pni_accepts_only_its_allow_list(models: dict[str, DeviceModel]) -> None
 def test_export_to_transit_is_our_aggregates_only(models: dict[str, DeviceModel]) -> None:
     br1 = models["aus1-br1"]
     assert judge(br1, "transit-a", Route("198.51.100.0/24"), direction="out").accepted
-    learned = Route("8.8.8.0/24", as_path=(64505,),
-                    large_communities=frozenset({f"{ORG}:1:210", f"{ORG}:2:{SITE_CODE}"}))
+    learned = Route(
+        "8.8.8.0/24",
+        as_path=(64505,),
+        large_communities=frozenset({f"{ORG}:1:210", f"{ORG}:2:{SITE_CODE}"}),
+    )
     assert not judge(br1, "transit-b", learned, direction="out").accepted
     internal = Route("10.50.0.0/16")
     assert not judge(br1, "transit-a", internal, direction="out").accepted
@@ -112,8 +116,7 @@ def test_cloud_sessions_exchange_only_the_agreed_prefixes(models: dict[str, Devi
     bl1 = models["aus1-bl1"]
     assert judge(bl1, "aws-syd/private-1", Route("10.50.0.0/16"), direction="out").accepted
     assert not judge(bl1, "aws-syd/private-1", Route("10.60.0.0/16"), direction="out").accepted
-    assert not judge(bl1, "aws-syd/private-1", Route("198.51.100.0/24"),
-                     direction="out").accepted
+    assert not judge(bl1, "aws-syd/private-1", Route("198.51.100.0/24"), direction="out").accepted
     vpc = Route("10.1.0.0/16", as_path=(64512,))
     verdict = judge(bl1, "aws-syd/private-1", vpc)
     assert verdict.accepted and f"{ORG}:1:400" in verdict.large_communities

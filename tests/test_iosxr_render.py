@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Any
 
-import jinja2
 import pytest
 from ciscoconfparse2 import CiscoConfParse
 from conftest import EXAMPLE_INTENT
-from meetme.generators.model import DeviceModel, PrefixList, PrefixListEntry
+from meetme.generators.model import (
+    Address,
+    AsPathEntry,
+    DeviceModel,
+    Interface,
+    PrefixList,
+    PrefixListEntry,
+    RouteMap,
+    RouteMapEntry,
+)
 from meetme.generators.platforms import PLATFORMS
-from meetme.generators.render import output_name, render_device
+from meetme.generators.policy_eval import Route, evaluate
+from meetme.generators.render import RenderError, output_name, render_device
 
 from meetme.pipeline import device_models, lint, render_all
+from meetme.secret_refs import PLACEHOLDER_RE
 
 PLATFORM = "cisco_iosxr"
 
@@ -34,12 +45,16 @@ def xr_configs(rendered: Rendered) -> dict[str, tuple[DeviceModel, Any]]:
     """Hostname -> (model, parsed config) of every IOS-XR device; never empty."""
     models, files = rendered
     parsed = {
-        name: (model, CiscoConfParse(files[output_name(model)].splitlines(), syntax="iosxr"))
+        name: (model, parse(files[output_name(model)]))
         for name, model in models.items()
         if model.platform == PLATFORM
     }
     assert parsed, "the example has no IOS-XR device"
     return parsed
+
+
+def parse(text: str) -> Any:
+    return CiscoConfParse(text.splitlines(), syntax="iosxr")
 
 
 def children(obj: Any, pattern: str) -> list[Any]:
@@ -52,8 +67,22 @@ def one(obj: Any, pattern: str) -> Any:
     return found[0]
 
 
+def none(obj: Any, pattern: str) -> None:
+    found = children(obj, pattern)
+    assert not found, f"{obj.text.strip()!r}: unexpected {found}"
+
+
 def top(parse: Any, pattern: str) -> list[Any]:
     return [o for o in parse.objs if o.indent == 0 and re.match(pattern, o.text)]
+
+
+def neighbor_blocks(model: DeviceModel, parse: Any) -> dict[str, Any]:
+    (bgp,) = top(parse, rf"router bgp {model.bgp.asn}$")
+    return {n.text.split()[1]: n for n in children(bgp, r"neighbor ")}
+
+
+def external(model: DeviceModel) -> list[Any]:
+    return [n for n in model.bgp.neighbors if n.external]
 
 
 def test_every_iosxr_file_parses_as_iosxr(rendered: Rendered) -> None:
@@ -61,7 +90,13 @@ def test_every_iosxr_file_parses_as_iosxr(rendered: Rendered) -> None:
         assert [o.text for o in top(parse, r"hostname ")] == [f"hostname {name}"]
         # Every RPL set and policy is closed, so nothing after it is swallowed into it.
         lines = [o.text for o in parse.objs if o.indent == 0]
-        for opener, closer in (("prefix-set ", "end-set"), ("route-policy ", "end-policy")):
+        for opener, closer in (
+            ("prefix-set ", "end-set"),
+            ("as-path-set ", "end-set"),
+            ("community-set ", "end-set"),
+            ("large-community-set ", "end-set"),
+            ("route-policy ", "end-policy"),
+        ):
             opened = [i for i, text in enumerate(lines) if text.startswith(opener)]
             assert opened, f"{name}: no {opener.strip()}"
             for i in opened:
@@ -72,70 +107,400 @@ def test_every_iosxr_file_parses_as_iosxr(rendered: Rendered) -> None:
 def test_every_neighbor_is_complete(rendered: Rendered) -> None:
     for name, (model, parse) in xr_configs(rendered).items():
         (bgp,) = top(parse, rf"router bgp {model.bgp.asn}$")
-        neighbors = children(bgp, r"neighbor ")
-        assert len(neighbors) == len(model.bgp.neighbors), name
+        blocks = neighbor_blocks(model, parse)
+        assert sorted(blocks) == sorted(n.address for n in model.bgp.neighbors), name
         global_afs = {c.text.strip() for c in children(bgp, r"address-family ")}
-        for nbr in neighbors:
-            address = nbr.text.split()[1]
-            afi = "ipv6" if ":" in address else "ipv4"
-            one(nbr, r"remote-as \d+$")
-            one(nbr, r"description \S")
-            one(nbr, r"bfd fast-detect$")
-            one(nbr, r"bfd minimum-interval \d+$")
-            one(nbr, r"bfd multiplier \d+$")
-            af = one(nbr, r"address-family ")
-            assert af.text.strip() == f"address-family {afi} unicast", f"{name} {address}"
+        for nbr in model.bgp.neighbors:
+            block = blocks[nbr.address]
+            where = f"{name} {nbr.address}"
+            assert one(block, r"remote-as ").text.split() == ["remote-as", str(nbr.remote_as)]
+            assert one(block, r"description ").text.strip() == f"description {nbr.description}"
+            if nbr.bfd:
+                timers = nbr.bfd_timers or model.bgp.bfd
+                one(block, r"bfd fast-detect$")
+                assert one(block, r"bfd minimum-interval ").text.split()[-1] == str(
+                    timers.interval
+                ), where
+                assert one(block, r"bfd multiplier ").text.split()[-1] == str(timers.multiplier), (
+                    where
+                )
+            else:
+                none(block, r"bfd ")
+            # One address family per session: an IPv6 session carries only IPv6.
+            af = one(block, r"address-family ")
+            assert af.text.strip() == f"address-family {nbr.afi} unicast", where
             # XR only activates a neighbor AF that is also enabled under router bgp.
-            assert af.text.strip() in global_afs, f"{name} {address}"
+            assert af.text.strip() in global_afs, where
             # RFC 8212 on XR: without both policies the session carries no routes at all.
-            one(af, r"route-policy \S+ in$")
-            one(af, r"route-policy \S+ out$")
-            one(af, r"maximum-prefix \d+ \d+$")
+            assert one(af, r"route-policy \S+ in$").text.split()[1] == nbr.route_map_in
+            assert one(af, r"route-policy \S+ out$").text.split()[1] == nbr.route_map_out
+            assert one(af, r"maximum-prefix ").text.split()[1:] == [
+                str(nbr.max_prefix),
+                str(nbr.max_prefix_warning_pct),
+            ], where
 
 
-def test_every_policy_and_prefix_set_used_is_defined(rendered: Rendered) -> None:
+def test_external_neighbors_are_hardened_as_the_intent_says(rendered: Rendered) -> None:
+    kinds = set()
+    for name, (model, parse) in xr_configs(rendered).items():
+        blocks = neighbor_blocks(model, parse)
+        for nbr in external(model):
+            kinds.add(nbr.kind)
+            block = blocks[nbr.address]
+            where = f"{name} {nbr.address}"
+            description = one(block, r"description ").text
+            assert nbr.party is not None and nbr.party in description, where
+            assert nbr.circuit is not None and nbr.circuit in description, where
+            if nbr.password is not None:
+                assert one(block, r"password ").text.strip() == f"password clear {nbr.password}"
+            else:
+                none(block, r"password ")
+            assert bool(children(block, r"ttl-security$")) == nbr.ttl_security, where
+            assert bool(children(block, r"enforce-first-as disable$")) == (
+                not nbr.enforce_first_as
+            ), where
+    # The example exercises every border party the IOS-XR pair peers with.
+    assert {"transit", "ix_rs", "ix_peer", "pni"} <= kinds
+
+
+def test_session_bfd_timers_override_the_device_defaults(rendered: Rendered) -> None:
+    """The example's session timers equal the device's; give one session its own to tell."""
+    model = next(m for m, _ in xr_configs(rendered).values())
+    nbr = next(n for n in external(model) if n.bfd and n.bfd_timers is not None)
+    assert nbr.bfd_timers is not None
+    own = nbr.bfd_timers.model_copy(update={"interval": 150, "min_rx": 150, "multiplier": 4})
+    assert (own.interval, own.multiplier) != (model.bgp.bfd.interval, model.bgp.bfd.multiplier)
+    neighbors = [
+        n.model_copy(update={"bfd_timers": own}) if n is nbr else n for n in model.bgp.neighbors
+    ]
+    changed = model.model_copy(
+        update={"bgp": model.bgp.model_copy(update={"neighbors": neighbors})}
+    )
+    block = neighbor_blocks(changed, parse(render_device(changed)))[nbr.address]
+    assert one(block, r"bfd minimum-interval ").text.strip() == "bfd minimum-interval 150"
+    assert one(block, r"bfd multiplier ").text.strip() == "bfd multiplier 4"
+
+
+def test_hardening_knobs_each_appear_somewhere(rendered: Rendered) -> None:
+    """The example has a session of each kind; a template that drops a knob fails here."""
+    texts = "\n".join(o.text for _, parse in xr_configs(rendered).values() for o in parse.objs)
+    for knob in ("ttl-security", "enforce-first-as disable", "password clear <<secret:"):
+        assert knob in texts, knob
+
+
+def test_passwords_are_placeholders_never_values(rendered: Rendered) -> None:
+    _, files = rendered
+    seen = 0
+    for name, (model, parse) in xr_configs(rendered).items():
+        for line in (o.text.strip() for o in parse.objs):
+            if line.startswith("password"):
+                seen += 1
+                _, form, value = line.split()
+                assert form == "clear", f"{name}: {line}"
+                assert PLACEHOLDER_RE.fullmatch(value), f"{name}: {line}"
+        assert "encrypted" not in files[output_name(model)], name
+    assert seen, "no session with a password in the example"
+
+
+def test_every_set_and_policy_used_is_defined(rendered: Rendered) -> None:
+    uses = {
+        "destination in": "prefix-set",
+        "as-path in": "as-path-set",
+        "community matches-any": "community-set",
+        "large-community matches-any": "large-community-set",
+    }
     for name, (_, parse) in xr_configs(rendered).items():
-        policies = {o.text.split()[1]: o for o in top(parse, r"route-policy ")}
-        prefix_sets = {o.text.split()[1] for o in top(parse, r"prefix-set ")}
+        defined = {
+            kind: {o.text.split()[1] for o in top(parse, rf"{kind} ")}
+            for kind in (*uses.values(), "route-policy")
+        }
         used = {
             o.text.split()[1]
             for o in parse.objs
             if re.fullmatch(r"\s+route-policy \S+ (in|out)", o.text)
         }
         assert used, name
-        assert used <= set(policies), f"{name}: undefined {used - set(policies)}"
-        for policy_name in sorted(used):
-            policy = policies[policy_name]
-            tests = [c for c in policy.all_children if "destination in" in c.text]
-            assert tests, f"{name}: {policy_name} matches nothing"
-            for test in tests:
-                prefix_set = re.search(r"destination in (\S+) then", test.text)
-                assert prefix_set, test.text
-                assert prefix_set.group(1) in prefix_sets, f"{name}: {test.text.strip()}"
-            # Same meaning as the route map: whatever the prefix-sets do not pass is dropped.
-            (final,) = children(policy, r"else$")
-            assert [c.text.strip() for c in final.children] == ["drop"], policy_name
+        assert used <= defined["route-policy"], (
+            f"{name}: undefined {used - defined['route-policy']}"
+        )
+        checked = set()
+        for policy in top(parse, r"route-policy "):
+            for line in (c.text.strip() for c in policy.all_children):
+                for test in re.findall(r"(?:if|elseif|and) (.+?)(?= and | then$)", line):
+                    if test == "validation-state is invalid":
+                        continue
+                    prefix, _, ref = test.rpartition(" ")
+                    assert prefix in uses, f"{name}: unknown condition in {line!r}"
+                    assert ref in defined[uses[prefix]], f"{name}: {line}"
+                    checked.add(uses[prefix])
+        assert checked == set(uses.values()), f"{name}: only {checked} referenced"
 
 
-def test_routed_ports_name_the_far_end_and_agree_on_ip_mtu(rendered: Rendered) -> None:
+# --- Behaviour: the printed RPL must do what the model's route maps do -------------------------
+
+SAMPLES_V4 = [
+    Route("10.20.0.0/16", as_path=(64501,)),  # bogon
+    Route("8.8.8.0/25", as_path=(64501, 15169)),  # too long
+    Route("198.51.100.0/24", as_path=(64501, 64999)),  # our aggregate, from outside
+    Route("198.51.100.128/25", as_path=(64501, 64999)),
+    Route("0.0.0.0/0", as_path=(64501,)),
+    Route("203.0.113.0/24", as_path=(64505,)),  # the IX LAN
+    Route("8.8.8.0/24", as_path=(64501, 15169)),  # legitimate
+    Route("8.8.8.0/24", as_path=(64505, 65001, 15169)),  # private ASN
+    Route("8.8.8.0/24", as_path=(64501, 23456)),  # AS_TRANS
+    Route("8.8.8.0/24", as_path=(64501, 0)),  # AS 0
+    Route("8.8.8.0/24", as_path=(64501, 70000)),  # IANA reserved range
+    Route("8.8.8.0/24", as_path=(64505, 174, 15169)),  # transit-free network behind a peer
+    Route("8.8.8.0/24", as_path=(64501, 15169), rpki_invalid=True),
+    Route("8.8.8.0/24", as_path=(64501, 15169), communities=frozenset({"65535:0"})),
+    Route("8.8.8.0/24", as_path=(64501,), large_communities=frozenset({"64500:1:100"})),
+    Route("192.0.2.128/26", as_path=(64503,)),  # inside the PNI allow-list
+    Route("192.0.2.128/26", as_path=(64503,), communities=frozenset({"65535:0"})),
+    Route("10.0.0.5/32", as_path=(4200009000,)),  # a fabric loopback
+    Route("10.0.1.7/32", as_path=(4200009000, 4200000021)),
+]
+SAMPLES_V6 = [
+    Route("fc00:1::/48", as_path=(64501,)),
+    Route("2a00:1450::/49", as_path=(64501, 15169)),
+    Route("2001:db8:4000::/48", as_path=(64501, 64999)),
+    Route("2001:db8:4000::/36", as_path=(64501, 64999)),
+    Route("::/0", as_path=(64501,)),
+    Route("2001:db8:ff00::/64", as_path=(64505,)),
+    Route("2a00:1450::/32", as_path=(64501, 15169)),
+    Route("2a00:1450::/32", as_path=(64501, 4200000001)),
+    Route("2a00:1450::/32", as_path=(64505, 3356, 15169)),
+    Route("2a00:1450::/32", as_path=(64501, 15169), rpki_invalid=True),
+    Route("2a00:1450::/32", as_path=(64501, 15169), communities=frozenset({"65535:0"})),
+    Route("2a00:1450::/32", as_path=(64501,), large_communities=frozenset({"64500:1:300"})),
+    Route("2001:db8:c000::/40", as_path=(64503,)),
+    Route("2001:db8:0:ff::1/128", as_path=(4200009000,)),
+]
+
+
+class Rpl:
+    """The RPL sets and route-policies of one rendered file, evaluated as XR evaluates them."""
+
+    def __init__(self, text: str) -> None:
+        self.sets: dict[tuple[str, str], list[str]] = {}
+        self.policies: dict[str, list[str]] = {}
+        block: list[str] | None = None
+        for raw in text.splitlines():
+            line = raw.strip()
+            head = re.fullmatch(
+                r"(prefix-set|as-path-set|community-set|large-community-set|route-policy) (\S+)",
+                raw,
+            )
+            if head:
+                block = []
+                if head.group(1) == "route-policy":
+                    self.policies[head.group(2)] = block
+                else:
+                    self.sets[(head.group(1), head.group(2))] = block
+            elif line in ("end-set", "end-policy"):
+                block = None
+            elif block is not None and line and not line.startswith("#"):
+                block.append(line.rstrip(","))
+
+    def _prefix_set(self, name: str, prefix: str) -> bool:
+        route = ipaddress.ip_network(prefix)
+        for element in self.sets[("prefix-set", name)]:
+            words = element.split()
+            net = ipaddress.ip_network(words[0])
+            options = dict(zip(words[1::2], map(int, words[2::2]), strict=True))
+            if route.version != net.version or not route.subnet_of(net):  # type: ignore[arg-type]
+                continue
+            low = options.get("ge", net.prefixlen)
+            high = options.get("le", route.max_prefixlen if "ge" in options else net.prefixlen)
+            if low <= route.prefixlen <= high:
+                return True
+        return False
+
+    def _as_path_set(self, name: str, as_path: tuple[int, ...]) -> bool:
+        text = " ".join(str(asn) for asn in as_path)
+        for element in self.sets[("as-path-set", name)]:
+            kind, quoted = element.split(" ", 1)
+            value = quoted.strip("'")
+            if kind == "passes-through":
+                low, _, high = value.strip("[]").partition("..")
+                if any(int(low) <= asn <= int(high or low) for asn in as_path):
+                    return True
+            elif kind == "ios-regex":
+                # Cisco `_` matches the start, the end or a separator between ASNs.
+                pattern = value.replace("_", r"(?:^|$|[ ,{}()])")
+                if re.search(pattern, text):
+                    return True
+            else:
+                raise AssertionError(f"as-path-set {name}: unknown element {element!r}")
+        return False
+
+    def _condition(self, condition: str, route: Route) -> bool:
+        kind, _, name = condition.rpartition(" ")
+        if condition == "validation-state is invalid":
+            return route.rpki_invalid
+        if kind == "destination in":
+            return self._prefix_set(name, route.prefix)
+        if kind == "as-path in":
+            return self._as_path_set(name, route.as_path)
+        if kind == "community matches-any":
+            return bool(set(self.sets[("community-set", name)]) & route.communities)
+        if kind == "large-community matches-any":
+            return bool(set(self.sets[("large-community-set", name)]) & route.large_communities)
+        raise AssertionError(f"condition the test cannot evaluate: {condition!r}")
+
+    def evaluate(self, policy: str, route: Route) -> tuple[bool, int | None, frozenset[str]]:
+        """(accepted, local preference, large communities) for one route; flat if chains."""
+        taken = False  # a branch of the current if-chain already ran
+        active = True  # statements here run
+        passed, local_pref, large = False, None, set(route.large_communities)
+        for line in self.policies[policy]:
+            test = re.fullmatch(r"(if|elseif) (.+) then", line)
+            if test:
+                if test.group(1) == "if":
+                    taken = False
+                hold = not taken and all(
+                    self._condition(c, route) for c in test.group(2).split(" and ")
+                )
+                active, taken = hold, taken or hold
+            elif line == "else":
+                active, taken = not taken, True
+            elif line == "endif":
+                active, taken = True, False
+            elif not active:
+                continue
+            elif line == "drop":
+                return False, None, frozenset(route.large_communities)
+            elif line == "pass":
+                passed = True
+            elif line.startswith("set local-preference "):
+                local_pref = int(line.split()[-1])
+            elif added := re.fullmatch(r"set large-community \((.+)\) additive", line):
+                large |= set(added.group(1).split(", "))
+            else:
+                raise AssertionError(f"{policy}: statement the test cannot evaluate: {line!r}")
+        return passed, local_pref if passed else None, frozenset(large)
+
+
+def test_rpl_does_what_the_route_maps_say(rendered: Rendered) -> None:
+    _, files = rendered
+    outcomes = set()
+    for name, (model, _) in xr_configs(rendered).items():
+        rpl = Rpl(files[output_name(model)])
+        assert sorted(rpl.policies) == sorted(m.name for m in model.route_maps), name
+        for route_map in model.route_maps:
+            for route in SAMPLES_V4 if route_map.afi == "ipv4" else SAMPLES_V6:
+                expected = evaluate(model, route_map.name, route)
+                got = rpl.evaluate(route_map.name, route)
+                want = (
+                    expected.accepted,
+                    expected.local_preference if expected.accepted else None,
+                    expected.large_communities if expected.accepted else route.large_communities,
+                )
+                assert got == want, f"{name} {route_map.name} {route}: RPL {got}, model {want}"
+                outcomes.add(got[0])
+    assert outcomes == {True, False}, "the samples must both pass and drop somewhere"
+
+
+def test_rpki_caches_and_origin_validation(rendered: Rendered) -> None:
+    for name, (model, parse) in xr_configs(rendered).items():
+        (bgp,) = top(parse, rf"router bgp {model.bgp.asn}$")
+        servers = children(bgp, r"rpki server ")
+        caches = model.bgp.rpki_caches
+        assert [s.text.split()[-1] for s in servers] == [c.address for c in caches], name
+        for server, cache in zip(servers, caches, strict=True):
+            assert one(server, r"transport ").text.strip() == f"transport tcp port {cache.port}"
+        uses_rov = any(e.match_rpki_invalid for m in model.route_maps for e in m.entries)
+        assert uses_rov == bool(model.bgp.rpki_caches), name
+        for af in children(bgp, r"address-family ipv[46] unicast$"):
+            # Without it XR (6.5.1+) marks no path invalid: `validation-state is invalid` never
+            # matches and RPKI-invalid routes are accepted.
+            found = children(af, r"bgp origin-as validation enable$")
+            assert bool(found) == bool(model.bgp.rpki_caches), f"{name} {af.text}"
+    assert any(m.bgp.rpki_caches for m, _ in xr_configs(rendered).values())
+
+
+def test_originated_aggregates_are_anchored_by_discard_routes(rendered: Rendered) -> None:
+    for name, (model, parse) in xr_configs(rendered).items():
+        (static,) = top(parse, r"router static$")
+        for afi in ("ipv4", "ipv6"):
+            routes = [r for r in model.static_routes if r.afi == afi]
+            afs = children(static, rf"address-family {afi} unicast$")
+            if not routes:
+                assert not afs, name
+                continue
+            (af,) = afs
+            assert [c.text.strip() for c in af.children] == [f"{r.prefix} Null0" for r in routes]
+        (bgp,) = top(parse, rf"router bgp {model.bgp.asn}$")
+        networks = {
+            c.text.split()[1]
+            for af in children(bgp, r"address-family ")
+            for c in af.children
+            if c.text.strip().startswith("network ")
+        }
+        assert {r.prefix for r in model.static_routes} <= networks, name
+        # The management default stays in its VRF.
+        vrf = one(static, rf"vrf {re.escape(model.management.vrf)}$")
+        assert one(one(vrf, r"address-family ipv4 unicast$"), r"0\.0\.0\.0/0 ").text.split() == [
+            "0.0.0.0/0",
+            model.management.gateway,
+        ]
+
+
+def test_routed_ports_agree_on_ip_mtu(rendered: Rendered) -> None:
     models, _ = rendered
     overhead = PLATFORMS[PLATFORM].mtu_overhead
     for name, (model, parse) in xr_configs(rendered).items():
         routed = [i for i in model.interfaces if i.kind == "routed"]
-        assert routed, name
+        assert any(p.peer is None for p in routed), f"{name}: no external port"
         for port in routed:
-            assert port.peer is not None
             (block,) = top(parse, rf"interface {re.escape(port.name)}$")
             description = one(block, r"description ").text
+            # XR `mtu` counts the 14-byte Ethernet header.
+            mtu = int(one(block, r"mtu \d+$").text.split()[1])
+            assert mtu - overhead == port.ip_mtu, f"{name} {port.name}"
+            one(block, r"no shutdown$")
+            if port.peer is None:
+                continue
             assert port.peer.device in description, f"{name} {port.name}"
             assert port.peer.interface in description, f"{name} {port.name}"
-            # XR `mtu` counts the 14-byte Ethernet header; the IP MTU must match the far end.
-            mtu = int(one(block, r"mtu \d+$").text.split()[1])
             far_end = next(
                 i for i in models[port.peer.device].interfaces if i.name == port.peer.interface
             )
             assert mtu - overhead == far_end.ip_mtu, f"{name} {port.name}"
-            one(block, r"no shutdown$")
+
+
+def test_subinterface_is_tagged_and_keeps_the_agreed_ip_mtu(rendered: Rendered) -> None:
+    """No XR border has a cloud sub-interface in the example; the template must still print one
+    as XR takes it: `interface PARENT.VLAN`, `encapsulation dot1q VLAN`, and the IP MTU set as
+    such, since a sub-interface's `mtu` would count the 4-byte tag as well."""
+    model = next(m for m, _ in xr_configs(rendered).values())
+    parent = Interface(
+        name="HundredGigE0/0/0/30",
+        kind="routed",
+        description="carrier of cloud sub-interfaces",
+        ip_mtu=9214,
+        mtu=9228,
+    )
+    sub = Interface(
+        name="HundredGigE0/0/0/30.412",
+        kind="subinterface",
+        description="aws dx-1 vif private",
+        vlan=412,
+        ipv4=Address.of("169.254.100.1/30"),
+        ipv6=Address.of("2001:db8:aa::1/126"),
+        ip_mtu=1500,
+        mtu=1514,
+    )
+    text = render_device(model.model_copy(update={"interfaces": [parent, sub]}))
+    config = parse(text)
+    (block,) = top(config, r"interface HundredGigE0/0/0/30\.412$")
+    assert one(block, r"encapsulation ").text.strip() == "encapsulation dot1q 412"
+    assert one(block, r"ipv4 mtu ").text.strip() == "ipv4 mtu 1500"
+    assert one(block, r"ipv6 mtu ").text.strip() == "ipv6 mtu 1500"
+    assert one(block, r"ipv4 address ").text.split()[2:] == ["169.254.100.1", "255.255.255.252"]
+    none(block, r"mtu ")
+    (carrier,) = top(config, r"interface HundredGigE0/0/0/30$")
+    assert one(carrier, r"mtu ").text.strip() == "mtu 9228"
+    none(carrier, r"ipv4 address")
 
 
 def test_prefix_list_deny_entry_fails_the_render(rendered: Rendered) -> None:
@@ -151,5 +516,53 @@ def test_prefix_list_deny_entry_fails_the_render(rendered: Rendered) -> None:
         ],
     )
     broken = model.model_copy(update={"prefix_lists": [denying, *model.prefix_lists[1:]]})
-    with pytest.raises(jinja2.UndefinedError, match="deny"):
+    with pytest.raises(RenderError, match="deny"):
         render_device(broken)
+
+
+def test_as_path_deny_entry_fails_the_render(rendered: Rendered) -> None:
+    model = next(m for m, _ in xr_configs(rendered).values())
+    first = model.as_path_lists[0]
+    entry = first.entries[0]
+    denying = first.model_copy(
+        update={
+            "entries": [
+                AsPathEntry(
+                    seq=5,
+                    action="deny",
+                    first=64999,
+                    last=64999,
+                    regexes=["_64999_"],
+                    description="deny",
+                ),
+                *first.entries,
+            ]
+        }
+    )
+    assert entry.action == "permit"
+    broken = model.model_copy(update={"as_path_lists": [denying, *model.as_path_lists[1:]]})
+    with pytest.raises(RenderError, match="deny"):
+        render_device(broken)
+
+
+def test_clause_after_a_match_everything_clause_fails_the_render(rendered: Rendered) -> None:
+    """RPL has no way to reach a clause after `else`; silently dropping it would change the
+    policy, so the render stops."""
+    model = next(m for m, _ in xr_configs(rendered).values())
+    catch_all = RouteMapEntry(seq=10, action="permit", set_local_preference=50)
+    after = RouteMapEntry(seq=20, action="deny", match_prefix_list=model.prefix_lists[0].name)
+    broken_map = RouteMap(name="RM-BROKEN", afi="ipv4", entries=[catch_all, after])
+    broken = model.model_copy(update={"route_maps": [*model.route_maps, broken_map]})
+    with pytest.raises(RenderError, match="match_everything"):
+        render_device(broken)
+    # Alone, a match-everything clause is the whole policy.
+    alone = model.model_copy(
+        update={
+            "route_maps": [
+                *model.route_maps,
+                broken_map.model_copy(update={"entries": [catch_all]}),
+            ]
+        }
+    )
+    policy = Rpl(render_device(alone)).policies["RM-BROKEN"]
+    assert policy == ["set local-preference 50", "pass"]

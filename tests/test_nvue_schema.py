@@ -4,25 +4,30 @@ The nvueschema package carries pydantic models generated from the NVUE OpenAPI s
 ignore unknown keys, so a misspelled key (the 5.14 `enable: on` instead of 5.15+ `state: enabled`)
 would pass silently. The fixture below loads a private copy of the 5.16 module and sets
 `extra='forbid'` on every class, so an unknown key anywhere in the tree fails validation.
+The border leaves (Google Cloud Interconnect VLAN attachments on 802.1Q sub-interfaces) are read
+back as an engineer would: every external session hardened, every policy object it names defined.
 """
 
 from __future__ import annotations
 
 import copy
 import importlib.util
+import re
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
-from conftest import EXAMPLE_INTENT
-from meetme.generators.model import DeviceModel
-from meetme.generators.render import output_name
+from conftest import EXAMPLE_INTENT, lint_repo, replace_in
+from meetme.generators.model import BfdTimers, DeviceModel, StaticRoute
+from meetme.generators.render import output_name, render_device
 from pydantic import BaseModel, ValidationError
 
 from meetme.pipeline import device_models, lint, render_all
+from meetme.secret_refs import PLACEHOLDER_RE, placeholder
 
 SCHEMA_MODULE = "nvueschema.models.v5_16"
 PRIVATE_NAME = "_meetme_nvue_v5_16_forbid"  # never the real module name: others stay untouched
@@ -86,16 +91,32 @@ def forbid_schema() -> Iterator[type[BaseModel]]:
         sys.modules.pop(PRIVATE_NAME, None)
 
 
+def nvue_files(models: dict[str, DeviceModel]) -> list[tuple[DeviceModel, str]]:
+    """(model, rendered startup.yaml) of every NVUE device, by hostname. Only this platform's
+    templates run: another platform's template must not fail these tests."""
+    mine = {name: model for name, model in sorted(models.items()) if model.platform == PLATFORM}
+    files = render_all(mine)
+    return [(model, files[output_name(model)]) for model in mine.values()]
+
+
 @pytest.fixture(scope="session")
 def nvue_devices() -> list[tuple[DeviceModel, str]]:
     """(device model, rendered startup.yaml text) of every NVUE device of the example."""
     result = lint(EXAMPLE_INTENT)
     assert result.errors == []
-    models = device_models(result)
-    files = render_all(models)
-    devices = [(m, files[output_name(m)]) for m in models.values() if m.platform == PLATFORM]
+    devices = nvue_files(device_models(result))
     assert devices, "the example has no NVIDIA NVUE device"
     return devices
+
+
+@pytest.fixture(scope="session")
+def border_leaf(nvue_devices: list[tuple[DeviceModel, str]]) -> tuple[DeviceModel, str]:
+    """The first NVUE device with external sessions on sub-interfaces (a Google border leaf)."""
+    for model, text in nvue_devices:
+        has_sub = any(i.kind == "subinterface" for i in model.interfaces)
+        if has_sub and any(n.external for n in model.bgp.neighbors):
+            return model, text
+    raise AssertionError("the example has no NVUE border leaf with cloud sub-interfaces")
 
 
 def set_tree(text: str) -> Tree:
@@ -108,14 +129,38 @@ def set_tree(text: str) -> Tree:
     return tree
 
 
+def validate(schema: type[BaseModel], hostname: str, text: str) -> Tree:
+    tree = set_tree(text)
+    try:
+        schema.model_validate(tree)
+    except ValidationError as error:  # name the device: the pydantic message does not
+        pytest.fail(f"{hostname}: not valid NVUE 5.16:\n{error}")
+    return tree
+
+
 def test_rendered_files_are_valid_nvue_516(
     forbid_schema: type[BaseModel], nvue_devices: list[tuple[DeviceModel, str]]
 ) -> None:
     for model, text in nvue_devices:
-        try:
-            forbid_schema.model_validate(set_tree(text))
-        except ValidationError as error:  # name the device: the pydantic message does not
-            pytest.fail(f"{model.hostname}: not valid NVUE 5.16:\n{error}")
+        validate(forbid_schema, model.hostname, text)
+    # the border leaves are among them: their edge keys are checked too, not only the fabric's
+    assert any(n.external for model, _ in nvue_devices for n in model.bgp.neighbors)
+
+
+def walk(node: Any, path: tuple[str, ...]) -> Any:
+    """Follow `path`; `*` is any entry of a collection keyed by id (the first one from which the
+    rest of the path exists), `*KEY` any entry holding KEY."""
+    if not path:
+        return node
+    step, rest = path[0], path[1:]
+    if not step.startswith("*"):
+        return walk(node[step], rest) if step in node else None
+    for child in node.values():
+        if isinstance(child, dict) and (step == "*" or step[1:] in child):
+            found = walk(child, rest)
+            if found is not None:
+                return found
+    return None
 
 
 @pytest.mark.parametrize(
@@ -142,27 +187,38 @@ def test_rendered_files_are_valid_nvue_516(
         # 5.14 per-neighbor BFD timer, replaced by profiles in 5.15
         (("vrf", "default", "router", "bgp", "neighbor", "*", "bfd"), "detect-multiplier"),
         # 5.14 interface address container, `ipv4` since 5.15
-        (("interface", "swp61"), "ip"),
+        (("interface", "lo"), "ip"),
+        # a sub-interface's tag is `vlan`, not the `vlan-id` other systems use
+        (("interface", "*base-interface"), "vlan-id"),
+        # an AS-path rule's regex is `aspath-exp`
+        (("router", "policy", "as-path-list", "*", "rule", "*"), "regex"),
+        # a large-community-list rule holds `large-community`, not `community`
+        (("router", "policy", "large-community-list", "*", "rule", "*"), "community"),
+        # a route-map matches `large-community-list`, not `large-community`
+        (("router", "policy", "route-map", "*", "rule", "*", "match"), "large-community"),
+        # 5.16 has no additive flag for `set large-community`
+        (("router", "policy", "route-map", "*", "rule", "*", "set"), "additive"),
+        # 5.16 has no RPKI: a route-map cannot match on it
+        (("router", "policy", "route-map", "*", "rule", "*", "match"), "rpki"),
     ],
 )
 def test_misspelled_key_is_rejected(
     forbid_schema: type[BaseModel],
-    nvue_devices: list[tuple[DeviceModel, str]],
+    border_leaf: tuple[DeviceModel, str],
     path: tuple[str, ...],
     bad_key: str,
 ) -> None:
-    tree = copy.deepcopy(set_tree(nvue_devices[0][1]))
-    node: Any = tree
-    for step in path:  # "*": the first entry of a collection keyed by id
-        node = next(iter(node.values())) if step == "*" else node[step]
+    tree = copy.deepcopy(set_tree(border_leaf[1]))
+    node = walk(tree, path)
+    assert isinstance(node, dict), f"{border_leaf[0].hostname} has no {path}"
     node[bad_key] = "on"
     with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
         forbid_schema.model_validate(tree)
 
 
 def test_every_neighbor_is_protected(nvue_devices: list[tuple[DeviceModel, str]]) -> None:
-    """remote-as, BFD with an existing profile, both route-maps (which exist) and a prefix limit
-    in the address family the session carries."""
+    """remote-as, description, BFD with the profile holding its timers, both route-maps (which
+    exist) and a prefix limit in the address family the session carries."""
     for model, text in nvue_devices:
         tree = set_tree(text)
         route_maps = tree["router"]["policy"]["route-map"]
@@ -173,7 +229,21 @@ def test_every_neighbor_is_protected(nvue_devices: list[tuple[DeviceModel, str]]
             where = f"{model.hostname} neighbor {expected.address}"
             neighbor = neighbors[expected.address]
             assert neighbor["remote-as"] == expected.remote_as, where
-            assert neighbor["bfd"]["profile"] in bfd_profiles, where
+            assert neighbor["type"] == "numbered", where
+            assert neighbor["description"] == expected.description, where
+            if expected.external:  # the party and the circuit it rides on, for the NOC
+                assert expected.party is not None and expected.circuit is not None, where
+                assert expected.party in neighbor["description"], where
+                assert expected.circuit in neighbor["description"], where
+            if expected.bfd:
+                timers = expected.bfd_timers or model.bgp.bfd
+                profile = bfd_profiles[neighbor["bfd"]["profile"]]
+                assert neighbor["bfd"]["profile"] == timers.profile, where
+                assert profile["min-tx-interval"] == timers.interval, where
+                assert profile["min-rx-interval"] == timers.min_rx, where
+                assert profile["detect-multiplier"] == timers.multiplier, where
+            else:
+                assert "bfd" not in neighbor, where
             family = neighbor["address-family"][f"{expected.afi}-unicast"]
             assert family["state"] == "enabled", where
             for direction in ("inbound", "outbound"):
@@ -183,42 +253,198 @@ def test_every_neighbor_is_protected(nvue_devices: list[tuple[DeviceModel, str]]
             assert limits["warning-threshold"] == expected.max_prefix_warning_pct, where
             if expected.afi == "ipv6":  # an IPv6 session must not also carry IPv4
                 assert neighbor["address-family"]["ipv4-unicast"]["state"] == "disabled", where
-        profile = next(iter(bfd_profiles.values()))
-        assert profile["min-tx-interval"] == model.bgp.bfd.interval, model.hostname
-        assert profile["min-rx-interval"] == model.bgp.bfd.min_rx, model.hostname
-        assert profile["detect-multiplier"] == model.bgp.bfd.multiplier, model.hostname
         assert tree["router"]["bfd"]["state"] == "enabled", model.hostname
 
 
-def test_route_maps_match_lists_of_their_family(
+def _hardened(model: DeviceModel) -> DeviceModel:
+    """The border leaf with what the example's Google sessions do not exercise: an MD5
+    placeholder, GTSM, enforce-first-as off (route-server style), own BFD timers, a session
+    without BFD, and discard routes for originated aggregates."""
+    external = [n for n in model.bgp.neighbors if n.external]
+    assert len(external) >= 2, model.hostname
+    first = external[0].model_copy(
+        update={
+            "password": placeholder("ix-rs-md5"),
+            "ttl_security": True,
+            "enforce_first_as": False,
+            "bfd_timers": BfdTimers(profile="BFD-IX-RS", interval=500, min_rx=400, multiplier=4),
+        }
+    )
+    second = external[1].model_copy(update={"bfd": False, "bfd_timers": None})
+    neighbors = [
+        first if n is external[0] else second if n is external[1] else n
+        for n in model.bgp.neighbors
+    ]
+    statics = [
+        StaticRoute(prefix="192.0.2.0/24", afi="ipv4", discard=True, description="aggregate"),
+        StaticRoute(prefix="2001:db8::/32", afi="ipv6", discard=True, description="aggregate"),
+    ]
+    return model.model_copy(
+        update={
+            "bgp": model.bgp.model_copy(update={"neighbors": neighbors}),
+            "static_routes": statics,
+        }
+    )
+
+
+def test_session_hardening_is_printed_and_valid(
+    forbid_schema: type[BaseModel], border_leaf: tuple[DeviceModel, str]
+) -> None:
+    model = _hardened(border_leaf[0])
+    tree = validate(forbid_schema, model.hostname, render_device(model))
+    default = tree["vrf"]["default"]["router"]
+    neighbors = default["bgp"]["neighbor"]
+    for expected in model.bgp.neighbors:
+        neighbor = neighbors[expected.address]
+        where = f"{model.hostname} neighbor {expected.address}"
+        assert neighbor.get("password") == expected.password, where
+        if expected.ttl_security:
+            assert neighbor["ttl-security"] == {"state": "enabled", "hops": 1}, where
+        else:
+            assert "ttl-security" not in neighbor, where
+        # the switch enforces the first AS unless told otherwise (CLDOCS 5.16)
+        wanted = None if expected.enforce_first_as else "disabled"
+        assert neighbor.get("enforce-first-as") == wanted, where
+        assert ("bfd" in neighbor) == expected.bfd, where
+    profile = tree["router"]["bfd"]["profile"]["BFD-IX-RS"]
+    assert profile == {"detect-multiplier": 4, "min-tx-interval": 500, "min-rx-interval": 400}
+    assert default["static"] == {
+        "192.0.2.0/24": {"via": {"blackhole": {}}},
+        "2001:db8::/32": {"via": {"blackhole": {}}},
+    }
+
+
+def test_md5_key_from_intent_is_a_placeholder(
+    example: Path, forbid_schema: type[BaseModel]
+) -> None:
+    """A key named in intent reaches the file as its marked placeholder, nothing else."""
+    replace_in(
+        example / "intent/aus1/clouds.yaml",
+        "advertise: [10.80.0.0/16]}",
+        'advertise: [10.80.0.0/16], key: "secret:gcp-md5"}',
+        count=4,
+    )
+    result = lint_repo(example)
+    assert result.errors == []
+    devices = nvue_files(device_models(result))
+    seen = 0
+    for model, text in devices:
+        tree = validate(forbid_schema, model.hostname, text)
+        for address, neighbor in tree["vrf"]["default"]["router"]["bgp"]["neighbor"].items():
+            if "password" in neighbor:  # every password in the file is a whole placeholder
+                assert PLACEHOLDER_RE.fullmatch(neighbor["password"]), f"{model.hostname} {address}"
+                seen += neighbor["password"] == "<<secret:gcp-md5>>"
+    external = sum(n.kind == "gcp" for model, _ in devices for n in model.bgp.neighbors)
+    assert seen == external > 0
+
+
+def test_policy_objects_are_defined_and_faithful(
     nvue_devices: list[tuple[DeviceModel, str]],
 ) -> None:
-    """An IPv6 route-map matching an IPv4 list (or a missing list) would drop every route."""
+    """Every list a route-map names exists (an undefined list matches nothing in FRR, so a deny
+    clause would silently stop protecting); each rule matches and sets what the model says."""
     for model, text in nvue_devices:
         policy = set_tree(text)["router"]["policy"]
-        for name, route_map in policy["route-map"].items():
-            for seq, rule in route_map["rule"].items():
-                where = f"{model.hostname} route-map {name} rule {seq}"
-                listed = rule["match"]["ip-prefix-list"]
-                assert listed in policy["prefix-list"], where
-                prefix_list_type = policy["prefix-list"][listed]["type"]
-                assert rule["match"]["type"] == prefix_list_type, where
+        for route_map in model.route_maps:
+            rules = policy["route-map"][route_map.name]["rule"]
+            assert list(rules) == [str(e.seq) for e in route_map.entries], route_map.name
+            for entry in route_map.entries:
+                where = f"{model.hostname} route-map {route_map.name} rule {entry.seq}"
+                rule = rules[str(entry.seq)]
+                match = rule["match"]
+                assert match["type"] == route_map.afi, where
+                assert list(rule["action"]) == [entry.action], where
+                references = {
+                    "ip-prefix-list": ("prefix-list", entry.match_prefix_list),
+                    "as-path-list": ("as-path-list", entry.match_as_path),
+                    "community-list": ("community-list", entry.match_community),
+                    "large-community-list": ("large-community-list", entry.match_large_community),
+                }
+                for key, (collection, expected) in references.items():
+                    assert match.get(key) == expected, where
+                    if expected is not None:
+                        assert expected in policy[collection], where
+                if entry.match_prefix_list is not None:
+                    listed = policy["prefix-list"][entry.match_prefix_list]
+                    assert listed["type"] == route_map.afi, where  # an IPv6 map, an IPv6 list
+                sets = rule.get("set", {})
+                assert sets.get("local-preference") == entry.set_local_preference, where
+                assert list(sets.get("large-community", {})) == entry.set_large_communities, where
 
 
-def test_every_fabric_port_has_mtu_and_names_its_peer(
+def test_community_lists_match_any_listed_value(
     nvue_devices: list[tuple[DeviceModel, str]],
 ) -> None:
+    """One value per rule: values sharing a rule would all have to be present (FRR)."""
+    for model, text in nvue_devices:
+        policy = set_tree(text)["router"]["policy"]
+        for listed in model.community_lists:
+            collection, key = {
+                "standard": ("community-list", "community"),
+                "large": ("large-community-list", "large-community"),
+            }[listed.kind]
+            rules = policy[collection][listed.name]["rule"].values()
+            assert all(rule["action"] == "permit" for rule in rules), listed.name
+            assert [list(rule[key]) for rule in rules] == [[c] for c in listed.communities]
+
+
+def frr_as_path_regex(expression: str) -> re.Pattern[str]:
+    """How FRR reads an AS-path regex: `_` is a space, comma, `{ } ( )`, start or end."""
+    return re.compile(expression.replace("_", "(^|[,{}() ]|$)"))
+
+
+def test_as_path_lists_match_their_asn_ranges(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """Behaviour, not text: each rule's regex, read the way FRR reads it, matches a path holding
+    an ASN of its range (first and last) and no path holding only the neighbours of the range."""
+    for model, text in nvue_devices:
+        policy = set_tree(text)["router"]["policy"]
+        for as_path_list in model.as_path_lists:
+            rules = policy["as-path-list"][as_path_list.name]["rule"]
+            for entry in as_path_list.entries:
+                where = f"{model.hostname} {as_path_list.name} rule {entry.seq}"
+                rule = rules[str(entry.seq)]
+                assert rule["action"] == entry.action, where
+                regex = frr_as_path_regex(rule["aspath-exp"])
+                for asn in (entry.first, entry.last):
+                    assert regex.search(f"64500 {asn} 15169"), f"{where}: misses {asn}"
+                    assert regex.search(f"{{{asn},64501}}"), f"{where}: misses {asn} in a set"
+                for asn in (entry.first - 1, entry.last + 1):
+                    if asn >= 0 and asn != 64500 and asn != 15169:
+                        assert not regex.search(f"64500 {asn} 15169"), f"{where}: hits {asn}"
+                assert not regex.search(f"64500 1{entry.first}9 15169"), where  # digits inside
+
+
+def test_every_port_has_mtu_and_says_what_it_is(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """Fabric ports name their peer; a cloud sub-interface is an 802.1Q child of a port that is
+    itself configured, with the provider's MTU and our address on the attachment."""
     for model, text in nvue_devices:
         interfaces = set_tree(text)["interface"]
-        swps = {name for name, body in interfaces.items() if body["type"] == "swp"}
-        assert swps == {i.name for i in model.interfaces}, model.hostname
+        ports = {name for name, body in interfaces.items() if body["type"] in ("swp", "sub")}
+        assert ports == {i.name for i in model.interfaces}, model.hostname
         for expected in model.interfaces:
             where = f"{model.hostname} {expected.name}"
             port = interfaces[expected.name]
             assert port["link"]["mtu"] == expected.mtu, where
-            assert expected.peer is not None, where
-            assert expected.peer.device in port["description"], where
-            assert expected.peer.interface in port["description"], where
+            if expected.peer is not None:
+                assert expected.peer.device in port["description"], where
+                assert expected.peer.interface in port["description"], where
+            if expected.kind == "subinterface":
+                assert port["type"] == "sub", where
+                assert port["vlan"] == expected.vlan, where
+                base = port["base-interface"]
+                assert expected.name == f"{base}.{expected.vlan}", where
+                assert interfaces[base]["type"] == "swp", where
+            else:
+                assert port["type"] == "swp", where
+            for address, family in ((expected.ipv4, "ipv4"), (expected.ipv6, "ipv6")):
+                if address is None:
+                    assert family not in port, where
+                else:
+                    assert list(port[family]["address"]) == [address.cidr], where
 
 
 def test_management_and_loopbacks(nvue_devices: list[tuple[DeviceModel, str]]) -> None:

@@ -180,13 +180,18 @@ def test_addr009_example_declared_production(example: Path) -> None:
     result = lint_repo(example)
     hits = findings_of(result, "ADDR-009")
     where = [hit.split(": ")[0] for hit in hits]
-    assert where == [
+    peering = example / "intent/aus1/peering.yaml"
+    assert {
+        f"intent/aus1/peering.yaml:{line_of(peering, 'lan_v4: 203.0.113.0/24')}",
+        f"intent/aus1/peering.yaml:{line_of(peering, 'asn: 64501')}",
+    } <= set(where), "documentation space in the peering intent is flagged too"
+    assert {
         f"intent/aus1/site.yaml:{line_of(site, 'loopback_v6:')}",
         f"intent/aus1/site.yaml:{line_of(site, 'p2p_v6:')}",
         f"intent/organisation.yaml:{line_of(organisation, 'asn: 64500')}",
         f"intent/organisation.yaml:{line_of(organisation, '198.51.100.0/24')}",
         f"intent/organisation.yaml:{line_of(organisation, '2001:db8:4000::/36')}",
-    ]
+    } <= set(where)
     assert (
         f"intent/organisation.yaml:{line_of(organisation, '198.51.100.0/24')}: "
         "198.51.100.0/24 is in documentation range 198.51.100.0/24 (TEST-NET-2, RFC 5737); "

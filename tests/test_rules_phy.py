@@ -45,7 +45,11 @@ def test_phy002_spine_on_one_feed(example: Path) -> None:
 
 def test_phy002_border_rooms_share_a_ups(example: Path) -> None:
     rooms = example / "intent/aus1/rooms.yaml"
-    replace_in(rooms, "power: {A: ups-2a, B: ups-2b}", "power: {A: ups-1a, B: ups-2b}")
+    replace_in(  # the MDF-B room block
+        rooms,
+        "kind: mdf\n        floor: 2\n        power: {A: ups-2a, B: ups-2b}",
+        "kind: mdf\n        floor: 2\n        power: {A: ups-1a, B: ups-2b}",
+    )
     result = lint_repo(example)
     line = line_of(rooms, "power: {A: ups-1a, B: ups-2b}")
     assert findings_of(result, "PHY-002") == [
@@ -74,7 +78,11 @@ def test_phy002_spine_hall_feeds_a_and_b_from_one_ups(example: Path) -> None:
 
 def test_phy003_border_rooms_on_one_cooling_loop(example: Path) -> None:
     rooms = example / "intent/aus1/rooms.yaml"
-    replace_in(rooms, "cooling_zone: crah-2", "cooling_zone: crah-1")
+    replace_in(  # the MDF-B room block
+        rooms,
+        "power: {A: ups-2a, B: ups-2b}\n        cooling_zone: crah-2\n      aus1-dh1",
+        "power: {A: ups-2a, B: ups-2b}\n        cooling_zone: crah-1\n      aus1-dh1",
+    )
     result = lint_repo(example)
     line = line_of(rooms, "cooling_zone: crah-1", occurrence=3)  # mmr1, mdf-a, mdf-b
     assert findings_of(result, "PHY-003") == [
@@ -140,15 +148,15 @@ def test_phy005_two_transit_circuits_in_one_mmr(example: Path) -> None:
 sites:
   aus1:
     cross_connects:
-      transit-a-1:
-        party: transit-a
+      transit-z-1:
+        party: transit-z
         room: aus1-mmr1
         entrance: north
         device: aus1-br1
         interface: FourHundredGigE0/0/0/20
         speed: 400G
-      transit-a-2:
-        party: transit-a
+      transit-z-2:
+        party: transit-z
         room: aus1-mmr1
         entrance: south
         device: aus1-br2
@@ -158,8 +166,8 @@ sites:
     result = lint_repo(example)
     line = line_of(xcs, "room: aus1-mmr1", occurrence=2)
     assert findings_of(result, "PHY-005") == [
-        f"intent/aus1/cross_connects.yaml:{line}: all 2 circuits to transit-a (transit-a-1, "
-        "transit-a-2) use MMR aus1-mmr1; terminate one in another MMR, ideally on another "
+        f"intent/aus1/cross_connects.yaml:{line}: all 2 circuits to transit-z (transit-z-1, "
+        "transit-z-2) use MMR aus1-mmr1; terminate one in another MMR, ideally on another "
         "floor"
     ]
     assert result.errors
@@ -182,10 +190,10 @@ def test_phy006_border_leaf_without_border_links(example: Path) -> None:
     devices.write_text(
         devices.read_text()
         + """\
-      aus1-bl1:
-        id: 201
+      aus1-bl9:
+        id: 209
         role: border_leaf
-        platform: arista_eos
+        platform: cisco_iosxr
         model: 7060X6-64PE
         room: aus1-dh1
         rack: dh1-r10
@@ -194,7 +202,7 @@ def test_phy006_border_leaf_without_border_links(example: Path) -> None:
     )
     result = lint_repo(example)
     assert findings_of(result, "PHY-006") == [
-        f"intent/aus1/devices.yaml:{line_of(devices, 'aus1-bl1:')}: border_leaf aus1-bl1 has no "
+        f"intent/aus1/devices.yaml:{line_of(devices, 'aus1-bl9:')}: border_leaf aus1-bl9 has no "
         "link to border aus1-br1, aus1-br2; link it to every border (a link rule or explicit "
         "links)"
     ]

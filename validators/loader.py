@@ -17,9 +17,9 @@ from pydantic import BaseModel, ValidationError
 
 from meetme.problems import IntentError, Location, Problem
 
-from . import schema
 from .references import check_references
 from .schema import Intent, attach_paths
+from .schema_base import Node
 from .types import NAME_PATTERN
 from .yaml_source import NAMED_COLLECTIONS, PEERING_COLLECTIONS, Path_, SourceFile, read_file
 
@@ -464,7 +464,7 @@ def _literal_values(annotation: Any) -> list[str]:
 
 def _description(path: Path_) -> str:
     model, _ = _schema_at(path[:-1])
-    if isinstance(model, type) and issubclass(model, schema.Node):
+    if isinstance(model, type) and issubclass(model, Node):
         info = model.model_fields.get(str(path[-1]))
         if info is not None and info.description:
             return info.description.rstrip(".")

@@ -188,8 +188,11 @@ def _expand(node: Any, pattern: tuple[str, ...]) -> Iterator[Path_]:
     head, rest = pattern[0], pattern[1:]
     if head == "*":
         items: list[tuple[str | int, Any]] = (
-            list(enumerate(node)) if isinstance(node, list)
-            else list(node.items()) if isinstance(node, dict) else []
+            list(enumerate(node))
+            if isinstance(node, list)
+            else list(node.items())
+            if isinstance(node, dict)
+            else []
         )
         for key, child in items:
             for tail in _expand(child, rest):

@@ -54,11 +54,13 @@ class IxNeighbor(SessionOptions):
     asn: Asn
     ipv4: list[IPAddress] = Field(default_factory=list)
     ipv6: list[IPAddress] = Field(default_factory=list)
-    max_prefix_v4: MaxPrefix | None = Field(default=None,
-                                            description="From the peer's PeeringDB record.")
+    max_prefix_v4: MaxPrefix | None = Field(
+        default=None, description="From the peer's PeeringDB record."
+    )
     max_prefix_v6: MaxPrefix | None = None
     import_prefixes: list[Prefix] = Field(
-        default_factory=list, description="Explicit allow-list (IRR-generated) if given.")
+        default_factory=list, description="Explicit allow-list (IRR-generated) if given."
+    )
     bfd: bool = False  # IX route servers and most bilateral peers run no BFD
 
 
@@ -86,13 +88,15 @@ class Transit(SessionOptions):
     max_prefix_v4: MaxPrefix | None = None
     max_prefix_v6: MaxPrefix | None = None
     accept_default: bool = False
-    communities: list[str] = Field(default_factory=list,
-                                   description="Action communities the provider honours.")
+    communities: list[str] = Field(
+        default_factory=list, description="Action communities the provider honours."
+    )
 
 
 class Pni(Transit):
     import_prefixes: list[Prefix] = Field(
-        default_factory=list, description="Explicit allow-list (IRR-generated) if given.")
+        default_factory=list, description="Explicit allow-list (IRR-generated) if given."
+    )
 
 
 class BurstProfile(Node):
@@ -170,17 +174,30 @@ class Gcp(Node):
     cloud_router_asn: Asn
     attachments: dict[Name, GcpAttachment] = Field(min_length=1)
     burst: BurstProfile
-    bfd_interval: int = Field(default=1000, ge=50, le=30000,
-                              description="Cloud Router BFD accepts 1000-30000 ms.")
+    bfd_interval: int = Field(
+        default=1000, ge=50, le=30000, description="Cloud Router BFD accepts 1000-30000 ms."
+    )
+
+
+class RpkiCache(Node):
+    address: IPAddress
+    port: int = Field(
+        default=323,
+        ge=1,
+        le=65535,
+        description="RTR port: IANA 323; Routinator 3323, StayRTR 8282/8323.",
+    )
 
 
 class EdgeSettings(Node):
     """Site-wide edge policy knobs."""
 
-    site_code: int = Field(ge=1, le=65535,
-                           description="Location value in our large communities (ASN:2:code).")
-    rpki_caches: list[IPAddress] = Field(default_factory=list,
-                                         description="RPKI-to-router caches (RFC 8210).")
+    site_code: int = Field(
+        ge=1, le=65535, description="Location value in our large communities (ASN:2:code)."
+    )
+    rpki_caches: list[RpkiCache] = Field(
+        default_factory=list, description="RPKI-to-router caches (RFC 8210)."
+    )
     max_prefix_warning_pct: int = Field(default=80, ge=50, le=99)
 
 

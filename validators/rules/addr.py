@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 from meetme.generators import allocate
 from meetme.generators.allocate import PoolExhausted
-from meetme.validators.schema import Node
+from meetme.validators.schema_base import Node
 
 from .engine import Hit, Path_, SiteContext, rule
 from .numbering import (
@@ -474,3 +474,33 @@ def no_documentation_numbers_in_production(ctx: SiteContext) -> Iterator[Hit]:
                 "ASN at the border",
                 path,
             )
+    yield from _documentation_peer_asns(ctx)
+
+
+def _documentation_peer_asns(ctx: SiteContext) -> Iterator[Hit]:
+    """Peer ASNs written in the peering intent: each `asn` key that holds a documentation ASN."""
+    for network_path, value in _asn_keys(ctx.site.peering, (*ctx.base, "peering")):
+        why = documentation_asn(value)
+        if why is not None:
+            yield Hit(
+                f"peer ASN {value} is a documentation ASN ({why}); production configs must "
+                "not use it: write the peer's real ASN",
+                network_path,
+            )
+
+
+def _asn_keys(node: object, path: Path_) -> Iterator[tuple[Path_, int]]:
+    """(path, value) of every ASN-valued field (`asn`, `amazon_asn`, `cloud_router_asn`)."""
+    if isinstance(node, Node):
+        for field in type(node).model_fields:
+            value = getattr(node, field)
+            if field.endswith("asn") and isinstance(value, int):
+                yield (*path, field), value
+            else:
+                yield from _asn_keys(value, (*path, field))
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _asn_keys(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _asn_keys(value, (*path, index))

@@ -1,13 +1,18 @@
 """The design-standard rule engine: one rule, one small function, with an id and a rationale.
 
 A rule yields `Hit`s (what is wrong and at which intent path); the engine turns them into
-`Finding`s with the rule's id and severity and the file:line:column of that path.
+`Finding`s with the rule's id and severity and the file:line:column of that path. It then
+applies the intent's standards profile (per-rule severity overrides) and its waivers: a waived
+finding is reported with severity `waived`; expired, unused and unknown-rule waivers are
+findings of their own (WAIVER-001..003).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import datetime
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from meetme.validators.loader import LoadedIntent
@@ -16,8 +21,11 @@ from meetme.validators.schema import Site
 from meetme.problems import Location
 
 Severity = Literal["error", "warning", "info"]
+# what a finding is reported as: a rule's severity (maybe overridden), or waived
+ReportedSeverity = Literal["error", "warning", "info", "waived"]
 Path_ = tuple[str | int, ...]
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2, "waived": 3}
+TODAY_VARIABLE = "MEETME_TODAY"  # YYYY-MM-DD: the day waivers are judged against
 
 
 @dataclass(frozen=True)
@@ -29,15 +37,43 @@ class Hit:
 
 
 @dataclass(frozen=True)
-class Finding:
-    rule: str
-    severity: Severity
-    message: str
+class WaivedBy:
+    """The waiver that covers a finding, and what the finding would be without it."""
+
     location: Location
-    path: str  # dotted object path, e.g. sites.aus1.devices.aus1-br2.room
+    owner: str
+    reason: str
+    expires: datetime.date
+    severity: Severity
 
     def as_dict(self) -> dict[str, object]:
         return {
+            "file": self.location.file,
+            "line": self.location.line,
+            "owner": self.owner,
+            "reason": self.reason,
+            "expires": self.expires.isoformat(),
+            "severity": self.severity,
+        }
+
+    def __str__(self) -> str:
+        return (
+            f"waived by {self.location.file}:{self.location.line} "
+            f"(owner {self.owner}, until {self.expires.isoformat()}): {self.reason}"
+        )
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: ReportedSeverity
+    message: str
+    location: Location
+    path: str  # dotted object path, e.g. sites.aus1.devices.aus1-br2.room
+    waived_by: WaivedBy | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        found: dict[str, object] = {
             "rule": self.rule,
             "severity": self.severity,
             "message": self.message,
@@ -46,6 +82,9 @@ class Finding:
             "column": self.location.column,
             "path": self.path,
         }
+        if self.waived_by is not None:
+            found["waiver"] = self.waived_by.as_dict()
+        return found
 
     def __str__(self) -> str:
         return f"{self.location}: {self.severity}[{self.rule}]: {self.message}"
@@ -95,7 +134,20 @@ def rule(
     return register
 
 
-def run_rules(loaded: LoadedIntent, fabrics: dict[str, object]) -> list[Finding]:
+def run_rules(
+    loaded: LoadedIntent,
+    fabrics: dict[str, object],
+    today: datetime.date | None = None,
+    standards: bool = True,
+) -> list[Finding]:
+    """Every rule on every site, then (`standards`) the standards profile and the waivers.
+
+    `today` decides which waivers have expired; by default $MEETME_TODAY or the real date.
+    A caller that adds findings of its own passes `standards=False` and then hands all of
+    them to `apply_standards`, so waivers and overrides cover those too.
+    """
+    from meetme.validators import config_lint  # noqa: F401  (CFG-*: the pipeline runs them)
+
     from . import catalogue  # noqa: F401  (importing registers every rule)
 
     findings: set[Finding] = set()  # organisation-wide rules hit once per site: keep one
@@ -113,12 +165,150 @@ def run_rules(loaded: LoadedIntent, fabrics: dict[str, object]) -> list[Finding]
                         path=".".join(str(p) for p in hit.path),
                     )
                 )
+    reported = apply_standards(findings, loaded, today) if standards else list(findings)
     return sorted(
-        findings, key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message)
+        reported, key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message)
     )
 
 
+def current_date() -> datetime.date:
+    """$MEETME_TODAY when set (tests, or replaying an old CI run), else the real date."""
+    value = os.environ.get(TODAY_VARIABLE, "").strip()
+    if not value:
+        return datetime.date.today()
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{TODAY_VARIABLE}={value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def covers(waived_object: str, path: str) -> bool:
+    """A waiver's object covers a finding's path when it is the path or a prefix of it."""
+    return path == waived_object or path.startswith(waived_object + ".")
+
+
+def apply_standards(
+    findings: Iterable[Finding], loaded: LoadedIntent, today: datetime.date | None = None
+) -> list[Finding]:
+    """The intent's standards profile (severity overrides), then its waivers; plus the
+    findings about the waivers themselves (WAIVER-001..003). Call it once, on every finding."""
+    today = today or current_date()
+    intent = loaded.intent
+    overrides = intent.standards.severity
+    findings = {
+        replace(f, severity=overrides[f.rule]) if f.rule in overrides else f for f in findings
+    }
+    waivers = list(enumerate(intent.waivers))
+    active = [(i, w) for i, w in waivers if w.expires >= today]  # valid through `expires`
+    used: set[int] = set()
+    reported: list[Finding] = []
+    for finding in findings:
+        match = next(
+            (
+                (i, w)
+                for i, w in active
+                if w.rule == finding.rule and covers(w.object, finding.path)
+            ),
+            None,
+        )
+        severity = finding.severity
+        if match is None or severity == "waived":  # (rules never report `waived` themselves)
+            reported.append(finding)
+            continue
+        index, waiver = match
+        used.add(index)
+        waived_by = WaivedBy(
+            loaded.where(("waivers", index)), waiver.owner, waiver.reason, waiver.expires, severity
+        )
+        reported.append(replace(finding, severity="waived", waived_by=waived_by))
+
+    def meta(rule_id: str, message: str, path: Path_) -> Finding:
+        severity = intent.standards.severity.get(rule_id, RULES[rule_id].severity)
+        return Finding(
+            rule_id, severity, message, loaded.where(path), ".".join(str(p) for p in path)
+        )
+
+    for index, waiver in waivers:
+        what = f"waiver of {waiver.rule} on {waiver.object} (owner {waiver.owner})"
+        if waiver.rule not in RULES:
+            reported.append(
+                meta(
+                    "WAIVER-003",
+                    f"{what} names an unknown rule; `meetme rules` lists the rule ids",
+                    ("waivers", index, "rule"),
+                )
+            )
+        elif waiver.expires < today:
+            still = sum(f.rule == waiver.rule and covers(waiver.object, f.path) for f in findings)
+            now = (
+                f"the {still} finding(s) it covered are reported again: fix them, or renew "
+                "the waiver with a new expiry and reason"
+                if still
+                else "it matches no finding any more: remove it"
+            )
+            reported.append(
+                meta(
+                    "WAIVER-001",
+                    f"{what} expired on {waiver.expires.isoformat()}; {now}",
+                    ("waivers", index, "expires"),
+                )
+            )
+        elif index not in used:
+            reported.append(
+                meta(
+                    "WAIVER-002",
+                    f"{what} matches no finding: remove it (the finding is fixed) or correct "
+                    "its object (`meetme lint --format json` prints each finding's path)",
+                    ("waivers", index),
+                )
+            )
+    for rule_id in sorted(intent.standards.severity):
+        if rule_id not in RULES:
+            reported.append(
+                meta(
+                    "WAIVER-003",
+                    f"the standards profile overrides the severity of {rule_id}, an unknown "
+                    "rule; `meetme rules` lists the rule ids",
+                    ("standards", "severity", rule_id),
+                )
+            )
+    return reported
+
+
 def all_rules() -> list[Rule]:
+    from meetme.validators import config_lint  # noqa: F401  (CFG-*, on rendered text)
+
     from . import catalogue  # noqa: F401
 
     return [RULES[k] for k in sorted(RULES)]
+
+
+def _checked_by_engine(ctx: SiteContext) -> Iterator[Hit]:
+    """Waiver rules look at the whole intent and every finding: `run_rules` reports them."""
+    return iter(())
+
+
+WAIVER_SOURCE = "meetme waivers (intent `waivers:`; docs/adoption.md)"
+rule(
+    "WAIVER-001",
+    "error",
+    "Waivers are renewed or removed before they expire",
+    "A waiver records an accepted exception for a limited time; once it expires the exception "
+    "must be decided again, not kept by inertia. The findings it covered are reported again.",
+    WAIVER_SOURCE,
+)(_checked_by_engine)
+rule(
+    "WAIVER-002",
+    "error",
+    "Every waiver matches a finding",
+    "A waiver that matches nothing is either left over from a fixed problem or names the wrong "
+    "object, and would silently waive a future finding it was never meant for.",
+    WAIVER_SOURCE,
+)(_checked_by_engine)
+rule(
+    "WAIVER-003",
+    "error",
+    "Waivers and severity overrides name known rules",
+    "A misspelt or retired rule id waives or overrides nothing, while the team believes it does.",
+    WAIVER_SOURCE,
+)(_checked_by_engine)

@@ -1,0 +1,266 @@
+"""The lab inventory: how `meetme plan` and `meetme push` reach each device.
+
+`inventory.yaml` sits beside `intent/` (not inside it: the intent loader reads every YAML file
+under intent/ as intent). It is read with positions, so every problem is reported as
+file:line:column like the intent's, and validated with pydantic, unknown keys forbidden.
+Credentials are references (`secret:NAME`), never values: the inventory lives in git.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any, Literal
+
+from meetme.validators.yaml_source import Path_, SourceFile, read_file
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from meetme.problems import IntentError, Location, Problem
+from meetme.secret_refs import REFERENCE_RE, reference_name
+
+Driver = Literal["eos", "iosxr", "iosxr_netconf", "nxos", "nxos_ssh", "nvue"]
+Stage = Literal["lab", "canary", "production"]
+
+# NAPALM drivers that can commit with a timer the device itself reverts unless confirmed.
+COMMIT_CONFIRM_DRIVERS = frozenset({"eos"})
+# The intent platform each driver can push to.
+DRIVER_PLATFORMS: dict[str, str] = {
+    "eos": "arista_eos",
+    "iosxr": "cisco_iosxr",
+    "iosxr_netconf": "cisco_iosxr",
+    "nxos": "cisco_nxos",
+    "nxos_ssh": "cisco_nxos",
+    "nvue": "nvidia_nvue",
+}
+# Drivers meetme can drive today; `nvue` is accepted in the inventory (see docs/push.md) but
+# has no push adapter yet, and a run that selects such a device stops before touching any.
+IMPLEMENTED_DRIVERS = frozenset({"eos", "iosxr", "iosxr_netconf", "nxos", "nxos_ssh"})
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Credentials(_Model):
+    username: str = Field(min_length=1, description="a login name, or secret:NAME")
+    password: str = Field(description="secret:NAME; the value comes from the environment")
+
+    @field_validator("password")
+    @classmethod
+    def _password_is_reference(cls, value: str) -> str:
+        reference_name(value)  # ValueError with the fix when it is a literal password
+        return value
+
+    @field_validator("username")
+    @classmethod
+    def _username_reference_well_formed(cls, value: str) -> str:
+        if value.startswith("secret:"):
+            reference_name(value)
+        return value
+
+    def references(self) -> set[str]:
+        return {
+            match.group(1)
+            for value in (self.username, self.password)
+            if (match := REFERENCE_RE.match(value))
+        }
+
+
+class Settings(_Model):
+    concurrency: int = Field(4, ge=1, le=64, description="devices worked on at once in a wave")
+    confirm_timer: int = Field(
+        300, ge=1, le=3600, description="seconds before an unconfirmed commit reverts"
+    )
+    check_timeout: float = Field(
+        120, ge=0, description="seconds for expected BGP neighbours to reach Established"
+    )
+    check_interval: float = Field(5, gt=0, description="seconds between two BGP polls")
+    check_neighbors: Literal["all", "underlay"] = Field(
+        "all",
+        description="which of the model's BGP neighbours must come up (a lab has no carriers)",
+    )
+    verify_grace: float = Field(
+        10, ge=0, description="seconds after the confirm timer before checking the revert"
+    )
+    connect_timeout: int = Field(30, ge=1, le=600, description="seconds per device request")
+
+    @model_validator(mode="after")
+    def _check_before_revert(self) -> Settings:
+        if self.check_timeout >= self.confirm_timer:
+            raise ValueError(
+                f"check_timeout ({self.check_timeout:g} s) must be shorter than confirm_timer "
+                f"({self.confirm_timer} s): the device would revert while meetme still checks"
+            )
+        return self
+
+
+class DeviceEntry(_Model):
+    host: str = Field(min_length=1, description="management address or name")
+    port: int | None = Field(None, ge=1, le=65535)
+    driver: Driver
+    transport: Literal["https", "http"] | None = Field(
+        None, description="eAPI / NX-API transport (eos and nxos only)"
+    )
+    stage: Stage
+    wave: int = Field(ge=1, le=1000, description="waves run in ascending order")
+    credentials: Credentials | None = None
+
+    @model_validator(mode="after")
+    def _transport_fits_driver(self) -> DeviceEntry:
+        if self.transport is not None and self.driver not in ("eos", "nxos"):
+            raise ValueError(
+                f"transport applies to the eos and nxos drivers only, not {self.driver}"
+            )
+        return self
+
+
+class Inventory(_Model):
+    settings: Settings = Field(default_factory=Settings)
+    credentials: Credentials | None = None
+    devices: dict[str, DeviceEntry]
+
+    def credentials_of(self, name: str) -> Credentials | None:
+        return self.devices[name].credentials or self.credentials
+
+
+class LoadedInventory:
+    """The inventory and where each of its values is written."""
+
+    def __init__(self, inventory: Inventory, source: SourceFile) -> None:
+        self.inventory = inventory
+        self.source = source
+
+    def where(self, *path: str | int) -> Location:
+        for end in range(len(path), -1, -1):
+            found = self.source.positions.get(tuple(path[:end]))
+            if found is not None:
+                return found
+        return Location(self.source.name, 1, 1)
+
+    def value_at(self, *path: str | int) -> Location:
+        return self.source.value_positions.get(tuple(path)) or self.where(*path)
+
+
+def load_inventory(path: Path, display_name: str | None = None) -> LoadedInventory:
+    """Read and validate; raise IntentError (exit 2) with every problem found."""
+    name = display_name or str(path)
+    if not path.is_file():
+        raise IntentError(
+            [
+                Problem(
+                    Location(name, 1, 1),
+                    "inventory file not found; write one beside intent/ (see docs/push.md) "
+                    "or pass --inventory FILE",
+                    "missing",
+                )
+            ]
+        )
+    source, problems = read_file(path, name)
+    if source is None or problems:
+        raise IntentError(problems)
+    if not isinstance(source.data, dict):
+        raise IntentError(
+            [
+                Problem(
+                    Location(name, 1, 1),
+                    "the inventory is a mapping with settings, credentials and devices",
+                    "wrong-type",
+                )
+            ]
+        )
+    try:
+        inventory = Inventory.model_validate(source.data)
+    except ValidationError as exc:
+        raise IntentError(_problems(exc, source)) from None
+    loaded = LoadedInventory(inventory, source)
+    missing_credentials = [
+        Problem(loaded.where("devices", device), f"{device} has no credentials", "missing-key")
+        for device in inventory.devices
+        if inventory.credentials_of(device) is None
+    ]
+    if missing_credentials:
+        raise IntentError(
+            [
+                Problem(
+                    p.location,
+                    p.message + "; add credentials: {username: ..., password: secret:NAME} "
+                    "at the top level or under the device",
+                    p.kind,
+                )
+                for p in missing_credentials
+            ]
+        )
+    return loaded
+
+
+def _problems(exc: ValidationError, source: SourceFile) -> list[Problem]:
+    problems = []
+    for error in exc.errors(include_url=False):
+        path = _data_path(error["loc"], source.data)
+        kind = error["type"]
+        key_position = _nearest(path, source)
+        if kind == "extra_forbidden":
+            allowed = _fields_at(path[:-1], source.data)
+            hint = difflib.get_close_matches(str(path[-1]), allowed, n=1)
+            message = f"unknown key '{path[-1]}' in {_dotted(path[:-1])}; " + (
+                f"did you mean '{hint[0]}'?" if hint else f"allowed here: {', '.join(allowed)}"
+            )
+            problems.append(Problem(key_position, message, "unknown-key"))
+        elif kind == "missing":
+            problems.append(
+                Problem(
+                    key_position,
+                    f"{_dotted(path[:-1])} has no '{path[-1]}'; add {path[-1]}:",
+                    "missing-key",
+                )
+            )
+        else:
+            where = source.value_positions.get(path, key_position)
+            message = str(error["msg"]).removeprefix("Value error, ")
+            problems.append(Problem(where, f"{_dotted(path)}: {message}", "bad-value"))
+    return problems
+
+
+def _data_path(loc: tuple[int | str, ...], data: Any) -> Path_:
+    """Keep the parts of a pydantic error location that name data (drop validator tags)."""
+    path: list[str | int] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and "[" not in part:
+            path.append(part)
+            node = None
+    return tuple(path)
+
+
+def _nearest(path: Path_, source: SourceFile) -> Location:
+    for end in range(len(path), -1, -1):
+        found = source.positions.get(tuple(path[:end]))
+        if found is not None:
+            return found
+    return Location(source.name, 1, 1)
+
+
+def _fields_at(path: Path_, data: Any) -> list[str]:
+    model: type[BaseModel] = Inventory
+    for part in path:
+        if model is Inventory and part == "devices":
+            model = DeviceEntry
+            continue
+        if isinstance(part, str) and model is DeviceEntry and part not in DeviceEntry.model_fields:
+            continue  # a device name
+        field = model.model_fields.get(str(part))
+        if field is None:
+            return []
+        nested: dict[str, type[BaseModel]] = {"settings": Settings, "credentials": Credentials}
+        inner = nested.get(str(part))
+        if inner is None:
+            return []
+        model = inner
+    return sorted(model.model_fields)
+
+
+def _dotted(path: Path_) -> str:
+    return ".".join(str(p) for p in path) if path else "the inventory"

@@ -1,0 +1,191 @@
+"""Pre-flight: which devices a run touches, with their config and secrets, or why none is.
+
+Everything here happens before the first connection: a device of another stage, a driver that
+does not fit the platform, a missing rendered file or a missing secret stops the whole run
+with file:line:column problems (exit 2), so no device is ever left half-way because of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from meetme.generators.model import DeviceModel
+from meetme.generators.render import output_name
+from meetme.validators.loader import display_path
+
+from meetme.problems import IntentError, Location, Problem
+
+from .inventory import (
+    DRIVER_PLATFORMS,
+    IMPLEMENTED_DRIVERS,
+    Credentials,
+    DeviceEntry,
+    LoadedInventory,
+)
+from .secret_store import SecretStore, placeholders_in, resolve
+
+# The stanza without which a replace would switch off the API meetme talks through: the push
+# could never be confirmed (EOS reverts after its timer; NX-OS would be cut off for good).
+MANAGEMENT_API = {
+    "eos": "management api http-commands",
+    "nxos": "feature nxapi",
+}
+
+
+def lockout_risk(target: Target) -> str | None:
+    """Why replacing the running config with this file would cut meetme off, or None."""
+    stanza = MANAGEMENT_API.get(target.entry.driver)
+    if stanza is None or any(line.strip() == stanza for line in target.text.splitlines()):
+        return None
+    return (
+        f"{target.name}: the rendered config has no '{stanza}', so a replace would switch off "
+        f"the API the {target.entry.driver} driver uses; the templates must render it"
+    )
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    entry: DeviceEntry
+    model: DeviceModel
+    rendered: Path
+    text: str  # the rendered file as written: placeholders, never values
+    credentials: Credentials
+
+    @property
+    def supported(self) -> bool:
+        return self.entry.driver in IMPLEMENTED_DRIVERS
+
+
+def select_targets(
+    loaded: LoadedInventory,
+    models: dict[str, DeviceModel],
+    rendered_dir: Path,
+    stage: str,
+    only: list[str] | None = None,
+    refuse_unsupported: bool = True,
+) -> list[Target]:
+    """The devices a run works on. `plan` keeps devices whose driver has no adapter yet (it
+    reports them as not supported); `push` refuses the whole run instead, so a push never
+    silently leaves a device of the stage out."""
+    inventory = loaded.inventory
+    problems: list[Problem] = []
+    if only:
+        for name in only:
+            entry = inventory.devices.get(name)
+            if entry is None:
+                problems.append(
+                    Problem(
+                        loaded.where("devices"),
+                        f"--device {name}: not in the inventory; known: "
+                        f"{', '.join(sorted(inventory.devices))}",
+                        "unknown-device",
+                    )
+                )
+            elif entry.stage != stage:
+                problems.append(
+                    Problem(
+                        loaded.value_at("devices", name, "stage"),
+                        f"{name} is a {entry.stage} device; refused for --stage {stage}",
+                        "wrong-stage",
+                    )
+                )
+        names = list(dict.fromkeys(only))
+    else:
+        names = [n for n, e in inventory.devices.items() if e.stage == stage]
+        if not names:
+            problems.append(
+                Problem(loaded.where(), f"no device of stage {stage} in the inventory", "empty")
+            )
+    if problems:
+        raise IntentError(problems)
+
+    targets: list[Target] = []
+    for name in names:
+        entry = inventory.devices[name]
+        model = models.get(name)
+        if model is None:
+            problems.append(
+                Problem(
+                    loaded.where("devices", name),
+                    f"{name} is not a device of the intent",
+                    "unknown-device",
+                )
+            )
+            continue
+        wanted = DRIVER_PLATFORMS[entry.driver]
+        if wanted != model.platform:
+            problems.append(
+                Problem(
+                    loaded.value_at("devices", name, "driver"),
+                    f"driver {entry.driver} pushes {wanted} configs, but {name} is "
+                    f"{model.platform}",
+                    "bad-value",
+                )
+            )
+            continue
+        if entry.driver not in IMPLEMENTED_DRIVERS and refuse_unsupported:
+            problems.append(
+                Problem(
+                    loaded.value_at("devices", name, "driver"),
+                    f"{name}: the {entry.driver} path has no push adapter yet (docs/push.md); "
+                    "push the other devices with --device",
+                    "unsupported-driver",
+                )
+            )
+            continue
+        rendered = rendered_dir / output_name(model)
+        if not rendered.is_file():
+            problems.append(
+                Problem(
+                    Location(display_path(rendered), 1, 1),
+                    f"rendered config of {name} not found; run `meetme render`",
+                    "missing",
+                )
+            )
+            continue
+        credentials = inventory.credentials_of(name)
+        assert credentials is not None  # load_inventory guarantees it
+        text = rendered.read_text(encoding="utf-8")
+        target = Target(name, entry, model, rendered, text, credentials)
+        risk = lockout_risk(target)
+        if risk and refuse_unsupported:
+            problems.append(Problem(Location(display_path(rendered), 1, 1), risk, "lockout"))
+            continue
+        targets.append(target)
+    if problems:
+        raise IntentError(problems)
+    return targets
+
+
+def resolve_secrets(
+    targets: list[Target],
+    loaded: LoadedInventory,
+    file_values: dict[str, str] | None = None,
+    environ: dict[str, str] | None = None,
+) -> SecretStore:
+    """Every secret the run needs, from the environment or the secrets file."""
+    where: dict[str, Location] = {}
+    for target in targets:
+        if not target.supported:
+            continue  # never connected to: its secrets are not needed
+        for name in sorted(placeholders_in(target.text)):
+            where.setdefault(name, _line_of(target.rendered, name))
+        for name in sorted(target.credentials.references()):
+            credentials_path = (
+                ("devices", target.name, "credentials")
+                if target.entry.credentials is not None
+                else ("credentials",)
+            )
+            where.setdefault(name, loaded.where(*credentials_path))
+    return resolve(where, where, file_values, environ)
+
+
+def _line_of(path: Path, name: str) -> Location:
+    needle = f"<<secret:{name}>>"
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        column = line.find(needle)
+        if column >= 0:
+            return Location(display_path(path), number, column + 1)
+    return Location(display_path(path), 1, 1)

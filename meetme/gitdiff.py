@@ -1,0 +1,305 @@
+"""`meetme diff --base REF`: what an intent change does to every device's config.
+
+The intent at REF comes out of git with `git archive` into a temporary folder, which reads the
+object database only: the working tree, the index and HEAD stay exactly as they were. Both the
+intent at REF and the working-tree intent are rendered by the installed meetme, so the diff is
+the effect of the intent change alone.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from meetme.pipeline import device_models, lint
+from meetme.problems import IntentError, Location, Problem
+from meetme.validators.loader import display_path
+from meetme.validators.rules.engine import Finding
+
+MARKDOWN_BUDGET = 60_000  # GitHub refuses comments over 65,536 characters
+
+
+class DiffError(Exception):
+    """git could not give the intent at the ref (not a repository, unknown ref)."""
+
+
+@dataclass
+class DeviceDiff:
+    device: str
+    status: str  # added, removed, changed
+    file: str  # rendered/<site>/<device><suffix>, the working-tree name when it exists
+    added: int
+    removed: int
+    diff: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "device": self.device,
+            "status": self.status,
+            "file": self.file,
+            "lines_added": self.added,
+            "lines_removed": self.removed,
+            "diff": self.diff,
+        }
+
+
+@dataclass
+class DiffReport:
+    base: str
+    devices: list[DeviceDiff]
+    unchanged: int
+    appeared: list[Finding]
+    disappeared: list[Finding]  # located where they were at the base
+    base_problems: list[Problem] = field(default_factory=list)
+
+    def names(self, status: str) -> list[str]:
+        return [d.device for d in self.devices if d.status == status]
+
+    @property
+    def lines_added(self) -> int:
+        return sum(d.added for d in self.devices)
+
+    @property
+    def lines_removed(self) -> int:
+        return sum(d.removed for d in self.devices)
+
+    def summary_line(self) -> str:
+        counts = ", ".join(f"{len(self.names(s))} {s}" for s in ("changed", "added", "removed"))
+        return (
+            f"against {self.base}: {counts}, {self.unchanged} unchanged device(s); "
+            f"+{self.lines_added} -{self.lines_removed} lines; "
+            f"{len(self.appeared)} new finding(s), {len(self.disappeared)} gone"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "base": self.base,
+            "summary": {
+                "changed": self.names("changed"),
+                "added": self.names("added"),
+                "removed": self.names("removed"),
+                "unchanged": self.unchanged,
+                "lines_added": self.lines_added,
+                "lines_removed": self.lines_removed,
+            },
+            "devices": [d.as_dict() for d in self.devices],
+            "impact": {
+                "appeared": [f.as_dict() for f in self.appeared],
+                "disappeared": [f.as_dict() for f in self.disappeared],
+            },
+            "base_problems": [str(p) for p in self.base_problems],
+        }
+
+
+@dataclass
+class _Side:
+    files: dict[str, tuple[str, str]]  # device -> (output name, text)
+    findings: list[Finding]
+
+
+def diff_intent(intent_dir: Path, base: str) -> DiffReport:
+    """Compare the intent at git ref `base` with the working-tree intent in `intent_dir`.
+
+    Raises IntentError when the working-tree intent is unusable, DiffError when git cannot
+    provide the ref."""
+    intent_dir = intent_dir.resolve()
+    head = _render(intent_dir)  # first: a broken working tree is the user's first problem
+    top = Path(_git(intent_dir, "rev-parse", "--show-toplevel")).resolve()
+    try:
+        relative = intent_dir.relative_to(top).as_posix()
+    except ValueError:
+        raise DiffError(f"{intent_dir} is not inside the git repository {top}") from None
+    _git(top, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}", what=f"unknown ref {base}")
+    problems: list[Problem] = []
+    with tempfile.TemporaryDirectory(prefix="meetme-diff-") as tmp:
+        root = Path(tmp).resolve()
+        if _exists(top, base, relative):
+            _extract(top, base, relative, root)
+            try:
+                before = _render(root / relative)
+            except IntentError as exc:
+                before, problems = _Side({}, []), exc.problems
+        else:  # the intent folder is new since the base
+            before = _Side({}, [])
+        moved = [_relocate(f, root, top) for f in before.findings]
+        problems = [Problem(_moved(p.location, root, top), p.message, p.kind) for p in problems]
+    devices = _device_diffs(before.files, head.files)
+    unchanged = len(set(before.files) & set(head.files)) - sum(
+        d.status == "changed" for d in devices
+    )
+    old = {_identity(f) for f in moved}
+    new = {_identity(f) for f in head.findings}
+    return DiffReport(
+        base=base,
+        devices=devices,
+        unchanged=unchanged,
+        appeared=[f for f in head.findings if _identity(f) not in old],
+        disappeared=[f for f in moved if _identity(f) not in new],
+        base_problems=problems,
+    )
+
+
+def _render(intent_dir: Path) -> _Side:
+    """Lint and render; a template failure (RenderError, a meetme bug) goes to the caller."""
+    from meetme.generators.render import output_name, render_device
+
+    result = lint(intent_dir)
+    models = device_models(result)
+    files = {name: (output_name(m), render_device(m)) for name, m in models.items()}
+    return _Side(files, result.findings)
+
+
+def _git(cwd: Path, *args: str, what: str = "") -> str:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        raise DiffError("git is not installed") from None
+    if done.returncode != 0:
+        raise DiffError(what or done.stderr.strip() or f"git {' '.join(args)} failed")
+    return done.stdout.strip()
+
+
+def _exists(top: Path, ref: str, relative: str) -> bool:
+    done = subprocess.run(
+        ["git", "cat-file", "-e", f"{ref}:{relative}"], cwd=top, capture_output=True, check=False
+    )
+    return done.returncode == 0
+
+
+def _extract(top: Path, ref: str, relative: str, into: Path) -> None:
+    """`git archive REF -- PATH`, unpacked: reads objects only, never the index or the tree."""
+    done = subprocess.run(
+        ["git", "archive", "--format=tar", ref, "--", relative],
+        cwd=top,
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise DiffError(done.stderr.decode(errors="replace").strip())
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
+        if hasattr(tarfile, "data_filter"):  # refuses links and paths leaving the folder
+            archive.extractall(into, filter="data")
+        else:  # pragma: no cover - Python before 3.11.4
+            archive.extractall(into)
+
+
+def _moved(location: Location, root: Path, top: Path) -> Location:
+    """A base file's location under the name it has in the working tree."""
+    try:
+        relative = Path(location.file).resolve().relative_to(root)
+    except ValueError:
+        return location
+    return replace(location, file=display_path(top / relative))
+
+
+def _relocate(finding: Finding, root: Path, top: Path) -> Finding:
+    return replace(finding, location=_moved(finding.location, root, top))
+
+
+def _identity(finding: Finding) -> tuple[str, str, str, str]:
+    # not the location: a finding that only moved lines is the same finding
+    return (finding.rule, finding.severity, finding.path, finding.message)
+
+
+def _device_diffs(
+    before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]]
+) -> list[DeviceDiff]:
+    diffs = []
+    for device in sorted(set(before) | set(after)):
+        old_name, old_text = before.get(device, ("", ""))
+        new_name, new_text = after.get(device, ("", ""))
+        if old_text == new_text and old_name == new_name:
+            continue
+        status = (
+            "added" if device not in before else "removed" if device not in after else "changed"
+        )
+        lines = list(
+            difflib.unified_diff(
+                old_text.splitlines(keepends=True),
+                new_text.splitlines(keepends=True),
+                fromfile=f"a/rendered/{old_name}" if old_name else "/dev/null",
+                tofile=f"b/rendered/{new_name}" if new_name else "/dev/null",
+            )
+        )
+        body = lines[2:]  # after the ---/+++ header
+        diffs.append(
+            DeviceDiff(
+                device=device,
+                status=status,
+                file=f"rendered/{new_name or old_name}",
+                added=sum(line.startswith("+") for line in body),
+                removed=sum(line.startswith("-") for line in body),
+                diff="".join(line if line.endswith("\n") else line + "\n" for line in lines),
+            )
+        )
+    return diffs
+
+
+def markdown_report(report: DiffReport) -> str:
+    """A merge-request comment: summary table, standards impact, diffs folded per device."""
+    lines = [
+        f"### meetme: rendered configs against `{report.base}`",
+        "",
+        f"**{len(report.names('changed'))} changed, {len(report.names('added'))} added, "
+        f"{len(report.names('removed'))} removed** device(s), {report.unchanged} unchanged; "
+        f"**+{report.lines_added} -{report.lines_removed}** lines.",
+        "",
+    ]
+    if report.devices:
+        lines += ["| device | status | + | - |", "| --- | --- | ---: | ---: |"]
+        lines += [
+            f"| `{d.device}` | {d.status} | {d.added} | {d.removed} |" for d in report.devices
+        ]
+        lines.append("")
+    if report.base_problems:
+        lines += [
+            f"The intent at `{report.base}` is unusable ({len(report.base_problems)} "
+            "problem(s)); it is compared as if it rendered no device.",
+            "",
+        ]
+    lines.append("#### Standards impact")
+    lines.append("")
+    if not (report.appeared or report.disappeared):
+        lines += ["No finding appeared or disappeared.", ""]
+    for label, findings in (("New", report.appeared), ("Gone", report.disappeared)):
+        for f in findings:
+            lines.append(
+                f"- {label}: **{f.severity}** `{f.rule}` at `{f.location.file}:"
+                f"{f.location.line}`: {_inline(f.message)}"
+            )
+    if report.appeared or report.disappeared:
+        lines.append("")
+    used = sum(len(line) + 1 for line in lines)
+    omitted = 0
+    for d in report.devices:
+        block = [
+            f"<details><summary><code>{d.device}</code> {d.status} (+{d.added} -{d.removed})"
+            "</summary>",
+            "",
+            "```diff",
+            d.diff.rstrip("\n").replace("```", "`\u200b``"),
+            "```",
+            "</details>",
+            "",
+        ]
+        size = sum(len(line) + 1 for line in block)
+        if used + size > MARKDOWN_BUDGET:
+            omitted += 1
+            continue
+        used += size
+        lines += block
+    if omitted:
+        lines.append(
+            f"{omitted} device diff(s) left out to fit a comment; run "
+            f"`meetme diff --base {report.base}` to see them."
+        )
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _inline(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

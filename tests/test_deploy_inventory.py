@@ -1,0 +1,153 @@
+"""The lab inventory and the secrets: every problem is caught before a device is touched."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from emulator.lab import REPO, SECRET_ENV, SPINES, Lab, build_lab, example_lint, example_models
+from meetme.deploy.inventory import DRIVER_PLATFORMS, load_inventory
+from meetme.deploy.journal import Journal
+from meetme.deploy.secret_store import SecretStore, env_name
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    built = build_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    for name, value in SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()
+
+
+def plan(*extra: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["plan", "--stage", "lab", *extra])
+    return result.exit_code, result.output
+
+
+def test_the_shipped_inventory_fits_the_example_intent() -> None:
+    loaded = load_inventory(REPO / "inventory.yaml")
+    models = example_models()
+    for name, entry in loaded.inventory.devices.items():
+        assert name in models, name
+        assert DRIVER_PLATFORMS[entry.driver] == models[name].platform, name
+        assert entry.stage == "lab"
+    assert loaded.inventory.credentials is not None
+    assert loaded.inventory.credentials.password == "secret:lab-admin"
+
+
+def test_inventory_mistakes_are_reported_at_their_line(lab: Lab) -> None:
+    path = lab.repo / "inventory.yaml"
+    text = path.read_text()
+    path.write_text(
+        text.replace("wave: 1}", "wavee: 1}", 1).replace("'secret:lab-admin'", "hunter2")
+    )
+    code, output = plan()
+    assert code == 2
+    lines = text.splitlines()
+    sp1_line = next(i for i, x in enumerate(lines, 1) if x.startswith("  aus1-sp1:"))
+    assert f"inventory.yaml:{sp1_line}:" in output
+    assert "unknown key 'wavee' in devices.aus1-sp1; did you mean 'wave'?" in output
+    assert "credentials.password: a key must be a secret reference, secret:NAME" in output
+    assert "hunter2" not in output  # a pasted password is never echoed
+    assert "no device was touched" in output
+    assert all(lab.untouched(n) for n in SPINES)
+
+
+def test_a_check_longer_than_the_confirm_timer_is_refused(lab: Lab) -> None:
+    lab.write_inventory(settings={"confirm_timer": 5, "check_timeout": 10})
+    code, output = plan()
+    assert code == 2
+    assert "check_timeout (10 s) must be shorter than confirm_timer (5 s)" in output
+    result = runner.invoke(app, ["push", "--stage", "lab", "--check-timeout", "40"])
+    assert result.exit_code == 2  # the command-line override is checked the same way
+    assert all(lab.untouched(n) for n in SPINES)
+
+
+def test_a_driver_that_does_not_fit_the_platform_is_refused(lab: Lab) -> None:
+    path = lab.repo / "inventory.yaml"
+    path.write_text(path.read_text().replace("transport: http, driver: eos", "driver: nxos", 1))
+    code, output = plan()
+    assert code == 2
+    assert "driver nxos pushes cisco_nxos configs, but aus1-sp1 is arista_eos" in output
+
+
+def test_nvue_devices_are_listed_by_plan_and_refused_by_push(lab: Lab) -> None:
+    model = example_models()["aus1-lf1"]
+    (lab.repo / "rendered/aus1/aus1-lf1.yaml").write_text("- set: {}\n")
+    path = lab.repo / "inventory.yaml"
+    path.write_text(
+        path.read_text() + "  aus1-lf1: {host: 127.0.0.1, driver: nvue, stage: lab, wave: 3}\n"
+    )
+    assert model.platform == "nvidia_nvue"
+    pushed = runner.invoke(app, ["push", "--stage", "lab"])
+    assert pushed.exit_code == 2
+    assert "aus1-lf1: the nvue path has no push adapter yet" in pushed.output
+    assert all(lab.untouched(n) for n in SPINES)
+    assert not (lab.repo / "journal").exists()
+    result = runner.invoke(app, ["plan", "--stage", "lab", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert '"status": "not-supported"' in result.stdout
+    assert result.stdout.count('"status": "changes"') == len(SPINES)
+
+
+def test_secrets_from_a_file_outside_git(lab: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEETME_SECRET_BGP_AUS1_BR1")
+    secrets = lab.repo.parent / "lab-secrets.yaml"
+    secrets.write_text(f"bgp-aus1-br1: '{SECRET_ENV['MEETME_SECRET_BGP_AUS1_BR1']}'\n")
+    secrets.chmod(0o600)
+    code, output = plan("--secrets", str(secrets))
+    assert code == 0, output
+    assert "readable by group or others" not in output
+    assert SECRET_ENV["MEETME_SECRET_BGP_AUS1_BR1"] not in output
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_secrets_file_git_could_commit_is_refused(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MEETME_SECRET_BGP_AUS1_BR1")
+    subprocess.run(["git", "init", "-q", str(lab.repo)], check=True)
+    secrets = lab.repo / "lab-secrets.yaml"
+    secrets.write_text(f"bgp-aus1-br1: '{SECRET_ENV['MEETME_SECRET_BGP_AUS1_BR1']}'\n")
+    secrets.chmod(0o600)
+    code, output = plan("--secrets", str(secrets))
+    assert code == 2
+    assert "not ignored by git" in output
+    assert all(lab.untouched(n) for n in SPINES)
+
+    (lab.repo / ".gitignore").write_text("lab-secrets.yaml\n")
+    code, output = plan("--secrets", str(secrets))
+    assert code == 0, output
+
+
+def test_environment_names_and_masking() -> None:
+    assert env_name("bgp-aus1.br1") == "MEETME_SECRET_BGP_AUS1_BR1"
+    store = SecretStore({"k": 'p"w\\x'})
+    shown = store.mask('json {"cmd": "password p\\"w\\\\x"} raw password p"w\\x')
+    assert 'p"w' not in shown and 'p\\"w' not in shown
+    assert shown.count("<<secret:k>>") == 2
+    assert 'p"w' not in repr(store)
+
+
+def test_the_journal_never_holds_a_value(tmp_path: Path) -> None:
+    store = SecretStore({"admin": "s3cr3t-Value"})
+    journal = Journal(tmp_path / "j.jsonl", store, {"run": "r", "command": "push", "stage": "lab"})
+    journal.record(
+        "load", "failed", device="x", detail="bad 's3cr3t-Value'", extra=["s3cr3t-Value"]
+    )
+    journal.close()
+    text = (tmp_path / "j.jsonl").read_text()
+    assert "s3cr3t-Value" not in text and text.count("<<secret:admin>>") == 2

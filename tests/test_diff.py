@@ -1,0 +1,142 @@
+"""`meetme diff --base REF`: the config change a merge request makes, without touching git state."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLE_INTENT, replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+runner = CliRunner()
+LF4_MGMT = ("management: 192.168.10.104/24", "management: 192.168.10.114/24")
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def git_state(repo: Path) -> tuple[str, str, str, dict[str, bytes]]:
+    """The index's entries (mode, blob, stage, path), status, HEAD and every working-tree file.
+
+    The entries rather than .git/index's bytes: `git status` itself may refresh the index's
+    stat cache, which is not a change anyone could see."""
+    tree = {
+        p.relative_to(repo).as_posix(): p.read_bytes()
+        for p in sorted(repo.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(repo).parts
+    }
+    index = git(repo, "ls-files", "--stage")
+    return index, git(repo, "status", "--porcelain"), git(repo, "rev-parse", "HEAD"), tree
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git repository whose first commit is the example intent; cwd is set to it."""
+    shutil.copytree(EXAMPLE_INTENT, tmp_path / "intent")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "example intent")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def diff(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["diff", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_diff_shows_exactly_the_changed_devices_and_leaves_git_untouched(repo: Path) -> None:
+    replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
+    git(repo, "commit", "-qam", "move aus1-lf4's management address")
+    before = git_state(repo)
+
+    code, output = diff("--base", "HEAD~1", "--format", "json")
+    assert code == 0, output
+    report = json.loads(output)
+    assert report["summary"]["changed"] == ["aus1-lf4"]
+    assert report["summary"]["added"] == report["summary"]["removed"] == []
+    assert (report["summary"]["lines_added"], report["summary"]["lines_removed"]) == (1, 1)
+    [device] = report["devices"]
+    assert "-  ip address 192.168.10.104/24\n+  ip address 192.168.10.114/24\n" in device["diff"]
+
+    code, output = diff("--base", "HEAD~1")
+    assert code == 0
+    assert "--- a/rendered/aus1/aus1-lf4.cfg" in output
+    assert output.count("--- a/rendered/") == 1
+    assert "1 changed, 0 added, 0 removed" in output
+    assert git_state(repo) == before
+
+
+def test_diff_reads_the_working_tree_and_keeps_the_index(repo: Path) -> None:
+    replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
+    git(repo, "add", "intent/aus1/devices.yaml")  # staged ...
+    replace_in(repo / "intent/aus1/site.yaml", "ecmp: 64", "ecmp: 32")  # ... and not staged
+    before = git_state(repo)
+    code, output = diff("--base", "HEAD", "--format", "json")
+    assert code == 0, output
+    changed = json.loads(output)["summary"]["changed"]
+    assert "aus1-lf4" in changed and len(changed) > 1  # ecmp is in every device's BGP
+    assert git_state(repo) == before
+
+
+def test_markdown_comment_lists_devices_and_the_standards_impact(repo: Path) -> None:
+    devices = repo / "intent/aus1/devices.yaml"
+    replace_in(devices, "room: aus1-mdf-b", "room: aus1-mdf-a")
+    replace_in(devices, "rack: mdf-b-r01", "rack: mdf-a-r01")
+    replace_in(devices, *LF4_MGMT)
+    code, output = diff("--base", "HEAD", "--format", "markdown")
+    assert code == 0, output
+    assert "| `aus1-lf4` | changed | 1 | 1 |" in output
+    assert "<details><summary><code>aus1-lf4</code>" in output
+    assert "```diff" in output
+    assert "- New: **error** `PHY-001` at `intent/aus1/devices.yaml:" in output
+
+    git(repo, "commit", "-qam", "both borders in MDF-A")
+    git(repo, "revert", "--no-edit", "HEAD")
+    code, output = diff("--base", "HEAD~1", "--format", "json")
+    gone = json.loads(output)["impact"]["disappeared"]
+    assert "PHY-001" in {f["rule"] for f in gone}
+    assert {f["file"] for f in gone} <= {"intent/aus1/devices.yaml", "intent/aus1/rooms.yaml"}
+
+
+def test_intent_new_since_the_base_shows_every_device_added(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "README").write_text("network repo\n")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "empty")
+    shutil.copytree(EXAMPLE_INTENT, tmp_path / "intent")
+    monkeypatch.chdir(tmp_path)
+    code, output = diff("--base", "HEAD", "--format", "json")
+    assert code == 0, output
+    summary = json.loads(output)["summary"]
+    assert summary["changed"] == summary["removed"] == []
+    assert "aus1-br1" in summary["added"] and summary["lines_removed"] == 0
+
+
+def test_unknown_ref_and_no_repository_exit_2(
+    repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, output = diff("--base", "no-such-branch")
+    assert code == 2 and "unknown ref no-such-branch" in output
+    elsewhere = tmp_path_factory.mktemp("plain")
+    shutil.copytree(EXAMPLE_INTENT, elsewhere / "intent")
+    monkeypatch.chdir(elsewhere)
+    code, output = diff("--base", "HEAD")
+    assert code == 2 and "not a git repository" in output
+    assert "Traceback" not in output

@@ -1,0 +1,177 @@
+"""`meetme lint --format text|json|sarif|junit|github`: what CI and a reviewer read."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+from conftest import line_of, replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+runner = CliRunner()
+SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
+BR2 = "sites.aus1.devices.aus1-br2"
+
+
+def break_border_pair(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both borders in one MDF (PHY-001, PHY-003 errors; PHY-004 demoted to warning by the
+    standards profile); PHY-001 on aus1-br2 is waived until 2030."""
+    devices = repo / "intent/aus1/devices.yaml"
+    replace_in(devices, "room: aus1-mdf-b", "room: aus1-mdf-a")
+    replace_in(devices, "rack: mdf-b-r01", "rack: mdf-a-r01")
+    (repo / "intent/waivers.yaml").write_text(
+        "waivers:\n"
+        "  - rule: PHY-001\n"
+        f"    object: {BR2}\n"
+        "    reason: MDF-B rebuild, CHG-1234\n"
+        "    owner: netops-aus\n"
+        "    expires: 2030-01-31\n"
+        "standards:\n"
+        "  severity: {PHY-004: warning}\n"
+    )
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+
+
+def lint(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["lint", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout
+
+
+def test_sarif_validates_against_the_sarif_2_1_0_schema(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    break_border_pair(example, monkeypatch)
+    code, output = lint("--format", "sarif")
+    assert code == 1
+    log = json.loads(output)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text())).validate(log)
+
+    run = log["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    phy001 = next(r for r in rules if r["id"] == "PHY-001")
+    assert phy001["shortDescription"]["text"] == "Border group members live in different MDFs"
+    assert "fire suppression" in phy001["fullDescription"]["text"]  # the rationale
+    assert phy001["helpUri"].startswith("https://")  # the source's link
+    assert "Source:" in phy001["help"]["text"]
+
+    by_rule = {r["ruleId"]: r for r in run["results"]}
+    error = by_rule["PHY-003"]
+    assert error["level"] == "error"
+    assert rules[error["ruleIndex"]]["id"] == "PHY-003"
+    physical = error["locations"][0]["physicalLocation"]
+    assert physical["artifactLocation"]["uri"] == "intent/aus1/devices.yaml"
+    devices = example / "intent/aus1/devices.yaml"
+    assert physical["region"]["startLine"] == line_of(devices, "room: aus1-mdf-a", 2)
+    assert physical["region"]["startColumn"] == 9
+    assert by_rule["PHY-004"]["level"] == "warning"  # the profile's override
+
+    waived = by_rule["PHY-001"]
+    assert waived["suppressions"][0]["status"] == "accepted"
+    assert "CHG-1234" in waived["suppressions"][0]["justification"]
+
+
+def test_sarif_of_unusable_intent_still_validates(example: Path) -> None:
+    replace_in(example / "intent/aus1/devices.yaml", "platform: cisco_iosxr", "platfrom: x")
+    code, output = lint("--format", "sarif")
+    assert code == 2
+    log = json.loads(output)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text())).validate(log)
+    assert {r["ruleId"] for r in log["runs"][0]["results"]} == {"unknown-key"}
+
+
+def test_junit_has_one_test_case_per_rule_and_object(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    break_border_pair(example, monkeypatch)
+    code, output = lint("--format", "junit")
+    assert code == 1
+    root = ET.fromstring(output)
+    assert root.tag == "testsuites"
+    cases = list(root.iter("testcase"))
+    keys = [(c.get("classname"), c.get("name")) for c in cases]
+    assert len(keys) == len(set(keys))  # rule x object is unique
+    case = {key: c for key, c in zip(keys, cases, strict=True)}
+    assert case["meetme.PHY-001", f"{BR2}.room"].find("skipped") is not None  # waived
+    failure = case["meetme.PHY-003", f"{BR2}.room"].find("failure")
+    assert failure is not None and "intent/aus1/devices.yaml:" in (failure.text or "")
+    assert case["meetme.ADDR-001", "all objects"].find("failure") is None  # clean rule
+    failures = sum(c.find("failure") is not None for c in cases)
+    assert root.get("failures") == str(failures) and failures >= 1
+    assert root.get("tests") == str(len(cases))
+
+
+def test_github_annotations_carry_file_line_and_column(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    break_border_pair(example, monkeypatch)
+    code, output = lint("--format", "github")
+    assert code == 1
+    command = re.compile(
+        r"^::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),title=(.+?)::(.+)$"
+    )
+    annotations = [m.groups() for m in map(command.match, output.splitlines()) if m]
+    line = line_of(example / "intent/aus1/devices.yaml", "room: aus1-mdf-a", 2)
+    assert ("error", "intent/aus1/devices.yaml", str(line), "9") in [a[:4] for a in annotations]
+    titles = {a[4]: a[0] for a in annotations}
+    assert titles["PHY-001 Border group members live in different MDFs (waived)"] == "notice"
+    assert any(t.startswith("PHY-004") and level == "warning" for t, level in titles.items())
+
+
+def test_github_escapes_what_would_end_a_command() -> None:
+    from meetme.validators.rules.engine import Finding
+
+    from meetme.problems import Location
+    from meetme.report import github
+
+    finding = Finding("X-001", "error", "50% done\nnext", Location("a,b:c.yaml", 3, 4), "p")
+    line = github([finding], []).splitlines()[0]
+    assert line == "::error file=a%2Cb%3Ac.yaml,line=3,col=4,title=X-001::50%25 done%0Anext"
+
+
+def test_text_groups_findings_by_file_with_a_summary(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    break_border_pair(example, monkeypatch)
+    code, output = lint()
+    assert code == 1
+    lines = output.splitlines()
+    heading = lines.index("intent/aus1/devices.yaml")
+    line = line_of(example / "intent/aus1/devices.yaml", "room: aus1-mdf-a", 2)
+    under = lines[heading + 1 : lines.index("", heading)]
+    assert any(re.match(rf"  {line}:9 +error +PHY-003 ", entry) for entry in under), under
+    assert any("waived by intent/waivers.yaml:2 (owner netops-aus" in e for e in under)
+    assert re.fullmatch(r"\d+ error\(s\), \d+ warning\(s\), 1 waived", lines[-1])
+
+
+def test_json_keeps_its_shape_and_adds_the_waiver(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    break_border_pair(example, monkeypatch)
+    _, output = lint("--format", "json")
+    findings = json.loads(output)
+    waived = next(f for f in findings if f["rule"] == "PHY-001")
+    assert waived["severity"] == "waived"
+    assert waived["waiver"] == {
+        "file": "intent/waivers.yaml",
+        "line": 2,
+        "owner": "netops-aus",
+        "reason": "MDF-B rebuild, CHG-1234",
+        "expires": "2030-01-31",
+        "severity": "error",
+    }
+
+
+def test_output_option_writes_the_report_to_a_file(example: Path) -> None:
+    code, output = lint("--format", "sarif", "--output", "reports/meetme.sarif")
+    assert code == 0
+    log = json.loads((example / "reports/meetme.sarif").read_text())
+    _, findings = lint("--format", "json")
+    assert len(log["runs"][0]["results"]) == len(json.loads(findings))
+    assert output.startswith("reports/meetme.sarif: sarif report, 0 error(s)")

@@ -1,0 +1,147 @@
+"""EDGE-001..008: each rule passes on the example and fails on one realistic edit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import findings_of, line_of, lint_repo, replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+EDGE_RULES = tuple(f"EDGE-00{n}" for n in range(1, 9))
+PEERING = "intent/aus1/peering.yaml"
+EYEBALL_B_V4 = "max_prefix_v4: 9000, "
+
+
+def test_example_has_no_edge_findings(example: Path) -> None:
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule in EDGE_RULES] == []
+
+
+def test_edge001_ix_peer_without_ipv4_prefix_limit(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, EYEBALL_B_V4, "")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-001") == [
+        f"{PEERING}:{line_of(peering, 'eyeball-b:')}: IX peer ix-syd/eyeball-b has IPv4 "
+        "sessions (203.0.113.60 on aus1-br1, aus1-br2) but no max_prefix_v4: a leak from it "
+        "would be accepted without limit; set max_prefix_v4 to the peer's PeeringDB "
+        "info_prefixes4 plus about 20 % headroom"
+    ]
+    assert result.errors
+
+
+def test_edge001_transit_finding_is_on_the_party_line(example: Path) -> None:
+    """Block-style party: the limit's line is gone, the finding names the party's line."""
+    peering = example / PEERING
+    replace_in(peering, "          max_prefix_v6: 300000\n", "")  # transit-a's
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-001") == [
+        f"{PEERING}:{line_of(peering, 'transit-a:')}: transit transit-a has IPv6 sessions "
+        "(2001:db8:a::, 2001:db8:a::2 on aus1-br1, aus1-br2) but no max_prefix_v6: a leak "
+        "from it would be accepted without limit; set max_prefix_v6 to the full Internet "
+        "table of that family plus 20-50 % headroom"
+    ]
+
+
+def test_lint_cli_exits_1_at_the_ix_peer_without_max_prefix(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, EYEBALL_B_V4, "")
+    line = line_of(peering, "eyeball-b:")
+    outcome = CliRunner().invoke(app, ["lint"])
+    assert outcome.exit_code == 1, outcome.output
+    assert f"  {line}:13  error    EDGE-001  IX peer ix-syd/eyeball-b has IPv4 sessions" in (
+        outcome.output
+    )
+    assert "max_prefix_v4" in outcome.output
+
+
+def test_edge002_warning_threshold_too_late(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "max_prefix_warning_pct: 80", "max_prefix_warning_pct: 95")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-002") == [
+        f"{PEERING}:{line_of(peering, 'max_prefix_warning_pct')}: max_prefix_warning_pct 95 "
+        "leaves no time to act before the session is torn down; choose a value from 75 to 90"
+    ]
+    assert result.errors
+
+
+def test_edge003_bilateral_peer_without_key(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, ', key: "secret:ix-syd-eyeball-b"', "")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-003") == [
+        f"{PEERING}:{line_of(peering, 'eyeball-b:')}: IX peer ix-syd/eyeball-b (AS64506) has "
+        "no key; agree a TCP-MD5 key with the peer and set key: secret:NAME, or waive this "
+        "finding if the peer refuses authentication"
+    ]
+    assert not result.errors
+
+
+def test_edge004_transit_on_a_single_circuit(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(
+        peering,
+        "            - {circuit: XC-TB-2, ipv4: 192.0.2.11/31, peer_ipv4: 192.0.2.10, "
+        'ipv6: "2001:db8:b::3/127", peer_ipv6: "2001:db8:b::2"}\n',
+        "",
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-004") == [
+        f"{PEERING}:{line_of(peering, 'circuits:', 2)}: transit transit-b rides a single "
+        "circuit XC-TB-1 (aus1-mmr2, aus1-br1); one cross-connect or border failure cuts the "
+        "site off from it: order a second circuit through the other MMR to the other border"
+    ]
+
+
+def test_edge005_cloud_vif_that_advertises_nothing(example: Path) -> None:
+    clouds = example / "intent/aus1/clouds.yaml"
+    replace_in(
+        clouds,
+        'key: "secret:aws-dx-aus1", advertise: [10.50.0.0/16]}',
+        'key: "secret:aws-dx-aus1"}',
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-005") == [
+        f"intent/aus1/clouds.yaml:{line_of(clouds, 'private-1:')}: AWS VIF aws-syd/private-1 "
+        "advertises nothing: the export policy permits no route, so the cloud learns no path "
+        "back to us; list our prefixes for it in advertise"
+    ]
+    assert not result.errors
+
+
+def test_edge006_pni_without_bfd(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "          gtsm: true\n", "          gtsm: true\n          bfd: false\n")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-006") == [
+        f"{PEERING}:{line_of(peering, 'bfd: false')}: PNI pni-cdn runs without BFD: a silent "
+        "circuit failure blackholes traffic until the hold timer expires; set bfd: true once "
+        "the provider enables it on its side"
+    ]
+
+
+def test_edge007_one_rpki_cache(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "          - {address: 10.9.0.12, port: 3323}\n", "")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-007") == [
+        f"{PEERING}:{line_of(peering, 'rpki_caches')}: the Internet sessions validate route "
+        "origins against 1 RPKI cache(s) (only 10.9.0.11); list at least 2 independent RTR "
+        "caches in rpki_caches"
+    ]
+    assert result.errors
+
+
+def test_edge008_transit_peer_outside_the_circuit_subnet(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "peer_ipv4: 192.0.2.0,", "peer_ipv4: 192.0.2.4,")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-008") == [
+        f"{PEERING}:{line_of(peering, 'XC-TA-1')}: transit transit-a peer 192.0.2.4 is not on "
+        "our subnet 192.0.2.0/31 (192.0.2.1/31 on aus1-br1 HundredGigE0/0/0/20); the session "
+        "would never come up: correct the peer or our address"
+    ]
+    assert result.errors

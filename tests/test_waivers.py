@@ -1,0 +1,173 @@
+"""Waivers and the standards profile: accepted exceptions that expire, severities a team sets."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+from conftest import line_of, lint_repo, replace_in
+from meetme.validators.rules.engine import run_rules
+from typer.testing import CliRunner
+
+from meetme.cli import app
+from meetme.pipeline import lint
+
+runner = CliRunner()
+BR2 = "sites.aus1.devices.aus1-br2"
+
+
+def share_mdf(repo: Path) -> None:
+    """Both borders in MDF-A: PHY-001 (and PHY-003, PHY-004) on aus1-br2."""
+    devices = repo / "intent/aus1/devices.yaml"
+    replace_in(devices, "room: aus1-mdf-b", "room: aus1-mdf-a")
+    replace_in(devices, "rack: mdf-b-r01", "rack: mdf-a-r01")
+
+
+def waive(repo: Path, *waivers: tuple[str, str, str], standards: str = "") -> Path:
+    """Write intent/waivers.yaml with (rule, object, expires) entries."""
+    text = "# accepted exceptions\nwaivers:\n"
+    for rule, obj, expires in waivers:
+        text += (
+            f"  - rule: {rule}\n    object: {obj}\n    reason: MDF-B rebuild, CHG-1234\n"
+            f"    owner: netops-aus\n    expires: {expires}\n"
+        )
+    path = repo / "intent/waivers.yaml"
+    path.write_text(text + standards)
+    return path
+
+
+def lint_json(*args: str) -> tuple[int, list[dict[str, object]]]:
+    result = runner.invoke(app, ["lint", "--format", "json", *args])
+    return result.exit_code, json.loads(result.stdout)
+
+
+def of(findings: list[dict[str, object]], rule: str) -> list[dict[str, object]]:
+    return [f for f in findings if f["rule"] == rule]
+
+
+def test_waived_finding_is_reported_as_waived_not_as_error(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    share_mdf(example)
+    _, before = lint_json()
+    errors = {(str(f["rule"]), str(f["path"])) for f in before if f["severity"] == "error"}
+    assert ("PHY-001", f"{BR2}.room") in errors
+    waive(example, *((rule, path, "2030-01-31") for rule, path in sorted(errors)))
+    code, findings = lint_json()
+    assert code == 0, findings  # every error is waived
+    assert not [f for f in findings if f["severity"] == "error"]
+    assert {(f["rule"], f["path"]) for f in findings if f["severity"] == "waived"} == errors
+
+
+def test_expired_waiver_fails_lint_at_the_waivers_file_and_line(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    share_mdf(example)
+    path = waive(example, ("PHY-001", BR2, "2026-02-28"))
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    result = runner.invoke(app, ["lint"])
+    assert result.exit_code == 1
+    expires_line = line_of(path, "expires: 2026-02-28")
+    assert f"  {expires_line}:5 " in result.stdout
+    assert "WAIVER-001" in result.stdout and "expired on 2026-02-28" in result.stdout
+    _, findings = lint_json()
+    expired = of(findings, "WAIVER-001")
+    assert [(f["file"], f["line"]) for f in expired] == [("intent/waivers.yaml", expires_line)]
+    # no longer waived: the finding it covered is an error again
+    assert {f["severity"] for f in of(findings, "PHY-001")} == {"error"}
+
+
+def test_a_waiver_holds_through_its_expiry_day(example: Path) -> None:
+    share_mdf(example)
+    waive(example, ("PHY-001", BR2, "2026-02-28"))
+    result = lint_repo(example)
+    on_the_day = run_rules(result.loaded, dict(result.fabrics), datetime.date(2026, 2, 28))
+    next_day = run_rules(result.loaded, dict(result.fabrics), datetime.date(2026, 3, 1))
+    assert {f.severity for f in on_the_day if f.rule == "PHY-001"} == {"waived"}
+    assert not any(f.rule == "WAIVER-001" for f in on_the_day)
+    assert any(f.rule == "WAIVER-001" for f in next_day)
+
+
+def test_waiver_matching_nothing_is_an_error(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    path = waive(example, ("PHY-001", BR2, "2030-01-31"))  # the example is clean
+    code, findings = lint_json()
+    assert code == 1
+    unused = of(findings, "WAIVER-002")
+    assert [(f["file"], f["line"]) for f in unused] == [
+        ("intent/waivers.yaml", line_of(path, "- rule: PHY-001"))
+    ]
+    assert "matches no finding" in str(unused[0]["message"])
+
+
+def test_object_is_a_path_prefix_on_dot_boundaries(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    share_mdf(example)
+    waive(example, ("PHY-001", "sites.aus1.devices.aus1-br", "2030-01-31"))
+    _, findings = lint_json()
+    assert {f["severity"] for f in of(findings, "PHY-001")} == {"error"}  # not aus1-br2
+    assert of(findings, "WAIVER-002")
+
+
+def test_unknown_rule_in_waiver_or_profile_is_an_error(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    path = waive(
+        example,
+        ("PHY-099", BR2, "2030-01-31"),
+        standards="standards:\n  severity:\n    ADDR-099: warning\n",
+    )
+    code, findings = lint_json()
+    assert code == 1
+    unknown = of(findings, "WAIVER-003")
+    assert sorted(f["line"] for f in unknown) == [
+        line_of(path, "- rule: PHY-099"),
+        line_of(path, "ADDR-099: warning"),
+    ]
+
+
+def test_standards_profile_overrides_a_rules_severity(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    share_mdf(example)
+    code, findings = lint_json()
+    assert code == 1
+    rules = sorted({str(f["rule"]) for f in findings if f["severity"] == "error"})
+    profile = "".join(f"    {rule}: warning\n" for rule in rules)
+    (example / "intent/standards.yaml").write_text(f"standards:\n  severity:\n{profile}")
+    code, findings = lint_json()
+    assert code == 0
+    assert {f["severity"] for f in findings} == {"warning"}
+
+
+def test_waiver_needs_owner_reason_and_a_real_date(example: Path) -> None:
+    path = example / "intent/waivers.yaml"
+    path.write_text(
+        f"waivers:\n  - rule: PHY-001\n    object: {BR2}\n    reason: r\n    expires: 2030-02-30\n"
+    )
+    result = runner.invoke(app, ["lint"])
+    assert result.exit_code == 2
+    assert "intent/waivers.yaml:2:" in result.stderr and "owner" in result.stderr
+    assert f"intent/waivers.yaml:{line_of(path, 'expires')}:" in result.stderr
+
+
+def test_meetme_today_must_be_a_date(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEETME_TODAY", "tomorrow")
+    with pytest.raises(ValueError, match="MEETME_TODAY"):
+        lint(example / "intent")
+
+
+def test_waiver_rules_are_in_the_catalogue(example: Path) -> None:
+    listing = runner.invoke(app, ["rules"]).stdout
+    for rule in ("WAIVER-001", "WAIVER-002", "WAIVER-003"):
+        assert rule in listing
+    explained = runner.invoke(app, ["explain", "waiver-001"])
+    assert explained.exit_code == 0 and "expire" in explained.stdout

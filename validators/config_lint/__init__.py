@@ -1,0 +1,302 @@
+"""CFG-*: the config lint. Edge hygiene checked a second time, on the rendered text.
+
+The intent rules (EDGE-*, AWS-*, AZ-*, GCP-*) prove the device model asks for a prefix limit
+and both policies on every session; these rules prove the rendered config actually says so,
+directly or through a peer group / neighbor-group / af-group / template. A template bug that
+drops a line for one neighbour fails here even when every intent rule passed.
+
+The rules are registered with the engine so `meetme rules` and `meetme explain` list them, but
+their engine check yields nothing: they read rendered text, not intent, and the pipeline runs
+them through `lint_configs` once the intent rules have passed and the devices have rendered.
+Severity overrides of the standards profile apply; waivers do not (a template bug is fixed in
+meetme, never accepted as an exception).
+
+Only devices with at least one external neighbour are parsed (ciscoconfparse2 alone takes
+~0.6 s to import, so it is imported only then). On those devices every BGP neighbour of the
+model is checked, underlay included: border devices exercise each platform's underlay template
+too, at no extra parse.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from meetme.validators.rules.engine import RULES, Finding, Hit, Severity, SiteContext, rule
+
+from meetme.problems import Location
+
+if TYPE_CHECKING:
+    from meetme.generators.model import BgpNeighbor, DeviceModel
+
+SOURCE = (
+    "STANDARDS.md BGP-001 (RFC 8212 https://www.rfc-editor.org/rfc/rfc8212) and BGP-007 "
+    "(RFC 7454 section 8 https://www.rfc-editor.org/rfc/rfc7454); meetme issue 3, config lint"
+)
+
+
+# --- what a platform parser reports ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Value:
+    """A setting read from the config, with the config line (1-based) that sets it."""
+
+    text: str
+    line: int
+    column: int
+
+
+@dataclass
+class Session:
+    """What the config gives one neighbour in the model's address family, after inheritance."""
+
+    line: int  # the neighbour's own line: findings about what is missing point here
+    column: int
+    prefix_limit: Value | None = None
+    policy_in: Value | None = None
+    policy_out: Value | None = None
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A name the config uses and must define: a route-map, prefix-list, AS-path list ..."""
+
+    kind: str  # a key of ParsedConfig.defined, in the platform's own words (e.g. prefix-set)
+    name: str
+    line: int
+    column: int
+    where: str  # what refers to it, e.g. "route-map RM-X permit 10" or "neighbor 192.0.2.1"
+
+
+@dataclass
+class ParsedConfig:
+    sessions: dict[str, Session] = field(default_factory=dict)  # by normalised address
+    defined: dict[str, set[str]] = field(default_factory=dict)  # kind -> names
+    references: list[Reference] = field(default_factory=list)
+    unreadable: Value | None = None  # why the text could not be read at all, and where
+    limit_keyword: str = "prefix limit"  # how the platform spells it, for messages
+    policy_keyword: str = "route-map"
+
+
+@dataclass(frozen=True)
+class RenderedConfig:
+    """One device's rendered text, under the name findings show for it."""
+
+    model: DeviceModel
+    file: str  # e.g. rendered/aus1/aus1-br1.cfg, as the CLI prints it
+    text: str
+
+
+def normalise(address: str) -> str:
+    """One spelling per address, so 2001:DB8::1 in a config finds 2001:db8::1 in the model."""
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return address
+
+
+# --- the rules -------------------------------------------------------------------------------
+
+
+def _reads_rendered_text(ctx: SiteContext) -> Iterator[Hit]:
+    """Run by the pipeline over rendered configs (`lint_configs`), not per site by the engine."""
+    return iter(())
+
+
+PREFIX_LIMIT = "CFG-001"
+IMPORT_POLICY = "CFG-002"
+EXPORT_POLICY = "CFG-003"
+DEFINED = "CFG-004"
+CONFIGURED = "CFG-005"
+
+rule(
+    PREFIX_LIMIT,
+    "error",
+    "Every BGP neighbour in a rendered config has its prefix limit",
+    "A session without a maximum-prefix accepts a full-table leak from a peer and takes the "
+    "border's RIB and FIB with it. The intent rules prove the model asks for the limit; this "
+    "proves the rendered config says it, on the neighbour or through its peer group, "
+    "neighbor-group, af-group or template, with the model's value.",
+    SOURCE,
+)(_reads_rendered_text)
+rule(
+    IMPORT_POLICY,
+    "error",
+    "Every BGP neighbour in a rendered config has its import policy",
+    "Without an inbound route-map (route-policy on IOS-XR) a session accepts everything the "
+    "peer sends on platforms that are not RFC 8212 compliant by default (EOS, NX-OS), and "
+    "accepts nothing on those that are. Checked on the rendered text, inheritance included, "
+    "against the policy name in the device model.",
+    SOURCE,
+)(_reads_rendered_text)
+rule(
+    EXPORT_POLICY,
+    "error",
+    "Every BGP neighbour in a rendered config has its export policy",
+    "Without an outbound policy a non-RFC 8212 platform advertises its whole table: the leak "
+    "RFC 8212 was written for. Checked on the rendered text, inheritance included, against "
+    "the policy name in the device model.",
+    SOURCE,
+)(_reads_rendered_text)
+rule(
+    DEFINED,
+    "error",
+    "Every route-map, route-policy, prefix-list and AS-path or community list a rendered "
+    "config uses is defined in it",
+    "A policy that names an undefined list or route-map is rejected by some platforms and "
+    "silently matches nothing (or everything) on others: the filter the intent asked for is "
+    "not there.",
+    SOURCE,
+)(_reads_rendered_text)
+rule(
+    CONFIGURED,
+    "error",
+    "Every BGP neighbour of the device model is in its rendered config",
+    "A neighbour the model has and the config lacks is a session the engineer was promised "
+    "and will not get; one the lint cannot find cannot be proven to carry its limit and "
+    "policies either.",
+    SOURCE,
+)(_reads_rendered_text)
+
+
+# --- running them ----------------------------------------------------------------------------
+
+
+def needs_lint(model: DeviceModel) -> bool:
+    """Only devices with an external neighbour are parsed (see the module docstring)."""
+    return any(n.external for n in model.bgp.neighbors)
+
+
+def lint_configs(
+    configs: Iterable[RenderedConfig], severity: Mapping[str, Severity] | None = None
+) -> list[Finding]:
+    """Every CFG-* finding on the given rendered configs. `severity` is the standards profile's
+    per-rule override (intent `standards: {severity: ...}`)."""
+    overrides = dict(severity or {})
+    findings: list[Finding] = []
+    for config in configs:
+        if not needs_lint(config.model):
+            continue
+        parsed = _parse(config)
+        for rule_id, message, line, column in _check(config.model, parsed):
+            findings.append(
+                Finding(
+                    rule=rule_id,
+                    severity=overrides.get(rule_id, RULES[rule_id].severity),
+                    message=message,
+                    location=Location(config.file, line, column),
+                    path=f"sites.{config.model.site}.devices.{config.model.hostname}.config",
+                )
+            )
+    return findings
+
+
+def _parse(config: RenderedConfig) -> ParsedConfig:
+    wanted = tuple(sorted((normalise(n.address), n.afi) for n in config.model.bgp.neighbors))
+    return _parse_text(config.model.platform, config.text, wanted)
+
+
+# One process often lints the same border text again (tests, `meetme diff`); callers only read
+# the cached ParsedConfig, never change it.
+@lru_cache(maxsize=64)
+def _parse_text(platform: str, text: str, wanted: tuple[tuple[str, str], ...]) -> ParsedConfig:
+    if platform == "nvidia_nvue":
+        from . import nvue
+
+        return nvue.parse(text, dict(wanted))
+    from . import cisco  # imports ciscoconfparse2: only now that a Cisco-style file needs it
+
+    return cisco.parse(text, cisco.SYNTAX[platform], dict(wanted))
+
+
+def _check(model: DeviceModel, parsed: ParsedConfig) -> Iterator[tuple[str, str, int, int]]:
+    if parsed.unreadable is not None:
+        where = parsed.unreadable
+        yield (
+            CONFIGURED,
+            f"the rendered config cannot be read ({where.text}); none of its "
+            f"{len(model.bgp.neighbors)} BGP neighbour(s) could be checked",
+            where.line,
+            where.column,
+        )
+        return
+    for neighbor in model.bgp.neighbors:
+        session = parsed.sessions.get(normalise(neighbor.address))
+        who = _who(neighbor)
+        if session is None:
+            yield (
+                CONFIGURED,
+                f"{who} of the device model is not configured under router bgp",
+                1,
+                1,
+            )
+            continue
+        yield from _prefix_limit(neighbor, session, who, parsed.limit_keyword)
+        for rule_id, direction, value, expected in (
+            (IMPORT_POLICY, "import (in)", session.policy_in, neighbor.route_map_in),
+            (EXPORT_POLICY, "export (out)", session.policy_out, neighbor.route_map_out),
+        ):
+            if value is None:
+                yield (
+                    rule_id,
+                    f"{who} has no {direction} {parsed.policy_keyword} for {neighbor.afi} "
+                    "unicast, neither on the neighbour nor through a group or template",
+                    session.line,
+                    session.column,
+                )
+            elif value.text != expected:
+                yield (
+                    rule_id,
+                    f"{who} applies {parsed.policy_keyword} {value.text} as its {direction} "
+                    f"policy; the device model's is {expected}",
+                    value.line,
+                    value.column,
+                )
+    for ref in parsed.references:
+        if ref.name not in parsed.defined.get(ref.kind, set()):
+            yield (
+                DEFINED,
+                f"{ref.where} uses {ref.kind} {ref.name}, which this config does not define",
+                ref.line,
+                ref.column,
+            )
+
+
+def _prefix_limit(
+    neighbor: BgpNeighbor, session: Session, who: str, keyword: str
+) -> Iterator[tuple[str, str, int, int]]:
+    value = session.prefix_limit
+    if value is None:
+        yield (
+            PREFIX_LIMIT,
+            f"{who} has no prefix limit ({keyword}) for {neighbor.afi} unicast, neither on "
+            "the neighbour nor through a group or template",
+            session.line,
+            session.column,
+        )
+        return
+    if not value.text.isdigit() or int(value.text) == 0:
+        yield (
+            PREFIX_LIMIT,
+            f"{who} has {keyword} {value.text}, which is no limit; the device model's is "
+            f"{neighbor.max_prefix}",
+            value.line,
+            value.column,
+        )
+    elif int(value.text) != neighbor.max_prefix:
+        yield (
+            PREFIX_LIMIT,
+            f"{who} has {keyword} {value.text}; the device model's is {neighbor.max_prefix}",
+            value.line,
+            value.column,
+        )
+
+
+def _who(neighbor: BgpNeighbor) -> str:
+    if neighbor.external:
+        return f"neighbor {neighbor.address} ({neighbor.description})"
+    return f"underlay neighbor {neighbor.address} ({neighbor.peer_device})"

@@ -1,0 +1,645 @@
+"""AWS-*, AZ-*, GCP-*, CLOUD-*: the hyperscaler on-ramps (STANDARDS.md section 4).
+
+Every provider number (prefix limits, MTUs, subnet lengths, reserved ASNs, SLA topologies,
+per-attachment throughput) is read from validators/data/providers.yaml with its source; the
+rules only compare. Findings point at the VIF, peering, link or attachment to edit.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import Any, get_args
+
+from meetme.generators.allocate import device_asn
+from meetme.validators.providers import providers
+from meetme.validators.schema_edge import BurstProfile, GcpAttachment
+from meetme.validators.types import SPEED_GBPS
+
+from .edge import AFI_LABEL, edge_of, names
+from .engine import Hit, Path_, SiteContext, rule
+from .numbering import is_private_asn
+
+AWS_LIMITS = "https://docs.aws.amazon.com/directconnect/latest/UserGuide/limits.html"
+AWS_BGP = "https://docs.aws.amazon.com/directconnect/latest/UserGuide/bgp-specific-settings.html"
+AWS_PEER = "https://docs.aws.amazon.com/directconnect/latest/UserGuide/add-peer-to-vif.html"
+AWS_MTU = (
+    "https://docs.amazonaws.cn/en_us/directconnect/latest/UserGuide/set-jumbo-frames-vif.html; "
+    "https://docs.aws.amazon.com/directconnect/latest/APIReference/"
+    "API_CreatePrivateVirtualInterface.html"
+)
+AWS_RESILIENCY = (
+    "https://docs.aws.amazon.com/directconnect/latest/UserGuide/maximum_resiliency.html"
+)
+AWS_BGP_PEER = (
+    "https://docs.aws.amazon.com/directconnect/latest/APIReference/API_CreateBGPPeer.html"
+)
+AZ_ROUTING = "https://learn.microsoft.com/azure/expressroute/expressroute-routing"
+AZ_FAQ = "https://learn.microsoft.com/azure/expressroute/expressroute-faqs"
+GCP_VLAN = (
+    "https://cloud.google.com/network-connectivity/docs/interconnect/how-to/dedicated/"
+    "creating-vlan-attachments"
+)
+GCP_PARTNER = (
+    "https://cloud.google.com/network-connectivity/docs/interconnect/how-to/partner/"
+    "creating-vlan-attachments"
+)
+GCP_9999 = (
+    "https://cloud.google.com/network-connectivity/docs/interconnect/tutorials/"
+    "dedicated-creating-9999-availability"
+)
+MBPS_PER_GBPS = 1000
+# Rule titles and rationales quote the data file, so `meetme rules` and docs/rules.md follow it
+_AWS: dict[str, Any] = providers()["aws"]
+_AZ: dict[str, Any] = providers()["azure"]
+_GCP: dict[str, Any] = providers()["gcp"]
+_AWS_PREFIXES = _AWS["advertised_prefixes_per_af"]
+_AZ_PREFIXES = _AZ["advertised_prefixes"]
+_AZ_RESERVED = f"{_AZ['reserved_asns']['first']}-{_AZ['reserved_asns']['last']}"
+_AZ_LENGTH = _AZ["link_prefix_length"]
+_GCP_LINK_LOCAL = _GCP["link_local"]
+_GCP_ASN = _GCP["partner_cloud_router_asn"]
+_GCP_SLA = _GCP["sla"]
+EDGE_AVAILABILITY_DOMAINS = frozenset(
+    get_args(GcpAttachment.model_fields["edge_availability_domain"].annotation)
+)
+
+
+def _facts(provider: str) -> dict[str, Any]:
+    facts: dict[str, Any] = providers()[provider]
+    return facts
+
+
+def _count_by_afi(prefixes: list[str]) -> dict[str, int]:
+    counts = {"ipv4": 0, "ipv6": 0}
+    for prefix in prefixes:
+        counts["ipv4" if ipaddress.ip_network(prefix).version == 4 else "ipv6"] += 1
+    return counts
+
+
+def _either(values: list[int], unit: str = "") -> str:
+    """'1500, 9001 or 8500'; with unit '/': '/30 or /31'."""
+    text = [f"{unit}{v}" for v in values]
+    return text[0] if len(text) == 1 else f"{', '.join(text[:-1])} or {text[-1]}"
+
+
+def _mbps(value: int) -> str:
+    return f"{value:,} Mb/s"
+
+
+# --- AWS Direct Connect -------------------------------------------------------------------
+
+
+@rule(
+    "AWS-001",
+    "error",
+    "Each AWS VIF advertises no more prefixes per address family than its type allows",
+    "AWS idles a BGP session on which we advertise more than the limit (private VIF "
+    f"{_AWS_PREFIXES['private']:,}, transit VIF {_AWS_PREFIXES['transit']:,}, public VIF "
+    f"{_AWS_PREFIXES['public']:,} per address family) into idle: the VIF goes down, not just "
+    "the excess.",
+    f"STANDARDS.md AWS-001; {AWS_LIMITS}",
+)
+def aws_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
+    limits = _facts("aws")["advertised_prefixes_per_af"]
+    for name, aws in sorted(ctx.site.peering.aws.items()):
+        for vif_name, vif in sorted(aws.vifs.items()):
+            limit = limits[vif.type]
+            for afi, count in _count_by_afi([str(p) for p in vif.advertise]).items():
+                if count > limit:
+                    yield Hit(
+                        f"AWS VIF {name}/{vif_name} advertises {count} {AFI_LABEL[afi]} "
+                        f"prefixes; a {vif.type} VIF accepts at most {limit} per address "
+                        "family and AWS idles the session beyond that: aggregate them",
+                        (*vif.path, "advertise"),
+                    )
+
+
+@rule(
+    "AWS-002",
+    "error",
+    "AWS sessions carry an MD5 key and no GTSM",
+    "AWS always runs TCP-MD5 (it generates a key when none is given), so a session without "
+    "the key never establishes; AWS sends BGP with TTL 1 and supports neither multihop nor "
+    "GTSM, so TTL security drops every AWS packet.",
+    f"STANDARDS.md AWS-002 and BGP-015/016; {AWS_PEER}; {AWS_BGP}",
+)
+def aws_md5_no_gtsm(ctx: SiteContext) -> Iterator[Hit]:
+    facts = _facts("aws")
+    sessions = [s for s in edge_of(ctx).sessions if s.kind == "aws"]
+    for name, aws in sorted(ctx.site.peering.aws.items()):
+        for vif_name, vif in sorted(aws.vifs.items()):
+            own = [s for s in sessions if s.source == vif.path]
+            if facts["md5_required"] and any(s.secret_name is None for s in own):
+                yield Hit(
+                    f"AWS VIF {name}/{vif_name} has no key; AWS always runs TCP-MD5 on the "
+                    "BGP session, which stays down until both sides have the same key: set "
+                    "key: secret:NAME to the VIF's BGP authentication key",
+                    vif.path,
+                )
+            if not facts["gtsm_allowed"] and (vif.gtsm or any(s.gtsm for s in own)):
+                yield Hit(
+                    f"AWS VIF {name}/{vif_name} asks for GTSM, but AWS sends BGP with TTL 1 "
+                    "and supports no TTL security: the session would never come up; remove "
+                    "gtsm",
+                    (*vif.path, "gtsm"),
+                )
+
+
+@rule(
+    "AWS-003",
+    "error",
+    "AWS VIF MTUs are ones AWS accepts, and equal across VIFs advertising the same prefix",
+    f"A private VIF runs {_either(_AWS['mtu']['private'])}, a transit VIF "
+    f"{_either(_AWS['mtu']['transit'])}, a public VIF {_either(_AWS['mtu']['public'])} "
+    f"(AWS documents both {_AWS['mtu']['private_conflict'][0]} and "
+    f"{_AWS['mtu']['private_conflict'][1]} as the private jumbo MTU: both are accepted until "
+    "AWS settles it); an MTU the VIF does not run black-holes "
+    "large packets. AWS requires VIFs advertising the same prefix to use the same MTU.",
+    f"STANDARDS.md AWS-003; {AWS_MTU}",
+)
+def aws_vif_mtu(ctx: SiteContext) -> Iterator[Hit]:
+    allowed_by_type = _facts("aws")["mtu"]
+    for name, aws in sorted(ctx.site.peering.aws.items()):
+        for vif_name, vif in sorted(aws.vifs.items()):
+            allowed = allowed_by_type[vif.type]
+            if vif.mtu not in allowed:
+                choices = _either(allowed)
+                note = ""
+                if vif.type == "private":
+                    a, b = allowed_by_type["private_conflict"]
+                    note = f" (AWS documents both {a} and {b} for jumbo: use the console's)"
+                yield Hit(
+                    f"AWS VIF {name}/{vif_name} has mtu {vif.mtu}; a {vif.type} VIF runs "
+                    f"{choices}{note}; set mtu to the VIF's MTU",
+                    (*vif.path, "mtu"),
+                )
+        first_mtu: dict[str, tuple[str, int]] = {}
+        for vif_name, vif in sorted(aws.vifs.items()):
+            for prefix in map(str, vif.advertise):
+                other = first_mtu.setdefault(prefix, (vif_name, vif.mtu))
+                if other[1] != vif.mtu:
+                    yield Hit(
+                        f"AWS VIF {name}/{vif_name} advertises {prefix} with mtu {vif.mtu}, "
+                        f"but {other[0]} advertises it with mtu {other[1]}; VIFs advertising "
+                        "the same prefix must use the same MTU",
+                        (*vif.path, "mtu"),
+                    )
+                    break
+
+
+@rule(
+    "AWS-004",
+    "warning",
+    "The VIFs of each type ride connections on at least two of our devices",
+    "When every VIF of a type (private, transit, public) lands on one device, that device's "
+    "failure or maintenance cuts the site off from what those VIFs reach.",
+    f"STANDARDS.md AWS-004; {AWS_RESILIENCY}",
+)
+def aws_connections_on_two_devices(ctx: SiteContext) -> Iterator[Hit]:
+    for name, aws in sorted(ctx.site.peering.aws.items()):
+        by_type: dict[str, list[str]] = defaultdict(list)
+        for vif_name, vif in sorted(aws.vifs.items()):
+            by_type[vif.type].append(vif_name)
+        for vif_type, vif_names in sorted(by_type.items()):
+            circuits = sorted({aws.vifs[v].circuit for v in vif_names})
+            devices = sorted(
+                {
+                    ctx.site.cross_connects[c].device
+                    for c in circuits
+                    if c in ctx.site.cross_connects
+                }
+            )
+            if len(devices) == 1:
+                yield Hit(
+                    f"AWS {name} {vif_type} VIFs ({names(vif_names)}) ride {names(circuits)} "
+                    f"on {devices[0]} only; add a {vif_type} VIF on a connection that lands on "
+                    "another border device",
+                    (*aws.path, "vifs"),
+                )
+
+
+@rule(
+    "AWS-005",
+    "error",
+    "AWS peering subnets have the lengths AWS peers on",
+    "AWS sets up the IPv4 BGP peer on a "
+    f"{_either(_AWS['peer_prefix_lengths']['ipv4'], '/')} and allocates a "
+    f"{_either(_AWS['peer_prefix_lengths']['ipv6'], '/')} for IPv6; any other length does not "
+    "match the VIF's peer addresses.",
+    f"STANDARDS.md AWS-005; {AWS_BGP_PEER}; {AWS_PEER}",
+)
+def aws_peer_subnets(ctx: SiteContext) -> Iterator[Hit]:
+    lengths = _facts("aws")["peer_prefix_lengths"]
+    for name, aws in sorted(ctx.site.peering.aws.items()):
+        for vif_name, vif in sorted(aws.vifs.items()):
+            for afi, address in (("ipv4", vif.ipv4), ("ipv6", vif.ipv6)):
+                if address is None:
+                    continue
+                length = ipaddress.ip_interface(address).network.prefixlen
+                if length not in lengths[afi]:
+                    allowed = _either(lengths[afi], "/")
+                    yield Hit(
+                        f"AWS VIF {name}/{vif_name} {afi} {address} is a /{length}; AWS "
+                        f"peers on a {allowed}: use the VIF's peering subnet",
+                        (*vif.path, afi),
+                    )
+
+
+# --- Azure ExpressRoute -------------------------------------------------------------------
+
+
+@rule(
+    "AZ-001",
+    "error",
+    "Each ExpressRoute peering has primary and secondary links on different border devices",
+    "The ExpressRoute SLA needs both BGP sessions of the pair up; with both links on one "
+    "device its failure or maintenance takes the whole circuit down.",
+    f"STANDARDS.md AZ-001 and PHY-001; {AZ_ROUTING}",
+)
+def azure_primary_and_secondary(ctx: SiteContext) -> Iterator[Hit]:
+    circuits = ctx.site.cross_connects
+    for name, azure in sorted(ctx.site.peering.azure.items()):
+        for peering_name, peering in sorted(azure.peerings.items()):
+            where = f"Azure {name} peering {peering_name}"
+            if peering.secondary is None:
+                yield Hit(
+                    f"{where} has no secondary link; ExpressRoute needs both BGP sessions for "
+                    "its SLA: add secondary on a circuit to another border device",
+                    peering.path,
+                )
+                continue
+            primary = circuits.get(peering.primary.circuit)
+            secondary = circuits.get(peering.secondary.circuit)
+            if primary is not None and secondary is not None and primary.device == secondary.device:
+                yield Hit(
+                    f"{where}: primary ({peering.primary.circuit}) and secondary "
+                    f"({peering.secondary.circuit}) both land on {primary.device}; put the "
+                    "secondary on a circuit to another border device",
+                    (*peering.secondary.path, "circuit"),
+                )
+
+
+@rule(
+    "AZ-002",
+    "error",
+    f"ExpressRoute links use one /{_AZ_LENGTH['ipv4']} (IPv4) and one /{_AZ_LENGTH['ipv6']} "
+    "(IPv6) each",
+    f"Microsoft takes the second address of each link's /{_AZ_LENGTH['ipv4']} "
+    f"(/{_AZ_LENGTH['ipv6']}) and we the first; a subnet "
+    "of another length does not match the peering configured on the Microsoft side.",
+    f"STANDARDS.md AZ-002; {AZ_ROUTING}",
+)
+def azure_link_subnets(ctx: SiteContext) -> Iterator[Hit]:
+    lengths = _facts("azure")["link_prefix_length"]
+    for name, azure in sorted(ctx.site.peering.azure.items()):
+        for peering_name, peering in sorted(azure.peerings.items()):
+            for role, link in (("primary", peering.primary), ("secondary", peering.secondary)):
+                if link is None:
+                    continue
+                for afi, prefix in (("ipv4", link.ipv4), ("ipv6", link.ipv6)):
+                    if prefix is None:
+                        continue
+                    length = ipaddress.ip_network(prefix).prefixlen
+                    if length != lengths[afi]:
+                        yield Hit(
+                            f"Azure {name} peering {peering_name} {role} {afi} {prefix} is a "
+                            f"/{length}; ExpressRoute takes one /{lengths[afi]} per link (we "
+                            "use its first address, Microsoft the second)",
+                            (*link.path, afi),
+                        )
+
+
+def _asn_path(ctx: SiteContext, device_name: str) -> Path_:
+    """Where the ASN a device peers from is written: its own asn, or the scheme it comes from."""
+    device = ctx.site.devices[device_name]
+    if device.asn is not None:
+        return (*device.path, "asn")
+    if device.role == "border":
+        return ("organisation", "asn")
+    if device.role in ctx.site.asn.shared:
+        return (*ctx.base, "asn", "shared", device.role)
+    return (*ctx.base, "asn", "base")
+
+
+@rule(
+    "AZ-003",
+    "error",
+    "The ASN we peer with Azure from is neither reserved by Azure nor Microsoft's",
+    f"Azure reserves ASNs {_AZ_RESERVED} for internal use and peers from "
+    f"{_AZ['microsoft_asn']}; a session from "
+    "one of them is refused or loops routes.",
+    f"STANDARDS.md AZ-003; {AZ_ROUTING}",
+)
+def azure_customer_asn(ctx: SiteContext) -> Iterator[Hit]:
+    facts = _facts("azure")
+    first, last = facts["reserved_asns"]["first"], facts["reserved_asns"]["last"]
+    devices = sorted({s.device for s in edge_of(ctx).sessions if s.kind == "azure"})
+    for device_name in devices:
+        device = ctx.site.devices[device_name]
+        asn = device_asn(ctx.loaded.intent, ctx.site, device)
+        if first <= asn <= last:
+            why = f"which Azure reserves ({first}-{last}) for its own use"
+        elif asn == facts["microsoft_asn"]:
+            why = "which is Microsoft's own ASN"
+        else:
+            continue
+        yield Hit(
+            f"{device_name} peers with Azure from AS{asn}, {why}; give {device_name} another ASN",
+            _asn_path(ctx, device_name),
+        )
+
+
+@rule(
+    "AZ-004",
+    "error",
+    "Each ExpressRoute peering advertises no more prefixes than Microsoft accepts",
+    "Microsoft drops the BGP session when we advertise more than the limit (private peering "
+    f"{_AZ_PREFIXES['private']['ipv4']:,} IPv4 and {_AZ_PREFIXES['private']['ipv6']:,} IPv6, "
+    f"{_AZ_PREFIXES['private_premium']['ipv4']:,} IPv4 with Premium; Microsoft peering "
+    f"{_AZ_PREFIXES['microsoft']['ipv4']:,} IPv4 and {_AZ_PREFIXES['microsoft']['ipv6']:,} "
+    "IPv6).",
+    f"STANDARDS.md AZ-004; {AZ_ROUTING}; https://learn.microsoft.com/azure/"
+    "azure-resource-manager/management/azure-subscription-service-limits#expressroute-limits",
+)
+def azure_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
+    limits = _facts("azure")["advertised_prefixes"]
+    for name, azure in sorted(ctx.site.peering.azure.items()):
+        for peering_name, peering in sorted(azure.peerings.items()):
+            kind = (
+                "private_premium" if peering.type == "private" and peering.premium else peering.type
+            )
+            for afi, count in _count_by_afi([str(p) for p in peering.advertise]).items():
+                limit = limits[kind][afi]
+                if count > limit:
+                    tier = " (Premium)" if kind == "private_premium" else ""
+                    yield Hit(
+                        f"Azure {name} peering {peering_name} advertises {count} "
+                        f"{AFI_LABEL[afi]} prefixes; {peering.type} peering{tier} accepts at "
+                        f"most {limit} and Microsoft drops the session beyond that: aggregate "
+                        "them",
+                        (*peering.path, "advertise"),
+                    )
+
+
+@rule(
+    "AZ-006",
+    "warning",
+    "The committed rate to Azure fits the circuit bandwidth",
+    "Each ExpressRoute link is rate-limited at the circuit bandwidth; the burst to "
+    f"{_AZ['burst_factor']['value']}x over both links is redundancy headroom, so traffic above "
+    "the bandwidth is dropped when a link fails or is in "
+    "maintenance.",
+    f"STANDARDS.md AZ-006; {AZ_FAQ}",
+)
+def azure_committed_within_bandwidth(ctx: SiteContext) -> Iterator[Hit]:
+    for name, azure in sorted(ctx.site.peering.azure.items()):
+        if azure.burst.committed_mbps > azure.bandwidth_mbps:
+            yield Hit(
+                f"Azure {name} commits {_mbps(azure.burst.committed_mbps)} on a "
+                f"{_mbps(azure.bandwidth_mbps)} circuit; one link carries at most the circuit "
+                "bandwidth: lower committed_mbps or order a larger circuit",
+                (*azure.burst.path, "committed_mbps"),
+            )
+
+
+# --- Google Cloud Interconnect ------------------------------------------------------------
+
+
+@rule(
+    "GCP-001",
+    "error",
+    f"Cloud Router ASN: {_GCP_ASN} for Partner Interconnect, {_GCP_ASN} or private for Dedicated",
+    f"Partner Interconnect requires every Cloud Router to use local ASN {_GCP_ASN} (a common "
+    f"cause of BGP not establishing); Dedicated accepts {_GCP_ASN} or a private ASN.",
+    f"STANDARDS.md GCP-001; {GCP_PARTNER}; {GCP_VLAN}",
+)
+def gcp_cloud_router_asn(ctx: SiteContext) -> Iterator[Hit]:
+    google_asn = _facts("gcp")["partner_cloud_router_asn"]
+    for name, gcp in sorted(ctx.site.peering.gcp.items()):
+        asn = gcp.cloud_router_asn
+        if gcp.type == "partner" and asn != google_asn:
+            wanted = f"Partner Interconnect needs {google_asn}"
+        elif gcp.type == "dedicated" and asn != google_asn and not is_private_asn(asn):
+            wanted = f"Dedicated Interconnect takes {google_asn} or a private ASN"
+        else:
+            continue
+        yield Hit(
+            f"Google {name} Cloud Router ASN {asn}: {wanted}; set cloud_router_asn to the "
+            "Cloud Router's ASN",
+            (*gcp.path, "cloud_router_asn"),
+        )
+
+
+@rule(
+    "GCP-002",
+    "error",
+    "Google attachment MTUs are ones Google accepts",
+    f"A VLAN attachment runs {_either(_GCP['attachment_mtus'])}; our sub-interface must match "
+    "it (and "
+    "the VPC), or large packets are black-holed.",
+    f"STANDARDS.md GCP-002; {GCP_VLAN}",
+)
+def gcp_attachment_mtu(ctx: SiteContext) -> Iterator[Hit]:
+    allowed = _facts("gcp")["attachment_mtus"]
+    for name, gcp in sorted(ctx.site.peering.gcp.items()):
+        for attachment_name, attachment in sorted(gcp.attachments.items()):
+            if attachment.mtu not in allowed:
+                yield Hit(
+                    f"Google attachment {name}/{attachment_name} has mtu {attachment.mtu}; an "
+                    f"attachment runs {_either(allowed)}: set the "
+                    "attachment's MTU",
+                    (*attachment.path, "mtu"),
+                )
+
+
+@rule(
+    "GCP-003",
+    "error",
+    f"Google attachments peer on distinct /{_GCP_LINK_LOCAL['prefix_length']}s inside "
+    f"{_GCP_LINK_LOCAL['range']}",
+    f"Google allocates each attachment a /{_GCP_LINK_LOCAL['prefix_length']} from "
+    f"{_GCP_LINK_LOCAL['range']}, unique across the VPC's "
+    "Cloud Routers; another length or range does not match the Cloud Router's address.",
+    f"STANDARDS.md GCP-003; {GCP_VLAN}",
+)
+def gcp_link_local_subnets(ctx: SiteContext) -> Iterator[Hit]:
+    facts = _facts("gcp")["link_local"]
+    link_local = ipaddress.ip_network(facts["range"])
+    length = facts["prefix_length"]
+    for name, gcp in sorted(ctx.site.peering.gcp.items()):
+        taken: dict[ipaddress.IPv4Network | ipaddress.IPv6Network, str] = {}
+        for attachment_name, attachment in sorted(gcp.attachments.items()):
+            net = ipaddress.ip_interface(attachment.ipv4).network
+            where = f"Google attachment {name}/{attachment_name} ipv4 {attachment.ipv4}"
+            path = (*attachment.path, "ipv4")
+            if net.prefixlen != length or not net.subnet_of(link_local):  # type: ignore[arg-type]
+                yield Hit(
+                    f"{where} is not a /{length} inside {link_local}; use the /{length} "
+                    "Google allocated to the attachment",
+                    path,
+                )
+            elif net in taken:
+                yield Hit(
+                    f"{where} reuses {net} of {taken[net]}; each attachment has its own /{length}",
+                    path,
+                )
+            else:
+                taken[net] = attachment_name
+
+
+@rule(
+    "GCP-004",
+    "error",
+    "Google attachments form the topology of the declared SLA",
+    "Google's SLA holds only for its topology: "
+    + "; ".join(
+        f"{sla} % needs {need['circuits']} connections, both edge availability domains in "
+        f"{need['metros']} metro(s), {need['cloud_routers']} Cloud Router(s) in "
+        f"{need['regions']} region(s)"
+        for sla, need in _GCP_SLA.items()
+        if isinstance(need, dict)
+    )
+    + ". With less, the SLA does not apply.",
+    f"STANDARDS.md GCP-004; {GCP_9999}; https://cloud.google.com/network-connectivity/docs/"
+    "interconnect/tutorials/dedicated-creating-999-availability",
+)
+def gcp_sla_topology(ctx: SiteContext) -> Iterator[Hit]:
+    facts = _facts("gcp")["sla"]
+    for name, gcp in sorted(ctx.site.peering.gcp.items()):
+        need = facts[gcp.sla]
+        attachments = gcp.attachments.values()
+        circuits = {a.circuit for a in attachments}
+        domains: dict[str, set[str]] = defaultdict(set)
+        for a in attachments:
+            domains[a.metro].add(a.edge_availability_domain)
+        all_domains = EDGE_AVAILABILITY_DOMAINS
+        complete = sorted(m for m, d in domains.items() if d == all_domains)
+        routers = {(a.region, a.cloud_router) for a in attachments}
+        regions = {a.region for a in attachments}
+        missing: list[str] = []
+        if len(circuits) < need["circuits"]:
+            missing.append(f"{need['circuits']} connections (has {len(circuits)})")
+        if len(complete) < need["metros"]:
+            partial = [
+                f"{m} has only {names(sorted(d))}"
+                for m, d in sorted(domains.items())
+                if d != all_domains
+            ]
+            detail = f"; {names(partial)}" if partial else ""
+            missing.append(
+                f"both edge availability domains in {need['metros']} metro(s) (has "
+                f"{len(complete)}{detail})"
+            )
+        if len(routers) < need["cloud_routers"]:
+            missing.append(f"{need['cloud_routers']} Cloud Routers (has {len(routers)})")
+        if len(regions) < need["regions"]:
+            missing.append(f"Cloud Routers in {need['regions']} regions (has {len(regions)})")
+        if missing:
+            yield Hit(
+                f"Google {name} declares a {gcp.sla} % SLA, which needs {'; '.join(missing)}; "
+                "add attachments to complete the topology or declare the SLA it meets",
+                (*gcp.path, "sla"),
+            )
+
+
+@rule(
+    "GCP-006",
+    "warning",
+    f"Google BFD runs at {_GCP['bfd_min_interval']} ms or slower",
+    f"Cloud Router BFD accepts {_GCP['bfd_min_interval']} ms or slower; a faster interval "
+    "cannot be set on the Cloud "
+    "Router, and the session runs at the slower side's rate anyway.",
+    f"STANDARDS.md GCP-006 and BGP-017; {GCP_VLAN}",
+)
+def gcp_bfd_interval(ctx: SiteContext) -> Iterator[Hit]:
+    minimum = _facts("gcp")["bfd_min_interval"]
+    for name, gcp in sorted(ctx.site.peering.gcp.items()):
+        if gcp.bfd_interval < minimum:
+            yield Hit(
+                f"Google {name} bfd_interval {gcp.bfd_interval} ms is below the Cloud "
+                f"Router's minimum of {minimum} ms; set it to {minimum} or more",
+                (*gcp.path, "bfd_interval"),
+            )
+
+
+# --- Generic on-ramp rules ----------------------------------------------------------------
+
+
+def _circuit_capacity(ctx: SiteContext, circuits: list[str]) -> dict[str, int]:
+    """Speed in Mb/s of each circuit the cross-connects know (references report the rest)."""
+    capacity = {}
+    for circuit in sorted(set(circuits)):
+        xc = ctx.site.cross_connects.get(circuit)
+        if xc is not None:
+            capacity[circuit] = SPEED_GBPS[xc.speed] * MBPS_PER_GBPS
+    return capacity
+
+
+def _burst_hits(
+    where: str, burst: BurstProfile, capacity: dict[str, int], note: str
+) -> Iterator[Hit]:
+    if burst.committed_mbps > burst.burst_mbps:
+        yield Hit(
+            f"{where} commits {_mbps(burst.committed_mbps)}, more than its burst rate "
+            f"{_mbps(burst.burst_mbps)}; the burst rate includes the committed one: correct "
+            "the profile agreed with the provider",
+            (*burst.path, "committed_mbps"),
+        )
+    if not capacity:
+        return
+    largest = max(capacity, key=lambda c: (capacity[c], c))
+    after = sum(capacity.values()) - capacity[largest]
+    if burst.burst_mbps > after:
+        yield Hit(
+            f"{where} bursts to {_mbps(burst.burst_mbps)}, but after losing its largest circuit "
+            f"({largest}) the others carry {_mbps(after)}{note}; add a circuit or agree a "
+            "lower burst_mbps",
+            (*burst.path, "burst_mbps"),
+        )
+
+
+@rule(
+    "CLOUD-003",
+    "warning",
+    "The agreed burst profile fits after losing one circuit, and the provider's limits",
+    "A burst the remaining circuits cannot carry after one failure (N-1), or that the provider "
+    f"does not deliver (Azure: {_AZ['burst_factor']['value']}x the circuit bandwidth over both "
+    f"links; Google: {_GCP['attachment_max_mbps']['value']:,} Mb/s per "
+    "VLAN attachment), is dropped exactly when it is needed.",
+    f"STANDARDS.md CLOUD-003, AZ-006 and GCP-005; {AZ_FAQ}; {GCP_PARTNER}; {AWS_LIMITS}",
+)
+def burst_within_capacity(ctx: SiteContext) -> Iterator[Hit]:
+    peering = ctx.site.peering
+    for name, aws in sorted(peering.aws.items()):
+        circuits = [v.circuit for v in aws.vifs.values()]
+        yield from _burst_hits(f"AWS {name}", aws.burst, _circuit_capacity(ctx, circuits), "")
+    factor = _facts("azure")["burst_factor"]["value"]
+    for name, azure in sorted(peering.azure.items()):
+        circuits = [
+            link.circuit
+            for p in azure.peerings.values()
+            for link in (p.primary, p.secondary)
+            if link is not None
+        ]
+        yield from _burst_hits(f"Azure {name}", azure.burst, _circuit_capacity(ctx, circuits), "")
+        ceiling = factor * azure.bandwidth_mbps
+        if azure.burst.burst_mbps > ceiling:
+            yield Hit(
+                f"Azure {name} bursts to {_mbps(azure.burst.burst_mbps)}, but Microsoft "
+                f"delivers at most {factor} x {_mbps(azure.bandwidth_mbps)} = {_mbps(ceiling)} "
+                "over both links; lower burst_mbps or order a larger circuit",
+                (*azure.burst.path, "burst_mbps"),
+            )
+    per_attachment = _facts("gcp")["attachment_max_mbps"]["value"]
+    for name, gcp in sorted(peering.gcp.items()):
+        attachments: dict[str, int] = defaultdict(int)
+        for attachment in gcp.attachments.values():
+            attachments[attachment.circuit] += 1
+        capacity = {
+            circuit: min(speed, per_attachment * attachments[circuit])
+            for circuit, speed in _circuit_capacity(ctx, list(attachments)).items()
+        }
+        note = f" (at most {_mbps(per_attachment)} per attachment)"
+        yield from _burst_hits(f"Google {name}", gcp.burst, capacity, note)

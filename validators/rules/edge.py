@@ -1,0 +1,284 @@
+"""EDGE-*: eBGP edge hygiene over the peering intent (STANDARDS.md section 3, BGP-*).
+
+The rules read the resolved sessions (generators.edge_sessions), so they judge exactly the
+sessions that are rendered; every finding points at the intent node an engineer edits (the
+session's `source`). Provider and standard numbers come from validators/data/providers.yaml.
+Import and export policies, first-AS enforcement and descriptions are generated for every
+session and cannot be missing, so no rule checks them.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
+
+from meetme.validators.providers import providers
+
+from .engine import Hit, Path_, SiteContext, rule
+
+if TYPE_CHECKING:
+    from meetme.generators.edge_sessions import ExternalPort, ExternalSession, SiteEdge
+    from meetme.generators.fabric import SiteFabric
+
+KIND_LABEL = {
+    "transit": "transit", "ix_rs": "IX route server", "ix_peer": "IX peer", "pni": "PNI",
+    "aws": "AWS VIF", "azure": "Azure peering", "gcp": "Google attachment",
+}  # fmt: skip
+AFI_LABEL = {"ipv4": "IPv4", "ipv6": "IPv6"}
+INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
+AUTHENTICATED_KINDS = ("transit", "pni", "ix_peer")  # route servers: the IX decides
+DIRECT_KINDS = {"transits": "transit", "pnis": "PNI"}  # intent key: label
+RFC7454 = "https://www.rfc-editor.org/rfc/rfc7454"
+# titles quote the data file, so `meetme rules` and docs/rules.md follow it
+_WARNING_PCT = providers()["internet"]["max_prefix_warning_pct"]
+_RPKI_CACHES = providers()["internet"]["rpki_min_caches"]["value"]
+
+
+def edge_of(ctx: SiteContext) -> SiteEdge:
+    return cast("SiteFabric", ctx.fabric).edge
+
+
+def peering_path(ctx: SiteContext) -> Path_:
+    return (*ctx.base, "peering")
+
+
+def label(session: ExternalSession) -> str:
+    return f"{KIND_LABEL[session.kind]} {session.party}"
+
+
+def names(items: list[str]) -> str:
+    return ", ".join(items)
+
+
+def by_source(sessions: list[ExternalSession]) -> dict[Path_, list[ExternalSession]]:
+    """Sessions grouped by the intent node that declares them, in session order."""
+    grouped: dict[Path_, list[ExternalSession]] = defaultdict(list)
+    for session in sessions:
+        grouped[session.source].append(session)
+    return grouped
+
+
+@rule(
+    "EDGE-001",
+    "error",
+    "Every external session has a prefix limit for each address family",
+    "A peer that leaks a full table (or a de-aggregated one) into a session without a limit "
+    "fills the RIB and FIB and propagates the leak; the limit tears the session down first.",
+    f"STANDARDS.md BGP-007; RFC 7454 section 8 {RFC7454}; PeeringDB info_prefixes4/6 "
+    "https://www.peeringdb.com",
+)
+def max_prefix_on_every_session(ctx: SiteContext) -> Iterator[Hit]:
+    missing: dict[tuple[Path_, str], list[ExternalSession]] = defaultdict(list)
+    for session in edge_of(ctx).sessions:
+        if session.max_prefix is None:
+            missing[(session.source, session.afi)].append(session)
+    for (source, afi), sessions in missing.items():
+        first = sessions[0]
+        field = "max_prefix_v4" if afi == "ipv4" else "max_prefix_v6"
+        peers = names(sorted({s.peer_address for s in sessions}))
+        devices = names(sorted({s.device for s in sessions}))
+        if first.kind == "transit":
+            advice = "the full Internet table of that family plus 20-50 % headroom"
+        else:
+            advice = f"the peer's PeeringDB info_prefixes{afi[-1]} plus about 20 % headroom"
+        yield Hit(
+            f"{label(first)} has {AFI_LABEL[afi]} sessions ({peers} on {devices}) but no "
+            f"{field}: a leak from it would be accepted without limit; set {field} to "
+            f"{advice}",
+            source,
+        )
+
+
+@rule(
+    "EDGE-002",
+    "error",
+    f"The prefix-limit warning threshold is between {_WARNING_PCT['min']} and "
+    f"{_WARNING_PCT['max']} %",
+    "Below the range the warning fires on a peer's normal growth and is ignored; above it the "
+    "session is torn down before anyone can react to the warning.",
+    f"STANDARDS.md BGP-007; RFC 7454 section 8 {RFC7454}",
+)
+def max_prefix_warning_threshold(ctx: SiteContext) -> Iterator[Hit]:
+    settings = ctx.site.peering.edge
+    if settings is None or not edge_of(ctx).sessions:
+        return
+    bounds = providers()["internet"]["max_prefix_warning_pct"]
+    pct = settings.max_prefix_warning_pct
+    if not bounds["min"] <= pct <= bounds["max"]:
+        why = (
+            "warns on every normal growth of a peer"
+            if pct < bounds["min"]
+            else "leaves no time to act before the session is torn down"
+        )
+        yield Hit(
+            f"max_prefix_warning_pct {pct} {why}; choose a value from {bounds['min']} to "
+            f"{bounds['max']}",
+            (*peering_path(ctx), "edge", "max_prefix_warning_pct"),
+        )
+
+
+@rule(
+    "EDGE-003",
+    "warning",
+    "Transit, PNI and bilateral IX sessions are authenticated",
+    "Without TCP-MD5 (or TCP-AO) an off-path attacker who guesses the ports can reset or "
+    "inject into the session. Where the peer refuses a key, waive the finding for that peer.",
+    "STANDARDS.md BGP-016; RFC 7454 section 5.1 https://www.rfc-editor.org/rfc/rfc7454; "
+    "RFC 5925 https://www.rfc-editor.org/rfc/rfc5925",
+)
+def internet_sessions_authenticated(ctx: SiteContext) -> Iterator[Hit]:
+    for source, sessions in by_source(edge_of(ctx).sessions).items():
+        first = sessions[0]
+        if first.kind in AUTHENTICATED_KINDS and first.secret_name is None:
+            yield Hit(
+                f"{label(first)} (AS{first.remote_as}) has no key; agree a TCP-MD5 key with "
+                "the peer and set key: secret:NAME, or waive this finding if the peer "
+                "refuses authentication",
+                source,
+            )
+
+
+@rule(
+    "EDGE-004",
+    "warning",
+    "Every IX, transit and PNI party has more than one circuit",
+    "With a single circuit, one cross-connect cut, optic or border failure (or maintenance) "
+    "takes the whole party away. Cloud parties are checked by AWS-004, AZ-001 and GCP-004.",
+    "STANDARDS.md PHY-005 and CLOUD-002; "
+    "https://docs.aws.amazon.com/directconnect/latest/UserGuide/maximum_resiliency.html",
+)
+def party_has_redundant_circuits(ctx: SiteContext) -> Iterator[Hit]:
+    peering = ctx.site.peering
+    parties: list[tuple[str, str, list[str], Path_]] = []
+    for name, ix in sorted(peering.ixes.items()):
+        parties.append(("IX", name, [p.circuit for p in ix.ports], (*ix.path, "ports")))
+    for key, kind_label in DIRECT_KINDS.items():
+        for name, party in sorted(getattr(peering, key).items()):
+            circuits = [c.circuit for c in party.circuits]
+            parties.append((kind_label, name, circuits, (*party.path, "circuits")))
+    for kind_label, name, circuits, path in parties:
+        distinct = sorted(set(circuits))
+        if len(distinct) == 1:
+            xc = ctx.site.cross_connects.get(distinct[0])
+            where = f" ({xc.room}, {xc.device})" if xc is not None else ""
+            yield Hit(
+                f"{kind_label} {name} rides a single circuit {distinct[0]}{where}; one "
+                "cross-connect or border failure cuts the site off from it: order a second "
+                "circuit through the other MMR to the other border",
+                path,
+            )
+
+
+@rule(
+    "EDGE-005",
+    "warning",
+    "Every cloud attachment advertises something",
+    "An on-ramp whose export list is empty advertises no route: the cloud has no path back to "
+    "us, and traffic from it fails or takes the Internet.",
+    "STANDARDS.md BGP-002 (export to clouds permits only the prefixes declared for the "
+    "attachment); https://docs.aws.amazon.com/directconnect/latest/UserGuide/routing-and-bgp.html",
+)
+def cloud_sessions_advertise(ctx: SiteContext) -> Iterator[Hit]:
+    for source, sessions in by_source(edge_of(ctx).sessions).items():
+        first = sessions[0]
+        if first.kind in ("aws", "azure", "gcp") and not first.export_prefixes:
+            path = source[:-1] if first.kind == "azure" else source  # the peering, not a link
+            yield Hit(
+                f"{label(first)} advertises nothing: the export policy permits no route, so "
+                "the cloud learns no path back to us; list our prefixes for it in advertise",
+                path,
+            )
+
+
+@rule(
+    "EDGE-006",
+    "warning",
+    "Transit and PNI sessions run BFD",
+    "Without BFD a silent failure (a dead optic behind a media converter, a carrier fault) "
+    "blackholes traffic until the BGP hold timer expires, typically 90-180 s.",
+    "STANDARDS.md BGP-017; RFC 5880 https://www.rfc-editor.org/rfc/rfc5880",
+)
+def direct_sessions_run_bfd(ctx: SiteContext) -> Iterator[Hit]:
+    for key, kind_label in DIRECT_KINDS.items():
+        for name, party in sorted(getattr(ctx.site.peering, key).items()):
+            if not party.bfd:
+                yield Hit(
+                    f"{kind_label} {name} runs without BFD: a silent circuit failure "
+                    "blackholes traffic until the hold timer expires; set bfd: true once the "
+                    "provider enables it on its side",
+                    (*party.path, "bfd"),
+                )
+
+
+@rule(
+    "EDGE-007",
+    "error",
+    f"Routers validate route origins against at least {_RPKI_CACHES} RPKI caches",
+    "Without a cache every route is NotFound and RPKI-invalid hijacks are accepted; with one "
+    "cache, its failure or maintenance silently turns route-origin validation off.",
+    "STANDARDS.md BGP-012; RFC 6811 https://www.rfc-editor.org/rfc/rfc6811; MANRS Action 1 "
+    "https://manrs.org/cdn-cloud-providers/actions/",
+)
+def rpki_caches(ctx: SiteContext) -> Iterator[Hit]:
+    settings = ctx.site.peering.edge
+    if settings is None or not any(s.internet for s in edge_of(ctx).sessions):
+        return
+    needed = providers()["internet"]["rpki_min_caches"]["value"]
+    caches = sorted({str(c.address) for c in settings.rpki_caches})  # one server, one cache
+    if len(caches) < needed:
+        have = f"only {names(caches)}" if caches else "none"
+        yield Hit(
+            f"the Internet sessions validate route origins against {len(caches)} RPKI "
+            f"cache(s) ({have}); list at least {needed} independent RTR caches in rpki_caches",
+            (*peering_path(ctx), "edge", "rpki_caches") if caches else settings.path,
+        )
+
+
+@rule(
+    "EDGE-008",
+    "error",
+    "Every session's peer address is on our interface's subnet",
+    "A single-hop eBGP peer outside the connected subnet (or equal to our own address, or the "
+    "subnet's network or broadcast address) is never reached: the session stays down.",
+    "meetme intent consistency (single-hop eBGP, STANDARDS.md BGP-015: directly connected "
+    "sessions; RFC 4271 https://www.rfc-editor.org/rfc/rfc4271)",
+)
+def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
+    edge = edge_of(ctx)
+    ports: dict[tuple[str, str], ExternalPort] = {(p.device, p.name): p for p in edge.ports}
+    seen: set[tuple[Path_, str]] = set()
+    for session in edge.sessions:
+        ours = ipaddress.ip_interface(session.local_address)
+        peer = ipaddress.ip_address(session.peer_address)
+        net = ours.network
+        problem = None
+        if peer not in net:
+            problem = f"is not on our subnet {net}"
+        elif peer == ours.ip:
+            problem = "is our own address"
+        elif (
+            net.version == 4
+            and net.prefixlen <= 30
+            and peer
+            in (
+                net.network_address,
+                net.broadcast_address,
+            )
+        ):
+            problem = f"is the network or broadcast address of {net}"
+        if problem is None:
+            continue
+        port = ports.get((session.device, session.interface))
+        # IX neighbors are declared apart from the port; other sessions on the circuit's line
+        path = session.source if session.kind.startswith("ix") or port is None else port.source
+        if (path, session.peer_address) in seen:
+            continue
+        seen.add((path, session.peer_address))
+        yield Hit(
+            f"{label(session)} peer {session.peer_address} {problem} ({session.local_address} "
+            f"on {session.device} {session.interface}); the session would never come up: "
+            "correct the peer or our address",
+            path,
+        )

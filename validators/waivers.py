@@ -1,0 +1,40 @@
+"""Waivers and the standards profile: how a team records an accepted exception to a rule.
+
+A waiver names a rule, the object it is about (the dotted path a finding carries, or a prefix
+of it), why, who owns it and when it expires. Findings it matches are reported as waived; an
+expired waiver, or one that matches nothing, is itself an error (rules WAIVER-001/002), so
+exceptions cannot silently outlive their reason. The engine applies both (rules/engine.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from .schema_base import Node
+
+RULE_ID_PATTERN = r"^[A-Z][A-Z0-9]*-[0-9]{3}$"
+RuleSeverity = Literal["error", "warning", "info"]
+
+
+class Waiver(Node):
+    rule: str = Field(pattern=RULE_ID_PATTERN, description="Rule id, e.g. ADDR-003.")
+    object: str = Field(
+        min_length=1,
+        description="Dotted path of the finding's object, or a prefix of it, e.g. "
+        "sites.aus1.devices.aus1-br2 (`meetme lint --format json` prints each finding's path).",
+    )
+    reason: str = Field(min_length=1, description="Why the exception is accepted.")
+    owner: str = Field(min_length=1, description="Who answers for it (person or team).")
+    expires: datetime.date = Field(
+        description="Last day the waiver holds (YYYY-MM-DD); after it, lint fails."
+    )
+
+
+class StandardsProfile(Node):
+    severity: dict[str, RuleSeverity] = Field(
+        default_factory=dict,
+        description="Per-rule severity overrides, e.g. {ADDR-003: error}.",
+    )
