@@ -1,4 +1,6 @@
-"""Golden files pin one device per platform (and role) of the example, line for line.
+"""Golden files pin one device per platform and role of the example, line for line: the
+fabric underlay on every platform and the peering edge (IX, transit, PNI on IOS-XR; AWS on EOS,
+Azure on NX-OS, Google on NVUE).
 
 A template change shows up here as a readable diff. After reviewing an intended change,
 refresh them with:  MEETME_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
@@ -21,6 +23,9 @@ PINNED = {
     "aus1/aus1-sp1.cfg": "arista_eos spine",
     "aus1/aus1-lf1.yaml": "nvidia_nvue leaf",
     "aus1/aus1-lf3.cfg": "cisco_nxos leaf",
+    "aus1/aus1-bl1.cfg": "arista_eos border leaf (AWS)",
+    "aus1/aus1-bl3.cfg": "cisco_nxos border leaf (Azure)",
+    "aus1/aus1-bl5.yaml": "nvidia_nvue border leaf (Google)",
 }
 
 
