@@ -67,6 +67,16 @@ class _Live:
     resolved: str = field(default="", repr=False)
 
 
+def preload_drivers(names: Iterable[str]) -> None:
+    """Import each NAPALM driver once, in this thread, before worker threads start: CPython 3.11
+    compiling modules in several threads at once can fail ('AST constructor recursion depth
+    mismatch'), and device threads would otherwise each import their driver."""
+    from napalm import get_network_driver
+
+    for name in sorted(set(names)):
+        get_network_driver(name)
+
+
 def napalm_driver(target: Target, username: str, password: str, timeout: int) -> Any:
     """Open a NAPALM driver (imported here: `meetme lint` must not pay for napalm)."""
     from napalm import get_network_driver
@@ -109,6 +119,8 @@ class Engine:
         self.secrets = secrets
         self.journal = journal
         self.factory = driver_factory
+        if driver_factory is napalm_driver:
+            preload_drivers(t.entry.driver for t in self.targets if t.supported)
         self.sleep = sleep
         self.stop = threading.Event()
         self.results = {

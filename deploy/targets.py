@@ -30,11 +30,23 @@ from .secret_store import SecretStore, placeholders_in, resolve
 MANAGEMENT_API = {
     "eos": "management api http-commands",
     "nxos": "feature nxapi",
+    "iosxr_netconf": "netconf-yang agent",
+    # the XML agent is never rendered: a replace through the `iosxr` driver would remove the
+    # very agent it talks to, so that driver is refused
+    "iosxr": "xml agent tty",
 }
 
 
 def lockout_risk(target: Target) -> str | None:
     """Why replacing the running config with this file would cut meetme off, or None."""
+    username = target.credentials.username
+    users = {user.name for user in target.model.management.users}
+    if not username.startswith("secret:") and username not in users:
+        return (
+            f"{target.name}: the login {username!r} is not a local user of the rendered config "
+            f"({', '.join(sorted(users)) or 'none'}), so a replace would delete it; add it to "
+            "the site's management users or log in as one of them"
+        )
     stanza = MANAGEMENT_API.get(target.entry.driver)
     if stanza is None or any(line.strip() == stanza for line in target.text.splitlines()):
         return None

@@ -7,11 +7,13 @@ import ipaddress
 from meetme.validators.loader import LoadedIntent
 from meetme.validators.schema import Device, Intent, Site
 
-from meetme.problems import IntentError, Problem
+from meetme.problems import IntentError, Location, Problem
+from meetme.secret_refs import placeholder, reference_name
 
 from . import allocate
 from .allocate import PoolExhausted
 from .edge_device import edge_device
+from .evpn import connected_route_maps, evpn_device
 from .fabric import SiteFabric, natural_key
 from .model import (
     Address,
@@ -20,6 +22,7 @@ from .model import (
     BgpNeighbor,
     DeviceModel,
     Interface,
+    LocalUser,
     Management,
     PeerPort,
     PrefixList,
@@ -27,7 +30,7 @@ from .model import (
     RouteMap,
     RouteMapEntry,
 )
-from .platforms import PLATFORMS
+from .platforms import PLATFORMS, PlatformInfo
 
 UNDERLAY_WARNING_PCT = 80  # STANDARDS BGP-007: warning threshold inside 75-90 %
 
@@ -95,6 +98,10 @@ def build_device(
         ),
         gateway=site.management.gateway,
         vrf=platform.fixed_management_vrf or site.management.vrf,
+        users=_local_users(site, name, platform, source),
+        api=site.management.api,
+        ntp_servers=site.management.ntp_servers,
+        syslog_servers=site.management.syslog_servers,
     )
     has_v6 = underlay_v6(site)
     bgp = Bgp(
@@ -107,13 +114,16 @@ def build_device(
             min_rx=site.underlay.bfd.interval,
             multiplier=site.underlay.bfd.multiplier,
         ),
-        networks_v4=sorted([*(lo.ipv4.cidr for lo in loopbacks if lo.ipv4),
-                            *edge.networks("ipv4")], key=_ip_key),
-        networks_v6=sorted([*(lo.ipv6.cidr for lo in loopbacks if lo.ipv6),
-                            *edge.networks("ipv6")], key=_ip_key),
+        networks_v4=sorted(
+            [*(lo.ipv4.cidr for lo in loopbacks if lo.ipv4), *edge.networks("ipv4")], key=_ip_key
+        ),
+        networks_v6=sorted(
+            [*(lo.ipv6.cidr for lo in loopbacks if lo.ipv6), *edge.networks("ipv6")], key=_ip_key
+        ),
         neighbors=neighbors + edge.neighbors,
         rpki_caches=edge.rpki_caches,
     )
+    evpn = evpn_device(intent, site, name, device)
     return DeviceModel(
         hostname=name,
         site=site_name,
@@ -127,9 +137,44 @@ def build_device(
         prefix_lists=_prefix_lists(site, has_v6) + list(edge.policies.prefix_lists.values()),
         as_path_lists=list(edge.policies.as_path_lists.values()),
         community_lists=list(edge.policies.community_lists.values()),
-        route_maps=_route_maps(has_v6) + list(edge.policies.route_maps.values()),
+        route_maps=_route_maps(has_v6)
+        + list(edge.policies.route_maps.values())
+        + connected_route_maps(evpn),
         static_routes=edge.static_routes,
         bgp=bgp,
+        evpn=evpn,
+    )
+
+
+def _local_users(site: Site, name: str, platform: PlatformInfo, source: str) -> list[LocalUser]:
+    """The site's users as this OS writes them; only placeholders of the hash secrets."""
+    users = []
+    for user_name, user in sorted(site.management.users.items()):
+        reference = user.password_hash
+        if platform.local_users.password_hash == "sha256_crypt":
+            if user.password_hash_sha256 is None:
+                raise IntentError([_missing_sha256(name, user_name, platform, source)])
+            reference = user.password_hash_sha256
+        role = platform.local_users.role(user.role)
+        users.append(
+            LocalUser(
+                name=user_name,
+                roles=list(role.names),
+                privilege=role.privilege,
+                password_hash=placeholder(reference_name(reference)),
+            )
+        )
+    return users
+
+
+def _missing_sha256(name: str, user: str, platform: PlatformInfo, source: str) -> Problem:
+    # Reported at the device (its platform is what needs the hash); the user is named.
+    file, line, column = source.rsplit(":", 2)
+    return Problem(
+        Location(file, int(line), int(column)),
+        f"{name} runs {platform.title}, which takes only a SHA-256-crypt ($5$) password hash: "
+        f"give user {user} a password_hash_sha256: secret:NAME under the site's management.users",
+        "missing-password-hash",
     )
 
 

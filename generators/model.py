@@ -28,8 +28,9 @@ class Address(Model):
     def of(cls, cidr: str) -> Address:
         iface = ipaddress.ip_interface(cidr)
         netmask = str(iface.netmask) if iface.version == 4 else None
-        return cls(ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface),
-                   netmask=netmask)
+        return cls(
+            ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface), netmask=netmask
+        )
 
 
 class PeerPort(Model):
@@ -39,7 +40,7 @@ class PeerPort(Model):
 
 class Interface(Model):
     name: str
-    kind: Literal["loopback", "routed", "subinterface", "management"]
+    kind: Literal["loopback", "routed", "subinterface", "management", "svi"]
     description: str
     vlan: int | None = None  # 802.1Q tag of a sub-interface (name is parent.vlan)
     parent: str | None = None  # the physical port of a sub-interface
@@ -179,10 +180,76 @@ class Bgp(Model):
         return [n for n in self.neighbors if n.afi == "ipv6"]
 
 
+class LocalUser(Model):
+    name: str
+    roles: list[str]  # the OS's role names (XR: user groups), in print order
+    privilege: int | None = None  # EOS: the login's initial privilege level
+    password_hash: str  # the placeholder of the hash secret, never a value
+
+
 class Management(Model):
     interface: Interface
     gateway: str
     vrf: str
+    users: list[LocalUser] = Field(default_factory=list)  # sorted by name
+    api: bool = False  # render the management API the push driver talks to
+    ntp_servers: list[str] = Field(default_factory=list)
+    syslog_servers: list[str] = Field(default_factory=list)
+
+
+class EvpnVlan(Model):
+    """An L2VNI: a VLAN mapped to a VNI, with its anycast gateway when the network routes."""
+
+    id: int
+    name: str
+    vni: int
+    vrf: str
+    rd: str  # router-id:VNI, unique per VTEP (EVPN-004)
+    route_target: str  # identical on every VTEP of the VNI
+    # kind "svi", in the VRF. Its ipv4/ipv6 are the anycast gateway, except on platforms whose
+    # virtual-router model needs a unique address per leaf as well (NVUE VRR): there ipv4/ipv6
+    # are the leaf's own address and gateway_v4/v6 the shared anycast gateway.
+    svi: Interface | None = None
+    gateway_v4: Address | None = None
+    gateway_v6: Address | None = None
+
+
+class EvpnVrf(Model):
+    """An IP-VRF with its L3VNI: symmetric IRB (RFC 9135)."""
+
+    name: str
+    vni: int
+    vlan: int | None  # the L3VNI carrier VLAN, for platforms that need one
+    rd: str
+    route_target: str
+    connected_route_map: str | None = None  # redistributing SVI subnets as type-5 (NX-OS)
+
+
+class EvpnPeer(Model):
+    """A BGP EVPN session over loopbacks: leaf to spine, or spine to leaf."""
+
+    address: str
+    remote_as: int
+    description: str
+    peer_device: str
+    update_source: str  # the local loopback interface
+    update_source_address: str  # its address (NVUE names the source by address)
+    ebgp_multihop: int
+    max_routes: int  # EVPN routes accepted before the session is reset
+    max_routes_warning_pct: int
+    next_hop_unchanged: bool  # spines pass the VTEP next hop through untouched
+
+
+class Evpn(Model):
+    vtep: bool  # False on spines: they carry EVPN routes but no VXLAN
+    source_interface: str | None
+    source_address: str | None
+    anycast_mac: str  # 00:1c:73:00:00:99
+    anycast_mac_dotted: str  # 001c.7300.0099, as NX-OS writes it
+    arp_nd_suppression: bool
+    vlans: list[EvpnVlan] = Field(default_factory=list)
+    vrfs: list[EvpnVrf] = Field(default_factory=list)
+    peers: list[EvpnPeer] = Field(default_factory=list)
 
 
 class DeviceModel(Model):
@@ -201,3 +268,4 @@ class DeviceModel(Model):
     route_maps: list[RouteMap]
     static_routes: list[StaticRoute] = Field(default_factory=list)
     bgp: Bgp
+    evpn: Evpn | None = None

@@ -3,6 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class UserRole:
+    names: tuple[str, ...]  # the OS's role (EOS, NX-OS, NVUE) or user groups (IOS-XR)
+    privilege: int | None = None  # EOS: the login's initial privilege level
+
+
+@dataclass(frozen=True)
+class LocalUsers:
+    """How the OS writes a local user: its roles for the intent's two, and the hash it takes."""
+
+    admin: UserRole
+    operator: UserRole
+    password_hash: Literal["sha512_crypt", "sha256_crypt"]  # crypt(3) $6$ / $5$
+
+    def role(self, name: Literal["admin", "operator"]) -> UserRole:
+        return self.admin if name == "admin" else self.operator
 
 
 @dataclass(frozen=True)
@@ -14,8 +33,10 @@ class PlatformInfo:
     fixed_management_vrf: str | None  # None: the intent's VRF name is used
     mtu_overhead: int  # what the platform's `mtu` counts beyond the IP MTU
     subinterface_mtu_overhead: int  # the same for an 802.1Q sub-interface (tag included)
+    svi_format: str  # the VLAN interface's name, e.g. "Vlan{vlan}"
     loopback_names: tuple[str, str]  # (router-id loopback, VTEP loopback) as the OS spells them
     capabilities: frozenset[str]
+    local_users: LocalUsers
 
 
 PLATFORMS: dict[str, PlatformInfo] = {
@@ -27,10 +48,18 @@ PLATFORMS: dict[str, PlatformInfo] = {
         fixed_management_vrf=None,
         mtu_overhead=0,  # EOS `mtu` on a routed port is the IP MTU (AVD sets 9214)
         subinterface_mtu_overhead=0,
+        svi_format="Vlan{vlan}",
         loopback_names=("Loopback0", "Loopback1"),
         # "rpki": `rpki cache` / `rpki origin-validation` under router bgp and route-map
         # `match origin-as validity invalid` (MANRS implementation guide; NLNOG filter guide).
         capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan", "rpki"}),
+        # Built-in roles network-admin / network-operator; `secret sha512` takes a $6$ hash
+        # (AVD eos_cli_config_gen local_users; EOS 4.30 `show running-config` excerpts).
+        local_users=LocalUsers(
+            admin=UserRole(("network-admin",), privilege=15),
+            operator=UserRole(("network-operator",), privilege=1),
+            password_hash="sha512_crypt",
+        ),
     ),
     "cisco_iosxr": PlatformInfo(
         name="cisco_iosxr",
@@ -41,8 +70,17 @@ PLATFORMS: dict[str, PlatformInfo] = {
         # XR `mtu` is the L2 MTU and includes the 14-byte Ethernet header: IP MTU + 14.
         mtu_overhead=14,
         subinterface_mtu_overhead=18,  # XR counts the 14-byte header and the 4-byte dot1q tag
+        svi_format="BVI{vlan}",
         loopback_names=("Loopback0", "Loopback1"),
         capabilities=frozenset({"ebgp_underlay", "bfd", "rpki"}),
+        # Predefined user groups (Cisco IOS XR Getting Started Guide, "Predefined User Groups":
+        # root-lr = all commands in the SDR, operator = day-to-day monitoring); `secret 10`
+        # takes a $6$ SHA-512-crypt hash (IOS XR 24.4 `show running-config` excerpts).
+        local_users=LocalUsers(
+            admin=UserRole(("root-lr", "cisco-support")),
+            operator=UserRole(("operator",)),
+            password_hash="sha512_crypt",
+        ),
     ),
     "cisco_nxos": PlatformInfo(
         name="cisco_nxos",
@@ -52,11 +90,23 @@ PLATFORMS: dict[str, PlatformInfo] = {
         fixed_management_vrf="management",  # mgmt0 always lives in VRF 'management'
         mtu_overhead=0,
         subinterface_mtu_overhead=0,
+        svi_format="Vlan{vlan}",
         loopback_names=("loopback0", "loopback1"),
         # No "rpki": no vendor source found for NX-OS RTR cache or `match rpki` syntax, and the
         # templates must not print an unverified origin-validation deny. Add it back with the
         # verified commands in templates/cisco_nxos (bgp.j2, routing_policy.j2).
-        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
+        capabilities=frozenset(
+            {"ebgp_underlay", "bfd", "evpn_vxlan", "evpn_connected_needs_route_map"}
+        ),
+        # Default roles network-admin / network-operator (Nexus NX-OS security command
+        # reference, `username`); NX-OS stores and accepts `password 5` as SHA-256-crypt
+        # ($5$: NX-OS 10.x `show running-config`; cisco.nxos nxos_user hashed_password, tested
+        # on 10.1(1), validates ^$5$).
+        local_users=LocalUsers(
+            admin=UserRole(("network-admin",)),
+            operator=UserRole(("network-operator",)),
+            password_hash="sha256_crypt",
+        ),
     ),
     "nvidia_nvue": PlatformInfo(
         name="nvidia_nvue",
@@ -66,9 +116,17 @@ PLATFORMS: dict[str, PlatformInfo] = {
         fixed_management_vrf="mgmt",  # eth0 always lives in VRF 'mgmt'
         mtu_overhead=0,
         subinterface_mtu_overhead=0,
+        svi_format="vlan{vlan}",
         loopback_names=("lo", "lo"),
         # No "rpki": the 5.16 object model has no RPKI key at all (nvueschema v5_16, router bgp
         # and vrf bgp included), so origin validation cannot be configured through NVUE.
-        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan"}),
+        capabilities=frozenset({"ebgp_underlay", "bfd", "evpn_vxlan", "svi_needs_unique_address"}),
+        # Default roles (CLDOCS "User Accounts": system-admin = sudo + nv set/apply,
+        # nvue-monitor = nv show only); `hashed-password` is the Linux shadow crypt string.
+        local_users=LocalUsers(
+            admin=UserRole(("system-admin",)),
+            operator=UserRole(("nvue-monitor",)),
+            password_hash="sha512_crypt",
+        ),
     ),
 }

@@ -161,27 +161,34 @@ def lint_command(
     raise typer.Exit(EXIT_FINDINGS if result.errors else EXIT_OK)
 
 
-@app.command("render")
-def render_command(
-    repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
-) -> None:
-    """Lint, then render every device into the output folder (atomically)."""
+def _render_or_exit(intent_dir: Path, show_findings: bool) -> dict[str, str]:
+    """Lint and render in memory; exit 1 on error findings, 2 unusable, 3 template failure."""
     from meetme.generators.render import RenderError
-    from meetme.pipeline import device_models, render_all, write_rendered
+    from meetme.pipeline import device_models, render_all
 
-    intent_dir, target = _folders(repo, intent, out_dir)
     result = _lint_or_exit(intent_dir)
-    if result.findings:
+    if result.findings and (show_findings or result.errors):
         _print_findings(result.findings, Format.text)
     if result.errors:
         err.print("lint found errors; nothing was written.")
         raise typer.Exit(EXIT_FINDINGS)
     try:
-        files = render_all(device_models(result))
+        return render_all(device_models(result))
     except IntentError as exc:
         _unusable(exc)
     except RenderError as exc:
         _internal(exc)
+
+
+@app.command("render")
+def render_command(
+    repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
+) -> None:
+    """Lint, then render every device into the output folder (atomically)."""
+    from meetme.pipeline import write_rendered
+
+    intent_dir, target = _folders(repo, intent, out_dir)
+    files = _render_or_exit(intent_dir, show_findings=True)
     write_rendered(target, files)
     out.print(f"rendered {len(files)} device(s) into {target}")
 
@@ -191,20 +198,10 @@ def check_command(
     repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
 ) -> None:
     """Is the output folder exactly what `render` would write? (the pre-merge gate)"""
-    from meetme.generators.render import RenderError
-    from meetme.pipeline import compare_rendered, device_models, render_all
+    from meetme.pipeline import compare_rendered
 
     intent_dir, target = _folders(repo, intent, out_dir)
-    result = _lint_or_exit(intent_dir)
-    if result.errors:
-        _print_findings(result.findings, Format.text)
-        raise typer.Exit(EXIT_FINDINGS)
-    try:
-        files = render_all(device_models(result))
-    except IntentError as exc:
-        _unusable(exc)
-    except RenderError as exc:
-        _internal(exc)
+    files = _render_or_exit(intent_dir, show_findings=False)
     drift = compare_rendered(target, files)
     if drift.clean:
         out.print(f"{target}: {len(files)} file(s) match the intent")

@@ -12,7 +12,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from emulator.lab import BGP_KEY, SECRET_ENV, SPINES, Lab, build_lab, example_lint, journal, steps
+from emulator.lab import (
+    BGP_KEY,
+    SECRET_ENV,
+    SPINES,
+    USER_HASHES,
+    Lab,
+    build_lab,
+    example_lint,
+    journal,
+    steps,
+)
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -79,6 +89,12 @@ def test_clean_push_commits_all_three_and_journals_each_step(lab: Lab) -> None:
     journal_text = (lab.repo / "push.jsonl").read_text()
     assert BGP_KEY not in journal_text and "<<secret:bgp-aus1-br1>>" in journal_text
     assert "<<secret:bgp-aus1-br1>>" in output  # the diff shows the reference instead
+    # The local users' hashes too: on the device (the replace keeps the logins), nowhere else.
+    netops = USER_HASHES["aus1-netops-hash"]
+    running = lab.emulators["aus1-sp1"].running_config()
+    assert f"username netops privilege 15 role network-admin secret sha512 {netops}" in running
+    assert "management api http-commands" in running  # eAPI survives its own replace
+    assert not any(h in output or h in journal_text for h in USER_HASHES.values())
     assert {n: lab.rendered(n).read_bytes() for n in SPINES} == rendered_before
     assert not any(BGP_KEY in p.read_text() for p in (lab.repo / "rendered").rglob("*.cfg"))
 
@@ -212,7 +228,11 @@ def test_a_missing_secret_stops_before_any_device_is_touched(
 
 def test_a_push_that_would_switch_off_eapi_is_refused(lab: Lab) -> None:
     path = lab.rendered("aus1-sp2")
-    path.write_text(path.read_text().replace("management api http-commands\n   no shutdown\n", ""))
+    stanza = (
+        "management api http-commands\n   no shutdown\n   !\n   vrf MGMT\n      no shutdown\n!\n"
+    )
+    assert stanza in path.read_text()  # rendered from the model, no longer added by the lab
+    path.write_text(path.read_text().replace(stanza, ""))
     code, output = push()
     assert code == 2
     assert "aus1-sp2: the rendered config has no 'management api http-commands'" in output

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from ciscoconfparse2 import CiscoConfParse
-from conftest import EXAMPLE_INTENT
+from conftest import EXAMPLE_INTENT, lint_repo, replace_in
 from meetme.generators.model import BfdTimers, DeviceModel, RouteMapEntry, RpkiCache, StaticRoute
 from meetme.generators.render import RenderError, output_name, render_device
 
 from meetme.pipeline import device_models, lint, render_all
+from meetme.problems import IntentError
 
 # platform -> (ciscoconfparse2 syntax, indentation step of one block level)
 PARSERS: dict[str, tuple[str, int]] = {"arista_eos": ("ios", 3), "cisco_nxos": ("nxos", 2)}
@@ -130,10 +135,14 @@ class Neighbor:
 
 
 def eos_neighbors(r: Rendered) -> dict[str, Neighbor]:
+    """The unicast sessions; the EVPN overlay sessions are read by `eos_evpn_sessions`."""
     bgp = _router_bgp(r)
+    overlay = {p.address for p in r.model.evpn.peers} if r.model.evpn else set()
     found: dict[str, Neighbor] = {}
     for line in _children(bgp, r"^   neighbor "):
         address, rest = line.split()[1], " ".join(line.split()[2:])
+        if address in overlay:
+            continue
         n = found.setdefault(address, Neighbor())
         if m := re.fullmatch(r"remote-as (\d+)", rest):
             n.remote_as = m[1]
@@ -155,9 +164,11 @@ def eos_neighbors(r: Rendered) -> dict[str, Neighbor]:
 
 
 def nxos_neighbors(r: Rendered) -> dict[str, Neighbor]:
+    """The unicast sessions; the EVPN overlay sessions are read by `nxos_evpn_sessions`."""
+    overlay = {p.address for p in r.model.evpn.peers} if r.model.evpn else set()
     found: dict[str, Neighbor] = {}
     for block in _router_bgp(r).children:
-        if not (m := re.fullmatch(r"  neighbor (\S+)", block.text)):
+        if not (m := re.fullmatch(r"  neighbor (\S+)", block.text)) or m[1] in overlay:
             continue
         n = found.setdefault(m[1], Neighbor())
         for child in block.children:
@@ -213,9 +224,20 @@ def test_prefix_limit_warns_at_the_intended_percentage(r: Rendered) -> None:
 @pytest.mark.parametrize("r", EOS, ids=_ids(EOS))
 def test_eos_denies_routes_on_sessions_without_policy(r: Rendered) -> None:
     bgp = _router_bgp(r)
-    for direction in ("in", "out"):
-        assert _children(bgp, rf"^   bgp missing-policy direction {direction} action deny$")
+    families = {af.text.split()[1]: af for af in _children_objs(bgp, r"^   address-family ")}
+    for afi in ("ipv4", "ipv6"):
+        for direction in ("in", "out"):
+            wanted = rf"^      bgp missing-policy direction {direction} action deny$"
+            assert _children(families[afi], wanted), (afi, direction)
+    # Scoped to the unicast families: the EVPN sessions carry no route-map and keep their routes.
+    assert not _children(bgp, r"^   bgp missing-policy ")
+    if "evpn" in families:
+        assert not _children(families["evpn"], r"missing-policy")
     assert _children(bgp, r"^   no bgp default ipv4-unicast$")
+
+
+def _children_objs(parent: Any, pattern: str) -> list[Any]:
+    return [c for c in parent.children if re.search(pattern, c.text)]
 
 
 # --- Routing policy ------------------------------------------------------------------------
@@ -537,9 +559,9 @@ def test_eos_rpki_caches_feed_origin_validation(r: Rendered) -> None:
     bgp = _router_bgp(r)
     caches = r.model.bgp.rpki_caches
     assert caches
-    for cache in caches:
-        (block,) = [c for c in bgp.children if c.text == f"   rpki cache {cache.address}"]
-        assert _children(block, rf"^      host {re.escape(cache.address)} port {cache.port}$")
+    for rpki in caches:
+        (block,) = [c for c in bgp.children if c.text == f"   rpki cache {rpki.address}"]
+        assert _children(block, rf"^      host {re.escape(rpki.address)} port {rpki.port}$")
     (validation,) = [c for c in bgp.children if c.text == "   rpki origin-validation"]
     assert _children(validation, r"^      ebgp local$")
 
@@ -839,3 +861,548 @@ def test_nxos_refuses_what_it_cannot_print(
     # guessed next hop is worse than no config at all.
     with pytest.raises(RenderError, match=named):
         render_device(change(NXOS_BORDER[0].model))
+
+
+# --- Management plane: what a replace push must not remove ---------------------------------
+
+MGMT_EXPECTED: dict[str, Callable[[DeviceModel], list[str]]] = {
+    # Top-level lines each platform prints for NTP, syslog and users, in the model's order.
+    "arista_eos": lambda m: [
+        *(f"ntp server vrf {m.management.vrf} {s}" for s in m.management.ntp_servers),
+        *(f"logging vrf {m.management.vrf} host {s}" for s in m.management.syslog_servers),
+        *(
+            f"username {u.name} privilege {u.privilege} role {' '.join(u.roles)} "
+            f"secret sha512 {u.password_hash}"
+            for u in m.management.users
+        ),
+    ],
+    "cisco_nxos": lambda m: [
+        *(f"ntp server {s} use-vrf {m.management.vrf}" for s in m.management.ntp_servers),
+        *(f"logging server {s} 6 use-vrf {m.management.vrf}" for s in m.management.syslog_servers),
+        *(
+            f"username {u.name} password 5 {u.password_hash} role {' '.join(u.roles)}"
+            for u in m.management.users
+        ),
+    ],
+}
+MGMT_TOP = r"^(ntp server|logging (vrf|server)|username) "
+
+
+def _management_api_present(r: Rendered) -> bool:
+    """The API stanza, checked block by block; False only when none of it is printed."""
+    vrf = r.model.management.vrf
+    if r.platform == "cisco_nxos":
+        lines = [o.text for o in r.parse.find_objects(r"^(feature (nxapi|scp-server)|nxapi )")]
+        if not lines:
+            return False
+        assert lines == ["feature nxapi", f"nxapi use-vrf {vrf}", "feature scp-server"]
+        return True
+    apis = r.parse.find_objects(r"^management api http-commands$")
+    if not apis:
+        assert not r.parse.find_objects(r"^management ssh$")
+        return False
+    (api,) = apis
+    assert _children(api, r"^   no shutdown$")
+    (api_vrf,) = [c for c in api.children if c.text == f"   vrf {vrf}"]
+    assert _children(api_vrf, r"^      no shutdown$")
+    (ssh,) = r.parse.find_objects(r"^management ssh$")
+    (ssh_vrf,) = [c for c in ssh.children if c.text == f"   vrf {vrf}"]
+    assert _children(ssh_vrf, r"^      no shutdown$")
+    return True
+
+
+@pytest.mark.parametrize("r", ALL, ids=_ids(ALL))
+def test_management_plane_follows_the_model(r: Rendered) -> None:
+    mgmt = r.model.management
+    # The example carries all of it: a replace push keeps logins, the API, time and logs.
+    assert mgmt.users and mgmt.api and mgmt.ntp_servers and mgmt.syslog_servers
+    printed = [o.text for o in r.parse.find_objects(MGMT_TOP)]
+    assert printed == MGMT_EXPECTED[r.platform](r.model)
+    assert _management_api_present(r)
+
+
+def test_management_plane_changes_with_the_model() -> None:
+    # Other users and servers, API off: the templates print what the model says, nothing more.
+    for r in (EOS[0], NXOS[0]):
+        user = r.model.management.users[0].model_copy(
+            update={"name": "breakglass", "password_hash": "<<secret:bg-hash>>"}
+        )
+        mgmt = r.model.management.model_copy(
+            update={
+                "users": [user],
+                "api": False,
+                "ntp_servers": ["192.0.2.123"],
+                "syslog_servers": [],
+            }
+        )
+        model = r.model.model_copy(update={"management": mgmt})
+        text = render_device(model)
+        changed = Rendered(
+            model, text, CiscoConfParse(text.splitlines(), syntax=PARSERS[r.platform][0])
+        )
+        printed = [o.text for o in changed.parse.find_objects(MGMT_TOP)]
+        assert printed == MGMT_EXPECTED[r.platform](model)
+        assert len(printed) == 2 and "breakglass" in printed[1]
+        assert not _management_api_present(changed)
+
+
+@pytest.mark.parametrize("r", ALL, ids=_ids(ALL))
+def test_user_passwords_are_hash_placeholders_only(r: Rendered) -> None:
+    site = lint(EXAMPLE_INTENT).loaded.intent.sites[r.model.site]
+    printed = {}
+    for obj in r.parse.find_objects(r"^username "):
+        words = obj.text.split()
+        keyword = "sha512" if r.platform == "arista_eos" else "5"
+        printed[words[1]] = words[words.index(keyword) + 1]
+    assert sorted(printed) == sorted(site.management.users)
+    for name, user in site.management.users.items():
+        # NX-OS takes the SHA-256-crypt secret, EOS the SHA-512-crypt one; never a value.
+        wanted = user.password_hash_sha256 if r.platform == "cisco_nxos" else user.password_hash
+        assert wanted is not None
+        assert printed[name] == f"<<{wanted}>>", name
+        assert re.fullmatch(r"<<secret:[A-Za-z0-9._-]+>>", printed[name])
+    assert "$6$" not in r.text and "$5$" not in r.text
+
+
+def test_nxos_needs_a_sha256_hash_for_every_user(example: Path) -> None:
+    site = example / "intent/aus1/site.yaml"
+    replace_in(site, '          password_hash_sha256: "secret:aus1-monitor-hash-sha256"\n', "")
+    with pytest.raises(IntentError) as raised:
+        lint_repo(example)
+    (problem,) = raised.value.problems
+    assert problem.kind == "missing-password-hash"
+    assert "user monitor" in problem.message and "password_hash_sha256" in problem.message
+    assert problem.location.file == "intent/aus1/devices.yaml"  # the NX-OS device's line
+
+
+def test_a_literal_password_hash_is_refused_without_echo(example: Path) -> None:
+    site = example / "intent/aus1/site.yaml"
+    pasted = "$6$Zx9salt$notAreferenceButAhash"
+    replace_in(site, '"secret:aus1-netops-hash"', f"'{pasted}'")
+    with pytest.raises(IntentError) as raised:
+        lint_repo(example)
+    messages = [str(p) for p in raised.value.problems]
+    assert any("must be a secret reference" in m for m in messages), messages
+    assert not any(pasted in m for m in messages)
+
+
+# --- EOS EVPN-VXLAN ------------------------------------------------------------------------
+
+
+@cache
+def _eos_evpn_variant() -> Rendered:
+    """The EOS border leaf aus1-bl1 with every network of the example placed on it (`leaves:`),
+    built by the real generators: the example's border leaves carry no networks yet."""
+    with tempfile.TemporaryDirectory() as tmp:
+        intent = Path(tmp) / "intent"
+        shutil.copytree(EXAMPLE_INTENT, intent)
+        tenants_file = intent / "aus1" / "tenants.yaml"
+        data = yaml.safe_load(tenants_file.read_text())
+        for tenant in data["sites"]["aus1"]["tenants"].values():
+            for network in tenant["networks"].values():
+                network["leaves"] = ["aus1-bl1", "aus1-bl2"]
+        tenants_file.write_text(yaml.safe_dump(data, sort_keys=False))
+        model = device_models(lint(intent, configs=False))["aus1-bl1"]
+    return _eos(model)
+
+
+EOS_EVPN = [r for r in EOS if r.model.evpn is not None]
+EOS_VTEPS = [r for r in EOS_EVPN if r.model.evpn and r.model.evpn.vtep]
+EOS_VTEP_CASES = [*EOS_VTEPS, _eos_evpn_variant()]
+EOS_VTEP_IDS = [*_ids(EOS_VTEPS), "bl1-with-networks"]
+
+
+def _evpn(r: Rendered) -> Any:
+    assert r.model.evpn is not None
+    return r.model.evpn
+
+
+def test_the_eos_evpn_cases_are_not_vacuous() -> None:
+    spines = [r for r in EOS_EVPN if not _evpn(r).vtep]
+    assert spines and EOS_VTEPS
+    evpn = _evpn(_eos_evpn_variant())
+    assert evpn.vtep and evpn.vrfs and len(evpn.vlans) >= 10
+    svis = [v.svi for v in evpn.vlans if v.svi is not None]
+    assert any(s.ipv6 for s in svis) and any(s.ipv4 and not s.ipv6 for s in svis)
+    assert any(v.svi is None for v in evpn.vlans)  # a bridged-only network
+
+
+def _af(r: Rendered, afi: str) -> Any | None:
+    found = [c for c in _router_bgp(r).children if c.text == f"   address-family {afi}"]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize("r", [*EOS_EVPN, _eos_evpn_variant()], ids=[*_ids(EOS_EVPN), "variant"])
+def test_eos_evpn_peers_are_multihop_loopback_sessions(r: Rendered) -> None:
+    evpn = _evpn(r)
+    assert evpn.peers
+    evpn_af = _af(r, "evpn")
+    assert evpn_af is not None
+    activated = _children(evpn_af, r"^      neighbor \S+ activate$")
+    assert activated == [f"neighbor {p.address} activate" for p in evpn.peers]
+    for p in evpn.peers:
+        lines = eos_session_lines(r, p.address)
+        assert f"remote-as {p.remote_as}" in lines, p.address
+        assert f"update-source {p.update_source}" in lines, p.address
+        assert f"ebgp-multihop {p.ebgp_multihop}" in lines, p.address
+        assert f"description {p.description}" in lines, p.address
+        # Route targets and the router MAC are extended communities: without them no import.
+        assert "send-community extended" in lines, p.address
+        # A spine passes the VTEP next hop through; a VTEP never rewrites it either way.
+        assert ("next-hop-unchanged" in lines) == p.next_hop_unchanged, p.address
+        assert p.next_hop_unchanged == (r.model.role == "spine"), p.address
+        # No unicast policy on the overlay: the loopback-only underlay maps would drop EVPN.
+        assert not [line for line in lines if line.startswith("route-map")], p.address
+        for afi in ("ipv4", "ipv6"):
+            af = _af(r, afi)
+            assert af is not None
+            assert not _children(af, rf"^      neighbor {re.escape(p.address)} activate$"), afi
+    # The update source exists and holds the address the peers dial.
+    (source,) = {p.update_source for p in evpn.peers}
+    loopback = next(lo for lo in r.model.loopbacks if lo.name == source)
+    assert loopback.ipv4 is not None and loopback.ipv4.ip == r.model.bgp.router_id
+
+
+@pytest.mark.parametrize(
+    "r", [r for r in EOS_EVPN if not _evpn(r).vtep], ids=lambda r: r.model.hostname
+)
+def test_eos_spines_carry_evpn_routes_but_no_vxlan(r: Rendered) -> None:
+    assert not r.parse.find_objects(r"^interface (Vxlan|Vlan)")
+    assert not r.parse.find_objects(r"^(vlan \d+|ip virtual-router |vrf instance (?!MGMT$))")
+    assert not _children(_router_bgp(r), r"^   (vlan|vrf) ")
+
+
+def _block(r: Rendered, text: str) -> Any:
+    (obj,) = r.parse.find_objects(rf"^{re.escape(text)}$")
+    return obj
+
+
+@pytest.mark.parametrize("r", EOS_VTEP_CASES, ids=EOS_VTEP_IDS)
+def test_eos_vtep_maps_every_vlan_and_vrf(r: Rendered) -> None:
+    evpn = _evpn(r)
+    assert unplaced_lines(r.parse, 3) == []
+    vxlan = _block(r, "interface Vxlan1")
+    assert _children(vxlan, r"^   vxlan source-interface ") == [
+        f"vxlan source-interface {evpn.source_interface}"
+    ]
+    source = next(lo for lo in r.model.loopbacks if lo.name == evpn.source_interface)
+    assert source.ipv4 is not None and source.ipv4.ip == evpn.source_address
+    assert _children(vxlan, r"^   vxlan udp-port ") == ["vxlan udp-port 4789"]
+    # Every VLAN of the model is mapped to its VNI, and nothing else is.
+    assert _children(vxlan, r"^   vxlan vlan ") == [
+        f"vxlan vlan {v.id} vni {v.vni}" for v in evpn.vlans
+    ]
+    assert _children(vxlan, r"^   vxlan vrf ") == [
+        f"vxlan vrf {v.name} vni {v.vni}" for v in evpn.vrfs
+    ]
+    bgp = _router_bgp(r)
+    for v in evpn.vlans:
+        assert _children(_block(r, f"vlan {v.id}"), r"^   name ") == [f"name {v.name}"]
+        (mac_vrf,) = [c for c in bgp.children if c.text == f"   vlan {v.id}"]
+        assert [c.text.strip() for c in mac_vrf.children] == [
+            f"rd {v.rd}",
+            f"route-target both {v.route_target}",
+            "redistribute learned",
+        ], v.id
+    # Symmetric IRB: each VRF routes, maps its L3VNI and imports/exports its RT in EVPN.
+    routing = {o.text for o in r.parse.find_objects(r"^(ip routing|ipv6 unicast-routing) vrf ")}
+    for v in evpn.vrfs:
+        assert r.parse.find_objects(rf"^vrf instance {re.escape(v.name)}$")
+        assert {f"ip routing vrf {v.name}", f"ipv6 unicast-routing vrf {v.name}"} <= routing
+        (ip_vrf,) = [c for c in bgp.children if c.text == f"   vrf {v.name}"]
+        assert [c.text.strip() for c in ip_vrf.children] == [
+            f"rd {v.rd}",
+            f"route-target import evpn {v.route_target}",
+            f"route-target export evpn {v.route_target}",
+            "redistribute connected",
+        ], v.name
+    # An RD names one VTEP: router-id first, so two leaves never collide (EVPN-004).
+    for rd in [v.rd for v in evpn.vlans] + [v.rd for v in evpn.vrfs]:
+        assert rd.split(":")[0] == r.model.bgp.router_id
+
+
+@pytest.mark.parametrize("r", EOS_VTEP_CASES, ids=EOS_VTEP_IDS)
+def test_eos_svis_are_anycast_gateways_in_their_vrf(r: Rendered) -> None:
+    evpn = _evpn(r)
+    macs = [o.text for o in r.parse.find_objects(r"^ip virtual-router mac-address ")]
+    assert macs == [f"ip virtual-router mac-address {evpn.anycast_mac}"]
+    order = [o.text for o in r.parse.objs if o.indent == 0]
+    mapped_vrfs = {v.name for v in evpn.vrfs}
+    svis = [v.svi for v in evpn.vlans if v.svi is not None]
+    printed = {o.text.split()[1] for o in r.parse.find_objects(r"^interface Vlan\d+$")}
+    assert printed == {s.name for s in svis}
+    for svi in svis:
+        block = _block(r, f"interface {svi.name}")
+        lines = [c.text.strip() for c in block.children]
+        # A routed SVI needs its VRF's L3VNI, else inter-subnet traffic is black-holed.
+        assert svi.vrf in mapped_vrfs, svi.name
+        # EOS drops an interface's addresses when its VRF changes: `vrf` comes first.
+        assert lines.index(f"vrf {svi.vrf}") < min(
+            i for i, line in enumerate(lines) if "address" in line
+        ), svi.name
+        assert order.index(f"vrf instance {svi.vrf}") < order.index(f"interface {svi.name}")
+        want = []
+        if svi.ipv4:
+            want.append(f"ip address virtual {svi.ipv4.cidr}")
+        if svi.ipv6:
+            want.append(f"ipv6 address virtual {svi.ipv6.cidr}")
+            assert "ipv6 enable" in lines, svi.name
+        assert [line for line in lines if " address " in f" {line}"] == want, svi.name
+        assert (f"mtu {svi.mtu}" in lines) == (svi.mtu is not None), svi.name
+        assert "no shutdown" in lines, svi.name
+
+
+# --- NX-OS EVPN-VXLAN ----------------------------------------------------------------------
+
+NXOS_VTEPS = [r for r in NXOS if r.model.evpn is not None and r.model.evpn.vtep]
+
+
+def _nxos_evpn(r: Rendered) -> Any:
+    assert r.model.evpn is not None
+    return r.model.evpn
+
+
+def _nxos_block(r: Rendered, text: str) -> Any:
+    """The one top-level block whose line is exactly `text`."""
+    (block,) = [o for o in r.parse.objs if o.indent == 0 and o.text == text]
+    return block
+
+
+def _nxos_lines(block: Any) -> list[str]:
+    return [c.text.strip() for c in block.children]
+
+
+def _nxos_top(r: Rendered) -> list[str]:
+    return [o.text for o in r.parse.objs if o.indent == 0]
+
+
+def _nxos_gateway_vtep() -> Rendered:
+    """An NX-OS VTEP carrying routed networks (the existence test below guards it)."""
+    return next(r for r in NXOS_VTEPS if any(v.svi for v in _nxos_evpn(r).vlans))
+
+
+def test_the_example_has_nxos_vteps_with_routed_and_bridged_networks() -> None:
+    # The NX-OS EVPN tests below are vacuous without VTEPs carrying both kinds of network.
+    vlans = [v for r in NXOS_VTEPS for v in _nxos_evpn(r).vlans]
+    assert any(v.svi is not None for v in vlans) and any(v.svi is None for v in vlans)
+    assert any(_nxos_evpn(r).vrfs for r in NXOS_VTEPS)
+
+
+@pytest.mark.parametrize("r", NXOS_VTEPS, ids=_ids(NXOS_VTEPS))
+def test_nxos_vtep_maps_every_vlan_to_its_vni(r: Rendered) -> None:
+    evpn = _nxos_evpn(r)
+    for vlan in evpn.vlans:
+        assert _nxos_lines(_nxos_block(r, f"vlan {vlan.id}")) == [
+            f"name {vlan.name}",
+            f"vn-segment {vlan.vni}",
+        ]
+    nve = _nxos_block(r, "interface nve1")
+    members = {c.text.strip(): _nxos_lines(c) for c in nve.children if "member vni" in c.text}
+    # Exactly the model's VNIs on the VTEP: a stray one would bridge a VLAN it does not carry.
+    assert list(members) == [
+        *(f"member vni {v.vni}" for v in evpn.vlans),
+        *(f"member vni {v.vni} associate-vrf" for v in evpn.vrfs),
+    ]
+    for vlan in evpn.vlans:
+        replication = members[f"member vni {vlan.vni}"]
+        assert "ingress-replication protocol bgp" in replication, vlan.vni
+        # NX-OS suppresses ARP only where the VTEP is the VNI's anycast gateway.
+        assert ("suppress-arp" in replication) == (vlan.svi is not None), vlan.vni
+    if not evpn.vlans:
+        assert not r.parse.find_objects(r"^evpn$")
+        return
+    section = _nxos_block(r, "evpn")
+    vnis = {c.text.strip(): _nxos_lines(c) for c in section.children}
+    assert list(vnis) == [f"vni {v.vni} l2" for v in evpn.vlans]
+    for vlan in evpn.vlans:
+        assert vnis[f"vni {vlan.vni} l2"] == [
+            f"rd {vlan.rd}",
+            f"route-target import {vlan.route_target}",
+            f"route-target export {vlan.route_target}",
+        ]
+
+
+@pytest.mark.parametrize("r", NXOS_VTEPS, ids=_ids(NXOS_VTEPS))
+def test_nxos_vrfs_route_over_their_l3vni_and_exchange_its_rt_in_evpn(r: Rendered) -> None:
+    evpn = _nxos_evpn(r)
+    contexts = {o.text.split()[2] for o in r.parse.find_objects(r"^vrf context \S+$")}
+    assert contexts == {v.name for v in evpn.vrfs} | {r.model.management.vrf}
+    bgp_vrfs = {
+        c.text.split()[1]: c for c in _router_bgp(r).children if c.text.startswith("  vrf ")
+    }
+    assert set(bgp_vrfs) == {v.name for v in evpn.vrfs}
+    for vrf in evpn.vrfs:
+        assert _nxos_lines(_nxos_block(r, f"vlan {vrf.vlan}")) == [f"vn-segment {vrf.vni}"]
+        context = _nxos_block(r, f"vrf context {vrf.name}")
+        lines = _nxos_lines(context)
+        assert f"vni {vrf.vni}" in lines and f"rd {vrf.rd}" in lines, vrf.name
+        families = {c.text.strip(): _nxos_lines(c) for c in context.children if c.children}
+        for family in ("ipv4", "ipv6"):
+            # Without the `evpn` keyword the target would not apply to EVPN routes.
+            assert families[f"address-family {family} unicast"] == [
+                f"route-target import {vrf.route_target} evpn",
+                f"route-target export {vrf.route_target} evpn",
+            ], (vrf.name, family)
+        svi = _nxos_lines(_nxos_block(r, f"interface Vlan{vrf.vlan}"))
+        assert f"vrf member {vrf.name}" in svi and "ip forward" in svi, vrf.name
+        assert "no shutdown" in svi and not [line for line in svi if "address" in line]
+        in_bgp = {c.text.strip(): _nxos_lines(c) for c in bgp_vrfs[vrf.name].children}
+        # type-5: the VRF's BGP table is advertised, SVI subnets enter it through the map
+        redistribute = f"redistribute direct route-map {vrf.connected_route_map}"
+        for family in ("ipv4", "ipv6"):
+            assert in_bgp[f"address-family {family} unicast"] == [
+                "advertise l2vpn evpn",
+                redistribute,
+            ], vrf.name
+        assert r.parse.find_objects(rf"^route-map {vrf.connected_route_map} permit \d+$")
+
+
+@pytest.mark.parametrize("r", NXOS_VTEPS, ids=_ids(NXOS_VTEPS))
+def test_nxos_svis_are_the_fabric_wide_anycast_gateway(r: Rendered) -> None:
+    evpn = _nxos_evpn(r)
+    # One MAC fabric-wide, the same value the colon-form platforms print.
+    assert evpn.anycast_mac_dotted.replace(".", "") == evpn.anycast_mac.replace(":", "")
+    assert r.parse.find_objects(
+        rf"^fabric forwarding anycast-gateway-mac {evpn.anycast_mac_dotted}$"
+    )
+    svis = [v.svi for v in evpn.vlans if v.svi is not None]
+    l3vni_svis = {f"Vlan{v.vlan}" for v in evpn.vrfs}
+    printed = {o.text.split()[1] for o in r.parse.find_objects(r"^interface Vlan\d+$")}
+    # A bridged-only network gets no gateway.
+    assert printed == {s.name for s in svis} | l3vni_svis
+    for svi in svis:
+        lines = _nxos_lines(_nxos_block(r, f"interface {svi.name}"))
+        assert "fabric forwarding mode anycast-gateway" in lines, svi.name
+        assert "no shutdown" in lines, svi.name
+        assert (f"mtu {svi.mtu}" in lines) == (svi.mtu is not None), svi.name
+        want = []
+        if svi.ipv4:
+            want.append(f"ip address {svi.ipv4.cidr}")
+        if svi.ipv6:
+            want.append(f"ipv6 address {svi.ipv6.cidr}")
+        assert [line for line in lines if " address " in f" {line}"] == want, svi.name
+        # Joining a VRF wipes an NX-OS interface's addresses: `vrf member` comes first.
+        assert lines.index(f"vrf member {svi.vrf}") < lines.index(want[0]), svi.name
+        # Routed: its VRF has an L3VNI on this VTEP, else inter-subnet traffic is dropped.
+        assert svi.vrf in {v.name for v in evpn.vrfs}, svi.name
+
+
+def test_nxos_ipv6_gateway_is_an_anycast_gateway_too() -> None:
+    from meetme.generators.model import Address
+
+    vtep = _nxos_gateway_vtep()
+    model, evpn = vtep.model, _nxos_evpn(vtep)
+    first = next(v for v in evpn.vlans if v.svi is not None)
+    svi = first.svi.model_copy(update={"ipv6": Address.of("2001:db8:60:1::1/64")})
+    vlans = [v.model_copy(update={"svi": svi}) if v is first else v for v in evpn.vlans]
+    r = _nxos(model.model_copy(update={"evpn": evpn.model_copy(update={"vlans": vlans})}))
+    lines = _nxos_lines(_nxos_block(r, f"interface {svi.name}"))
+    assert "ipv6 address 2001:db8:60:1::1/64" in lines
+    assert "fabric forwarding mode anycast-gateway" in lines
+    context = _nxos_block(r, f"vrf context {svi.vrf}")
+    families = {c.text.strip(): _nxos_lines(c) for c in context.children if c.children}
+    assert "address-family ipv6 unicast" in families
+
+
+@pytest.mark.parametrize("r", NXOS_VTEPS, ids=_ids(NXOS_VTEPS))
+def test_nxos_vxlan_is_sourced_from_an_advertised_vtep_loopback(r: Rendered) -> None:
+    evpn = _nxos_evpn(r)
+    top = _nxos_top(r)
+    for line in ("feature interface-vlan", "feature vn-segment-vlan-based", "feature nv overlay"):
+        assert line in top, line
+    assert "nv overlay evpn" in top
+    nve = _nxos_lines(_nxos_block(r, "interface nve1"))
+    assert "host-reachability protocol bgp" in nve and "no shutdown" in nve
+    assert f"source-interface {evpn.source_interface}" in nve
+    loopback = _nxos_lines(_nxos_block(r, f"interface {evpn.source_interface}"))
+    assert f"ip address {evpn.source_address}/32" in loopback
+    # Remote VTEPs reach the tunnel source only if the underlay advertises it.
+    assert f"{evpn.source_address}/32" in r.model.bgp.networks_v4
+    # A dedicated loopback, not the BGP router-id one (Cisco VXLAN guide best practice).
+    assert evpn.source_address != r.model.bgp.router_id
+
+
+@pytest.mark.parametrize("r", NXOS_VTEPS, ids=_ids(NXOS_VTEPS))
+def test_nxos_evpn_peers_are_multihop_loopback_sessions_carrying_evpn_only(r: Rendered) -> None:
+    evpn = _nxos_evpn(r)
+    assert evpn.peers
+    loopbacks = {lo.name for lo in r.model.loopbacks}
+    for peer in evpn.peers:
+        lines, families = nxos_session(r, peer.address)
+        assert f"remote-as {peer.remote_as}" in lines, peer.address
+        assert f"description {peer.description}" in lines, peer.address
+        assert f"update-source {peer.update_source}" in lines, peer.address
+        assert peer.update_source in loopbacks, peer.address
+        assert f"ebgp-multihop {peer.ebgp_multihop}" in lines, peer.address
+        # EVPN only: no IPv4/IPv6 routes, so the loopback-only underlay policy never applies.
+        assert list(families) == ["l2vpn"], peer.address
+        assert "address-family l2vpn evpn" in lines, peer.address
+        af = families["l2vpn"]
+        # Route targets and the router MAC are extended communities.
+        assert "send-community" in af and "send-community extended" in af, peer.address
+        assert not [line for line in af if line.startswith("route-map ")], peer.address
+    # An overlay session is never also an underlay one.
+    assert not {p.address for p in evpn.peers} & {n.address for n in r.model.bgp.neighbors}
+
+
+@pytest.mark.parametrize("r", NXOS_VTEPS, ids=_ids(NXOS_VTEPS))
+def test_nxos_evpn_config_pastes_in_dependency_order(r: Rendered) -> None:
+    evpn = _nxos_evpn(r)
+    top = _nxos_top(r)
+    features = top.index("nv overlay evpn")
+    assert top.index("feature interface-vlan") < features < top.index("interface nve1")
+    assert features < top.index(f"router bgp {r.model.bgp.asn}")
+    assert top.index(f"interface {evpn.source_interface}") < top.index("interface nve1")
+    for vlan in evpn.vlans:
+        if vlan.svi is not None:
+            svi = top.index(f"interface {vlan.svi.name}")
+            # The VRF must exist before an interface can join it.
+            assert top.index(f"vrf context {vlan.svi.vrf}") < svi, vlan.id
+            assert top.index(f"vlan {vlan.id}") < svi, vlan.id
+    for vrf in evpn.vrfs:
+        # `associate-vrf` needs the VRF's `vni`.
+        assert top.index(f"vrf context {vrf.name}") < top.index("interface nve1"), vrf.name
+    if evpn.vlans:
+        assert top.index(f"router bgp {r.model.bgp.asn}") < top.index("evpn")
+
+
+def test_nxos_device_without_evpn_prints_no_overlay() -> None:
+    r = _nxos(_nxos_gateway_vtep().model.model_copy(update={"evpn": None}))
+    overlay = (
+        r"^(feature (nv overlay|vn-segment-vlan-based|interface-vlan)|nv overlay|evpn$|vlan "
+        r"|fabric forwarding|interface (nve|Vlan))"
+    )
+    assert not r.parse.find_objects(overlay)
+    assert not [c for c in _router_bgp(r).children if c.text.startswith("  vrf ")]
+
+
+def _without_carrier_vlan(model: DeviceModel) -> DeviceModel:
+    assert model.evpn is not None
+    vrfs = [model.evpn.vrfs[0].model_copy(update={"vlan": None}), *model.evpn.vrfs[1:]]
+    return model.model_copy(update={"evpn": model.evpn.model_copy(update={"vrfs": vrfs})})
+
+
+def _as_spine(model: DeviceModel) -> DeviceModel:
+    assert model.evpn is not None
+    peers = [p.model_copy(update={"next_hop_unchanged": True}) for p in model.evpn.peers]
+    evpn = model.evpn.model_copy(update={"vtep": False, "vlans": [], "vrfs": [], "peers": peers})
+    return model.model_copy(update={"role": "spine", "evpn": evpn})
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (_without_carrier_vlan, "nxos_evpn_vrf_needs_an_l3vni_carrier_vlan"),
+        (_as_spine, "nxos_cannot_render_evpn_next_hop_unchanged_without_a_route_map"),
+    ],
+    ids=["l3vni-without-vlan", "spine-next-hop-unchanged"],
+)
+def test_nxos_refuses_evpn_it_cannot_print(
+    change: Callable[[DeviceModel], DeviceModel], named: str
+) -> None:
+    # An L3VNI without its VLAN would be left unmapped; a spine that rewrote the next hop to
+    # itself would attract all VXLAN traffic and drop it.
+    vtep = _nxos_gateway_vtep()
+    with pytest.raises(RenderError, match=named):
+        render_device(change(vtep.model))

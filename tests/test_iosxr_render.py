@@ -566,3 +566,68 @@ def test_clause_after_a_match_everything_clause_fails_the_render(rendered: Rende
     )
     policy = Rpl(render_device(alone)).policies["RM-BROKEN"]
     assert policy == ["set local-preference 50", "pass"]
+
+
+# --- Management plane: what a replace push must not remove ---------------------------------
+
+
+def management_lines(model: DeviceModel, parse: Any) -> dict[str, list[str]]:
+    """What the config says about NTP, syslog, users, SSH and NETCONF, block by block."""
+    users = {}
+    for block in top(parse, r"username "):
+        users[block.text.split()[1]] = [c.text.strip() for c in block.children]
+    return {
+        "ntp": [c.text.strip() for o in top(parse, r"ntp$") for c in o.children],
+        "logging": [o.text for o in top(parse, r"logging ")],
+        "users": [f"{name}: {' / '.join(lines)}" for name, lines in users.items()],
+        "ssh": [o.text for o in top(parse, r"ssh server ")],
+        "netconf": [c.text.strip() for o in top(parse, r"netconf-yang agent$") for c in o.children],
+    }
+
+
+def expected_management(model: DeviceModel) -> dict[str, list[str]]:
+    mgmt = model.management
+    vrf = mgmt.vrf
+    return {
+        "ntp": [f"server vrf {vrf} {s}" for s in mgmt.ntp_servers],
+        "logging": [f"logging {s} vrf {vrf}" for s in mgmt.syslog_servers],
+        "users": [
+            f"{u.name}: "
+            + " / ".join([*(f"group {g}" for g in u.roles), f"secret 10 {u.password_hash}"])
+            for u in mgmt.users
+        ],
+        "ssh": ["ssh server v2", f"ssh server vrf {vrf}", f"ssh server netconf vrf {vrf}"]
+        if mgmt.api
+        else [],
+        "netconf": ["ssh"] if mgmt.api else [],
+    }
+
+
+def test_management_plane_follows_the_model(rendered: Rendered) -> None:
+    intent_users = lint(EXAMPLE_INTENT).loaded.intent.sites["aus1"].management.users
+    groups = PLATFORMS[PLATFORM].local_users
+    for name, (model, parse) in xr_configs(rendered).items():
+        mgmt = model.management
+        assert mgmt.users and mgmt.api and mgmt.ntp_servers and mgmt.syslog_servers, name
+        assert management_lines(model, parse) == expected_management(model), name
+        # From the intent: XR's groups for each role, and the SHA-512-crypt hash by reference.
+        assert sorted(u.name for u in mgmt.users) == sorted(intent_users)
+        for user in mgmt.users:
+            assert user.roles == list(groups.role(intent_users[user.name].role).names)
+            assert user.password_hash == f"<<{intent_users[user.name].password_hash}>>"
+            assert PLACEHOLDER_RE.fullmatch(user.password_hash)
+        admin = next(u for u in mgmt.users if intent_users[u.name].role == "admin")
+        assert admin.roles[0] == "root-lr", name
+
+
+def test_management_plane_changes_with_the_model(rendered: Rendered) -> None:
+    model = next(m for m, _ in xr_configs(rendered).values())
+    user = model.management.users[0].model_copy(update={"name": "breakglass"})
+    mgmt = model.management.model_copy(
+        update={"users": [user], "api": False, "ntp_servers": [], "syslog_servers": ["192.0.2.9"]}
+    )
+    changed = model.model_copy(update={"management": mgmt})
+    lines = management_lines(changed, parse(render_device(changed)))
+    assert lines == expected_management(changed)
+    assert lines["ssh"] == lines["netconf"] == lines["ntp"] == []
+    assert lines["users"][0].startswith("breakglass: ")

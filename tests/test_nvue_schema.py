@@ -22,12 +22,13 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLE_INTENT, lint_repo, replace_in
-from meetme.generators.model import BfdTimers, DeviceModel, StaticRoute
-from meetme.generators.render import output_name, render_device
+from meetme.generators.model import BfdTimers, DeviceModel, Evpn, StaticRoute
+from meetme.generators.platforms import PLATFORMS
+from meetme.generators.render import RenderError, output_name, render_device
 from pydantic import BaseModel, ValidationError
 
 from meetme.pipeline import device_models, lint, render_all
-from meetme.secret_refs import PLACEHOLDER_RE, placeholder
+from meetme.secret_refs import PLACEHOLDER_RE, placeholder, reference_name
 
 SCHEMA_MODULE = "nvueschema.models.v5_16"
 PRIVATE_NAME = "_meetme_nvue_v5_16_forbid"  # never the real module name: others stay untouched
@@ -200,6 +201,10 @@ def walk(node: Any, path: tuple[str, ...]) -> Any:
         (("router", "policy", "route-map", "*", "rule", "*", "set"), "additive"),
         # 5.16 has no RPKI: a route-map cannot match on it
         (("router", "policy", "route-map", "*", "rule", "*", "match"), "rpki"),
+        # a local user's hash is `hashed-password`
+        (("system", "aaa", "user", "*"), "password-hash"),
+        # a syslog server names its `vrf`; `use-vrf` is NX-OS
+        (("system", "syslog", "server", "*"), "use-vrf"),
     ],
 )
 def test_misspelled_key_is_rejected(
@@ -224,7 +229,8 @@ def test_every_neighbor_is_protected(nvue_devices: list[tuple[DeviceModel, str]]
         route_maps = tree["router"]["policy"]["route-map"]
         bfd_profiles = tree["router"]["bfd"]["profile"]
         neighbors = tree["vrf"]["default"]["router"]["bgp"]["neighbor"]
-        assert set(neighbors) == {n.address for n in model.bgp.neighbors}, model.hostname
+        overlay = {p.address for p in model.evpn.peers} if model.evpn else set()
+        assert set(neighbors) == {n.address for n in model.bgp.neighbors} | overlay
         for expected in model.bgp.neighbors:
             where = f"{model.hostname} neighbor {expected.address}"
             neighbor = neighbors[expected.address]
@@ -474,3 +480,249 @@ def test_unpatched_models_would_not_catch_typos(
     tree = copy.deepcopy(set_tree(nvue_devices[0][1]))
     tree["router"]["bgp"]["enable"] = "on"
     shared.NvueConfig.model_validate(tree)  # accepted: extra keys are ignored by default
+
+
+def test_management_plane_follows_the_model(
+    forbid_schema: type[BaseModel], nvue_devices: list[tuple[DeviceModel, str]]
+) -> None:
+    """Users, the REST API, NTP and syslog under `system`, as the model and the intent say."""
+    intent_users = lint(EXAMPLE_INTENT).loaded.intent.sites["aus1"].management.users
+    roles = PLATFORMS[PLATFORM].local_users
+    for model, text in nvue_devices:
+        system = validate(forbid_schema, model.hostname, text)["system"]
+        mgmt = model.management
+        assert mgmt.users and mgmt.api and mgmt.ntp_servers and mgmt.syslog_servers
+        users = system["aaa"]["user"]
+        assert users == {
+            u.name: {"role": " ".join(u.roles), "hashed-password": u.password_hash}
+            for u in mgmt.users
+        }, model.hostname
+        assert sorted(users) == sorted(intent_users)
+        for name, user in intent_users.items():
+            assert users[name]["role"] == roles.role(user.role).names[0]
+            # The SHA-512-crypt hash by reference: a placeholder, never a value.
+            assert users[name]["hashed-password"] == placeholder(reference_name(user.password_hash))
+            assert PLACEHOLDER_RE.fullmatch(users[name]["hashed-password"])
+        assert users["netops"]["role"] == "system-admin"
+        assert system["api"] == {"state": "enabled"}
+        assert system["ntp"] == {"vrf": "mgmt", "server": {s: {} for s in mgmt.ntp_servers}}
+        assert system["syslog"] == {"server": {s: {"vrf": "mgmt"} for s in mgmt.syslog_servers}}
+
+
+def test_management_plane_changes_with_the_model(
+    forbid_schema: type[BaseModel], nvue_devices: list[tuple[DeviceModel, str]]
+) -> None:
+    model = nvue_devices[0][0]
+    # A user named like a YAML 1.1 boolean stays a user name, not `true`.
+    user = model.management.users[0].model_copy(update={"name": "on"})
+    mgmt = model.management.model_copy(
+        update={"users": [user], "api": False, "ntp_servers": [], "syslog_servers": ["192.0.2.9"]}
+    )
+    changed = model.model_copy(update={"management": mgmt})
+    system = validate(forbid_schema, model.hostname, render_device(changed))["system"]
+    assert list(system["aaa"]["user"]) == ["on"]
+    assert "api" not in system and "ntp" not in system
+    assert system["syslog"] == {"server": {"192.0.2.9": {"vrf": "mgmt"}}}
+
+
+# EVPN-VXLAN (issue 4): what an engineer checks on an NVUE VTEP before pasting the file.
+
+
+def evpn_trees(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> list[tuple[DeviceModel, Evpn, Tree]]:
+    """(model, its EVPN part, NVUE tree) of every NVUE device in the overlay."""
+    found = [(m, m.evpn, set_tree(t)) for m, t in nvue_devices if m.evpn is not None]
+    assert any(evpn.vlans for _, evpn, _ in found), "no NVUE VTEP carries a network"
+    return found
+
+
+@pytest.fixture(scope="session")
+def vtep_leaf(nvue_devices: list[tuple[DeviceModel, str]]) -> tuple[DeviceModel, str]:
+    """The first NVUE leaf with an anycast gateway."""
+    for model, text in nvue_devices:
+        if model.evpn is not None and any(v.svi for v in model.evpn.vlans):
+            return model, text
+    raise AssertionError("the example has no NVUE leaf with an anycast gateway")
+
+
+def test_every_network_is_mapped_on_its_vtep(nvue_devices: list[tuple[DeviceModel, str]]) -> None:
+    """Each VLAN is in br_default with exactly its VNI, with its RD and the fabric-wide RT in
+    and out; VXLAN is sourced from a loopback the underlay advertises."""
+    route_targets: dict[int, set[str]] = {}
+    for model, evpn, tree in evpn_trees(nvue_devices):
+        where = model.hostname
+        assert evpn.vtep and evpn.source_address is not None, where
+        domain = tree.get("bridge", {}).get("domain", {}).get("br_default", {})
+        assert domain.get("vlan", {}) == {
+            str(v.id): {"vni": {str(v.vni): {}}} for v in evpn.vlans
+        }, where
+        assert tree["evpn"]["state"] == "enabled", where
+        vnis = tree["evpn"].get("vni", {})
+        assert list(vnis) == [str(v.vni) for v in evpn.vlans], where
+        for vlan in evpn.vlans:
+            rts = vnis[str(vlan.vni)]["route-target"]
+            assert vnis[str(vlan.vni)]["rd"] == vlan.rd, where
+            assert rts == {"import": {vlan.route_target: {}}, "export": {vlan.route_target: {}}}
+            route_targets.setdefault(vlan.vni, set()).add(vlan.route_target)
+        vxlan = tree["nve"]["vxlan"]
+        assert vxlan["state"] == "enabled", where
+        assert vxlan["source"]["address"] == evpn.source_address, where
+        assert f"{evpn.source_address}/32" in tree["interface"]["lo"]["ipv4"]["address"], where
+        default = tree["vrf"]["default"]["router"]["bgp"]["address-family"]
+        assert f"{evpn.source_address}/32" in default["ipv4-unicast"]["network"], where
+        suppress = "enabled" if evpn.arp_nd_suppression else "disabled"
+        assert vxlan["arp-nd-suppress"] == suppress, where
+    assert all(len(rts) == 1 for rts in route_targets.values()), route_targets
+
+
+def test_every_l3vni_vrf_is_routed_symmetrically(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """Each VRF maps its L3VNI, imports and exports its RT in EVPN and exports its connected
+    subnets as type-5 routes; every SVI is in a VRF the file defines; one RT per VRF."""
+    route_targets: dict[str, set[str]] = {}
+    for model, evpn, tree in evpn_trees(nvue_devices):
+        vrfs = tree["vrf"]
+        for expected in evpn.vrfs:
+            where = f"{model.hostname} vrf {expected.name}"
+            vrf = vrfs[expected.name]
+            assert vrf["evpn"] == {"state": "enabled", "vni": {str(expected.vni): {}}}, where
+            bgp = vrf["router"]["bgp"]
+            assert bgp["state"] == "enabled" and bgp["rd"] == expected.rd, where
+            assert bgp["autonomous-system"] == model.bgp.asn, where
+            assert bgp["route-import"]["from-evpn"]["route-target"] == {
+                expected.route_target: {}
+            }, where
+            assert bgp["route-export"]["to-evpn"]["route-target"] == {expected.route_target: {}}, (
+                where
+            )
+            for family in ("ipv4-unicast", "ipv6-unicast"):
+                af = bgp["address-family"][family]
+                assert af["state"] == "enabled", where
+                assert af["redistribute"]["connected"]["state"] == "enabled", where
+                assert af["route-export"]["to-evpn"]["state"] == "enabled", where
+            route_targets.setdefault(expected.name, set()).add(expected.route_target)
+        for vlan in evpn.vlans:
+            if vlan.svi is not None:
+                assert vlan.svi.vrf in vrfs, f"{model.hostname} {vlan.svi.name}"
+                assert vlan.svi.vrf in {v.name for v in evpn.vrfs}, model.hostname
+    assert route_targets and all(len(rts) == 1 for rts in route_targets.values())
+
+
+def test_svis_carry_the_anycast_gateway(nvue_devices: list[tuple[DeviceModel, str]]) -> None:
+    """Every routed network has its SVI in its VRF with the network's MTU and the gateway
+    address(es) on VRR with the one fabric-wide gateway MAC; VRR itself is on."""
+    macs: set[str] = set()
+    for model, evpn, tree in evpn_trees(nvue_devices):
+        interfaces = tree["interface"]
+        svis = {name for name, body in interfaces.items() if body["type"] == "svi"}
+        assert svis == {v.svi.name for v in evpn.vlans if v.svi}, model.hostname
+        bridged = tree.get("bridge", {}).get("domain", {}).get("br_default", {}).get("vlan", {})
+        for vlan in evpn.vlans:
+            svi = vlan.svi
+            if svi is None:
+                continue
+            where = f"{model.hostname} {svi.name}"
+            body = interfaces[svi.name]
+            assert body["vlan"] == vlan.id and str(vlan.id) in bridged, where
+            assert body["vrf"] == svi.vrf == vlan.vrf, where
+            assert body["link"]["mtu"] == svi.mtu, where
+            families = ((svi.ipv4, vlan.gateway_v4, "ipv4"), (svi.ipv6, vlan.gateway_v6, "ipv6"))
+            for own, gateway, family in families:
+                if own is None or gateway is None:
+                    assert family not in body, where
+                    continue
+                # VRR needs the leaf's own address besides the shared gateway (CLDOCS VRR)
+                assert body[family]["address"] == {own.cidr: {}}, where
+                assert own.ip != gateway.ip, where
+                vrr = body[family]["vrr"]
+                assert vrr["address"] == {gateway.cidr: {}}, where
+                assert vrr["state"] == "enabled", where
+                assert vrr["mac-address"] == evpn.anycast_mac, where
+                macs.add(vrr["mac-address"])
+        if svis:
+            assert tree["router"]["vrr"] == {"state": "enabled"}, model.hostname
+    assert len(macs) == 1, macs
+
+
+def test_evpn_sessions_run_loopback_to_loopback(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """Each overlay session reaches the spine's loopback from the address the spine peers with,
+    multihop, EVPN only and unfiltered by the underlay's loopback route-maps; underlay sessions
+    never carry EVPN."""
+    everyone = device_models(lint(EXAMPLE_INTENT))
+    for model, evpn, tree in evpn_trees(nvue_devices):
+        bgp = tree["vrf"]["default"]["router"]["bgp"]
+        assert bgp["address-family"]["l2vpn-evpn"] == {"state": "enabled"}, model.hostname
+        neighbors = bgp["neighbor"]
+        assert evpn.peers, model.hostname
+        for peer in evpn.peers:
+            where = f"{model.hostname} evpn neighbor {peer.address}"
+            neighbor = neighbors[peer.address]
+            remote = everyone[peer.peer_device]
+            assert remote.evpn is not None, where
+            back = {p.address: p for p in remote.evpn.peers}
+            assert neighbor["update-source"] in back, where  # the address the spine expects
+            assert back[neighbor["update-source"]].remote_as == model.bgp.asn, where
+            assert neighbor["remote-as"] == peer.remote_as == remote.bgp.asn, where
+            assert neighbor["type"] == "numbered", where
+            assert neighbor["multihop-ttl"] == peer.ebgp_multihop > 1, where
+            assert neighbor["address-family"] == {
+                "ipv4-unicast": {"state": "disabled"},
+                "l2vpn-evpn": {"state": "enabled"},
+            }, where
+        for underlay in model.bgp.neighbors:
+            assert "l2vpn-evpn" not in neighbors[underlay.address]["address-family"]
+
+
+def test_an_nvue_evpn_spine_is_refused_not_guessed(border_leaf: tuple[DeviceModel, str]) -> None:
+    """A session asking for the VTEP next hop to pass through untouched fails the render: the
+    NVUE form is unverified, and a rewritten next hop black-holes the overlay."""
+    model = border_leaf[0]
+    assert model.evpn is not None
+    relayed = [p.model_copy(update={"next_hop_unchanged": True}) for p in model.evpn.peers]
+    spine = model.evpn.model_copy(update={"vtep": False, "vlans": [], "peers": relayed})
+    with pytest.raises(RenderError, match="next_hop_unchanged"):
+        render_device(model.model_copy(update={"evpn": spine}))
+
+
+def test_device_without_evpn_has_no_overlay(
+    forbid_schema: type[BaseModel], border_leaf: tuple[DeviceModel, str]
+) -> None:
+    model = border_leaf[0].model_copy(update={"evpn": None})
+    tree = validate(forbid_schema, model.hostname, render_device(model))
+    assert not {"bridge", "evpn", "nve"} & set(tree)
+    assert "vrr" not in tree["router"]
+    assert "l2vpn-evpn" not in tree["vrf"]["default"]["router"]["bgp"]["address-family"]
+
+
+@pytest.mark.parametrize(
+    ("path", "bad_key"),
+    [
+        # 5.14 spellings: `enable: on` and the `ip` container
+        (("nve", "vxlan"), "enable"),
+        (("evpn",), "enable"),
+        (("interface", "*vlan"), "ip"),
+        (("interface", "*vlan", "ipv4", "vrr"), "enable"),
+        (("vrf", "*evpn", "evpn"), "enable"),
+        # FRR/EOS words NVUE does not use: `multihop-ttl`, `route-export to-evpn`
+        (("vrf", "default", "router", "bgp", "neighbor", "*multihop-ttl"), "ebgp-multihop"),
+        (("vrf", "*evpn", "router", "bgp", "address-family", "ipv4-unicast"), "advertise"),
+        # a bridge VLAN has no name in the schema (the name is a YAML comment)
+        (("bridge", "domain", "br_default", "vlan", "*vni"), "name"),
+    ],
+)
+def test_misspelled_evpn_key_is_rejected(
+    forbid_schema: type[BaseModel],
+    vtep_leaf: tuple[DeviceModel, str],
+    path: tuple[str, ...],
+    bad_key: str,
+) -> None:
+    tree = copy.deepcopy(set_tree(vtep_leaf[1]))
+    node = walk(tree, path)
+    assert isinstance(node, dict), f"{vtep_leaf[0].hostname} has no {path}"
+    node[bad_key] = "on"
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        forbid_schema.model_validate(tree)

@@ -7,7 +7,7 @@ one device and a dangling room in another are both reported in the same run.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from meetme.problems import Location, Problem
@@ -142,6 +142,8 @@ def _site_problems(
                     DANGLING,
                 )
 
+    yield from _tenant_references(site, racks, devices, at)
+
     circuits = _mapping(site, "cross_connects")
     for party, path in _circuit_references(_mapping(site, "peering")):
         circuit = _resolve(site, ("peering", *path))
@@ -240,3 +242,29 @@ def _list(node: Any, key: str) -> list[Any]:
 
 def _get(node: Any, key: str) -> Any:
     return node.get(key) if isinstance(node, dict) else None
+
+
+def _tenant_references(
+    site: dict[str, Any],
+    racks: dict[str, Any],
+    devices: dict[str, Any],
+    at: Callable[..., Location],
+) -> Iterator[tuple[str, Location, str]]:
+    """A network names a VRF of its own tenant, and racks and leaves of its site."""
+    for tenant_name, tenant in _mapping(site, "tenants").items():
+        vrfs = _mapping(tenant, "vrfs")
+        for net_name, network in _mapping(tenant, "networks").items():
+            base = ("tenants", tenant_name, "networks", net_name)
+            vrf = _get(network, "vrf")
+            if isinstance(vrf, str) and vrf not in vrfs:
+                yield (
+                    _unknown(f"VRF of tenant {tenant_name}", vrf, vrfs),
+                    at(*base, "vrf"),
+                    DANGLING,
+                )
+            for index, rack in enumerate(_get(network, "racks") or []):
+                if isinstance(rack, str) and rack not in racks:
+                    yield _unknown("rack", rack, racks), at(*base, "racks", index), DANGLING
+            for index, leaf in enumerate(_get(network, "leaves") or []):
+                if isinstance(leaf, str) and leaf not in devices:
+                    yield _unknown("device", leaf, devices), at(*base, "leaves", index), DANGLING

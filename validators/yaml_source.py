@@ -37,6 +37,7 @@ NAMED_COLLECTIONS = {
     "devices": "device",
     "cross_connects": "cross-connect",
     "redundancy_groups": "redundancy group",
+    "tenants": "tenant",
 }
 # The peering collections of a site (sites.NAME.peering.<collection>) merge across files too.
 PEERING_COLLECTIONS = {

@@ -54,6 +54,7 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"route-map \S+ (permit|deny) \d+", "route-map"),
         (r"vrf instance \S+", "vrf"),
         (r"management api http-commands", "mgmt-api"),
+        (r"management ssh", "mgmt-ssh"),
         (r"hostname \S+", None),
         (r"service routing protocols model (multi-agent|ribd)", None),
         (r"ip routing( vrf \S+)?", None),
@@ -66,6 +67,12 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         ),
         (r"spanning-tree mode \S+", None),
         (r"ntp server( vrf \S+)? \S+( iburst)?", None),
+        (r"logging( vrf \S+)? host \S+( \d+)?", None),
+        (r"vlan \d+", "vlan"),
+        (r"ip virtual-router mac-address \S+", None),
+    ],
+    "vlan": [
+        (r"name \S+", None),
     ],
     "interface": [
         (r"description .+", None),
@@ -77,6 +84,13 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"ipv6 address \S+", None),
         (r"ipv6 enable", None),
         (r"speed \S+", None),
+        (r"ip address virtual \S+", None),
+        (r"ipv6 address virtual \S+", None),
+        (r"vxlan source-interface \S+", None),
+        (r"vxlan udp-port \d+", None),
+        (r"vxlan vlan \d+ vni \d+", None),
+        (r"vxlan vrf \S+ vni \d+", None),
+        (r"encapsulation dot1q vlan \d+", None),
     ],
     "router-bgp": [
         (r"router-id \S+", None),
@@ -85,8 +99,22 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"neighbor \S+ .+", None),
         (r"network \S+( route-map \S+)?", None),
         (r"timers bgp \d+ \d+", None),
-        (r"address-family (ipv4|ipv6)( unicast)?", "bgp-af"),
+        (r"address-family (ipv4|ipv6|evpn)( unicast)?", "bgp-af"),
         (r"vrf \S+", "bgp-vrf"),
+        (r"vlan \d+", "bgp-vlan"),
+        (r"rpki cache \S+", "rpki-cache"),
+        (r"rpki origin-validation", "rpki-ov"),
+    ],
+    "bgp-vlan": [
+        (r"rd \S+", None),
+        (r"route-target (both|import|export) \S+", None),
+        (r"redistribute learned", None),
+    ],
+    "rpki-cache": [
+        (r"host \S+( port \d+)?", None),
+    ],
+    "rpki-ov": [
+        (r"ebgp local", None),
     ],
     "bgp-af": [
         (r"neighbor \S+ .+", None),
@@ -94,6 +122,9 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"bgp .+", None),
     ],
     "bgp-vrf": [
+        (r"rd \S+", None),
+        (r"route-target (import|export) evpn \S+", None),
+        (r"redistribute connected", None),
         (r"router-id \S+", None),
         (r"neighbor \S+ .+", None),
         (r"network \S+( route-map \S+)?", None),
@@ -117,6 +148,8 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"vrf \S+", "mgmt-api-vrf"),
     ],
     "mgmt-api-vrf": [(r"shutdown", None)],
+    "mgmt-ssh": [(r"shutdown", None), (r"vrf \S+", "mgmt-ssh-vrf")],
+    "mgmt-ssh-vrf": [(r"shutdown", None)],
 }
 _COMPILED = {
     mode: [(re.compile(pattern), sub) for pattern, sub in rules] for mode, rules in GRAMMAR.items()

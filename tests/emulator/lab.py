@@ -20,12 +20,20 @@ from .eos import EosEmulator, Faults, normalise
 REPO = Path(__file__).resolve().parents[2]
 SPINES = ("aus1-sp1", "aus1-sp2", "aus1-sp3")
 WAVES = {"aus1-sp1": 1, "aus1-sp2": 1, "aus1-sp3": 2}
-USERNAME = "meetme"
+USERNAME = "netops"  # a local user of the rendered configs: a replace keeps it
 ADMIN_PASSWORD = "Adm1n-pw-Q7v!lab"  # secret:lab-admin, the eAPI login
 BGP_KEY = "bgp-Key-zX93#p"  # secret:bgp-aus1-br1, a BGP session password in sp1's config
+# The example's local users (secret:aus1-netops-hash, secret:aus1-monitor-hash): values shaped
+# like SHA-512-crypt strings (the emulator stores them as given); the EOS configs carry their
+# placeholders, and a push must resolve them like any other secret.
+USER_HASHES = {
+    "aus1-netops-hash": "$6$Lab0salt$Y9nKQdp8hWkX2cTzR4mVb1sLuE7fJaG3oNqPw6iDxHrC5tUy0eZl.AbS/Mn",
+    "aus1-monitor-hash": "$6$Lab1salt$Qw3eRt5yUi7oP9aSd1fGh3jKl5zXc7vBn9mM2Nb4Vc6Xz8Lk0Jh.GfDs/Ap",
+}
 SECRET_ENV = {
     "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
     "MEETME_SECRET_BGP_AUS1_BR1": BGP_KEY,
+    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": h for name, h in USER_HASHES.items()},
 }
 FAST_SETTINGS = {
     "concurrency": 4,
@@ -71,6 +79,8 @@ class Lab:
     def expected(self, name: str) -> str:
         """The running config once the rendered file, secrets resolved, is in place."""
         text = self.rendered(name).read_text().replace("<<secret:bgp-aus1-br1>>", BGP_KEY)
+        for secret, value in USER_HASHES.items():
+            text = text.replace(f"<<secret:{secret}>>", value)
         return normalise(text)
 
     def write_inventory(
@@ -112,13 +122,6 @@ class Lab:
             emulator.stop()
 
 
-def with_management_api(text: str) -> str:
-    """The eAPI stanza the EOS templates do not render yet (a replace without it would switch
-    eAPI off, and meetme refuses such a push)."""
-    assert text.endswith("end\n") and "management api http-commands" not in text
-    return text.removesuffix("end\n") + "management api http-commands\n   no shutdown\n!\nend\n"
-
-
 def build_lab(root: Path) -> Lab:
     models = example_models()
     repo = root / "lab"
@@ -126,7 +129,7 @@ def build_lab(root: Path) -> Lab:
     lab = Lab(repo, models)
     for name in SPINES:
         model = models[name]
-        text = with_management_api(render_device(model))
+        text = render_device(model)  # users and eAPI included: the replace keeps both
         if name == "aus1-sp1":  # a BGP session password by reference, as edge sessions have
             peer = model.bgp.neighbors[0]
             anchor = f"   neighbor {peer.address} remote-as {peer.remote_as}\n"

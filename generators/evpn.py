@@ -1,0 +1,210 @@
+"""EVPN-VXLAN services for one device: its VLAN/VNI mappings, VRFs, anycast gateways, peers.
+
+A leaf or border leaf is a VTEP; it carries the networks placed on its rack or named for it.
+Spines carry EVPN routes between VTEPs (eBGP, next hop unchanged) and no VXLAN at all.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+from meetme.validators.schema import Device, Intent, Site
+from meetme.validators.schema_evpn import EvpnSettings, Network
+
+from . import allocate
+from .allocate import PoolExhausted
+from .model import (
+    Address,
+    Evpn,
+    EvpnPeer,
+    EvpnVlan,
+    EvpnVrf,
+    Interface,
+    RouteMap,
+    RouteMapEntry,
+)
+from .platforms import PLATFORMS
+
+VTEP_ROLES = ("leaf", "border_leaf")
+OVERLAY_ROLES = ("spine",)  # where the eBGP EVPN sessions of the VTEPs land
+EVPN_MULTIHOP = 3  # loopback to loopback across one spine (AVD uses 3)
+EVPN_WARNING_PCT = 80  # STANDARDS BGP-007: warning threshold inside 75-90 %
+CONNECTED_ROUTE_MAP = "RM-EVPN-CONNECTED"  # NX-OS redistributes only through a route-map
+
+
+@dataclass(frozen=True)
+class PlacedNetwork:
+    tenant: str
+    name: str
+    network: Network
+
+
+def networks_of(site: Site, name: str, device: Device) -> list[PlacedNetwork]:
+    """The networks a device carries: its rack is listed, or the device is."""
+    if device.role not in VTEP_ROLES:
+        return []
+    placed = []
+    for tenant_name, tenant in sorted(site.tenants.items()):
+        for net_name, network in sorted(tenant.networks.items()):
+            if device.rack in network.racks or name in network.leaves:
+                placed.append(PlacedNetwork(tenant_name, net_name, network))
+    return sorted(placed, key=lambda p: p.network.vlan)
+
+
+def route_target(settings: EvpnSettings, vni: int, override: str | None) -> str:
+    return override or f"{settings.route_target_admin}:{vni}"
+
+
+def evpn_device(intent: Intent, site: Site, name: str, device: Device) -> Evpn | None:
+    settings = site.evpn
+    if settings is None or device.role not in (*VTEP_ROLES, *OVERLAY_ROLES):
+        return None
+    platform = PLATFORMS[device.platform]
+    router_id = allocate.loopback_v4(site, device).split("/")[0]
+    vtep = device.role in VTEP_ROLES
+    vtep_address = allocate.vtep_v4(site, device) if vtep else None
+    placed = networks_of(site, name, device)
+    unique_svi = "svi_needs_unique_address" in platform.capabilities
+    vlans = [
+        _vlan(settings, router_id, p, platform.svi_format, device.id if unique_svi else None)
+        for p in placed
+    ]
+    connected_map = (
+        CONNECTED_ROUTE_MAP if "evpn_connected_needs_route_map" in platform.capabilities else None
+    )
+    vrf_names = sorted({(p.tenant, p.network.vrf) for p in placed})
+    vrfs = []
+    for tenant, vrf_name in vrf_names:
+        vrf = site.tenants[tenant].vrfs[vrf_name]
+        if vrf.l3vni is None:
+            continue  # EVPN-005 reports it; without an L3VNI the VRF routes locally only
+        vrfs.append(
+            EvpnVrf(
+                name=vrf_name,
+                vni=vrf.l3vni,
+                vlan=vrf.vlan,
+                rd=f"{router_id}:{vrf.l3vni}",
+                route_target=route_target(settings, vrf.l3vni, vrf.route_target),
+                connected_route_map=connected_map,
+            )
+        )
+    return Evpn(
+        vtep=vtep,
+        source_interface=platform.loopback_names[1] if vtep else None,
+        source_address=vtep_address.split("/")[0] if vtep_address else None,
+        anycast_mac=settings.anycast_mac.lower(),
+        anycast_mac_dotted=_dotted(settings.anycast_mac),
+        arp_nd_suppression=True,
+        vlans=vlans,
+        vrfs=sorted(vrfs, key=lambda v: v.name),
+        peers=_peers(intent, site, name, device),
+    )
+
+
+def _vlan(
+    settings: EvpnSettings,
+    router_id: str,
+    placed: PlacedNetwork,
+    svi_format: str,
+    own_address_id: int | None,
+) -> EvpnVlan:
+    """`own_address_id`: on platforms whose SVI needs an address of its own besides the anycast
+    gateway, the device id that picks it (counted down from the top of the subnet)."""
+    network = placed.network
+    gateway_v4 = Address.of(network.gateway_v4) if network.gateway_v4 else None
+    gateway_v6 = Address.of(network.gateway_v6) if network.gateway_v6 else None
+    svi = None
+    if gateway_v4 or gateway_v6:
+        own_v4, own_v6 = gateway_v4, gateway_v6
+        if own_address_id is not None:
+            own_v4 = _own_address(network.gateway_v4, own_address_id)
+            own_v6 = _own_address(network.gateway_v6, own_address_id)
+        svi = Interface(
+            name=svi_format.format(vlan=network.vlan),
+            kind="svi",
+            description=f"{placed.tenant} {placed.name} anycast gateway",
+            vrf=network.vrf,
+            ipv4=own_v4,
+            ipv6=own_v6,
+            ip_mtu=network.mtu,
+            mtu=network.mtu,
+        )
+    return EvpnVlan(
+        id=network.vlan,
+        name=f"{placed.tenant}_{placed.name}",
+        vni=network.l2vni,
+        vrf=network.vrf,
+        rd=f"{router_id}:{network.l2vni}",
+        route_target=route_target(settings, network.l2vni, network.route_target),
+        svi=svi,
+        gateway_v4=gateway_v4,
+        gateway_v6=gateway_v6,
+    )
+
+
+def _own_address(gateway: str | None, device_id: int) -> Address | None:
+    """The leaf's own SVI address: the subnet's last address minus the device id, so it is
+    stable per device and never the gateway, the network or the broadcast address."""
+    if gateway is None:
+        return None
+    net = ipaddress.ip_interface(gateway).network
+    top = int(net.broadcast_address) - (1 if net.version == 4 else 0)
+    own = ipaddress.ip_address(top - device_id if top - device_id > 0 else 0)
+    if int(own) <= int(net.network_address) or str(own) == gateway.split("/")[0]:
+        raise PoolExhausted(
+            f"subnet {net} has no room for a per-leaf SVI address of device id "
+            f"{device_id}; use a wider gateway subnet"
+        )
+    return Address.of(f"{own}/{net.prefixlen}")
+
+
+def _peers(intent: Intent, site: Site, name: str, device: Device) -> list[EvpnPeer]:
+    """VTEPs peer with every spine; spines with every VTEP. Loopback to loopback."""
+    want = OVERLAY_ROLES if device.role in VTEP_ROLES else VTEP_ROLES
+    next_hop_unchanged = device.role in OVERLAY_ROLES
+    source = PLATFORMS[device.platform].loopback_names[0]
+    source_address = allocate.loopback_v4(site, device).split("/")[0]
+    settings = site.evpn
+    assert settings is not None
+    peers = []
+    for peer_name, peer in sorted(site.devices.items(), key=lambda item: item[1].id):
+        if peer.role not in want or peer_name == name:
+            continue
+        peers.append(
+            EvpnPeer(
+                address=allocate.loopback_v4(site, peer).split("/")[0],
+                remote_as=allocate.device_asn(intent, site, peer),
+                description=f"evpn {peer_name}",
+                peer_device=peer_name,
+                update_source=source,
+                update_source_address=source_address,
+                ebgp_multihop=EVPN_MULTIHOP,
+                max_routes=settings.max_routes,
+                max_routes_warning_pct=EVPN_WARNING_PCT,
+                next_hop_unchanged=next_hop_unchanged,
+            )
+        )
+    return peers
+
+
+def _dotted(mac: str) -> str:
+    digits = mac.replace(":", "").lower()
+    return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
+
+
+def connected_route_maps(evpn: Evpn | None) -> list[RouteMap]:
+    """The permit-all map that lets SVI subnets into BGP as type-5, where a platform needs one."""
+    if evpn is None or not any(v.connected_route_map for v in evpn.vrfs):
+        return []
+    return [
+        RouteMap(
+            name=CONNECTED_ROUTE_MAP,
+            afi="ipv4",
+            entries=[
+                RouteMapEntry(
+                    seq=10, action="permit", description="SVI subnets of the VRF, as EVPN type-5"
+                )
+            ],
+        )
+    ]

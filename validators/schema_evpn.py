@@ -1,0 +1,68 @@
+"""EVPN-VXLAN fabric services in intent: tenants, their VRFs and networks, the overlay settings.
+
+A network names the racks (or leaves) that carry it; the leaves in those racks become its VTEPs.
+Route targets default to `route_target_admin:VNI` on every VTEP, so one VNI has one RT
+fabric-wide (EVPN-004) whatever each leaf's ASN.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from .schema_base import Node
+from .types import InterfaceV4, InterfaceV6, Mtu, Name
+
+Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
+VlanId = Annotated[int, Field(ge=2, le=4094)]
+MacAddress = Annotated[str, Field(pattern=r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")]
+RouteTarget = Annotated[str, Field(pattern=r"^\d{1,10}:\d{1,10}$")]
+
+
+class EvpnSettings(Node):
+    mode: Literal["ebgp", "ibgp"] = Field(
+        default="ebgp",
+        description="ebgp: leaves peer with the spines over loopbacks (RFC 7938 style); ibgp: "
+        "route reflectors on the spines (needs an IGP underlay).",
+    )
+    anycast_mac: MacAddress = Field(description="One virtual gateway MAC fabric-wide (EVPN-006).")
+    route_target_admin: int = Field(
+        default=65000, ge=1, le=65535, description="Administrator field of the default RTs."
+    )
+    max_routes: int = Field(
+        default=100_000,
+        ge=1,
+        le=10_000_000,
+        description="EVPN routes a VTEP or spine accepts per overlay session.",
+    )
+
+
+class Vrf(Node):
+    l3vni: Vni | None = Field(
+        default=None,
+        description="The L3VNI of symmetric IRB; required when a network has a gateway.",
+    )
+    vlan: VlanId | None = Field(
+        default=None, description="Carrier VLAN of the L3VNI (NX-OS needs one)."
+    )
+    route_target: RouteTarget | None = Field(default=None, description="Override the default.")
+
+
+class Network(Node):
+    vrf: Name
+    vlan: VlanId
+    l2vni: Vni
+    gateway_v4: InterfaceV4 | None = Field(
+        default=None, description="Anycast gateway address with length."
+    )
+    gateway_v6: InterfaceV6 | None = None
+    mtu: Mtu = 9000
+    racks: list[Name] = Field(default_factory=list, description="Racks whose leaves carry it.")
+    leaves: list[Name] = Field(default_factory=list, description="Further leaves that carry it.")
+    route_target: RouteTarget | None = None
+
+
+class Tenant(Node):
+    vrfs: dict[Name, Vrf] = Field(default_factory=dict)
+    networks: dict[Name, Network] = Field(default_factory=dict)
