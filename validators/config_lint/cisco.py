@@ -25,9 +25,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ciscoconfparse2 import CiscoConfParse
-
 from . import ParsedConfig, Reference, Session, Value, normalise
+from .ccp import CiscoConfParse
 
 SYNTAX = {"arista_eos": "ios", "cisco_iosxr": "iosxr", "cisco_nxos": "nxos"}
 
