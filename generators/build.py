@@ -12,9 +12,11 @@ from meetme.secret_refs import placeholder, reference_name
 
 from . import allocate
 from .allocate import PoolExhausted
+from .attachments import lags_of, mlag_of
 from .edge_device import edge_device
 from .evpn import connected_route_maps, evpn_device
 from .fabric import SiteFabric, natural_key
+from .handoff import handoff_of
 from .model import (
     Address,
     BfdTimers,
@@ -86,7 +88,10 @@ def build_device(
     loopbacks = _loopbacks(site, device, platform.loopback_names)
     interfaces, neighbors = _fabric_interfaces(intent, site, name, device, fabric)
     edge = edge_device(intent, site, name, device, fabric)
-    interfaces = sorted(interfaces + edge.interfaces, key=lambda i: natural_key(i.name))
+    handoff = handoff_of(intent, site, name, device, fabric)
+    interfaces = sorted(
+        interfaces + edge.interfaces + handoff.interfaces, key=lambda i: natural_key(i.name)
+    )
     router_id = allocate.loopback_v4(site, device).split("/")[0]
     management = Management(
         interface=Interface(
@@ -104,6 +109,7 @@ def build_device(
         syslog_servers=site.management.syslog_servers,
     )
     has_v6 = underlay_v6(site)
+    mlag = mlag_of(site, name)
     bgp = Bgp(
         asn=allocate.device_asn(intent, site, device),
         router_id=router_id,
@@ -115,12 +121,17 @@ def build_device(
             multiplier=site.underlay.bfd.multiplier,
         ),
         networks_v4=sorted(
-            [*(lo.ipv4.cidr for lo in loopbacks if lo.ipv4), *edge.networks("ipv4")], key=_ip_key
+            [
+                *(lo.ipv4.cidr for lo in loopbacks if lo.ipv4),
+                *edge.networks("ipv4"),
+                *([f"{mlag.anycast_vtep}/32"] if mlag and mlag.anycast_vtep else []),
+            ],
+            key=_ip_key,
         ),
         networks_v6=sorted(
             [*(lo.ipv6.cidr for lo in loopbacks if lo.ipv6), *edge.networks("ipv6")], key=_ip_key
         ),
-        neighbors=neighbors + edge.neighbors,
+        neighbors=neighbors + handoff.neighbors + edge.neighbors,
         rpki_caches=edge.rpki_caches,
     )
     evpn = evpn_device(intent, site, name, device)
@@ -134,15 +145,21 @@ def build_device(
         management=management,
         loopbacks=loopbacks,
         interfaces=interfaces,
-        prefix_lists=_prefix_lists(site, has_v6) + list(edge.policies.prefix_lists.values()),
+        prefix_lists=_prefix_lists(site, has_v6)
+        + handoff.prefix_lists
+        + list(edge.policies.prefix_lists.values()),
         as_path_lists=list(edge.policies.as_path_lists.values()),
         community_lists=list(edge.policies.community_lists.values()),
         route_maps=_route_maps(has_v6)
+        + handoff.route_maps
         + list(edge.policies.route_maps.values())
         + connected_route_maps(evpn),
         static_routes=edge.static_routes,
         bgp=bgp,
         evpn=evpn,
+        lags=lags_of(site, name),
+        mlag=mlag,
+        vrfs=handoff.vrfs,
     )
 
 

@@ -73,7 +73,7 @@ def evpn_device(intent: Intent, site: Site, name: str, device: Device) -> Evpn |
     connected_map = (
         CONNECTED_ROUTE_MAP if "evpn_connected_needs_route_map" in platform.capabilities else None
     )
-    vrf_names = sorted({(p.tenant, p.network.vrf) for p in placed})
+    vrf_names = sorted({(p.tenant, p.network.vrf) for p in placed} | _handoff_vrfs(site, name))
     vrfs = []
     for tenant, vrf_name in vrf_names:
         vrf = site.tenants[tenant].vrfs[vrf_name]
@@ -208,3 +208,15 @@ def connected_route_maps(evpn: Evpn | None) -> list[RouteMap]:
             ],
         )
     ]
+
+
+def _handoff_vrfs(site: Site, name: str) -> set[tuple[str, str]]:
+    """(tenant, VRF) of the VRFs a border leaf hands to the borders: it must carry them."""
+    if site.handoff is None or name not in site.handoff.border_leaves:
+        return set()
+    return {
+        (tenant_name, vrf_name)
+        for tenant_name, tenant in site.tenants.items()
+        for vrf_name in tenant.vrfs
+        if vrf_name in site.handoff.vrfs
+    }

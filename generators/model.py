@@ -146,9 +146,11 @@ class BgpNeighbor(Model):
     route_map_out: str
     max_prefix: int
     max_prefix_warning_pct: int
-    kind: Literal["underlay", "transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"] = (
-        "underlay"
-    )
+    kind: Literal[
+        "underlay", "handoff", "transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"
+    ] = "underlay"
+    vrf: str | None = None  # None: the default VRF
+    default_originate: bool = False  # send a default route (the border toward a tenant VRF)
     party: str | None = None  # the external party, e.g. transit-a
     circuit: str | None = None  # the cross-connect id the session rides on
     password: str | None = None  # a secret placeholder, never a value (meetme.secret_refs)
@@ -158,7 +160,7 @@ class BgpNeighbor(Model):
 
     @property
     def external(self) -> bool:
-        return self.kind != "underlay"
+        return self.kind not in ("underlay", "handoff")
 
 
 class Bgp(Model):
@@ -252,6 +254,39 @@ class Evpn(Model):
     peers: list[EvpnPeer] = Field(default_factory=list)
 
 
+class Lag(Model):
+    """A host-facing LACP bond / port-channel, dual-homed by MLAG or EVPN multihoming."""
+
+    name: str  # bond10, Port-Channel10, port-channel10
+    number: int
+    description: str
+    members: list[str]
+    mtu: int
+    vlans: list[int]  # trunked, tagged
+    mode: Literal["mlag", "esi"]
+    segment_id: int  # MLAG id, or the Ethernet segment's local id
+    esi: str | None  # type-0 ESI, 00:..., identical on both leaves of the segment
+    lacp_system_mac: str
+    lacp_system_mac_dotted: str
+
+
+class Mlag(Model):
+    peer: str  # the other leaf of the pair
+    peer_link: str
+    peer_link_members: list[str]
+    system_mac: str
+    backup_address: str  # the peer's management address, for the MLAG heartbeat
+    backup_vrf: str
+    anycast_vtep: str | None  # the VTEP address the pair shares
+
+
+class PlainVrf(Model):
+    """A VRF without EVPN (the border routers' end of the VRF-lite handoff)."""
+
+    name: str
+    rd: str
+
+
 class DeviceModel(Model):
     hostname: str
     site: str
@@ -269,3 +304,6 @@ class DeviceModel(Model):
     static_routes: list[StaticRoute] = Field(default_factory=list)
     bgp: Bgp
     evpn: Evpn | None = None
+    lags: list[Lag] = Field(default_factory=list)
+    mlag: Mlag | None = None
+    vrfs: list[PlainVrf] = Field(default_factory=list)

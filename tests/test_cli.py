@@ -24,6 +24,8 @@ DEVICES = [
     "aus1-lf2",
     "aus1-lf3",
     "aus1-lf4",
+    "aus1-lf5",
+    "aus1-lf6",
     *(f"aus1-bl{n}" for n in range(1, 7)),
 ]
 
@@ -74,12 +76,12 @@ def test_render_removes_files_of_deleted_devices(example: Path) -> None:
     assert runner.invoke(app, ["render"]).exit_code == 0
     devices = example / "intent/aus1/devices.yaml"
     text = devices.read_text()
-    start = text.index("      aus1-lf4:")
-    end = text.index("      # Border leaves")
+    start = text.index("      aus1-sp4:")
+    end = text.index("      # Leaves")
     devices.write_text(text[:start] + text[end:])
     assert runner.invoke(app, ["render"]).exit_code == 0
-    assert not (example / "rendered/aus1/aus1-lf4.cfg").exists()
-    assert (example / "rendered/aus1/aus1-lf3.cfg").exists()
+    assert not (example / "rendered/aus1/aus1-sp4.cfg").exists()
+    assert (example / "rendered/aus1/aus1-sp3.cfg").exists()
 
 
 def test_check_names_changed_missing_and_stale_files(example: Path) -> None:

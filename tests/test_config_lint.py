@@ -3,7 +3,9 @@
 The intent rules prove the device model asks for a prefix limit and both policies on every
 session; these tests prove the lint catches a template that fails to print them, names the
 rendered file and the config line, and follows peer groups, neighbor-groups, af-groups and
-templates before it complains.
+templates before it complains. Neighbours are told apart by VRF: a handoff session reuses the
+address of a default-VRF neighbour. On VTEPs the lint proves every VLAN and VRF of the model
+is mapped to its VNI and every VRF exports to EVPN (CFG-006..008).
 """
 
 from __future__ import annotations
@@ -14,9 +16,17 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT, REPO
-from meetme.generators.model import BgpNeighbor, DeviceModel
+from meetme.generators.model import (
+    Address,
+    BgpNeighbor,
+    DeviceModel,
+    Evpn,
+    EvpnVlan,
+    EvpnVrf,
+    Interface,
+)
 from meetme.generators.render import output_name, render_device
-from meetme.validators.config_lint import RenderedConfig, lint_configs
+from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
 from meetme.validators.rules.engine import Finding
 from typer.testing import CliRunner
 
@@ -24,7 +34,7 @@ from meetme.cli import app
 from meetme.pipeline import device_models, lint
 
 DATA = Path(__file__).parent / "data" / "config_lint"
-CFG_RULES = ["CFG-001", "CFG-002", "CFG-003", "CFG-004", "CFG-005"]
+CFG_RULES = [f"CFG-00{n}" for n in range(1, 9)]
 
 
 def cfg_findings(findings: list[Finding]) -> list[str]:
@@ -166,7 +176,7 @@ def test_eos_template_without_maximum_routes_fails_on_every_neighbour(
 ) -> None:
     templates = broken_templates(
         "arista_eos/bgp.j2",
-        "   neighbor {{ n.address }} maximum-routes {{ n.max_prefix }} warning-limit "
+        "{{ i }}neighbor {{ n.address }} maximum-routes {{ n.max_prefix }} warning-limit "
         "{{ n.max_prefix_warning_pct }} percent\n",
         "",
     )
@@ -174,10 +184,14 @@ def test_eos_template_without_maximum_routes_fails_on_every_neighbour(
 
     model = example_models["aus1-bl1"]
     text = render_device(model, templates)
-    expected = sorted(
-        f"rendered/aus1/aus1-bl1.cfg:{line_in(text, f'neighbor {nbr.address} ')}"
-        for nbr in model.bgp.neighbors
-    )
+    lines = text.splitlines()
+    bgp = line_in(text, "router bgp")
+
+    def first_line(nbr: BgpNeighbor) -> int:  # a VRF's session is in its `vrf` block
+        start = lines.index(f"   vrf {nbr.vrf}", bgp) + 1 if nbr.vrf else bgp
+        return line_from(text, start, f"neighbor {nbr.address} ")
+
+    expected = sorted(f"rendered/aus1/aus1-bl1.cfg:{first_line(n)}" for n in model.bgp.neighbors)
     found = sorted(
         f"{f.location.file}:{f.location.line}"
         for f in result.findings
@@ -188,12 +202,19 @@ def test_eos_template_without_maximum_routes_fails_on_every_neighbour(
 
 
 def test_a_template_that_fails_to_render_is_left_to_meetme_render(
-    example: Path, broken_templates: Callable[[str, str, str], Path]
+    example: Path,
+    example_models: dict[str, DeviceModel],
+    broken_templates: Callable[[str, str, str], Path],
 ) -> None:
     """`meetme show` must keep working while a template is broken: no traceback from lint."""
     templates = broken_templates("cisco_nxos/bgp.j2", "{{ n.remote_as }}", "{{ n.no_such_field }}")
     result = lint(example / "intent", templates=templates)
-    assert [str(e).split(" ")[0] for e in result.render_errors] == ["aus1-bl3", "aus1-bl4"]
+    # every NX-OS device the lint reads: the border leaves and the VTEP leaves
+    read = sorted(
+        n for n, m in example_models.items() if m.platform == "cisco_nxos" and needs_lint(m)
+    )
+    assert read == ["aus1-bl3", "aus1-bl4", "aus1-lf3", "aus1-lf4"]
+    assert [str(e).split(" ")[0] for e in result.render_errors] == read
     assert cfg_findings(result.findings) == []
 
 
@@ -536,3 +557,536 @@ def test_nvue_neighbour_without_prefix_limits_is_reported_at_its_key(
         f"({gcp.description}) has no prefix limit (prefix-limits inbound maximum) for ipv4 "
         "unicast, neither on the neighbour nor through a group or template"
     ]
+
+
+# --- VRF neighbours and the EVPN services (CFG-006..008) ------------------------------------
+
+
+def line_from(text: str, start: int, needle: str) -> int:
+    """1-based number of the first line at or after line `start` containing `needle`."""
+    for number, line in enumerate(text.splitlines()[start - 1 :], start=start):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in the text from line {start}")
+
+
+def line_after(text: str, anchor: str, needle: str) -> int:
+    """The first line containing `needle` at or after the first one containing `anchor`."""
+    return line_from(text, line_in(text, anchor) if anchor else 1, needle)
+
+
+def line_at(text: str, *path: str) -> int:
+    """The line of the last needle, each needle searched from the line of the one before."""
+    line = 1
+    for needle in path:
+        line = line_from(text, line, needle)
+    return line
+
+
+def test_the_example_vteps_and_handoff_sessions_are_read(
+    example_models: dict[str, DeviceModel],
+) -> None:
+    """The example's clean lint is not vacuous: it has VTEPs with VLANs and VRFs to map on
+    every VTEP platform, and handoff sessions that share an address with a default-VRF one."""
+    vteps = [m for m in example_models.values() if m.evpn is not None and m.evpn.vtep]
+    with_vrfs = {m.platform for m in vteps if m.evpn is not None and m.evpn.vrfs}
+    with_vlans = {m.platform for m in vteps if m.evpn is not None and m.evpn.vlans}
+    assert with_vrfs == {"arista_eos", "cisco_nxos", "nvidia_nvue"}
+    assert with_vlans >= {"cisco_nxos", "nvidia_nvue"}
+    shared = set()
+    for model in example_models.values():
+        default = {n.address for n in model.bgp.neighbors if n.vrf is None}
+        if any(n.kind == "handoff" and n.address in default for n in model.bgp.neighbors):
+            shared.add(model.platform)
+    assert shared == {"arista_eos", "cisco_iosxr"}
+
+
+def test_a_handoff_neighbour_without_its_limit_fails_though_the_underlay_one_has_it(
+    example_models: dict[str, DeviceModel],
+) -> None:
+    """aus1-br1 peers with 10.1.21.0 twice over: in the default VRF (underlay) and in VRF
+    gpu-a (handoff). Dropping the handoff session's limit must not be hidden by the other."""
+    model = example_models["aus1-br1"]
+    handoff = next(n for n in model.bgp.neighbors if n.kind == "handoff" and n.vrf == "gpu-a")
+    assert any(n.vrf is None and n.address == handoff.address for n in model.bgp.neighbors)
+    lines = render_device(model).splitlines(keepends=True)
+    text = "".join(lines)
+    vrf = line_after(text, "router bgp", " vrf gpu-a")
+    neighbour = line_from(text, vrf, f" neighbor {handoff.address}")
+    limit = line_from(text, neighbour, "maximum-prefix")
+    broken = "".join(lines[: limit - 1] + lines[limit:])
+
+    name = f"rendered/{output_name(model)}"
+    found = cfg_findings(lint_configs([RenderedConfig(model, name, broken)]))
+    assert found == [
+        f"rendered/aus1/aus1-br1.cfg:{neighbour}: CFG-001 handoff neighbor {handoff.address} in "
+        f"vrf gpu-a ({handoff.peer_device}) has no prefix limit (maximum-prefix) for ipv4 "
+        "unicast, neither on the neighbour nor through a group or template"
+    ]
+
+
+# --- hand-written VTEPs: VRF neighbours, VLAN/VRF mappings, EVPN exports ---------------------
+
+VTEP_FILES = {
+    "arista_eos": "eos_vtep.cfg",
+    "cisco_nxos": "nxos_vtep.cfg",
+    "nvidia_nvue": "nvue_vtep.yaml",
+    "cisco_iosxr": "iosxr_vrf.cfg",  # not a VTEP: the other end of the handoff
+}
+SHARED = "192.0.2.1"  # the transit session in VRF default and a handoff session in each VRF
+
+
+def vtep_model(base: DeviceModel, platform: str) -> DeviceModel:
+    """The device the *_vtep fixtures configure: VLAN 101 (VRF gpu-a, IPv4 gateway) and 201
+    (VRF storage, IPv4 and IPv6 gateways); both VRFs with an L3VNI and a handoff session to
+    the address of the default VRF's transit neighbour."""
+
+    def neighbor(vrf: str | None, kind: str, policy: str, limit: int) -> BgpNeighbor:
+        return BgpNeighbor(
+            address=SHARED,
+            afi="ipv4",
+            remote_as=64501 if vrf is None else 64510,
+            description=f"{kind} {vrf or 'transit-a'}",
+            local_interface="Ethernet1",
+            peer_device="lint-border",
+            bfd=False,
+            route_map_in=f"RM-{policy}-IN",
+            route_map_out=f"RM-{policy}-OUT",
+            max_prefix=limit,
+            max_prefix_warning_pct=80,
+            kind=kind,
+            vrf=vrf,
+            party="transit-a" if vrf is None else None,
+        )
+
+    def network(vlan: int, name: str, vrf: str, v4: str, v6: str | None = None) -> EvpnVlan:
+        svi = Interface(
+            name=f"Vlan{vlan}",
+            kind="svi",
+            description=name,
+            vrf=vrf,
+            ipv4=Address.of(v4),
+            ipv6=Address.of(v6) if v6 else None,
+        )
+        vni = 10000 + vlan
+        return EvpnVlan(
+            id=vlan,
+            name=name,
+            vni=vni,
+            vrf=vrf,
+            rd=f"10.0.0.21:{vni}",
+            route_target=f"65000:{vni}",
+            svi=svi,
+        )
+
+    def tenant(name: str, vni: int, vlan: int) -> EvpnVrf:
+        return EvpnVrf(
+            name=name, vni=vni, vlan=vlan, rd=f"10.0.0.21:{vni}", route_target=f"65000:{vni}"
+        )
+
+    neighbors = [
+        neighbor(None, "transit", "TRANSIT", 1000),
+        neighbor("gpu-a", "handoff", "HANDOFF-GPU-A", 10),
+        neighbor("storage", "handoff", "HANDOFF-STORAGE", 10),
+    ]
+    evpn = Evpn(
+        vtep=True,
+        source_interface="Loopback1",
+        source_address="10.0.1.21",
+        anycast_mac="00:1c:73:00:00:99",
+        anycast_mac_dotted="001c.7300.0099",
+        arp_nd_suppression=True,
+        vlans=[
+            network(101, "gpu-a-compute", "gpu-a", "10.20.1.1/24"),
+            network(201, "storage-data", "storage", "10.30.1.1/24", "2001:db8:30:1::1/64"),
+        ],
+        vrfs=[tenant("gpu-a", 50001, 3001), tenant("storage", 50010, 3010)],
+    )
+    bgp = base.bgp.model_copy(update={"neighbors": neighbors})
+    update = {"platform": platform, "bgp": bgp, "evpn": None if platform == "cisco_iosxr" else evpn}
+    return base.model_copy(update=update)
+
+
+def lint_vtep(base: DeviceModel, platform: str, text: str) -> list[str]:
+    model = vtep_model(base, platform)
+    name = f"rendered/lab/{VTEP_FILES[platform]}"
+    return cfg_findings(lint_configs([RenderedConfig(model, name, text)]))
+
+
+@pytest.mark.parametrize("platform", sorted(VTEP_FILES))
+def test_hand_written_vteps_pass(platform: str, example_models: dict[str, DeviceModel]) -> None:
+    text = (DATA / VTEP_FILES[platform]).read_text()
+    assert lint_vtep(example_models["aus1-bl1"], platform, text) == []
+
+
+# (platform, case, old, new, [(rule, lines leading to the one the finding must name)])
+Expected = list[tuple[str, ...]]
+VTEP_CASES: list[tuple[str, str, str, str, Expected]] = [
+    # a VRF's session without its limit, while the default VRF's at the same address has one
+    (
+        "arista_eos",
+        "VRF neighbour without its limit",
+        "      neighbor 192.0.2.1 maximum-routes 10 warning-limit 80 percent\n",
+        "",
+        [("CFG-001", "router bgp", "   vrf storage", "neighbor 192.0.2.1 remote-as")],
+    ),
+    (
+        "cisco_nxos",
+        "VRF neighbour without its limit",
+        "        maximum-prefix 10 80\n",
+        "",
+        [("CFG-001", "  vrf storage", "neighbor 192.0.2.1")],
+    ),
+    (
+        "nvidia_nvue",
+        "VRF neighbour without its limit",
+        "                        maximum: 10\n                        warning-threshold: 80\n"
+        "            address-family:\n",
+        "            address-family:\n",
+        [("CFG-001", "      storage:", "'192.0.2.1':")],
+    ),
+    (
+        "cisco_iosxr",
+        "VRF neighbour without its limit",
+        "    maximum-prefix 10 80\n",
+        "",
+        [("CFG-001", " vrf storage", " neighbor 192.0.2.1")],
+    ),
+    # the limit a VRF's session inherits from a group or template defined for the whole router
+    (
+        "arista_eos",
+        "no limit in the peer group a VRF neighbour uses",
+        "   neighbor HANDOFF maximum-routes 10 warning-limit 80 percent\n",
+        "",
+        [("CFG-001", "router bgp", "   vrf gpu-a", "neighbor 192.0.2.1 peer group")],
+    ),
+    (
+        "cisco_nxos",
+        "no limit in the peer-policy template a VRF neighbour inherits",
+        "    maximum-prefix 10 80\n  neighbor",
+        "  neighbor",
+        [("CFG-001", "  vrf gpu-a", "neighbor 192.0.2.1")],
+    ),
+    (
+        "cisco_iosxr",
+        "no limit in the af-group a VRF neighbour uses",
+        " af-group AF-HANDOFF address-family ipv4 unicast\n  maximum-prefix 10 80\n",
+        " af-group AF-HANDOFF address-family ipv4 unicast\n",
+        [("CFG-001", " vrf gpu-a", " neighbor 192.0.2.1")],
+    ),
+    (
+        "nvidia_nvue",
+        "VRF neighbour without its import policy",
+        "                        route-map: RM-HANDOFF-GPU-A-IN\n",
+        "                        route-map: none\n",
+        [("CFG-002", "      gpu-a:", "'192.0.2.1':")],
+    ),
+    (
+        "arista_eos",
+        "VRF neighbour not rendered",
+        "      neighbor 192.0.2.1 remote-as 64510\n      neighbor 192.0.2.1 route-map "
+        "RM-HANDOFF-STORAGE-IN in\n      neighbor 192.0.2.1 route-map RM-HANDOFF-STORAGE-OUT "
+        "out\n      neighbor 192.0.2.1 maximum-routes 10 warning-limit 80 percent\n",
+        "",
+        [("CFG-005", "hostname")],
+    ),
+    # CFG-006: VLAN to L2VNI
+    (
+        "arista_eos",
+        "VLAN not mapped",
+        "   vxlan vlan 201 vni 10201\n",
+        "",
+        [("CFG-006", "interface Vxlan1")],
+    ),
+    (
+        "arista_eos",
+        "VLAN mapped to another VNI",
+        "vxlan vlan 101 vni 10101",
+        "vxlan vlan 101 vni 10199",
+        [("CFG-006", "vxlan vlan 101 vni 10199")],
+    ),
+    (
+        "cisco_nxos",
+        "VLAN without its vn-segment",
+        "  vn-segment 10201\n",
+        "",
+        [("CFG-006", "vlan 201")],
+    ),
+    (
+        "cisco_nxos",
+        "VLAN not declared",
+        "vlan 101\n  name gpu-a-compute\n  vn-segment 10101\n",
+        "",
+        [("CFG-006", "interface nve1")],
+    ),
+    (
+        "cisco_nxos",
+        "L2VNI not a member of nve1",
+        "  member vni 10101\n    ingress-replication protocol bgp\n",
+        "",
+        [("CFG-006", "interface nve1")],
+    ),
+    (
+        "nvidia_nvue",
+        "VLAN not in the bridge domain",
+        "            '201':\n              vni:\n                '10201': {}\n",
+        "",
+        [("CFG-006", "br_default:", "vlan:")],
+    ),
+    (
+        "nvidia_nvue",
+        "VLAN mapped to another VNI",
+        "'10101': {}",
+        "'10199': {}",
+        [("CFG-006", "'10199': {}")],
+    ),
+    (
+        "arista_eos",
+        "no VXLAN interface at all: every mapping reported at the top",
+        "interface Vxlan1\n   vxlan source-interface Loopback1\n   vxlan udp-port 4789\n"
+        "   vxlan vlan 101 vni 10101\n   vxlan vlan 201 vni 10201\n"
+        "   vxlan vrf gpu-a vni 50001\n   vxlan vrf storage vni 50010\n",
+        "",
+        [
+            ("CFG-006", "hostname"),
+            ("CFG-006", "hostname"),
+            ("CFG-007", "hostname"),
+            ("CFG-007", "hostname"),
+        ],
+    ),
+    # CFG-007: VRF to L3VNI
+    (
+        "arista_eos",
+        "VRF not mapped",
+        "   vxlan vrf storage vni 50010\n",
+        "",
+        [("CFG-007", "interface Vxlan1")],
+    ),
+    (
+        "cisco_nxos",
+        "VRF context without its vni",
+        "  vni 50010\n",
+        "",
+        [("CFG-007", "vrf context storage")],
+    ),
+    (
+        "cisco_nxos",
+        "L3VNI without associate-vrf",
+        "  member vni 50001 associate-vrf\n",
+        "  member vni 50001\n",
+        [("CFG-007", "member vni 50001")],
+    ),
+    (
+        "cisco_nxos",
+        "L3VNI carrier VLAN without its vn-segment",
+        "vlan 3010\n  vn-segment 50010\n",
+        "vlan 3010\n",
+        [("CFG-007", "vlan 3010")],
+    ),
+    (
+        "nvidia_nvue",
+        "VRF mapped to another L3VNI",
+        "'50001': {}",
+        "'50002': {}",
+        [("CFG-007", "'50002': {}")],
+    ),
+    (
+        "nvidia_nvue",
+        "VRF EVPN disabled",
+        "      storage:\n        evpn:\n          state: enabled\n",
+        "      storage:\n        evpn:\n          state: disabled\n",
+        [("CFG-007", "      storage:", "state: disabled")],
+    ),
+    # CFG-008: the VRF's routes exported to EVPN with its route target
+    (
+        "arista_eos",
+        "VRF without its EVPN export",
+        "      route-target export evpn 65000:50001\n",
+        "",
+        [("CFG-008", "router bgp", "   vrf gpu-a")],
+    ),
+    (
+        "arista_eos",
+        "VRF exporting another route target",
+        "route-target export evpn 65000:50010",
+        "route-target export evpn 65000:50099",
+        [("CFG-008", "route-target export evpn 65000:50099")],
+    ),
+    (
+        "cisco_nxos",
+        "VRF without its IPv6 EVPN export",
+        "    route-target import 65000:50010 evpn\n    route-target export 65000:50010 evpn\n",
+        "    route-target import 65000:50010 evpn\n",
+        [("CFG-008", "vrf context storage", "address-family ipv6 unicast")],
+    ),
+    (
+        "cisco_nxos",
+        "VRF exporting another route target",
+        "route-target export 65000:50001 evpn",
+        "route-target export 65000:50099 evpn",
+        [("CFG-008", "route-target export 65000:50099 evpn")],
+    ),
+    (
+        "nvidia_nvue",
+        "VRF without its IPv6 export to EVPN",
+        "      ipv6-unicast:\n                state: enabled\n                redistribute:\n"
+        "                  connected:\n                    state: enabled\n"
+        "                route-export:\n                  to-evpn:\n"
+        "                    state: enabled\n",
+        "      ipv6-unicast:\n                state: enabled\n                redistribute:\n"
+        "                  connected:\n                    state: enabled\n",
+        [("CFG-008", "      storage:", "ipv6-unicast:")],
+    ),
+    (
+        "nvidia_nvue",
+        "VRF exported without its route target",
+        "            route-export:\n              to-evpn:\n                route-target:\n"
+        "                  '65000:50001': {}\n",
+        "",
+        [("CFG-008", "      gpu-a:", "bgp:")],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("platform", "old", "new", "expected"),
+    [pytest.param(p, o, n, e, id=f"{p}: {c}") for p, c, o, n, e in VTEP_CASES],
+)
+def test_each_vtep_check_fails_on_a_hand_written_config(
+    platform: str,
+    old: str,
+    new: str,
+    expected: Expected,
+    example_models: dict[str, DeviceModel],
+) -> None:
+    text = (DATA / VTEP_FILES[platform]).read_text()
+    assert text.count(old) == 1, f"{old!r} must appear once in {VTEP_FILES[platform]}"
+    broken = text.replace(old, new)
+    found = lint_vtep(example_models["aus1-bl1"], platform, broken)
+    file = f"rendered/lab/{VTEP_FILES[platform]}"
+    wanted = [[f"{file}:{line_at(broken, *path)}:", rule_id] for rule_id, *path in expected]
+    assert sorted(f.split(" ")[0:2] for f in found) == sorted(wanted), found
+
+
+def test_vtep_findings_say_what_is_missing_in_the_platforms_words(
+    example_models: dict[str, DeviceModel],
+) -> None:
+    text = (DATA / "nxos_vtep.cfg").read_text()
+    broken = text.replace("  member vni 10201\n    suppress-arp\n", "  member vni 10201\n")
+    broken = broken.replace("  member vni 50010 associate-vrf\n", "")
+    nve = line_in(broken, "interface nve1")
+    assert lint_vtep(example_models["aus1-bl1"], "cisco_nxos", broken) == [
+        f"rendered/lab/nxos_vtep.cfg:{nve}: CFG-007 VRF storage: VNI 50010 is not on the VTEP, "
+        "no `member vni 50010 associate-vrf` under interface nve1"
+    ]
+
+
+def test_a_vtep_without_external_sessions_is_read_for_its_evpn_services(
+    example_models: dict[str, DeviceModel],
+) -> None:
+    """A leaf has no external or handoff session: only the EVPN checks read it, and YAML that
+    does not parse is reported once, by them."""
+    base = vtep_model(example_models["aus1-bl1"], "nvidia_nvue")
+    leaf = base.model_copy(update={"bgp": base.bgp.model_copy(update={"neighbors": []})})
+    text = (DATA / "nvue_vtep.yaml").read_text()
+    name = "rendered/lab/nvue_vtep.yaml"
+
+    dropped = text.replace("'10201': {}", "'10299': {}")
+    found = cfg_findings(lint_configs([RenderedConfig(leaf, name, dropped)]))
+    assert found == [
+        f"{name}:{line_in(dropped, '10299')}: CFG-006 VLAN 201 (storage-data) is mapped to VNI "
+        "10299; the device model's is 10201"
+    ]
+
+    unreadable = text.replace("state: enabled", "state: [enabled", 1)
+    found = cfg_findings(lint_configs([RenderedConfig(leaf, name, unreadable)]))
+    assert len(found) == 1
+    assert "CFG-006 the rendered config cannot be read (YAML:" in found[0]
+    assert found[0].endswith("none of its 2 VLAN(s) and 2 VRF(s) could be checked")
+    # with BGP sessions to check as well, CFG-005 reports it and the EVPN checks stay quiet
+    assert [f.split(" ")[1] for f in lint_vtep(base, "nvidia_nvue", unreadable)] == ["CFG-005"]
+
+
+# --- a template that drops an EVPN line fails on the example ---------------------------------
+
+
+def vtep_findings(result_findings: list[Finding], rule_id: str) -> list[str]:
+    return sorted(
+        f"{f.location.file}:{f.location.line}: {f.message}"
+        for f in result_findings
+        if f.rule == rule_id
+    )
+
+
+def test_nxos_template_without_member_vni_fails_at_nve1_for_every_vlan(
+    example: Path,
+    example_models: dict[str, DeviceModel],
+    broken_templates: Callable[[str, str, str], Path],
+) -> None:
+    templates = broken_templates(
+        "cisco_nxos/evpn_interfaces.j2", "  member vni {{ vlan.vni }}\n", ""
+    )
+    result = lint(example / "intent", templates=templates)
+
+    expected = []
+    for model in example_models.values():
+        if model.platform != "cisco_nxos" or model.evpn is None or not model.evpn.vtep:
+            continue
+        nve = line_in(render_device(model, templates), "interface nve1")
+        expected += [
+            f"rendered/{output_name(model)}:{nve}: VLAN {v.id} ({v.name}): VNI {v.vni} is not "
+            f"on the VTEP, no `member vni {v.vni}` under interface nve1"
+            for v in model.evpn.vlans
+        ]
+    assert len(expected) >= 2
+    assert vtep_findings(result.findings, "CFG-006") == sorted(expected)
+
+
+def test_eos_template_without_vxlan_vrf_fails_at_vxlan1_for_every_vrf(
+    example: Path,
+    example_models: dict[str, DeviceModel],
+    broken_templates: Callable[[str, str, str], Path],
+) -> None:
+    templates = broken_templates(
+        "arista_eos/vxlan.j2", "   vxlan vrf {{ vrf.name }} vni {{ vrf.vni }}\n", ""
+    )
+    result = lint(example / "intent", templates=templates)
+
+    expected = []
+    for model in example_models.values():
+        if model.platform != "arista_eos" or model.evpn is None or not model.evpn.vtep:
+            continue
+        vxlan = line_in(render_device(model, templates), "interface Vxlan1")
+        expected += [
+            f"rendered/{output_name(model)}:{vxlan}: VRF {v.name} is not mapped to its L3VNI "
+            f"{v.vni}: no `vxlan vrf {v.name} vni {v.vni}` under interface Vxlan1"
+            for v in model.evpn.vrfs
+        ]
+    assert len(expected) >= 2
+    assert vtep_findings(result.findings, "CFG-007") == sorted(expected)
+
+
+def test_nvue_template_without_the_l2vni_fails_at_each_bridge_vlan(
+    example: Path,
+    example_models: dict[str, DeviceModel],
+    broken_templates: Callable[[str, str, str], Path],
+) -> None:
+    templates = broken_templates(
+        "nvidia_nvue/evpn.j2", "                '{{ vlan.vni }}': {}\n", ""
+    )
+    result = lint(example / "intent", templates=templates)
+
+    expected = []
+    for model in example_models.values():
+        if model.platform != "nvidia_nvue" or model.evpn is None or not model.evpn.vlans:
+            continue
+        text = render_device(model, templates)
+        bridge = text.splitlines().index("    bridge:") + 1  # the top-level key
+        for v in model.evpn.vlans:
+            key = line_from(text, bridge, f"            '{v.id}':")
+            expected.append(
+                f"rendered/{output_name(model)}:{key}: VLAN {v.id} ({v.name}) has no "
+                f"`vni {v.vni}` in its bridge domain"
+            )
+    assert len(expected) >= 2
+    assert vtep_findings(result.findings, "CFG-006") == sorted(expected)

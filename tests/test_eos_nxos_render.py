@@ -197,7 +197,8 @@ def neighbors_of(r: Rendered) -> dict[str, Neighbor]:
 @pytest.mark.parametrize("r", ALL, ids=_ids(ALL))
 def test_every_bgp_neighbor_is_fully_protected(r: Rendered) -> None:
     found = neighbors_of(r)
-    assert set(found) == {n.address for n in r.model.bgp.neighbors}
+    # The default VRF's sessions; a VRF's own (the handoff) are read by eos_vrf_sessions.
+    assert set(found) == {n.address for n in r.model.bgp.neighbors if n.vrf is None}
     for address, n in found.items():
         assert n.remote_as is not None, address
         assert n.bfd, address
@@ -210,7 +211,7 @@ def test_every_bgp_neighbor_is_fully_protected(r: Rendered) -> None:
 @pytest.mark.parametrize("r", ALL, ids=_ids(ALL))
 def test_prefix_limit_warns_at_the_intended_percentage(r: Rendered) -> None:
     found = neighbors_of(r)
-    for intended in r.model.bgp.neighbors:
+    for intended in (n for n in r.model.bgp.neighbors if n.vrf is None):
         limit = found[intended.address].prefix_limit
         expected = f"{intended.max_prefix} {intended.max_prefix_warning_pct}"
         if r.platform == "arista_eos":
@@ -1111,7 +1112,9 @@ def test_eos_vtep_maps_every_vlan_and_vrf(r: Rendered) -> None:
         assert r.parse.find_objects(rf"^vrf instance {re.escape(v.name)}$")
         assert {f"ip routing vrf {v.name}", f"ipv6 unicast-routing vrf {v.name}"} <= routing
         (ip_vrf,) = [c for c in bgp.children if c.text == f"   vrf {v.name}"]
-        assert [c.text.strip() for c in ip_vrf.children] == [
+        # The VRF's own sessions and families (the handoff) are read by eos_vrf_sessions.
+        own = ("neighbor ", "address-family ", "!")
+        assert [c.text.strip() for c in ip_vrf.children if not c.text.strip().startswith(own)] == [
             f"rd {v.rd}",
             f"route-target import evpn {v.route_target}",
             f"route-target export evpn {v.route_target}",
@@ -1368,7 +1371,8 @@ def test_nxos_evpn_config_pastes_in_dependency_order(r: Rendered) -> None:
 
 
 def test_nxos_device_without_evpn_prints_no_overlay() -> None:
-    r = _nxos(_nxos_gateway_vtep().model.model_copy(update={"evpn": None}))
+    # No host port-channels either: their Ethernet segments need EVPN (refused without it).
+    r = _nxos(_nxos_gateway_vtep().model.model_copy(update={"evpn": None, "lags": []}))
     overlay = (
         r"^(feature (nv overlay|vn-segment-vlan-based|interface-vlan)|nv overlay|evpn$|vlan "
         r"|fabric forwarding|interface (nve|Vlan))"
@@ -1387,7 +1391,7 @@ def _as_spine(model: DeviceModel) -> DeviceModel:
     assert model.evpn is not None
     peers = [p.model_copy(update={"next_hop_unchanged": True}) for p in model.evpn.peers]
     evpn = model.evpn.model_copy(update={"vtep": False, "vlans": [], "vrfs": [], "peers": peers})
-    return model.model_copy(update={"role": "spine", "evpn": evpn})
+    return model.model_copy(update={"role": "spine", "evpn": evpn, "lags": []})
 
 
 @pytest.mark.parametrize(
@@ -1406,3 +1410,296 @@ def test_nxos_refuses_evpn_it_cannot_print(
     vtep = _nxos_gateway_vtep()
     with pytest.raises(RenderError, match=named):
         render_device(change(vtep.model))
+
+
+# --- NX-OS EVPN multihoming (ESI) host port-channels --------------------------------------
+
+NXOS_ESI = [r for r in NXOS if any(lag.mode == "esi" for lag in r.model.lags)]
+
+
+def _vlan_ids(allowed: str) -> set[int]:
+    """The VLAN ids of a `switchport trunk allowed vlan` list such as `10,20-22`."""
+    ids: set[int] = set()
+    for part in allowed.split(","):
+        first, _, last = part.partition("-")
+        ids.update(range(int(first), int(last or first) + 1))
+    return ids
+
+
+def _trunk(lines: list[str]) -> set[int]:
+    (allowed,) = [x for x in lines if x.startswith("switchport trunk allowed vlan ")]
+    return _vlan_ids(allowed.split()[-1])
+
+
+def _segment(r: Rendered, lag_name: str) -> tuple[str, list[str]]:
+    """(the `ethernet-segment` line under the port-channel, the lines under it)."""
+    block = _nxos_block(r, f"interface {lag_name}")
+    (segment,) = [c for c in block.children if c.text.strip().startswith("ethernet-segment")]
+    return segment.text.strip(), _nxos_lines(segment)
+
+
+def test_the_example_has_an_nxos_esi_pair() -> None:
+    # The ESI tests below are vacuous without two NX-OS leaves sharing host port-channels.
+    assert len(NXOS_ESI) >= 2
+    assert all(r.model.lags for r in NXOS_ESI)
+
+
+@pytest.mark.parametrize("r", NXOS_ESI, ids=_ids(NXOS_ESI))
+def test_nxos_esi_port_channels_trunk_the_model_vlans_to_their_members(r: Rendered) -> None:
+    printed = {o.text.split()[1] for o in r.parse.find_objects(r"^interface port-channel\d+$")}
+    # Exactly the model's host port-channels: a stray one would bridge a host it does not know.
+    assert printed == {lag.name for lag in r.model.lags}
+    for lag in r.model.lags:
+        channel = _nxos_lines(_nxos_block(r, f"interface {lag.name}"))
+        for line in ("switchport", "switchport mode trunk", f"mtu {lag.mtu}", "no shutdown"):
+            assert line in channel, (lag.name, line)
+        assert f"description {lag.description}" in channel, lag.name
+        assert _trunk(channel) == set(lag.vlans), lag.name
+        assert _segment(r, lag.name) == (
+            f"ethernet-segment {lag.segment_id}",
+            [f"system-mac {lag.lacp_system_mac_dotted}"],
+        )
+        # The dotted MAC NX-OS prints is the LACP system MAC the other platforms print.
+        assert lag.lacp_system_mac_dotted.replace(".", "") == lag.lacp_system_mac.replace(":", "")
+        assert lag.members
+        for member in lag.members:
+            lines = _nxos_lines(_nxos_block(r, f"interface {member}"))
+            assert f"channel-group {lag.number} mode active" in lines, member
+            # NX-OS adds a port to a channel only if mode, VLANs and MTU match the channel's.
+            assert "switchport mode trunk" in lines and _trunk(lines) == set(lag.vlans), member
+            assert f"mtu {lag.mtu}" in lines and "no shutdown" in lines, member
+            assert "no switchport" not in lines, member
+        # The channel exists before its members join it.
+        top = _nxos_top(r)
+        assert all(
+            top.index(f"interface {lag.name}") < top.index(f"interface {m}") for m in lag.members
+        ), lag.name
+
+
+def test_nxos_esi_leaves_of_a_pair_print_the_same_segments() -> None:
+    # Both halves of a host's bond must show the host one LACP system and one segment, or the
+    # host's LACP splits the bond and EVPN sees two single-homed segments.
+    def segments(r: Rendered) -> dict[str, tuple[str, list[str], set[int]]]:
+        return {
+            lag.name: (
+                *_segment(r, lag.name),
+                _trunk(_nxos_lines(_nxos_block(r, f"interface {lag.name}"))),
+            )
+            for lag in r.model.lags
+        }
+
+    for r in NXOS_ESI:
+        peers = [
+            p
+            for p in NXOS_ESI
+            if p is not r and {x.name for x in p.model.lags} & {x.name for x in r.model.lags}
+        ]
+        assert peers, r.model.hostname
+        mine = segments(r)
+        for peer in peers:
+            theirs = segments(peer)
+            for name in mine.keys() & theirs.keys():
+                assert mine[name] == theirs[name], (r.model.hostname, peer.model.hostname, name)
+
+
+def _fabric_uplinks(r: Rendered) -> set[str]:
+    return {i.name for i in r.model.interfaces if i.kind == "routed" and i.peer is not None}
+
+
+@pytest.mark.parametrize("r", NXOS, ids=_ids(NXOS))
+def test_nxos_esi_global_config_only_where_there_are_esi_port_channels(r: Rendered) -> None:
+    has_esi = any(lag.mode == "esi" for lag in r.model.lags)
+    top = _nxos_top(r)
+    assert ("evpn esi multihoming" in top) == has_esi
+    assert ("feature lacp" in top) == bool(r.model.lags)
+    tracked = {
+        o.text.split()[1]
+        for o in r.parse.find_objects(r"^interface ")
+        if "evpn multihoming core-tracking" in _nxos_lines(o)
+    }
+    # Every fabric uplink is tracked, so a leaf cut off from the spines suspends its segments.
+    assert tracked == (_fabric_uplinks(r) if has_esi else set())
+    if has_esi:
+        assert _fabric_uplinks(r)
+        # EVPN first, then multihoming, then the segments and the ports it tracks.
+        assert top.index("nv overlay evpn") < top.index("evpn esi multihoming")
+        first = min(
+            top.index(f"interface {x}") for x in {*tracked, *(g.name for g in r.model.lags)}
+        )
+        assert top.index("evpn esi multihoming") < first
+        assert top.index("feature lacp") < first
+
+
+def test_nxos_leaf_without_host_port_channels_prints_no_multihoming() -> None:
+    r = _nxos(NXOS_ESI[0].model.model_copy(update={"lags": []}))
+    assert not r.parse.find_objects(
+        r"^(feature lacp|evpn esi multihoming|interface port-channel)|channel-group|"
+        r"ethernet-segment|core-tracking"
+    )
+
+
+def _lag_change(**update: Any) -> Callable[[DeviceModel], DeviceModel]:
+    def change(model: DeviceModel) -> DeviceModel:
+        lags = [model.lags[0].model_copy(update=update), *model.lags[1:]]
+        return model.model_copy(update={"lags": lags})
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (_lag_change(mode="mlag", esi=None), "nxos_cannot_render_an_mlag_bond_vpc_is_not_modelled"),
+        (_lag_change(vlans=[]), "nxos_cannot_render_a_host_trunk_without_vlans"),
+        (
+            lambda m: m.model_copy(update={"evpn": None}),
+            "nxos_cannot_render_an_ethernet_segment_off_a_vtep",
+        ),
+    ],
+    ids=["mlag-bond", "trunk-without-vlans", "segment-without-evpn"],
+)
+def test_nxos_refuses_host_port_channels_it_cannot_print(
+    change: Callable[[DeviceModel], DeviceModel], named: str
+) -> None:
+    # vPC is not modelled; an empty allowed-VLAN list is an incomplete command; an Ethernet
+    # segment without the BGP EVPN control plane is never advertised.
+    with pytest.raises(RenderError, match=named):
+        render_device(change(NXOS_ESI[0].model))
+
+
+@pytest.mark.parametrize("r", NXOS_ESI, ids=_ids(NXOS_ESI))
+def test_nxos_switchport_mtu_is_one_nexus_accepts(r: Rendered) -> None:
+    # Nexus 9000 takes a Layer 2 port MTU of 1500 or the system jumbo MTU only ("ERROR: MTU can
+    # only be default or system jumbo MTU", Cisco TAC 118994); none is printed, so 9216.
+    for lag in r.model.lags:
+        assert lag.mtu in (1500, 9216), lag.name
+
+
+# --- VRF-lite handoff on the EOS border leaves -----------------------------------------------
+
+
+@dataclass
+class VrfSessions:
+    sessions: dict[str, Neighbor]
+    descriptions: dict[str, str]
+    originate: set[str]  # addresses sent a default route
+    families: dict[str, list[str]]  # address family -> its lines
+
+
+def eos_vrf_sessions(r: Rendered, vrf: str) -> VrfSessions:
+    """The sessions inside `vrf NAME` under router bgp, and that VRF's address families."""
+    blocks = [c for c in _router_bgp(r).children if c.text == f"   vrf {vrf}"]
+    assert len(blocks) == 1, f"{vrf}: {len(blocks)} vrf blocks"  # merged with the EVPN one
+    found = VrfSessions({}, {}, set(), {})
+    for line in _children(blocks[0], r"^      neighbor "):
+        address, rest = line.split()[1], " ".join(line.split()[2:])
+        n = found.sessions.setdefault(address, Neighbor())
+        if m := re.fullmatch(r"remote-as (\d+)", rest):
+            n.remote_as = m[1]
+        elif m := re.fullmatch(r"description (.+)", rest):
+            found.descriptions[address] = m[1]
+        elif rest == "bfd":
+            n.bfd = True
+        elif m := re.fullmatch(r"route-map (\S+) (in|out)", rest):
+            if m[2] == "in":
+                n.route_map_in = m[1]
+            else:
+                n.route_map_out = m[1]
+        elif m := re.fullmatch(r"maximum-routes (\d+ warning-limit \d+ percent)", rest):
+            n.prefix_limit = m[1]
+        elif rest == "default-originate always":
+            found.originate.add(address)
+    for af in blocks[0].children:
+        if m := re.fullmatch(r"      address-family (ipv4|ipv6)", af.text):
+            found.families[m[1]] = [c.text.strip() for c in af.children]
+            for line in found.families[m[1]]:
+                if a := re.fullmatch(r"neighbor (\S+) activate", line):
+                    n = found.sessions.setdefault(a[1], Neighbor())
+                    n.activated_in += (m[1],)
+    return found
+
+
+EOS_HANDOFF = [r for r in EOS if any(n.vrf for n in r.model.bgp.neighbors)]
+
+
+def test_the_example_hands_off_vrfs_from_eos_border_leaves() -> None:
+    assert EOS_HANDOFF  # the handoff tests below are vacuous without one
+
+
+@pytest.mark.parametrize("r", EOS_HANDOFF, ids=_ids(EOS_HANDOFF))
+def test_eos_handoff_sessions_sit_in_their_vrf(r: Rendered) -> None:
+    vrfs = sorted({n.vrf for n in r.model.bgp.neighbors if n.vrf is not None})
+    top_descriptions = _children(_router_bgp(r), r"^   neighbor \S+ description ")
+    for vrf in vrfs:
+        found = eos_vrf_sessions(r, vrf)
+        intended = [n for n in r.model.bgp.neighbors if n.vrf == vrf]
+        assert sorted(found.sessions) == sorted(n.address for n in intended), vrf
+        for n in intended:
+            where = f"{vrf} {n.address}"
+            s = found.sessions[n.address]
+            assert s.remote_as == str(n.remote_as), where
+            assert found.descriptions[n.address] == n.description, where
+            assert s.bfd, where
+            assert (s.route_map_in, s.route_map_out) == (n.route_map_in, n.route_map_out), where
+            limit = f"{n.max_prefix} warning-limit {n.max_prefix_warning_pct} percent"
+            assert s.prefix_limit == limit, where
+            # `no bgp default ipv4-unicast`: activated in the VRF's family, or it stays idle.
+            assert s.activated_in == (n.afi,), where
+            # The leaf takes the default route; only the border router originates one.
+            assert (n.address in found.originate) == n.default_originate, where
+            assert not n.default_originate, where
+            # Not also printed in the default VRF, where the same address is an underlay peer.
+            assert f"neighbor {n.address} description {n.description}" not in top_descriptions
+        for afi, lines in found.families.items():
+            for direction in ("in", "out"):
+                wanted = f"bgp missing-policy direction {direction} action deny"
+                assert wanted in lines, f"{vrf} {afi}"
+
+
+@pytest.mark.parametrize("r", EOS_HANDOFF, ids=_ids(EOS_HANDOFF))
+def test_eos_handoff_subinterfaces_are_in_their_vrf(r: Rendered) -> None:
+    subs = [i for i in r.model.interfaces if i.kind == "subinterface" and i.vrf is not None]
+    assert subs
+    sessions = [n for n in r.model.bgp.neighbors if n.vrf is not None]
+    for sub in subs:
+        assert sub.ipv4 is not None and sub.parent is not None
+        lines = _children(_block(r, f"interface {sub.name}"), r".")
+        assert f"encapsulation dot1q vlan {sub.vlan}" in lines, sub.name
+        assert f"mtu {sub.mtu}" in lines, sub.name
+        # EOS takes the VRF before the address it holds.
+        assert lines.index(f"vrf {sub.vrf}") < lines.index(f"ip address {sub.ipv4.cidr}")
+        assert "no switchport" in _children(_block(r, f"interface {sub.parent}"), r".")
+    for n in sessions:
+        (sub,) = [i for i in subs if i.name == n.local_interface]
+        assert sub.vrf == n.vrf and sub.ipv4 is not None, n.address
+        assert ipaddress.ip_address(n.address) in ipaddress.ip_interface(sub.ipv4.cidr).network
+
+
+def test_eos_default_originate_is_sent_from_the_vrf() -> None:
+    """The example's border leaves receive the default route; a session told to send one
+    prints `default-originate always` (unconditional, like XR's) in its VRF block only."""
+    r = EOS_HANDOFF[0]
+    first = next(n for n in r.model.bgp.neighbors if n.vrf is not None)
+    neighbors = [
+        n.model_copy(update={"default_originate": True}) if n is first else n
+        for n in r.model.bgp.neighbors
+    ]
+    changed = _eos(
+        r.model.model_copy(update={"bgp": r.model.bgp.model_copy(update={"neighbors": neighbors})})
+    )
+    assert first.vrf is not None
+    assert eos_vrf_sessions(changed, first.vrf).originate == {first.address}
+    assert len(changed.parse.find_objects(r"default-originate")) == 1
+
+
+def test_eos_session_in_a_vrf_without_evpn_fails_the_render() -> None:
+    """VRF sessions are printed inside the EVPN `vrf` block; one in a VRF the device has no
+    such block for would vanish, so the render stops instead."""
+    model = EOS_HANDOFF[0].model
+    neighbors = [
+        n.model_copy(update={"vrf": "nowhere"}) if n.vrf is not None else n
+        for n in model.bgp.neighbors
+    ]
+    broken = model.model_copy(update={"bgp": model.bgp.model_copy(update={"neighbors": neighbors})})
+    with pytest.raises(RenderError, match="vrf_without_evpn"):
+        render_device(broken)

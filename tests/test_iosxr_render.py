@@ -76,9 +76,15 @@ def top(parse: Any, pattern: str) -> list[Any]:
     return [o for o in parse.objs if o.indent == 0 and re.match(pattern, o.text)]
 
 
-def neighbor_blocks(model: DeviceModel, parse: Any) -> dict[str, Any]:
+def bgp_container(model: DeviceModel, parse: Any, vrf: str | None = None) -> Any:
+    """`router bgp`, or the `vrf NAME` block under it: where a session of that VRF sits."""
     (bgp,) = top(parse, rf"router bgp {model.bgp.asn}$")
-    return {n.text.split()[1]: n for n in children(bgp, r"neighbor ")}
+    return bgp if vrf is None else one(bgp, rf"vrf {re.escape(vrf)}$")
+
+
+def neighbor_blocks(model: DeviceModel, parse: Any, vrf: str | None = None) -> dict[str, Any]:
+    container = bgp_container(model, parse, vrf)
+    return {n.text.split()[1]: n for n in children(container, r"neighbor ")}
 
 
 def external(model: DeviceModel) -> list[Any]:
@@ -106,13 +112,21 @@ def test_every_iosxr_file_parses_as_iosxr(rendered: Rendered) -> None:
 
 def test_every_neighbor_is_complete(rendered: Rendered) -> None:
     for name, (model, parse) in xr_configs(rendered).items():
-        (bgp,) = top(parse, rf"router bgp {model.bgp.asn}$")
-        blocks = neighbor_blocks(model, parse)
-        assert sorted(blocks) == sorted(n.address for n in model.bgp.neighbors), name
-        global_afs = {c.text.strip() for c in children(bgp, r"address-family ")}
+        # Each session sits in its own VRF's block (the handoff sessions reuse the underlay
+        # links' addresses in other VRFs), and nowhere else.
+        vrfs = [None, *(v.name for v in model.vrfs)]
+        blocks = {vrf: neighbor_blocks(model, parse, vrf) for vrf in vrfs}
+        for vrf in vrfs:
+            in_vrf = [n.address for n in model.bgp.neighbors if n.vrf == vrf]
+            assert sorted(blocks[vrf]) == sorted(in_vrf), f"{name} vrf {vrf}"
         for nbr in model.bgp.neighbors:
-            block = blocks[nbr.address]
-            where = f"{name} {nbr.address}"
+            block = blocks[nbr.vrf][nbr.address]
+            where = f"{name} {nbr.vrf or 'default'} {nbr.address}"
+            # XR only activates a neighbor AF that is also enabled one level up.
+            global_afs = {
+                c.text.strip()
+                for c in children(bgp_container(model, parse, nbr.vrf), r"address-family ")
+            }
             assert one(block, r"remote-as ").text.split() == ["remote-as", str(nbr.remote_as)]
             assert one(block, r"description ").text.strip() == f"description {nbr.description}"
             if nbr.bfd:
@@ -129,7 +143,6 @@ def test_every_neighbor_is_complete(rendered: Rendered) -> None:
             # One address family per session: an IPv6 session carries only IPv6.
             af = one(block, r"address-family ")
             assert af.text.strip() == f"address-family {nbr.afi} unicast", where
-            # XR only activates a neighbor AF that is also enabled under router bgp.
             assert af.text.strip() in global_afs, where
             # RFC 8212 on XR: without both policies the session carries no routes at all.
             assert one(af, r"route-policy \S+ in$").text.split()[1] == nbr.route_map_in
@@ -631,3 +644,123 @@ def test_management_plane_changes_with_the_model(rendered: Rendered) -> None:
     assert lines == expected_management(changed)
     assert lines["ssh"] == lines["netconf"] == lines["ntp"] == []
     assert lines["users"][0].startswith("breakglass: ")
+
+
+# --- VRF-lite handoff: the borders' end of the tenant VRFs ---------------------------------------
+
+
+def handoff_borders(rendered: Rendered) -> dict[str, tuple[DeviceModel, Any]]:
+    """The IOS-XR devices with plain VRFs and sessions in them; never empty in the example."""
+    found = {
+        name: (model, config)
+        for name, (model, config) in xr_configs(rendered).items()
+        if model.vrfs and any(n.vrf for n in model.bgp.neighbors)
+    }
+    assert found, "no IOS-XR border hands off a VRF in the example"
+    return found
+
+
+def test_border_vrfs_are_defined_with_a_unique_rd(rendered: Rendered) -> None:
+    for name, (model, config) in handoff_borders(rendered).items():
+        rds = []
+        for vrf in model.vrfs:
+            # Defined with IPv4 enabled, or an interface in it cannot carry its /31.
+            (definition,) = top(config, rf"vrf {re.escape(vrf.name)}$")
+            one(definition, r"address-family ipv4 unicast$")
+            block = bgp_container(model, config, vrf.name)
+            rd = one(block, r"rd ").text.split()[1]
+            assert rd == vrf.rd, f"{name} {vrf.name}"
+            one(block, r"address-family ipv4 unicast$")
+            rds.append(rd)
+        assert len(set(rds)) == len(rds), f"{name}: RD reused across VRFs {rds}"
+        # Every `vrf` block under router bgp is one the device defines, and only once.
+        (bgp,) = top(config, rf"router bgp {model.bgp.asn}$")
+        blocks = [c.text.split()[1] for c in children(bgp, r"vrf ")]
+        assert sorted(blocks) == sorted(v.name for v in model.vrfs), name
+
+
+def test_handoff_sessions_sit_in_their_vrf_with_policies_limit_and_bfd(
+    rendered: Rendered,
+) -> None:
+    for name, (model, config) in handoff_borders(rendered).items():
+        for nbr in (n for n in model.bgp.neighbors if n.vrf is not None):
+            where = f"{name} {nbr.vrf} {nbr.address}"
+            block = neighbor_blocks(model, config, nbr.vrf)[nbr.address]
+            assert one(block, r"remote-as ").text.split()[1] == str(nbr.remote_as), where
+            one(block, r"bfd fast-detect$")
+            af = one(block, r"address-family ipv4 unicast$")
+            # XR is RFC 8212 compliant: both policies, or no route crosses the handoff.
+            assert one(af, r"route-policy \S+ in$").text.split()[1] == nbr.route_map_in, where
+            assert one(af, r"route-policy \S+ out$").text.split()[1] == nbr.route_map_out, where
+            assert one(af, r"maximum-prefix ").text.split()[1:] == [
+                str(nbr.max_prefix),
+                str(nbr.max_prefix_warning_pct),
+            ], where
+            # default-originate is printed exactly when the model asks for it (not yet: the
+            # border's side of the VRF has no exit to send a default route toward)
+            if nbr.default_originate:
+                one(af, r"default-originate$")
+            else:
+                none(af, r"default-originate")
+        # Sessions of the default VRF never originate a default route.
+        for block in neighbor_blocks(model, config).values():
+            for af in children(block, r"address-family "):
+                none(af, r"default-originate")
+
+
+def test_handoff_subinterface_carries_the_session_in_its_vrf(rendered: Rendered) -> None:
+    """The session's peer is on a /31 of a sub-interface in the same VRF, tagged with the VLAN
+    the far end uses, and the far end's sub-interface is in the VRF of the same name."""
+    models, _ = rendered
+    for name, (model, config) in handoff_borders(rendered).items():
+        subs = [i for i in model.interfaces if i.kind == "subinterface" and i.vrf is not None]
+        assert subs, name
+        for sub in subs:
+            assert sub.ipv4 is not None and sub.vlan is not None and sub.ip_mtu is not None
+            (block,) = top(config, rf"interface {re.escape(sub.name)}$")
+            lines = [c.text.strip() for c in block.children]
+            assert one(block, r"vrf ").text.strip() == f"vrf {sub.vrf}", f"{name} {sub.name}"
+            assert one(block, r"encapsulation ").text.strip() == f"encapsulation dot1q {sub.vlan}"
+            address = one(block, r"ipv4 address ").text.split()[2:]
+            assert address == [sub.ipv4.ip, sub.ipv4.netmask], f"{name} {sub.name}"
+            assert one(block, r"ipv4 mtu ").text.strip() == f"ipv4 mtu {sub.ip_mtu}"
+            # The VRF is named before the address it holds.
+            assert lines.index(f"vrf {sub.vrf}") < lines.index(" ".join(["ipv4 address", *address]))
+        for nbr in (n for n in model.bgp.neighbors if n.vrf is not None):
+            where = f"{name} {nbr.vrf} {nbr.address}"
+            (sub,) = [i for i in subs if i.name == nbr.local_interface]
+            assert sub.vrf == nbr.vrf and sub.ipv4 is not None, where
+            link = ipaddress.ip_interface(sub.ipv4.cidr).network
+            assert ipaddress.ip_address(nbr.address) in link, where
+            far = next(
+                i
+                for i in models[nbr.peer_device].interfaces
+                if i.ipv4 is not None and i.ipv4.ip == nbr.address and i.vrf == nbr.vrf
+            )
+            assert (far.kind, far.vlan) == ("subinterface", sub.vlan), where
+
+
+def test_a_session_in_an_undefined_vrf_fails_the_render(rendered: Rendered) -> None:
+    """Sessions are printed inside their VRF's block: one whose VRF the device does not define
+    would silently vanish, so the render stops instead."""
+    model, _ = next(iter(handoff_borders(rendered).values()))
+    with pytest.raises(RenderError, match="undefined_vrf"):
+        render_device(model.model_copy(update={"vrfs": model.vrfs[1:]}))
+
+
+def test_a_border_without_vrfs_prints_no_vrf_bgp(rendered: Rendered) -> None:
+    model, _ = next(iter(handoff_borders(rendered).values()))
+    plain = model.model_copy(
+        update={
+            "vrfs": [],
+            "interfaces": [i for i in model.interfaces if i.vrf is None],
+            "bgp": model.bgp.model_copy(
+                update={"neighbors": [n for n in model.bgp.neighbors if n.vrf is None]}
+            ),
+        }
+    )
+    config = parse(render_device(plain))
+    (bgp,) = top(config, rf"router bgp {plain.bgp.asn}$")
+    none(bgp, r"vrf ")
+    none(bgp, r"address-family vpnv4")
+    assert [o.text for o in top(config, r"vrf ")] == [f"vrf {plain.management.vrf}"]

@@ -14,6 +14,7 @@ import copy
 import importlib.util
 import re
 import sys
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLE_INTENT, lint_repo, replace_in
-from meetme.generators.model import BfdTimers, DeviceModel, Evpn, StaticRoute
+from meetme.generators.model import BfdTimers, DeviceModel, Evpn, Lag, StaticRoute
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import RenderError, output_name, render_device
 from pydantic import BaseModel, ValidationError
@@ -430,7 +431,11 @@ def test_every_port_has_mtu_and_says_what_it_is(
     for model, text in nvue_devices:
         interfaces = set_tree(text)["interface"]
         ports = {name for name, body in interfaces.items() if body["type"] in ("swp", "sub")}
-        assert ports == {i.name for i in model.interfaces}, model.hostname
+        # bond members and the peer link's control VLAN: the MLAG tests below check those
+        bonded = {member for lag in model.lags for member in lag.members}
+        if model.mlag is not None:
+            bonded |= {*model.mlag.peer_link_members, f"{model.mlag.peer_link}.4094"}
+        assert ports - bonded == {i.name for i in model.interfaces}, model.hostname
         for expected in model.interfaces:
             where = f"{model.hostname} {expected.name}"
             port = interfaces[expected.name]
@@ -723,6 +728,414 @@ def test_misspelled_evpn_key_is_rejected(
     tree = copy.deepcopy(set_tree(vtep_leaf[1]))
     node = walk(tree, path)
     assert isinstance(node, dict), f"{vtep_leaf[0].hostname} has no {path}"
+    node[bad_key] = "on"
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        forbid_schema.model_validate(tree)
+
+
+# MLAG and host bonds (issue 4, host attachments): what an engineer checks on an NVUE MLAG pair.
+
+PEER_LINK_VLAN = 4094  # NVUE's fixed clagd subinterface, peerlink.4094 (CLDOCS 5.16 MLAG)
+
+
+def mlag_trees(nvue_devices: list[tuple[DeviceModel, str]]) -> list[tuple[DeviceModel, Tree]]:
+    """(model, NVUE tree) of every NVUE leaf in an MLAG pair."""
+    found = [(m, set_tree(t)) for m, t in nvue_devices if m.mlag is not None]
+    assert found, "the example has no NVUE MLAG leaf"
+    return found
+
+
+def bonds_of(tree: Tree) -> dict[str, Tree]:
+    return {name: body for name, body in tree["interface"].items() if body["type"] == "bond"}
+
+
+@pytest.fixture(scope="session")
+def mlag_leaf(nvue_devices: list[tuple[DeviceModel, str]]) -> tuple[DeviceModel, str]:
+    """The first NVUE leaf of an MLAG pair with host bonds."""
+    for model, text in nvue_devices:
+        if model.mlag is not None and model.lags:
+            return model, text
+    raise AssertionError("the example has no NVUE MLAG leaf with host bonds")
+
+
+def test_every_host_bond_is_printed_as_the_model_says(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """One LACP bond per host: its members (configured switch ports), its MLAG id, exactly its
+    trunked VLANs with no untagged VLAN, its MTU; every VLAN it trunks is in br_default."""
+    for model, tree in mlag_trees(nvue_devices):
+        interfaces = tree["interface"]
+        assert set(bonds_of(tree)) == {lag.name for lag in model.lags}, model.hostname
+        bridged = set(tree["bridge"]["domain"]["br_default"]["vlan"])
+        for lag in model.lags:
+            where = f"{model.hostname} {lag.name}"
+            body = interfaces[lag.name]
+            assert body["description"] == lag.description, where
+            assert body["bond"] == {
+                "member": {member: {} for member in lag.members},
+                "mode": "lacp",
+                "mlag": {"id": lag.segment_id, "state": "enabled"},
+            }, where
+            assert body["bridge"] == {
+                "domain": {
+                    "br_default": {"untagged": "none", "vlan": {str(v): {} for v in lag.vlans}}
+                }
+            }, where
+            assert lag.vlans and {str(v) for v in lag.vlans} <= bridged, where
+            assert body["link"] == {"mtu": lag.mtu}, where
+            for member in lag.members:
+                assert interfaces[member]["type"] == "swp", f"{where} {member}"
+
+
+def test_mlag_follows_the_model(nvue_devices: list[tuple[DeviceModel, str]]) -> None:
+    """clagd: on, the pair's system MAC, the heartbeat to the peer in its VRF, link-local peering
+    over peerlink.4094; the peer link bonds its ports; with EVPN, the shared VTEP and the pair's
+    router MAC, which is never the fabric-wide gateway MAC."""
+    for model, tree in mlag_trees(nvue_devices):
+        mlag = model.mlag
+        assert mlag is not None
+        where = model.hostname
+        interfaces = tree["interface"]
+        assert tree["mlag"] == {
+            "state": "enabled",
+            "mac-address": mlag.system_mac,
+            "backup": {mlag.backup_address: {"vrf": mlag.backup_vrf}},
+            "peer-ip": "linklocal",
+        }, where
+        # NVIDIA's reserved MLAG range, so the LACP system ID clashes with no real interface
+        assert mlag.system_mac.lower().startswith("44:38:39:ff:"), where
+        peer_link = interfaces[mlag.peer_link]
+        assert peer_link["type"] == "peerlink", where
+        assert peer_link["bond"] == {"member": {m: {} for m in mlag.peer_link_members}}, where
+        for member in mlag.peer_link_members:
+            assert interfaces[member]["type"] == "swp", f"{where} {member}"
+        assert interfaces[f"{mlag.peer_link}.{PEER_LINK_VLAN}"] == {
+            "type": "sub",
+            "base-interface": mlag.peer_link,
+            "vlan": PEER_LINK_VLAN,
+        }, where
+        # "Do not add VLAN 4094 to the bridge VLAN list" (CLDOCS 5.16 MLAG)
+        assert str(PEER_LINK_VLAN) not in tree["bridge"]["domain"]["br_default"]["vlan"], where
+        if model.evpn is not None and model.evpn.vtep:
+            assert mlag.anycast_vtep is not None, where
+            assert tree["system"]["global"] == {"anycast-mac": mlag.system_mac}, where
+            assert mlag.system_mac != model.evpn.anycast_mac, where
+            vxlan = tree["nve"]["vxlan"]
+            assert vxlan["mlag"] == {"shared-address": mlag.anycast_vtep}, where
+            # the unique VTEP stays the source; clagd adds the shared one to `lo` itself
+            assert vxlan["source"]["address"] != mlag.anycast_vtep, where
+            assert f"{mlag.anycast_vtep}/32" not in interfaces["lo"]["ipv4"]["address"], where
+
+
+def test_both_leaves_of_an_mlag_pair_agree(nvue_devices: list[tuple[DeviceModel, str]]) -> None:
+    """What clagd's consistency checker compares, read from the two files: the same bonds with
+    the same MLAG ids, members, VLANs and MTU, the same system MAC, anycast MAC and shared VTEP,
+    the same bridge VLANs (the peer link carries them all); each heartbeat goes to the other
+    leaf's eth0 address in the VRF eth0 is in."""
+    trees: dict[str, Tree] = {}
+    pairs: set[frozenset[str]] = set()
+    for model, tree in mlag_trees(nvue_devices):
+        assert model.mlag is not None
+        trees[model.hostname] = tree
+        pairs.add(frozenset((model.hostname, model.mlag.peer)))
+    macs: list[str] = []
+    for pair in sorted(pairs, key=sorted):
+        first, second = sorted(pair)
+        assert first in trees and second in trees, f"{first}/{second}: one leaf has no MLAG"
+        a, b = trees[first], trees[second]
+        where = f"{first}/{second}"
+        assert bonds_of(a) == bonds_of(b), where
+        ids = [body["bond"]["mlag"]["id"] for body in bonds_of(a).values()]
+        assert len(ids) == len(set(ids)), f"{where}: an MLAG id names two hosts"
+        assert a["mlag"]["mac-address"] == b["mlag"]["mac-address"], where
+        macs.append(a["mlag"]["mac-address"])
+        assert a["system"].get("global") == b["system"].get("global"), where
+        assert a["nve"]["vxlan"].get("mlag") == b["nve"]["vxlan"].get("mlag"), where
+        bridged = [set(t["bridge"]["domain"]["br_default"]["vlan"]) for t in (a, b)]
+        assert bridged[0] == bridged[1], where
+        for own, other in ((a, b), (b, a)):
+            eth0 = other["interface"]["eth0"]
+            addresses = [cidr.split("/")[0] for cidr in eth0["ipv4"]["address"]]
+            assert own["mlag"]["backup"] == {addresses[0]: {"vrf": eth0["vrf"]}}, where
+    # pairs of different racks must not share a system MAC (CLDOCS 5.16 MLAG)
+    assert macs and len(macs) == len(set(macs))
+
+
+def test_the_shared_vtep_is_reachable_through_the_underlay(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """Type-2 routes of MLAG hosts carry the shared VTEP as next hop (CLDOCS 5.16 Inter-subnet
+    Routing, Advertise Primary IP address): remote VTEPs need a route to it, so both leaves
+    announce it and their outbound underlay policy lets it through."""
+    for model, tree in mlag_trees(nvue_devices):
+        assert model.mlag is not None and model.mlag.anycast_vtep is not None
+        family = tree["vrf"]["default"]["router"]["bgp"]["address-family"]["ipv4-unicast"]
+        assert f"{model.mlag.anycast_vtep}/32" in family["network"], model.hostname
+
+
+def test_device_without_mlag_has_no_mlag(
+    forbid_schema: type[BaseModel], mlag_leaf: tuple[DeviceModel, str]
+) -> None:
+    model = mlag_leaf[0].model_copy(update={"mlag": None, "lags": []})
+    tree = validate(forbid_schema, model.hostname, render_device(model))
+    assert "mlag" not in tree
+    kinds = {body["type"] for body in tree["interface"].values()}
+    assert not {"bond", "peerlink"} & kinds
+    assert "global" not in tree["system"]
+    assert "mlag" not in tree["nve"]["vxlan"]
+    assert tree["bridge"]["domain"]["br_default"]["vlan"]  # the overlay stays
+
+
+def test_an_all_digit_mlag_mac_stays_a_mac(
+    forbid_schema: type[BaseModel], mlag_leaf: tuple[DeviceModel, str]
+) -> None:
+    """Unquoted, 44:38:39:12:00:01 is a YAML 1.1 base-60 integer, not a MAC."""
+    model = mlag_leaf[0]
+    assert model.mlag is not None
+    mlag = model.mlag.model_copy(update={"system_mac": "44:38:39:12:00:01"})
+    changed = model.model_copy(update={"mlag": mlag})
+    tree = validate(forbid_schema, model.hostname, render_device(changed))
+    assert tree["mlag"]["mac-address"] == "44:38:39:12:00:01"
+    assert tree["system"]["global"]["anycast-mac"] == "44:38:39:12:00:01"
+
+
+@pytest.mark.parametrize(
+    ("path", "bad_key"),
+    [
+        # ifupdown2 / clagd words NVUE does not use
+        (("interface", "*bond", "bond"), "clag-id"),
+        (("interface", "*bond", "bridge", "domain", "br_default"), "vids"),
+        (("mlag",), "sys-mac"),
+        (("nve", "vxlan", "mlag"), "anycast-ip"),
+        # 5.14 spellings: `enable: on`
+        (("interface", "*bond", "bond", "mlag"), "enable"),
+        (("mlag",), "enable"),
+        # clagd's peer address is global MLAG state, not a peer-link key
+        (("interface", "peerlink"), "peer-ip"),
+        # the backup heartbeat's VRF is `vrf`
+        (("mlag", "backup", "*"), "vrf-name"),
+    ],
+)
+def test_misspelled_mlag_key_is_rejected(
+    forbid_schema: type[BaseModel],
+    mlag_leaf: tuple[DeviceModel, str],
+    path: tuple[str, ...],
+    bad_key: str,
+) -> None:
+    tree = copy.deepcopy(set_tree(mlag_leaf[1]))
+    node = walk(tree, path)
+    assert isinstance(node, dict), f"{mlag_leaf[0].hostname} has no {path}"
+    node[bad_key] = "on"
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        forbid_schema.model_validate(tree)
+
+
+# EVPN multihoming (issue 4, host attachments): what an engineer checks on an NVUE ESI leaf pair.
+
+
+def esi_lags(model: DeviceModel) -> list[Lag]:
+    return [lag for lag in model.lags if lag.mode == "esi"]
+
+
+def esi_trees(nvue_devices: list[tuple[DeviceModel, str]]) -> list[tuple[DeviceModel, Tree]]:
+    """(model, NVUE tree) of every NVUE leaf with EVPN multihoming bonds."""
+    found = [(m, set_tree(t)) for m, t in nvue_devices if esi_lags(m)]
+    assert found, "the example has no NVUE leaf with ESI bonds"
+    return found
+
+
+@pytest.fixture(scope="session")
+def esi_leaf(nvue_devices: list[tuple[DeviceModel, str]]) -> tuple[DeviceModel, str]:
+    """The first NVUE leaf with EVPN multihoming bonds."""
+    for model, text in nvue_devices:
+        if esi_lags(model):
+            return model, text
+    raise AssertionError("the example has no NVUE leaf with ESI bonds")
+
+
+def segment_of(body: Tree) -> Tree:
+    segment = body["evpn"]["multihoming"]["segment"]
+    assert isinstance(segment, dict)
+    return segment
+
+
+def test_every_esi_bond_is_printed_as_the_model_says(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """One LACP bond per host in its Ethernet segment: the host's local id and the segment MAC
+    (NVUE derives the type-3 ESI from them; the MAC is the LACP system ID the host sees), the
+    segment on; its members, exactly its trunked VLANs with no untagged VLAN, its MTU. The leaf
+    runs no MLAG and has ARP/ND suppression, which EVPN-MH requires (CLDOCS 5.16)."""
+    for model, tree in esi_trees(nvue_devices):
+        interfaces = tree["interface"]
+        assert set(bonds_of(tree)) == {lag.name for lag in model.lags}, model.hostname
+        bridged = set(tree["bridge"]["domain"]["br_default"]["vlan"])
+        for lag in esi_lags(model):
+            where = f"{model.hostname} {lag.name}"
+            body = interfaces[lag.name]
+            assert body["description"] == lag.description, where
+            assert body["bond"] == {
+                "member": {member: {} for member in lag.members},
+                "mode": "lacp",
+            }, where
+            assert body["evpn"] == {
+                "multihoming": {
+                    "segment": {
+                        "local-id": lag.segment_id,
+                        "mac-address": lag.lacp_system_mac,
+                        "state": "enabled",
+                    }
+                }
+            }, where
+            assert body["bridge"] == {
+                "domain": {
+                    "br_default": {"untagged": "none", "vlan": {str(v): {} for v in lag.vlans}}
+                }
+            }, where
+            assert lag.vlans and {str(v) for v in lag.vlans} <= bridged, where
+            assert body["link"] == {"mtu": lag.mtu}, where
+            for member in lag.members:
+                assert interfaces[member]["type"] == "swp", f"{where} {member}"
+        assert model.mlag is None, model.hostname
+        assert "mlag" not in tree, model.hostname
+        assert "peerlink" not in {body["type"] for body in interfaces.values()}, model.hostname
+        assert "mlag" not in tree["nve"]["vxlan"], model.hostname
+        assert tree["nve"]["vxlan"]["arp-nd-suppress"] == "enabled", model.hostname
+
+
+def test_the_leaves_of_an_ethernet_segment_agree(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """Read from the files: every segment (segment MAC, local id) is on at least two leaves with
+    the same bond (name, host, members, VLANs, MTU), so both advertise the same ESI and the
+    host's LACP sees one partner; each segment names one host; each leaf keeps its own VTEP."""
+    segments: dict[tuple[str, int], dict[str, Tree]] = defaultdict(dict)
+    vteps: dict[str, str] = {}
+    for model, tree in esi_trees(nvue_devices):
+        vteps[model.hostname] = tree["nve"]["vxlan"]["source"]["address"]
+        for body in bonds_of(tree).values():
+            segment = segment_of(body)
+            key = (segment["mac-address"].lower(), segment["local-id"])
+            segments[key][model.hostname] = body
+    assert segments
+    for key, bodies in sorted(segments.items()):
+        where = f"segment {key}"
+        assert len(bodies) >= 2, f"{where} is on {sorted(bodies)} only"
+        first, *others = bodies.values()
+        for other in others:  # the description names the host: one segment, one host
+            assert other == first, where
+        assert len({vteps[leaf] for leaf in bodies}) == len(bodies), where
+
+
+def test_multihoming_is_enabled_only_where_a_segment_needs_it(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """On a leaf with ESI bonds: EVPN multihoming on, and every fabric link (towards the
+    devices carrying its EVPN sessions) tracked as an uplink, so the leaf takes its segments
+    down when it loses the fabric. Elsewhere neither."""
+    seen = set()
+    for model, text in nvue_devices:
+        tree = set_tree(text)
+        where = model.hostname
+        tracked = {
+            name
+            for name, body in tree["interface"].items()
+            if "uplink" in body.get("evpn", {}).get("multihoming", {})
+        }
+        if esi_lags(model):
+            assert model.evpn is not None, where
+            assert tree["evpn"]["multihoming"] == {"state": "enabled"}, where
+            fabric = {i.name for i in model.interfaces if i.kind == "routed" and i.peer}
+            assert fabric and tracked == fabric, where
+            overlay = {peer.peer_device for peer in model.evpn.peers}
+            for intf in model.interfaces:
+                if intf.name in tracked:
+                    assert intf.peer is not None and intf.peer.device in overlay, where
+                    body = tree["interface"][intf.name]
+                    assert body["evpn"] == {"multihoming": {"uplink": "enabled"}}, where
+        else:
+            assert "multihoming" not in tree.get("evpn", {}), where
+            assert not tracked, where
+        seen.add(bool(esi_lags(model)))
+    assert seen == {True, False}
+
+
+def test_device_without_esi_bonds_has_no_multihoming(
+    forbid_schema: type[BaseModel], esi_leaf: tuple[DeviceModel, str]
+) -> None:
+    model = esi_leaf[0].model_copy(update={"lags": []})
+    tree = validate(forbid_schema, model.hostname, render_device(model))
+    assert "multihoming" not in tree["evpn"]
+    assert not any("evpn" in body for body in tree["interface"].values())
+    assert tree["bridge"]["domain"]["br_default"]["vlan"]  # the overlay stays
+
+
+def test_an_all_digit_segment_mac_stays_a_mac(
+    forbid_schema: type[BaseModel], esi_leaf: tuple[DeviceModel, str]
+) -> None:
+    """Unquoted, 44:38:39:12:00:02 is a YAML 1.1 base-60 integer, not a MAC."""
+    model = esi_leaf[0]
+    mac = "44:38:39:12:00:02"
+    lags = [lag.model_copy(update={"lacp_system_mac": mac}) for lag in model.lags]
+    tree = validate(
+        forbid_schema, model.hostname, render_device(model.model_copy(update={"lags": lags}))
+    )
+    assert {segment_of(body)["mac-address"] for body in bonds_of(tree).values()} == {mac}
+
+
+@pytest.mark.parametrize(
+    ("case", "refusal"),
+    [
+        ("mlag_leaf", "esi_bond_on_mlag_leaf"),
+        ("no_evpn", "esi_bond_without_vtep"),
+        ("not_vtep", "esi_bond_without_vtep"),
+        ("no_arp_nd_suppression", "esi_bond_without_arp_nd_suppression"),
+    ],
+)
+def test_an_esi_bond_nvue_cannot_run_is_refused(
+    esi_leaf: tuple[DeviceModel, str],
+    mlag_leaf: tuple[DeviceModel, str],
+    case: str,
+    refusal: str,
+) -> None:
+    """EVPN-MH excludes MLAG on the switch and needs a VTEP with ARP/ND suppression (CLDOCS
+    5.16): a bond printed without them would come up on both leaves with nothing to keep it
+    loop-free. The rules refuse such intent; the template refuses such a model too."""
+    model = esi_leaf[0]
+    assert model.evpn is not None
+    evpn = model.evpn
+    options: dict[str, dict[str, Any]] = {
+        "mlag_leaf": {"mlag": mlag_leaf[0].mlag},
+        "no_evpn": {"evpn": None},
+        "not_vtep": {"evpn": evpn.model_copy(update={"vtep": False})},
+        "no_arp_nd_suppression": {"evpn": evpn.model_copy(update={"arp_nd_suppression": False})},
+    }
+    with pytest.raises(RenderError, match=refusal):
+        render_device(model.model_copy(update=options[case]))
+
+
+@pytest.mark.parametrize(
+    ("path", "bad_key"),
+    [
+        # FRR / ifupdown2 words NVUE does not use: `evpn mh es-id`, `es-sys-mac`
+        (("interface", "*evpn", "evpn", "multihoming", "segment"), "es-id"),
+        (("interface", "*evpn", "evpn", "multihoming", "segment"), "es-sys-mac"),
+        # 5.14 spellings: `enable: on`
+        (("interface", "*evpn", "evpn", "multihoming", "segment"), "enable"),
+        (("evpn", "multihoming"), "enable"),
+        # 5.16 has no per-bond LACP system MAC: the segment MAC is the LACP system ID
+        (("interface", "*bond", "bond"), "lacp-system-mac"),
+    ],
+)
+def test_misspelled_multihoming_key_is_rejected(
+    forbid_schema: type[BaseModel],
+    esi_leaf: tuple[DeviceModel, str],
+    path: tuple[str, ...],
+    bad_key: str,
+) -> None:
+    tree = copy.deepcopy(set_tree(esi_leaf[1]))
+    node = walk(tree, path)
+    assert isinstance(node, dict), f"{esi_leaf[0].hostname} has no {path}"
     node[bad_key] = "on"
     with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
         forbid_schema.model_validate(tree)

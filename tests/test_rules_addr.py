@@ -8,8 +8,8 @@ ADDR_RULES = tuple(f"ADDR-00{n}" for n in range(1, 10))
 
 LF1_LF2_LINK = """\
     links:
-      - a: {device: aus1-lf1, interface: swp1}
-        b: {device: aus1-lf2, interface: swp1}
+      - a: {device: aus1-lf1, interface: swp40}
+        b: {device: aus1-lf2, interface: swp40}
         index: 10
         speed: 400G
         %s
@@ -74,8 +74,8 @@ def test_addr003_leaf_peer_link_with_a_30(example: Path) -> None:
     links = add_leaf_link(example, "ipv4: 10.9.0.0/30")
     result = lint_repo(example)
     assert findings_of(result, "ADDR-003") == [
-        f"intent/aus1/links.yaml:{line_of(links, 'ipv4: 10.9.0.0/30')}: link aus1-lf1 swp1 - "
-        "aus1-lf2 swp1 (link #0) uses 10.9.0.0/30; internal point-to-point links use /31 "
+        f"intent/aus1/links.yaml:{line_of(links, 'ipv4: 10.9.0.0/30')}: link aus1-lf1 swp40 - "
+        "aus1-lf2 swp40 (link #0) uses 10.9.0.0/30; internal point-to-point links use /31 "
         "unless the other side mandates a wider subnet"
     ]
     assert result.errors == []
@@ -86,7 +86,7 @@ def test_addr004_leaf_peer_link_with_a_126(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "ADDR-004") == [
         f"intent/aus1/links.yaml:{line_of(links, 'ipv6: 2001:db8:0:2000::/126')}: link "
-        "aus1-lf1 swp1 - aus1-lf2 swp1 (link #0) uses 2001:db8:0:2000::/126; internal "
+        "aus1-lf1 swp40 - aus1-lf2 swp40 (link #0) uses 2001:db8:0:2000::/126; internal "
         "point-to-point links use /127 unless the other side mandates a wider subnet"
     ]
     assert result.errors == []

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
+import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.problems import IntentError
 
 TENANTS = "intent/aus1/tenants.yaml"
 LEAF_TO_SPINE_CUMULUS = (
@@ -426,4 +429,598 @@ def test_evpn010_networks_without_evpn_settings(example: Path) -> None:
         f"{TENANTS}:{line_of(tenants, 'tenants:')}: site aus1 declares networks "
         "(gpu-a-compute-1, gpu-a-compute-2, gpu-a-compute-3, ...) but no evpn settings, so no "
         "device renders them; add evpn: {anycast_mac: ...} to the site"
+    ]
+
+
+# --- EVPN-008: host attachments ----------------------------------------------------------------
+
+ATTACHMENTS = "intent/aus1/attachments.yaml"
+MLAG_PAIR = "dh1-r10-gpu-hosts"
+ESI_PAIR = "dh2-r10-storage-hosts"
+
+
+def edit_attachments(repo: Path, old: str, new: str) -> Path:
+    attachments = repo / ATTACHMENTS
+    replace_in(attachments, old, new)
+    return attachments
+
+
+def add_attachment(repo: Path, name: str, body: str) -> Path:
+    """A further attachment, written between the example's two (so after the MLAG one)."""
+    lines = "".join(f"        {line}\n" for line in textwrap.dedent(body).strip().splitlines())
+    return edit_attachments(repo, f"      {ESI_PAIR}:", f"      {name}:\n{lines}      {ESI_PAIR}:")
+
+
+MORE_MLAG_HOSTS = """
+mode: mlag
+leaves: [aus1-lf1, aus1-lf2]
+ports: [swp5, swp6]
+lag_base: 20
+segment_base: 10
+peer_link: [swp57, swp58]
+anycast_vtep: 10.0.1.201/32
+lacp_system_mac: "44:38:39:ff:00:01"
+networks: [gpu-a-compute-1]
+"""
+
+
+def test_evpn008_a_second_attachment_on_the_mlag_pair_is_fine(example: Path) -> None:
+    # the same peer link, system MAC and anycast VTEP; ports and numbers of its own
+    add_attachment(example, "dh1-r10-more-hosts", MORE_MLAG_HOSTS)
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule.startswith("EVPN-")] == []
+
+
+def test_evpn008_one_leaf_named_twice(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "leaves: [aus1-lf1, aus1-lf2]", "leaves: [aus1-lf1, aus1-lf1]"
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '[aus1-lf1, aus1-lf1]')}: attachment "
+        f"{MLAG_PAIR} names aus1-lf1 twice: a dual-homed host needs two different leaves; name "
+        "the other leaf of the pair"
+    ]
+    assert result.errors
+
+
+def test_evpn008_a_leaf_that_is_no_vtep(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "leaves: [aus1-lf3, aus1-lf4]", "leaves: [aus1-lf3, aus1-sp3]"
+    )
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'aus1-sp3')}: attachment {ESI_PAIR} names "
+        "aus1-sp3, a spine: hosts attach to leaves or border leaves, the VTEPs that carry their "
+        "networks; name a leaf pair"
+    ]
+
+
+def test_evpn008_a_pair_of_two_platforms(example: Path) -> None:
+    devices = example / "intent/aus1/devices.yaml"
+    replace_in(
+        devices,
+        "platform: nvidia_nvue\n        model: SN5600\n        room: aus1-dh1\n"
+        "        rack: dh1-r10\n        management: 192.168.10.102/24",
+        "platform: cisco_nxos\n        model: SN5600\n        room: aus1-dh1\n"
+        "        rack: dh1-r10\n        management: 192.168.10.102/24",
+    )  # aus1-lf2
+    attachments = example / ATTACHMENTS
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '[aus1-lf1, aus1-lf2]')}: attachment {MLAG_PAIR} "
+        "pairs aus1-lf1 (NVIDIA Cumulus Linux 5.16 (NVUE)) with aus1-lf2 (Cisco NX-OS): MLAG "
+        "runs between two switches of one OS; pair two leaves of one platform"
+    ]
+
+
+def test_evpn008_esi_and_mlag_on_one_pair(example: Path) -> None:
+    attachments = add_attachment(
+        example,
+        "dh1-r10-esi-hosts",
+        """
+        mode: esi
+        leaves: [aus1-lf1, aus1-lf2]
+        ports: [swp5]
+        lag_base: 20
+        segment_base: 10
+        lacp_system_mac: "02:00:00:00:10:01"
+        networks: [gpu-a-compute-1]
+        """,
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'mode: esi')}: attachment dh1-r10-esi-hosts "
+        "attaches hosts to aus1-lf1, aus1-lf2 by ESI (EVPN multihoming), but attachment "
+        f"{MLAG_PAIR} already does by MLAG: a leaf pair uses ESI or MLAG, never both (loops, "
+        "duplicate BUM traffic or split LACP); use mode: mlag"
+    ]
+    assert result.errors
+
+
+def test_evpn008_trunked_network_missing_on_one_leaf(example: Path) -> None:
+    edit_tenants(
+        example,
+        '"2001:db8:50:1::1/64", racks: [dh1-r10]}',
+        '"2001:db8:50:1::1/64", leaves: [aus1-lf1]}',
+    )
+    attachments = example / ATTACHMENTS
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'networks: [gpu-a-compute-1')}: network "
+        f"gpu-tenant-a/gpu-a-compute-1, trunked by attachment {MLAG_PAIR}, is not carried by "
+        "aus1-lf2: the hosts' bonds there would trunk a VLAN with no VNI or gateway; add rack "
+        "dh1-r10 to the network's racks (or the leaves to its leaves), or stop trunking it"
+    ]
+
+
+def test_evpn008_mlag_without_peer_link_and_anycast_vtep(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "        peer_link: [swp57, swp58]", "        # no peer link"
+    )
+    replace_in(attachments, "        anycast_vtep: 10.0.1.201/32", "        # no anycast VTEP")
+    at = f"{ATTACHMENTS}:{line_of(attachments, f'{MLAG_PAIR}:')}"
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{at}: MLAG attachment {MLAG_PAIR} has no anycast_vtep: an MLAG pair is one VTEP to "
+        "the fabric, so remote VTEPs see its hosts behind one shared address, not flapping "
+        "between the two leaves'; give it a free address from pools.vtep_v4",
+        f"{at}: MLAG attachment {MLAG_PAIR} has no peer_link: the pair synchronises over a peer "
+        "link between the two leaves; list its ports (the same names on both)",
+    ]
+
+
+def test_evpn008_esi_with_a_peer_link(example: Path) -> None:
+    attachments = edit_attachments(
+        example,
+        "ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]\n",
+        "ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]\n"
+        "        peer_link: [Ethernet1/49]\n",
+    )
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'Ethernet1/49')}: ESI attachment {ESI_PAIR} sets "
+        "peer_link, an MLAG setting: EVPN multihoming has no peer link and each leaf keeps its "
+        "own VTEP address; remove it (or use mode: mlag)"
+    ]
+
+
+def test_evpn008_host_port_on_a_fabric_port(example: Path) -> None:
+    attachments = edit_attachments(example, "[swp1, swp2, swp3, swp4]", "[swp1, swp2, swp3, swp61]")
+    at = f"{ATTACHMENTS}:{line_of(attachments, 'swp61')}"
+    tail = "one port carries one thing; use a free port"
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{at}: host port swp61 of attachment {MLAG_PAIR} is on aus1-lf1 already the fabric "
+        f"link aus1-lf1 swp61 - aus1-sp1 Ethernet9/1 (rule leaf-to-spine-cumulus): {tail}",
+        f"{at}: host port swp61 of attachment {MLAG_PAIR} is on aus1-lf2 already the fabric "
+        f"link aus1-lf2 swp61 - aus1-sp1 Ethernet10/1 (rule leaf-to-spine-cumulus): {tail}",
+    ]
+
+
+def test_evpn008_host_port_is_a_peer_link_port(example: Path) -> None:
+    attachments = edit_attachments(example, "[swp1, swp2, swp3, swp4]", "[swp1, swp2, swp3, swp57]")
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'peer_link:')}: peer-link port swp57 of "
+        f"attachment {MLAG_PAIR} is already its host port: one port carries one thing; use a "
+        "free port"
+    ]
+
+
+def test_evpn008_two_attachments_share_a_port_bonds_and_segment_ids(example: Path) -> None:
+    body = MORE_MLAG_HOSTS.replace("[swp5, swp6]", "[swp4, swp5]")
+    body = body.replace("lag_base: 20", "lag_base: 12").replace(
+        "segment_base: 10", "segment_base: 4"
+    )
+    attachments = add_attachment(example, "dh1-r10-more-hosts", body)
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '[swp4, swp5]')}: host port swp4 of attachment "
+        "dh1-r10-more-hosts is on aus1-lf1, aus1-lf2 already the host port of attachment "
+        f"{MLAG_PAIR}: one port carries one thing; use a free port",
+        f"{ATTACHMENTS}:{line_of(attachments, 'lag_base: 12')}: bonds bond12, bond13 of "
+        "attachment dh1-r10-more-hosts on aus1-lf1, aus1-lf2 are also used by attachment "
+        f"{MLAG_PAIR}: each host needs a bond of its own; choose a lag_base whose 2 numbers are "
+        "free on those leaves",
+        f"{ATTACHMENTS}:{line_of(attachments, 'segment_base: 4')}: segment ids 4 of attachment "
+        f"dh1-r10-more-hosts on aus1-lf1, aus1-lf2 are also used by attachment {MLAG_PAIR}: a "
+        "leaf tells its hosts' bonds apart by them (MLAG id / Ethernet segment); choose a "
+        "segment_base whose 2 numbers are free on those leaves",
+    ]
+
+
+def test_evpn008_mlag_pair_with_two_peer_links_and_system_macs(example: Path) -> None:
+    body = MORE_MLAG_HOSTS.replace("[swp57, swp58]", "[swp59, swp60]")
+    body = body.replace('"44:38:39:ff:00:01"', '"44:38:39:ff:00:02"')
+    attachments = add_attachment(example, "dh1-r10-more-hosts", body)
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'swp59')}: peer_link swp59, swp60 of attachment "
+        "dh1-r10-more-hosts differs from swp57, swp58 of attachment dh1-r10-gpu-hosts on the "
+        "same MLAG pair aus1-lf1, aus1-lf2: the pair has one peer link and one system MAC; "
+        "write swp57, swp58",
+        f"{ATTACHMENTS}:{line_of(attachments, '44:38:39:ff:00:02')}: lacp_system_mac "
+        "44:38:39:ff:00:02 of attachment dh1-r10-more-hosts differs from 44:38:39:ff:00:01 of "
+        "attachment dh1-r10-gpu-hosts on the same MLAG pair aus1-lf1, aus1-lf2: the pair has one "
+        "peer link and one system MAC; write 44:38:39:ff:00:01",
+    ]
+
+
+def test_evpn008_a_leaf_with_two_mlag_peers(example: Path) -> None:
+    edit_tenants(
+        example,
+        "mtu: 1500, racks: [dh1-r10, dh2-r10]}",
+        "mtu: 1500, racks: [dh1-r10, dh2-r10], leaves: [aus1-bl5]}",
+    )  # gpu-a-oob-1 also on aus1-bl5
+    body = MORE_MLAG_HOSTS.replace("[aus1-lf1, aus1-lf2]", "[aus1-lf1, aus1-bl5]")
+    body = body.replace("[swp5, swp6]", "[swp40]").replace("[gpu-a-compute-1]", "[gpu-a-oob-1]")
+    attachments = add_attachment(example, "dh1-r10-more-hosts", body)
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '[aus1-lf1, aus1-bl5]')}: attachment "
+        "dh1-r10-more-hosts pairs aus1-lf1 with aus1-bl5 by MLAG, but attachment "
+        f"{MLAG_PAIR} pairs it with aus1-lf2: a switch has one MLAG peer; attach these hosts "
+        "to aus1-lf1 and aus1-lf2, or use another leaf"
+    ]
+
+
+def test_evpn008_network_name_in_two_tenants(example: Path) -> None:
+    edit_tenants(
+        example,
+        "        networks:\n          storage-front-1:",
+        "        networks:\n          gpu-a-compute-1: {vrf: storage, vlan: 221, l2vni: 10221, "
+        "racks: [dh2-r10]}\n          storage-front-1:",
+    )
+    attachments = example / ATTACHMENTS
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'networks: [gpu-a-compute-1')}: attachment "
+        f"{MLAG_PAIR} trunks network gpu-a-compute-1, a name in tenants gpu-tenant-a and "
+        "storage: attachments name networks without their tenant, so the hosts would get the "
+        "VLANs of all of them; rename all but one of those networks"
+    ]
+
+
+ESI_ON_THE_NXOS_BORDER_LEAVES = """
+mode: esi
+leaves: [aus1-bl3, aus1-bl4]
+ports: [Ethernet1/20]
+lacp_system_mac: "02:00:00:00:10:03"
+networks: [storage-back-1]
+"""
+
+
+def border_leaves_carry_storage_back_1(repo: Path) -> None:
+    edit_tenants(
+        repo,
+        "l2vni: 10211, racks: [dh1-r10, dh2-r10]}",
+        "l2vni: 10211, racks: [dh1-r10, dh2-r10], leaves: [aus1-bl3, aus1-bl4]}",
+    )
+
+
+def test_evpn008_esi_of_another_segment(example: Path) -> None:
+    # the same LACP system MAC and segment ids as the storage hosts: the same ESIs
+    border_leaves_carry_storage_back_1(example)
+    attachments = add_attachment(example, "mdf-storage-hosts", ESI_ON_THE_NXOS_BORDER_LEAVES)
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '02:00:00:00:10:03', 2)}: ESI "
+        "00:02:00:00:00:10:03:00:00:01 of host 1 of attachment dh2-r10-storage-hosts is also the "
+        "ESI of host 1 of attachment mdf-storage-hosts on aus1-bl3, aus1-bl4: an ESI names one "
+        "Ethernet segment fabric-wide, so remote VTEPs would treat the two as one; give the "
+        "attachment its own lacp_system_mac or a segment_base range of its own"
+    ]
+
+
+def test_evpn008_esi_with_segment_ids_of_its_own_is_fine(example: Path) -> None:
+    border_leaves_carry_storage_back_1(example)
+    add_attachment(
+        example, "mdf-storage-hosts", ESI_ON_THE_NXOS_BORDER_LEAVES + "segment_base: 101\n"
+    )
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule.startswith("EVPN-")] == []
+
+
+# --- EVPN-011: MLAG / ESI only where rendered ---------------------------------------------------
+
+
+def test_evpn011_mlag_on_nxos(example: Path) -> None:
+    attachments = edit_attachments(example, "mode: esi", "mode: mlag")
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-011") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'mode: mlag', 2)}: attachment {ESI_PAIR} asks for "
+        "MLAG on aus1-lf3, aus1-lf4, Cisco NX-OS, for which meetme renders no MLAG; attach the "
+        "hosts to leaves of a platform that has it (NVIDIA Cumulus Linux 5.16 (NVUE)), or use "
+        "mode: esi, which Cisco NX-OS renders"
+    ]
+    assert result.errors
+
+
+def test_evpn011_esi_on_cumulus(example: Path) -> None:
+    attachments = edit_attachments(example, "mode: mlag", "mode: esi")
+    assert findings_of(lint_repo(example), "EVPN-011") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'mode: esi')}: attachment {MLAG_PAIR} asks for "
+        "ESI (EVPN multihoming) on aus1-lf1, aus1-lf2, NVIDIA Cumulus Linux 5.16 (NVUE), for "
+        "which meetme renders no ESI (EVPN multihoming); attach the hosts to leaves of a "
+        "platform that has it (Cisco NX-OS), or use mode: mlag, which NVIDIA Cumulus Linux 5.16 "
+        "(NVUE) renders"
+    ]
+
+
+# --- EVPN-012: the MLAG anycast VTEP -------------------------------------------------------------
+
+
+def set_anycast_vtep(repo: Path, address: str) -> Path:
+    return edit_attachments(repo, "anycast_vtep: 10.0.1.201/32", f"anycast_vtep: {address}")
+
+
+def test_evpn012_anycast_vtep_is_a_leafs_vtep_address(example: Path) -> None:
+    attachments = set_anycast_vtep(example, "10.0.1.101/32")
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-012") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'anycast_vtep:')}: anycast_vtep 10.0.1.101 of "
+        f"attachment {MLAG_PAIR} is the vtep_v4 of aus1-lf1: VXLAN meant for that device would "
+        "land on the pair; take an address no device uses from pools.vtep_v4"
+    ]
+    assert result.errors
+
+
+def test_evpn012_anycast_vtep_is_a_router_id(example: Path) -> None:
+    attachments = set_anycast_vtep(example, "10.0.0.21/32")
+    assert findings_of(lint_repo(example), "EVPN-012") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'anycast_vtep:')}: anycast_vtep 10.0.0.21 of "
+        f"attachment {MLAG_PAIR} is the loopback_v4 of aus1-bl1: VXLAN meant for that device "
+        "would land on the pair; take an address no device uses from pools.vtep_v4"
+    ]
+
+
+def test_evpn012_anycast_vtep_outside_the_loopback_pools(example: Path) -> None:
+    attachments = set_anycast_vtep(example, "10.9.9.9/32")
+    assert findings_of(lint_repo(example), "EVPN-012") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'anycast_vtep:')}: anycast_vtep 10.9.9.9 of "
+        f"attachment {MLAG_PAIR} is outside pools loopback_v4 10.0.0.0/24 and vtep_v4 "
+        "10.0.1.0/24: the underlay route-maps accept fabric loopbacks only, so no VTEP would "
+        "learn a route to it; take a free address from pools.vtep_v4"
+    ]
+
+
+def test_evpn012_anycast_vtep_not_a_host_address(example: Path) -> None:
+    attachments = set_anycast_vtep(example, "10.0.1.201/24")
+    assert findings_of(lint_repo(example), "EVPN-012") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'anycast_vtep:')}: anycast_vtep 10.0.1.201 of "
+        f"attachment {MLAG_PAIR} is not a host address; write it as 10.0.1.201/32"
+    ]
+
+
+def test_evpn012_two_anycast_vteps_on_one_pair(example: Path) -> None:
+    body = MORE_MLAG_HOSTS.replace("10.0.1.201/32", "10.0.1.202/32")
+    attachments = add_attachment(example, "dh1-r10-more-hosts", body)
+    assert findings_of(lint_repo(example), "EVPN-012") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.0.1.202')}: anycast_vtep 10.0.1.202 of "
+        f"attachment dh1-r10-more-hosts differs from 10.0.1.201 of attachment {MLAG_PAIR} on "
+        "the same MLAG pair aus1-lf1, aus1-lf2: the pair is one VTEP with one address; write "
+        "10.0.1.201"
+    ]
+
+
+def test_evpn012_one_anycast_vtep_on_two_pairs(example: Path) -> None:
+    edit_tenants(
+        example,
+        "mtu: 1500, racks: [dh1-r10, dh2-r10]}",
+        "mtu: 1500, racks: [dh1-r10, dh2-r10], leaves: [aus1-bl5, aus1-bl6]}",
+    )  # gpu-a-oob-1 also on the Cumulus border leaves
+    body = MORE_MLAG_HOSTS.replace("[aus1-lf1, aus1-lf2]", "[aus1-bl5, aus1-bl6]")
+    body = body.replace("[swp5, swp6]", "[swp40]").replace("[gpu-a-compute-1]", "[gpu-a-oob-1]")
+    attachments = add_attachment(example, "mdf-hosts", body)
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-012") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.0.1.201', 2)}: anycast_vtep 10.0.1.201 of "
+        "attachment mdf-hosts is also the anycast VTEP of attachment "
+        f"{MLAG_PAIR} on aus1-lf1, aus1-lf2: two pairs with one VTEP address would receive "
+        "each other's VXLAN traffic; give each pair its own"
+    ]
+    assert findings_of(result, "EVPN-008") == []  # a second, separate MLAG pair is fine
+
+
+# --- EVPN-013: the border-leaf handoff -----------------------------------------------------------
+
+
+def test_evpn013_handoff_from_a_leaf(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl1, aus1-lf1]"
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'border_leaves:')}: handoff border leaf aus1-lf1 "
+        "is a leaf: the handoff runs on border leaves, over their links to the border routers; "
+        "name a border_leaf"
+    ]
+    assert result.errors
+
+
+def test_evpn013_border_leaves_not_cabled_to_the_borders(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    text = links.read_text()
+    start = text.index("      - name: border-leaf-to-border-eos")
+    end = text.index("      - name: border-leaf-to-border-nxos")
+    links.write_text(text[:start] + text[end:])
+    attachments = example / ATTACHMENTS
+    at = f"{ATTACHMENTS}:{line_of(attachments, 'border_leaves:')}"
+    why = (
+        "has no link to a border router: each handed-off VRF rides a sub-interface of a "
+        "border-leaf-to-border link, so nothing would be handed off there; cable it to the "
+        "borders (link_rules or links) or remove it"
+    )
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{at}: handoff border leaf aus1-bl1 {why}",
+        f"{at}: handoff border leaf aus1-bl2 {why}",
+    ]
+
+
+def test_evpn013_handed_off_vrf_without_l3vni(example: Path) -> None:
+    edit_tenants(example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {vlan: 3001}")
+    attachments = example / ATTACHMENTS
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'gpu-a:   {vlan: 3101')}: handoff VRF gpu-a (VRF "
+        "gpu-a of tenant gpu-tenant-a) has no l3vni: the border leaves learn its subnets from "
+        "the leaves over the L3VNI (symmetric IRB), so they would hand nothing to the borders; "
+        "give the VRF an l3vni"
+    ]
+
+
+def handoff_from_the_nxos_border_leaves(repo: Path) -> Path:
+    return edit_attachments(
+        repo, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl3, aus1-bl4]"
+    )
+
+
+def test_evpn013_nxos_border_leaves_need_the_carrier_vlan(example: Path) -> None:
+    attachments = handoff_from_the_nxos_border_leaves(example)
+    edit_tenants(example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {l3vni: 50001}")
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'gpu-a:   {vlan: 3101')}: handoff VRF gpu-a (VRF "
+        "gpu-a of tenant gpu-tenant-a) is carried by aus1-bl3, aus1-bl4 on Cisco NX-OS, which "
+        "maps the L3VNI 50001 through a carrier VLAN: give the VRF a vlan (an id no network on "
+        "those border leaves uses)"
+    ]
+
+
+def test_evpn013_two_vrfs_with_one_handoff_vlan(example: Path) -> None:
+    attachments = edit_attachments(example, "storage: {vlan: 3110", "storage: {vlan: 3101")
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'storage: {vlan: 3101')}: vlan 3101 of handoff "
+        "VRF storage is also the vlan of handoff VRF gpu-a: both would be sub-interface "
+        "<link>.3101 on every handoff link; give each VRF its own vlan"
+    ]
+
+
+def test_evpn013_handoff_vlan_bridged_on_the_border_leaves(example: Path) -> None:
+    edit_tenants(
+        example,
+        "mtu: 1500, racks: [dh1-r10, dh2-r10]}",
+        "mtu: 1500, racks: [dh1-r10, dh2-r10], leaves: [aus1-bl1, aus1-bl2]}",
+    )  # gpu-a-oob-1 (VLAN 111) also on the handoff border leaves
+    attachments = edit_attachments(example, "gpu-a:   {vlan: 3101", "gpu-a:   {vlan: 111")
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '{vlan: 111')}: vlan 111 of handoff VRF gpu-a is "
+        "also the VLAN of network gpu-tenant-a/gpu-a-oob-1 on aus1-bl1, aus1-bl2: one VLAN id "
+        "is one thing per switch; choose another handoff vlan"
+    ]
+
+
+def test_evpn013_handoff_vlan_of_a_network_elsewhere_is_fine(example: Path) -> None:
+    edit_attachments(example, "gpu-a:   {vlan: 3101", "gpu-a:   {vlan: 111")  # on dh1/dh2 only
+    assert findings_of(lint_repo(example), "EVPN-013") == []
+
+
+def test_evpn013_handoff_vlan_is_an_nxos_carrier_vlan(example: Path) -> None:
+    attachments = handoff_from_the_nxos_border_leaves(example)
+    replace_in(attachments, "storage: {vlan: 3110", "storage: {vlan: 3001")
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'storage: {vlan: 3001')}: vlan 3001 of handoff "
+        "VRF storage is also the VLAN of VRF gpu-a of tenant gpu-tenant-a (L3VNI carrier) on "
+        "aus1-bl3, aus1-bl4: one VLAN id is one thing per switch; choose another handoff vlan"
+    ]
+
+
+def test_evpn013_ipv6_export(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "export_north: [10.50.0.0/16]", 'export_north: [10.50.0.0/16, "2001:db8:50::/48"]'
+    )
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '2001:db8:50::/48')}: export_north "
+        "2001:db8:50::/48 of handoff VRF gpu-a is IPv6: the handoff is IPv4 only (sub-interfaces "
+        "on the links' /31s, IPv4 sessions), so it would never be advertised; remove it"
+    ]
+
+
+def test_evpn013_export_matching_no_gateway_subnet(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "export_north: [10.50.0.0/16]", "export_north: [10.70.0.0/16]"
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.70.0.0/16')}: export_north 10.70.0.0/16 of "
+        "handoff VRF gpu-a matches none of the VRF's gateway subnets (10.50.1.0/24, "
+        "10.50.2.0/24, 10.50.3.0/24, 10.50.4.0/24): the border leaves would advertise nothing "
+        "for it; write a prefix covering the subnets to export"
+    ]
+    assert result.errors
+
+
+def test_evpn013_gateway_subnet_longer_than_the_handoff_exports(example: Path) -> None:
+    edit_tenants(example, "gateway_v4: 10.50.4.1/24", "gateway_v4: 10.50.4.1/25")
+    attachments = example / ATTACHMENTS
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.50.0.0/16')}: gateway subnet 10.50.4.0/25 of "
+        "network gpu-tenant-a/gpu-a-compute-4 lies in export_north 10.50.0.0/16 of handoff VRF "
+        "gpu-a, but the handoff exports subnets of it up to /24, so it would not go north; add "
+        "10.50.4.0/25 to export_north"
+    ]
+    # as its own entry it is exported exactly, and overlapping its own VRF's export is fine
+    replace_in(
+        attachments, "export_north: [10.50.0.0/16]", "export_north: [10.50.0.0/16, 10.50.4.0/25]"
+    )
+    assert findings_of(lint_repo(example), "EVPN-013") == []
+
+
+def test_evpn013_exports_of_two_vrfs_overlap(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "export_north: [10.50.0.0/16]", "export_north: [10.0.0.0/8]"
+    )
+    assert findings_of(lint_repo(example), "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.60.0.0/16')}: export_north 10.60.0.0/16 of "
+        "handoff VRF storage overlaps 10.0.0.0/8 of handoff VRF gpu-a: the borders would learn "
+        "the same addresses from two tenants' VRFs and route one's traffic to the other once "
+        "they meet north of the border; export disjoint prefixes"
+    ]
+
+
+# --- references: names the attachments and the handoff use -------------------------------------
+
+
+def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: Path) -> None:
+    attachments = edit_attachments(example, "[aus1-lf3, aus1-lf4]", "[aus1-lf3, aus1-lf5]")
+    replace_in(attachments, "storage-back-1, storage-back-2]", "storage-back-1, storage-back-9]")
+    replace_in(attachments, "[aus1-bl1, aus1-bl2]", "[aus1-bl1, aus1-bl9]")
+    replace_in(attachments, "storage: {vlan: 3110", "storag: {vlan: 3110")
+    with pytest.raises(IntentError) as raised:
+        lint_repo(example)
+    assert [
+        (p.location.file, p.location.line, p.kind, p.message) for p in raised.value.problems
+    ] == [
+        (
+            ATTACHMENTS,
+            line_of(attachments, "aus1-lf5"),
+            "dangling-name",
+            "unknown device 'aus1-lf5'; did you mean 'aus1-lf4'? (known: aus1-bl1, aus1-bl2, "
+            "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2)",
+        ),
+        (
+            ATTACHMENTS,
+            line_of(attachments, "storage-back-9"),
+            "dangling-name",
+            "unknown network 'storage-back-9'; did you mean 'storage-back-2'? (known: "
+            "gpu-a-compute-1, gpu-a-compute-2, gpu-a-compute-3, gpu-a-compute-4, gpu-a-oob-1, "
+            "gpu-a-oob-2, storage-back-1, storage-back-2)",
+        ),
+        (
+            ATTACHMENTS,
+            line_of(attachments, "aus1-bl9"),
+            "dangling-name",
+            "unknown device 'aus1-bl9'; did you mean 'aus1-bl6'? (known: aus1-bl1, aus1-bl2, "
+            "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2)",
+        ),
+        (
+            ATTACHMENTS,
+            line_of(attachments, "storag:"),
+            "dangling-name",
+            "unknown VRF 'storag'; did you mean 'storage'? (known: gpu-a, gpu-a-mgmt, storage)",
+        ),
+    ]
+    result = CliRunner().invoke(app, ["lint"])
+    assert result.exit_code == 2, result.output
+
+
+def test_evpn008_host_port_on_an_external_circuit_port(example: Path) -> None:
+    border_leaves_carry_storage_back_1(example)
+    body = ESI_ON_THE_NXOS_BORDER_LEAVES.replace("[Ethernet1/20]", "[Ethernet1/9]")
+    attachments = add_attachment(example, "mdf-storage-hosts", body + "segment_base: 101\n")
+    at = f"{ATTACHMENTS}:{line_of(attachments, '[Ethernet1/9]')}"
+    assert findings_of(lint_repo(example), "EVPN-008") == [
+        f"{at}: host port Ethernet1/9 of attachment mdf-storage-hosts is on aus1-bl3 already the "
+        "external port Ethernet1/9.200 (azure er-syd/private XC-AZ-1 vlan 200): one port "
+        "carries one thing; use a free port",
+        f"{at}: host port Ethernet1/9 of attachment mdf-storage-hosts is on aus1-bl4 already the "
+        "external port Ethernet1/9.200 (azure er-syd/private XC-AZ-2 vlan 200): one port "
+        "carries one thing; use a free port",
     ]

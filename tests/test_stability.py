@@ -9,14 +9,14 @@ from test_cli import runner, snapshot
 from meetme.cli import app
 
 NEW_LEAF = """
-      aus1-lf5:
-        id: 105
+      aus1-lf9:
+        id: 109
         role: leaf
         platform: nvidia_nvue
         model: SN5600
         room: aus1-dh1
-        rack: dh1-r10
-        management: 192.168.10.105/24
+        rack: dh1-r01
+        management: 192.168.10.109/24
 """
 
 
@@ -36,7 +36,7 @@ def test_adding_a_leaf_changes_only_the_spines_it_connects_to(example: Path) -> 
         devices.write(NEW_LEAF)
     after = render(example)
     assert changed_files(before, after) == {
-        "aus1/aus1-lf5.yaml",
+        "aus1/aus1-lf9.yaml",
         "aus1/aus1-sp1.cfg",
         "aus1/aus1-sp2.cfg",
         "aus1/aus1-sp3.cfg",
@@ -49,8 +49,8 @@ def test_adding_an_explicit_link_changes_only_its_two_ends(example: Path) -> Non
     with (example / "intent/aus1/links.yaml").open("a") as links:
         links.write("""
     links:
-      - a: {device: aus1-lf1, interface: swp1}
-        b: {device: aus1-lf2, interface: swp1}
+      - a: {device: aus1-lf1, interface: swp40}
+        b: {device: aus1-lf2, interface: swp40}
         index: 64
         speed: 400G
 """)

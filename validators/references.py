@@ -143,6 +143,7 @@ def _site_problems(
                 )
 
     yield from _tenant_references(site, racks, devices, at)
+    yield from _attachment_references(site, devices, at, key_at)
 
     circuits = _mapping(site, "cross_connects")
     for party, path in _circuit_references(_mapping(site, "peering")):
@@ -268,3 +269,37 @@ def _tenant_references(
             for index, leaf in enumerate(_get(network, "leaves") or []):
                 if isinstance(leaf, str) and leaf not in devices:
                     yield _unknown("device", leaf, devices), at(*base, "leaves", index), DANGLING
+
+
+def _attachment_references(
+    site: dict[str, Any],
+    devices: dict[str, Any],
+    at: Callable[..., Location],
+    key_at: Callable[..., Location],
+) -> Iterator[tuple[str, Location, str]]:
+    """Attachments name leaves and networks of their site, the handoff border leaves and VRFs;
+    networks and VRFs by name alone, in any of the site's tenants."""
+    tenants = _mapping(site, "tenants").values()
+    networks = {
+        name: net for tenant in tenants for name, net in _mapping(tenant, "networks").items()
+    }
+    vrfs = {name: vrf for tenant in tenants for name, vrf in _mapping(tenant, "vrfs").items()}
+    for att_name, attachment in _mapping(site, "attachments").items():
+        base = ("attachments", att_name)
+        for index, leaf in enumerate(_list(attachment, "leaves")):
+            if isinstance(leaf, str) and leaf not in devices:
+                yield _unknown("device", leaf, devices), at(*base, "leaves", index), DANGLING
+        for index, name in enumerate(_list(attachment, "networks")):
+            if isinstance(name, str) and name not in networks:
+                yield _unknown("network", name, networks), at(*base, "networks", index), DANGLING
+    handoff = _get(site, "handoff")
+    for index, leaf in enumerate(_list(handoff, "border_leaves")):
+        if isinstance(leaf, str) and leaf not in devices:
+            yield (
+                _unknown("device", leaf, devices),
+                at("handoff", "border_leaves", index),
+                DANGLING,
+            )
+    for name in _mapping(handoff, "vrfs"):
+        if name not in vrfs:
+            yield _unknown("VRF", name, vrfs), key_at("handoff", "vrfs", name), DANGLING

@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 
 from .schema_base import Node, Path_
 from .schema_edge import Peering, SecretRef
-from .schema_evpn import EvpnSettings, Tenant
+from .schema_evpn import Attachment, EvpnSettings, Handoff, Tenant
 from .types import (
     Asn,
     Environment,
@@ -227,6 +227,8 @@ class Site(Node):
     peering: Peering = Field(default_factory=Peering)
     evpn: EvpnSettings | None = None
     tenants: dict[Name, Tenant] = Field(default_factory=dict)
+    attachments: dict[Name, Attachment] = Field(default_factory=dict)
+    handoff: Handoff | None = None
 
 
 class Intent(Node):

@@ -38,6 +38,7 @@ NAMED_COLLECTIONS = {
     "cross_connects": "cross-connect",
     "redundancy_groups": "redundancy group",
     "tenants": "tenant",
+    "attachments": "attachment",
 }
 # The peering collections of a site (sites.NAME.peering.<collection>) merge across files too.
 PEERING_COLLECTIONS = {

@@ -1,4 +1,4 @@
-"""CFG-*: the config lint. Edge hygiene checked a second time, on the rendered text.
+"""CFG-*: the config lint. Edge hygiene and the EVPN services checked again, on the rendered text.
 
 The intent rules (EDGE-*, AWS-*, AZ-*, GCP-*) prove the device model asks for a prefix limit
 and both policies on every session; these rules prove the rendered config actually says so,
@@ -11,10 +11,15 @@ them through `lint_configs` once the intent rules have passed and the devices ha
 Severity overrides of the standards profile apply; waivers do not (a template bug is fixed in
 meetme, never accepted as an exception).
 
-Only devices with at least one external neighbour are parsed (ciscoconfparse2 alone takes
-~0.6 s to import, so it is imported only then). On those devices every BGP neighbour of the
-model is checked, underlay included: border devices exercise each platform's underlay template
-too, at no extra parse.
+Neighbours are keyed by (VRF, address): a border-leaf handoff session reuses, inside its
+tenant VRF, the address of a default-VRF underlay neighbour, and each must carry its own limit
+and policies.
+
+The BGP checks (CFG-001..005) parse only devices with an external or handoff neighbour
+(importing ciscoconfparse2 is a large part of `meetme lint`'s time, so it happens only then).
+On those devices every BGP neighbour of the model is checked, underlay included: border
+devices exercise each platform's underlay template too, at no extra parse. The EVPN checks
+(CFG-006..008, module `evpn`) read every VTEP with a VLAN or VRF to map, with a line scan.
 """
 
 from __future__ import annotations
@@ -72,9 +77,14 @@ class Reference:
     where: str  # what refers to it, e.g. "route-map RM-X permit 10" or "neighbor 192.0.2.1"
 
 
+DEFAULT_VRF = "default"  # NVUE's name for it; a `router bgp` block's top level elsewhere
+
+SessionKey = tuple[str, str]  # (VRF, normalised address)
+
+
 @dataclass
 class ParsedConfig:
-    sessions: dict[str, Session] = field(default_factory=dict)  # by normalised address
+    sessions: dict[SessionKey, Session] = field(default_factory=dict)
     defined: dict[str, set[str]] = field(default_factory=dict)  # kind -> names
     references: list[Reference] = field(default_factory=list)
     unreadable: Value | None = None  # why the text could not be read at all, and where
@@ -112,6 +122,9 @@ IMPORT_POLICY = "CFG-002"
 EXPORT_POLICY = "CFG-003"
 DEFINED = "CFG-004"
 CONFIGURED = "CFG-005"
+VLAN_MAPPED = "CFG-006"
+VRF_MAPPED = "CFG-007"
+VRF_EXPORTED = "CFG-008"
 
 rule(
     PREFIX_LIMIT,
@@ -163,12 +176,59 @@ rule(
 )(_reads_rendered_text)
 
 
+EVPN_SOURCE = (
+    "STANDARDS.md EVPN-003 (RFC 8365 https://www.rfc-editor.org/rfc/rfc8365), EVPN-004 and "
+    "EVPN-005 (RFC 9135 https://www.rfc-editor.org/rfc/rfc9135); SYNTAX.md 1.4, 3.4, 4.4; "
+    "meetme issue 4, config lint"
+)
+rule(
+    VLAN_MAPPED,
+    "error",
+    "Every VLAN of a VTEP is mapped to its VNI in the rendered config",
+    "A VLAN the model gives an L2VNI but the VTEP does not map (EOS `vxlan vlan N vni V`, "
+    "NX-OS `vn-segment` plus `member vni` on nve1, NVUE `bridge domain br_default vlan N vni "
+    "V`) stays local to the leaf: its hosts cannot reach the same network on any other leaf, "
+    "and nothing warns. Checked on the rendered text against the device model's VNI.",
+    EVPN_SOURCE,
+)(_reads_rendered_text)
+rule(
+    VRF_MAPPED,
+    "error",
+    "Every VRF with an L3VNI is mapped to it in the rendered config",
+    "Symmetric IRB routes between leaves over the VRF's L3VNI (EOS `vxlan vrf X vni V`, "
+    "NX-OS `vrf context X` / `vni V` with its carrier VLAN and `member vni V associate-vrf`, "
+    "NVUE `vrf X evpn vni V`); a VRF without it black-holes every inter-leaf route of the "
+    "tenant. Checked on the rendered text against the device model's L3VNI.",
+    EVPN_SOURCE,
+)(_reads_rendered_text)
+rule(
+    VRF_EXPORTED,
+    "error",
+    "Every VRF with an L3VNI exports its routes to EVPN with its route target",
+    "A VRF that does not export to EVPN (EOS `route-target export evpn` under `router bgp` / "
+    "`vrf X`, NX-OS `route-target export RT evpn` in the VRF context, NVUE `route-export "
+    "to-evpn` enabled with the route target) keeps its subnets and handed-off routes to "
+    "itself; one that exports another route target is silently not imported by the other "
+    "VTEPs (EVPN-004). Checked for each address family the VRF routes on the device.",
+    EVPN_SOURCE,
+)(_reads_rendered_text)
+
+
 # --- running them ----------------------------------------------------------------------------
 
 
 def needs_lint(model: DeviceModel) -> bool:
-    """Only devices with an external neighbour are parsed (see the module docstring)."""
-    return any(n.external for n in model.bgp.neighbors)
+    """Whether the config lint reads this device's rendered text (see the module docstring)."""
+    return _checks_bgp(model) or _checks_evpn(model)
+
+
+def _checks_bgp(model: DeviceModel) -> bool:
+    return any(n.kind != "underlay" for n in model.bgp.neighbors)
+
+
+def _checks_evpn(model: DeviceModel) -> bool:
+    evpn = model.evpn
+    return evpn is not None and evpn.vtep and bool(evpn.vlans or evpn.vrfs)
 
 
 def lint_configs(
@@ -179,10 +239,17 @@ def lint_configs(
     overrides = dict(severity or {})
     findings: list[Finding] = []
     for config in configs:
-        if not needs_lint(config.model):
-            continue
-        parsed = _parse(config)
-        for rule_id, message, line, column in _check(config.model, parsed):
+        hits: list[tuple[str, str, int, int]] = []
+        readable = True
+        if _checks_bgp(config.model):
+            parsed = _parse(config)
+            readable = parsed.unreadable is None  # already reported, once, by CFG-005
+            hits += _check(config.model, parsed)
+        if readable and _checks_evpn(config.model):
+            from . import evpn
+
+            hits += evpn.check(config.model, config.text)
+        for rule_id, message, line, column in hits:
             findings.append(
                 Finding(
                     rule=rule_id,
@@ -195,15 +262,21 @@ def lint_configs(
     return findings
 
 
+def _key(neighbor: BgpNeighbor) -> SessionKey:
+    return (neighbor.vrf or DEFAULT_VRF, normalise(neighbor.address))
+
+
 def _parse(config: RenderedConfig) -> ParsedConfig:
-    wanted = tuple(sorted((normalise(n.address), n.afi) for n in config.model.bgp.neighbors))
+    wanted = tuple(sorted((_key(n), n.afi) for n in config.model.bgp.neighbors))
     return _parse_text(config.model.platform, config.text, wanted)
 
 
 # One process often lints the same border text again (tests, `meetme diff`); callers only read
 # the cached ParsedConfig, never change it.
 @lru_cache(maxsize=64)
-def _parse_text(platform: str, text: str, wanted: tuple[tuple[str, str], ...]) -> ParsedConfig:
+def _parse_text(
+    platform: str, text: str, wanted: tuple[tuple[SessionKey, str], ...]
+) -> ParsedConfig:
     if platform == "nvidia_nvue":
         from . import nvue
 
@@ -225,12 +298,13 @@ def _check(model: DeviceModel, parsed: ParsedConfig) -> Iterator[tuple[str, str,
         )
         return
     for neighbor in model.bgp.neighbors:
-        session = parsed.sessions.get(normalise(neighbor.address))
+        session = parsed.sessions.get(_key(neighbor))
         who = _who(neighbor)
         if session is None:
+            scope = "that VRF of router bgp" if neighbor.vrf else "router bgp"
             yield (
                 CONFIGURED,
-                f"{who} of the device model is not configured under router bgp",
+                f"{who} of the device model is not configured in {scope}",
                 1,
                 1,
             )
@@ -297,6 +371,9 @@ def _prefix_limit(
 
 
 def _who(neighbor: BgpNeighbor) -> str:
+    """Names the VRF too: a handoff neighbour shares its address with an underlay one."""
+    vrf = f" in vrf {neighbor.vrf}" if neighbor.vrf else ""
     if neighbor.external:
-        return f"neighbor {neighbor.address} ({neighbor.description})"
-    return f"underlay neighbor {neighbor.address} ({neighbor.peer_device})"
+        return f"neighbor {neighbor.address}{vrf} ({neighbor.description})"
+    kind = "handoff" if neighbor.kind == "handoff" else "underlay"
+    return f"{kind} neighbor {neighbor.address}{vrf} ({neighbor.peer_device})"

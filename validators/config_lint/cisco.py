@@ -7,12 +7,16 @@ what a route-map or route-policy uses is a line inside it, so a line scan reads 
 only the BGP block keeps `meetme lint` fast: ciscoconfparse2 needs ~0.2 ms per line and a
 border's route-policies are a thousand lines.
 
-For each neighbour the model expects, the settings are resolved the way the platform inherits
-them, nearest first:
+Neighbours are read in `router bgp` and in each of its `vrf NAME` blocks, and keyed by (VRF,
+address): a handoff session in a tenant VRF reuses the address of a default-VRF neighbour. For
+each neighbour the model expects, the settings are resolved the way the platform inherits
+them, nearest first (groups and templates are defined at the `router bgp` level and used from
+any VRF):
 - IOS-XR: the neighbour's `address-family AFI unicast` block, its `use af-group`, then
   `use neighbor-group` (whose address family may `use af-group` in turn).
-- EOS: `neighbor X ...` under the neighbour's address family, then at `router bgp` level, then
-  the same for its `neighbor X peer group PG`.
+- EOS: `neighbor X ...` under the neighbour's address family, then at `router bgp` (or `vrf`)
+  level, then the same for its `neighbor X peer group PG` (in the neighbour's VRF block, then
+  at the `router bgp` level).
 - NX-OS: the neighbour's `address-family AFI unicast` block, its `inherit peer-policy`
   templates, then `inherit peer` templates (their address family and their own inherits).
 Importing this module imports ciscoconfparse2 (~0.6 s): the package imports it lazily.
@@ -25,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import ParsedConfig, Reference, Session, Value, normalise
+from . import DEFAULT_VRF, ParsedConfig, Reference, Session, SessionKey, Value, normalise
 from .ccp import CiscoConfParse
 
 SYNTAX = {"arista_eos": "ios", "cisco_iosxr": "iosxr", "cisco_nxos": "nxos"}
@@ -34,8 +38,11 @@ Obj = Any  # ciscoconfparse2's line object (an untyped library)
 Settings = dict[str, Value]  # "limit" | "in" | "out" -> where the config sets it
 
 
-def parse(text: str, syntax: str, wanted: Mapping[str, str]) -> ParsedConfig:
-    """`wanted`: normalised neighbour address -> the address family the model gives it."""
+Wanted = Mapping[SessionKey, str]  # (VRF, normalised address) -> the model's address family
+
+
+def parse(text: str, syntax: str, wanted: Wanted) -> ParsedConfig:
+    """`wanted`: the neighbours the model has, with the address family it gives each."""
     lines = text.splitlines()
     if syntax == "iosxr":
         parsed = ParsedConfig(limit_keyword="maximum-prefix", policy_keyword="route-policy")
@@ -226,19 +233,20 @@ def _merge(found: Settings, inherited: Settings) -> None:
         found.setdefault(key, value)
 
 
-def _scopes(bgp: _At) -> list[_At]:
-    """`router bgp` and each of its `vrf NAME` blocks: both may hold neighbours."""
-    return [bgp, *(c for c in bgp.children() if c.words[0] == "vrf")]
+def _scopes(bgp: _At) -> list[tuple[str, _At]]:
+    """`router bgp` and each of its `vrf NAME` blocks, by VRF: both may hold neighbours."""
+    vrfs = [(c.words[1], c) for c in bgp.children() if c.words[0] == "vrf" and len(c.words) > 1]
+    return [(DEFAULT_VRF, bgp), *vrfs]
 
 
 # --- IOS-XR ----------------------------------------------------------------------------------
 
 
-def _iosxr(bgp: _At, parsed: ParsedConfig, wanted: Mapping[str, str]) -> None:
+def _iosxr(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
     groups: dict[str, _At] = {}
     af_groups: dict[tuple[str, str], _At] = {}
-    neighbors: list[_At] = []
-    for scope in _scopes(bgp):
+    neighbors: list[tuple[str, _At]] = []
+    for vrf, scope in _scopes(bgp):
         for child in scope.children():
             words = child.words
             if words[0] == "neighbor-group" and len(words) == 2:
@@ -246,7 +254,7 @@ def _iosxr(bgp: _At, parsed: ParsedConfig, wanted: Mapping[str, str]) -> None:
             elif words[0] == "af-group" and len(words) >= 4:
                 af_groups[(words[1], words[3])] = child  # af-group N address-family AFI ..
             elif words[0] == "neighbor" and len(words) == 2:
-                neighbors.append(child)
+                neighbors.append((vrf, child))
     parsed.defined.setdefault("neighbor-group", set()).update(groups)
     parsed.defined.setdefault("af-group", set()).update(name for name, _ in af_groups)
     for line in bgp.descendants():
@@ -287,52 +295,69 @@ def _iosxr(bgp: _At, parsed: ParsedConfig, wanted: Mapping[str, str]) -> None:
                     _merge(found, settings(group, afi, seen))
         return found
 
-    for neighbor in neighbors:
-        address = normalise(neighbor.words[1])
-        if address in wanted:
-            parsed.sessions[address] = neighbor.session(settings(neighbor, wanted[address], set()))
+    for vrf, neighbor in neighbors:
+        key = (vrf, normalise(neighbor.words[1]))
+        if key in wanted:
+            parsed.sessions[key] = neighbor.session(settings(neighbor, wanted[key], set()))
 
 
 # --- EOS -------------------------------------------------------------------------------------
 
 
-def _eos(bgp: _At, parsed: ParsedConfig, wanted: Mapping[str, str]) -> None:
-    for scope in _scopes(bgp):
-        groups: set[str] = set()
-        member_of: dict[str, _At] = {}  # neighbour -> its `neighbor X peer group PG` line
-        first: dict[str, _At] = {}  # neighbour -> its first line, where findings point
-        base: dict[str, Settings] = {}  # `router bgp` (or vrf) level
-        per_af: dict[tuple[str, str], Settings] = {}  # (afi, neighbour or group) level
-        for child in scope.children():
-            words = child.words
-            if words[0] == "neighbor" and len(words) >= 3:
-                name, rest = words[1], words[2:]
-                if rest in (["peer", "group"], ["peer-group"]):
-                    groups.add(name)
-                    continue
-                if rest[:2] == ["peer", "group"] or rest[0] == "peer-group":
-                    member_of[name] = child
-                    parsed.references.append(child.reference("peer group", words[-1]))
-                first.setdefault(name, child)
-                _eos_setting(child, base.setdefault(name, {}), parsed)
-            elif words[0] == "address-family" and len(words) >= 2:
-                for line in child.children():
-                    inner = line.words
-                    if inner[0] == "neighbor" and len(inner) >= 3:
-                        _eos_setting(line, per_af.setdefault((words[1], inner[1]), {}), parsed)
-        parsed.defined.setdefault("peer group", set()).update(groups)
-        for name, line in first.items():
-            address = normalise(name)
-            if address not in wanted or name in groups:
+@dataclass
+class _EosScope:
+    """What one level (`router bgp`, or one `vrf NAME` block in it) says about neighbours."""
+
+    groups: set[str]
+    member_of: dict[str, _At]  # neighbour -> its `neighbor X peer group PG` line
+    first: dict[str, _At]  # neighbour -> its first line, where findings point
+    base: dict[str, Settings]  # settings at this level, by neighbour or group
+    per_af: dict[tuple[str, str], Settings]  # (afi, neighbour or group) -> its family's
+
+
+def _eos(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
+    scopes = [(vrf, _eos_scope(block, parsed)) for vrf, block in _scopes(bgp)]
+    top = scopes[0][1]  # peer groups are defined here and used from any VRF (AVD vrf-lite)
+    for vrf, scope in scopes:
+        parsed.defined.setdefault("peer group", set()).update(scope.groups)
+        for name, line in scope.first.items():
+            key = (vrf, normalise(name))
+            if key not in wanted or name in scope.groups:
                 continue
-            chain = [name]
-            if name in member_of:
-                chain.append(member_of[name].words[-1])
+            afi = wanted[key]
+            # the neighbour before its group; its family before its level; a VRF's group
+            # settings before the `router bgp` level's
+            levels = [(scope, name)]
+            if name in scope.member_of:
+                group = scope.member_of[name].words[-1]
+                levels += [(scope, group)] + ([(top, group)] if scope is not top else [])
             found: Settings = {}
-            for holder in chain:  # the neighbour before its group; its family before global
-                _merge(found, per_af.get((wanted[address], holder), {}))
-                _merge(found, base.get(holder, {}))
-            parsed.sessions[address] = line.session(found)
+            for level, holder in levels:
+                _merge(found, level.per_af.get((afi, holder), {}))
+                _merge(found, level.base.get(holder, {}))
+            parsed.sessions[key] = line.session(found)
+
+
+def _eos_scope(block: _At, parsed: ParsedConfig) -> _EosScope:
+    scope = _EosScope(set(), {}, {}, {}, {})
+    for child in block.children():
+        words = child.words
+        if words[0] == "neighbor" and len(words) >= 3:
+            name, rest = words[1], words[2:]
+            if rest in (["peer", "group"], ["peer-group"]):
+                scope.groups.add(name)
+                continue
+            if rest[:2] == ["peer", "group"] or rest[0] == "peer-group":
+                scope.member_of[name] = child
+                parsed.references.append(child.reference("peer group", words[-1]))
+            scope.first.setdefault(name, child)
+            _eos_setting(child, scope.base.setdefault(name, {}), parsed)
+        elif words[0] == "address-family" and len(words) >= 2:
+            for line in child.children():
+                inner = line.words
+                if inner[0] == "neighbor" and len(inner) >= 3:
+                    _eos_setting(line, scope.per_af.setdefault((words[1], inner[1]), {}), parsed)
+    return scope
 
 
 def _eos_setting(line: _At, store: Settings, parsed: ParsedConfig) -> None:
@@ -348,7 +373,7 @@ def _eos_setting(line: _At, store: Settings, parsed: ParsedConfig) -> None:
 # --- NX-OS -----------------------------------------------------------------------------------
 
 
-def _nxos(bgp: _At, parsed: ParsedConfig, wanted: Mapping[str, str]) -> None:
+def _nxos(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
     templates: dict[str, dict[str, _At]] = {"peer": {}, "peer-policy": {}}
     for child in bgp.children():
         words = child.words
@@ -395,11 +420,10 @@ def _nxos(bgp: _At, parsed: ParsedConfig, wanted: Mapping[str, str]) -> None:
             _merge(found, settings(template, afi, seen))
         return found
 
-    for scope in _scopes(bgp):
+    for vrf, scope in _scopes(bgp):
         for child in scope.children():
             words = child.words
             if words[0] == "neighbor" and len(words) >= 2:
-                address = normalise(words[1])
-                if address in wanted:
-                    found = settings(child, wanted[address], set())
-                    parsed.sessions[address] = child.session(found)
+                key = (vrf, normalise(words[1]))
+                if key in wanted:
+                    parsed.sessions[key] = child.session(settings(child, wanted[key], set()))

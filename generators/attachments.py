@@ -1,0 +1,90 @@
+"""Host attachments of one leaf: one LACP bond per host, dual-homed by MLAG or EVPN multihoming.
+
+Both leaves of a pair compute the same bond numbers, segment ids, ESIs and LACP system MAC from
+the attachment alone, so the two halves of every bond agree by construction.
+"""
+
+from __future__ import annotations
+
+from meetme.validators.schema import Site
+from meetme.validators.schema_evpn import Attachment
+
+from .model import Lag, Mlag
+from .platforms import PLATFORMS
+
+
+def network_vlans(site: Site, names: list[str]) -> list[int]:
+    """VLAN ids of the named networks (in any tenant); unknown names are the rules' to report."""
+    vlans = set()
+    for tenant in site.tenants.values():
+        for name, network in tenant.networks.items():
+            if name in names:
+                vlans.add(network.vlan)
+    return sorted(vlans)
+
+
+def esi(attachment: Attachment, segment_id: int) -> str:
+    """Type-0 ESI (RFC 7432 5): 00, the pair's LACP system MAC, the 3-byte segment id."""
+    mac = attachment.lacp_system_mac.lower().split(":")
+    tail = f"{segment_id:06x}"
+    return ":".join(["00", *mac, tail[0:2], tail[2:4], tail[4:6]])
+
+
+def dotted(mac: str) -> str:
+    digits = mac.replace(":", "").lower()
+    return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
+
+
+def l2_mtu(allowed: tuple[int, ...] | None, wanted: int) -> int:
+    """The smallest MTU the platform accepts on a Layer 2 port that carries `wanted`."""
+    if allowed is None:
+        return wanted
+    return min((m for m in allowed if m >= wanted), default=max(allowed))
+
+
+def lags_of(site: Site, name: str) -> list[Lag]:
+    platform = PLATFORMS[site.devices[name].platform]
+    lags = []
+    for att_name, attachment in sorted(site.attachments.items()):
+        if name not in attachment.leaves:
+            continue
+        vlans = network_vlans(site, attachment.networks)
+        for index, port in enumerate(attachment.ports):
+            number = attachment.lag_base + index
+            segment = attachment.segment_base + index
+            lags.append(
+                Lag(
+                    name=platform.lag_format.format(n=number),
+                    number=number,
+                    description=f"{att_name} host {index + 1} {attachment.mode}",
+                    members=[port],
+                    mtu=l2_mtu(platform.l2_mtus, attachment.mtu),
+                    vlans=vlans,
+                    mode=attachment.mode,
+                    segment_id=segment,
+                    esi=esi(attachment, segment) if attachment.mode == "esi" else None,
+                    lacp_system_mac=attachment.lacp_system_mac.lower(),
+                    lacp_system_mac_dotted=dotted(attachment.lacp_system_mac),
+                )
+            )
+    return sorted(lags, key=lambda lag: lag.number)
+
+
+def mlag_of(site: Site, name: str) -> Mlag | None:
+    for _att_name, attachment in sorted(site.attachments.items()):
+        if attachment.mode != "mlag" or name not in attachment.leaves:
+            continue
+        peer = next(leaf for leaf in attachment.leaves if leaf != name)
+        platform = PLATFORMS[site.devices[name].platform]
+        return Mlag(
+            peer=peer,
+            peer_link=platform.mlag_peer_link,
+            peer_link_members=list(attachment.peer_link),
+            system_mac=attachment.lacp_system_mac.lower(),
+            backup_address=site.devices[peer].management.split("/")[0],
+            backup_vrf=platform.fixed_management_vrf or site.management.vrf,
+            anycast_vtep=(
+                attachment.anycast_vtep.split("/")[0] if attachment.anycast_vtep else None
+            ),
+        )
+    return None
