@@ -124,13 +124,14 @@ def handoff_of(
             parts.vrfs.append(PlainVrf(name=vrf_name, rd=f"{router_id}:{vrf.vlan}"))
         for local, remote, peer in links:
             sub = f"{local.interface}.{vrf.vlan}"
+            far = f"{remote.device} {remote.interface}.{vrf.vlan}"
             parts.interfaces.append(
                 Interface(
                     name=sub,
                     kind="subinterface",
                     parent=local.interface,
                     vlan=vrf.vlan,
-                    description=f"handoff {vrf_name} to {remote.device} {remote.interface}.{vrf.vlan}",
+                    description=f"handoff {vrf_name} to {far}",
                     vrf=vrf_name,
                     ipv4=Address.of(local.address_v4),
                     ip_mtu=local.ip_mtu,

@@ -50,7 +50,7 @@ def test_evpn001_link_rule_mtu_below_the_overlay_need(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "EVPN-001") == [
         f"intent/aus1/links.yaml:{line_of(links, 'mtu: 9000')}: IP MTU 9000 on fabric link "
-        "aus1-lf1 swp61 - aus1-sp1 Ethernet9/1 and 7 more (rule leaf-to-spine-cumulus) is below "
+        "aus1-lf1 swp61 - aus1-sp1 Ethernet9/1 and 15 more (rule leaf-to-spine-cumulus) is below "
         "9050: network gpu-tenant-a/gpu-a-compute-1 has mtu 9000 and VXLAN over IPv4 adds 50 "
         "bytes (the VTEPs strip the 802.1Q tag); VTEPs do not fragment, so larger frames are "
         "dropped. Set mtu to at least 9050"
@@ -80,7 +80,7 @@ def test_evpn001_site_underlay_mtu_is_reported_once_at_its_line(example: Path) -
     # every link rule without an mtu of its own takes the site's: one finding, at that line
     assert findings_of(result, "EVPN-001") == [
         f"intent/aus1/site.yaml:{line_of(site, 'mtu: 9000')}: IP MTU 9000 on fabric link "
-        "aus1-bl1 Ethernet1/1 - aus1-br1 HundredGigE0/0/0/8 and 55 more (rule "
+        "aus1-bl1 Ethernet1/1 - aus1-br1 HundredGigE0/0/0/8 and 63 more (rule "
         "border-leaf-to-border-eos, rule border-leaf-to-border-nxos, rule "
         "border-leaf-to-border-cumulus, rule leaf-to-spine-cumulus, rule leaf-to-spine-nxos, "
         "rule spine-to-border) is below 9050: network gpu-tenant-a/gpu-a-compute-1 has mtu "
@@ -208,7 +208,8 @@ def test_evpn003_vlan_in_the_cumulus_reserved_range(example: Path) -> None:
     assert findings_of(result, "EVPN-003") == [
         f"{TENANTS}:{line_of(tenants, 'vlan: 3800')}: VLAN 3800 of network "
         "gpu-tenant-a/gpu-a-compute-3 is in 3725-3999, which NVIDIA Cumulus Linux 5.16 (NVUE) "
-        "reserves for internal use, on aus1-lf1, aus1-lf2; choose a VLAN id outside it"
+        "reserves for internal use, on aus1-lf1, aus1-lf2, aus1-lf5, aus1-lf6; choose a VLAN "
+        "id outside it"
     ]
 
 
@@ -400,7 +401,7 @@ def test_evpn009_nxos_vrf_without_carrier_vlan(example: Path) -> None:
 
 def test_evpn009_cumulus_only_vrf_needs_no_carrier_vlan(example: Path) -> None:
     edit_tenants(example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {l3vni: 50001}")
-    assert findings_of(lint_repo(example), "EVPN-009") == []  # gpu-a is on dh1-r10 only
+    assert findings_of(lint_repo(example), "EVPN-009") == []  # gpu-a: Cumulus racks only
 
 
 # --- EVPN-010: overlay settings and VTEP addresses ----------------------------------------------
@@ -413,8 +414,9 @@ def test_evpn010_no_vtep_pool(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "EVPN-010") == [
         f"intent/aus1/site.yaml:{line_of(site, 'pools:')}: VTEPs aus1-bl1, aus1-bl2, aus1-bl3, "
-        "aus1-bl4, aus1-bl5, aus1-bl6, aus1-lf1, aus1-lf2, aus1-lf3, aus1-lf4 have no VTEP "
-        "address: add pools.vtep_v4 (one /32 per device id) or give each of them vtep_v4"
+        "aus1-bl4, aus1-bl5, aus1-bl6, aus1-lf1, aus1-lf2, aus1-lf3, aus1-lf4, aus1-lf5, "
+        "aus1-lf6 have no VTEP address: add pools.vtep_v4 (one /32 per device id) or give each "
+        "of them vtep_v4"
     ]
     assert result.errors
 
@@ -436,7 +438,7 @@ def test_evpn010_networks_without_evpn_settings(example: Path) -> None:
 
 ATTACHMENTS = "intent/aus1/attachments.yaml"
 MLAG_PAIR = "dh1-r10-gpu-hosts"
-ESI_PAIR = "dh2-r10-storage-hosts"
+ESI_PAIR = "dh1-r11-gpu-hosts"
 
 
 def edit_attachments(repo: Path, old: str, new: str) -> Path:
@@ -486,7 +488,7 @@ def test_evpn008_one_leaf_named_twice(example: Path) -> None:
 
 def test_evpn008_a_leaf_that_is_no_vtep(example: Path) -> None:
     attachments = edit_attachments(
-        example, "leaves: [aus1-lf3, aus1-lf4]", "leaves: [aus1-lf3, aus1-sp3]"
+        example, "leaves: [aus1-lf5, aus1-lf6]", "leaves: [aus1-lf5, aus1-sp3]"
     )
     assert findings_of(lint_repo(example), "EVPN-008") == [
         f"{ATTACHMENTS}:{line_of(attachments, 'aus1-sp3')}: attachment {ESI_PAIR} names "
@@ -567,14 +569,14 @@ def test_evpn008_mlag_without_peer_link_and_anycast_vtep(example: Path) -> None:
 
 
 def test_evpn008_esi_with_a_peer_link(example: Path) -> None:
+    # the MLAG pair's peer link, copied into the ESI attachment
     attachments = edit_attachments(
         example,
-        "ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]\n",
-        "ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]\n"
-        "        peer_link: [Ethernet1/49]\n",
+        "leaves: [aus1-lf5, aus1-lf6]\n",
+        "leaves: [aus1-lf5, aus1-lf6]\n        peer_link: [swp57, swp58]\n",
     )
     assert findings_of(lint_repo(example), "EVPN-008") == [
-        f"{ATTACHMENTS}:{line_of(attachments, 'Ethernet1/49')}: ESI attachment {ESI_PAIR} sets "
+        f"{ATTACHMENTS}:{line_of(attachments, 'swp57', 2)}: ESI attachment {ESI_PAIR} sets "
         "peer_link, an MLAG setting: EVPN multihoming has no peer link and each leaf keeps its "
         "own VTEP address; remove it (or use mode: mlag)"
     ]
@@ -671,11 +673,11 @@ def test_evpn008_network_name_in_two_tenants(example: Path) -> None:
     ]
 
 
-ESI_ON_THE_NXOS_BORDER_LEAVES = """
+ESI_ON_THE_CUMULUS_BORDER_LEAVES = """
 mode: esi
-leaves: [aus1-bl3, aus1-bl4]
-ports: [Ethernet1/20]
-lacp_system_mac: "02:00:00:00:10:03"
+leaves: [aus1-bl5, aus1-bl6]
+ports: [swp20]
+lacp_system_mac: "44:38:39:ff:00:02"
 networks: [storage-back-1]
 """
 
@@ -683,19 +685,19 @@ networks: [storage-back-1]
 def border_leaves_carry_storage_back_1(repo: Path) -> None:
     edit_tenants(
         repo,
-        "l2vni: 10211, racks: [dh1-r10, dh2-r10]}",
-        "l2vni: 10211, racks: [dh1-r10, dh2-r10], leaves: [aus1-bl3, aus1-bl4]}",
+        "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10]}",
+        "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10], leaves: [aus1-bl5, aus1-bl6]}",
     )
 
 
 def test_evpn008_esi_of_another_segment(example: Path) -> None:
-    # the same LACP system MAC and segment ids as the storage hosts: the same ESIs
+    # the same LACP system MAC and segment ids as the example's ESI hosts: the same ESIs
     border_leaves_carry_storage_back_1(example)
-    attachments = add_attachment(example, "mdf-storage-hosts", ESI_ON_THE_NXOS_BORDER_LEAVES)
+    attachments = add_attachment(example, "mdf-storage-hosts", ESI_ON_THE_CUMULUS_BORDER_LEAVES)
     assert findings_of(lint_repo(example), "EVPN-008") == [
-        f"{ATTACHMENTS}:{line_of(attachments, '02:00:00:00:10:03', 2)}: ESI "
-        "00:02:00:00:00:10:03:00:00:01 of host 1 of attachment dh2-r10-storage-hosts is also the "
-        "ESI of host 1 of attachment mdf-storage-hosts on aus1-bl3, aus1-bl4: an ESI names one "
+        f"{ATTACHMENTS}:{line_of(attachments, '44:38:39:ff:00:02', 2)}: ESI "
+        f"00:44:38:39:ff:00:02:00:00:01 of host 1 of attachment {ESI_PAIR} is also the "
+        "ESI of host 1 of attachment mdf-storage-hosts on aus1-bl5, aus1-bl6: an ESI names one "
         "Ethernet segment fabric-wide, so remote VTEPs would treat the two as one; give the "
         "attachment its own lacp_system_mac or a segment_base range of its own"
     ]
@@ -704,7 +706,7 @@ def test_evpn008_esi_of_another_segment(example: Path) -> None:
 def test_evpn008_esi_with_segment_ids_of_its_own_is_fine(example: Path) -> None:
     border_leaves_carry_storage_back_1(example)
     add_attachment(
-        example, "mdf-storage-hosts", ESI_ON_THE_NXOS_BORDER_LEAVES + "segment_base: 101\n"
+        example, "mdf-storage-hosts", ESI_ON_THE_CUMULUS_BORDER_LEAVES + "segment_base: 101\n"
     )
     result = lint_repo(example)
     assert [f for f in result.findings if f.rule.startswith("EVPN-")] == []
@@ -713,27 +715,53 @@ def test_evpn008_esi_with_segment_ids_of_its_own_is_fine(example: Path) -> None:
 # --- EVPN-011: MLAG / ESI only where rendered ---------------------------------------------------
 
 
-def test_evpn011_mlag_on_nxos(example: Path) -> None:
-    attachments = edit_attachments(example, "mode: esi", "mode: mlag")
+NXOS_HOSTS = """
+leaves: [aus1-lf3, aus1-lf4]
+ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]
+lacp_system_mac: "02:00:00:00:10:03"
+networks: [storage-back-1, storage-back-2]
+"""
+
+
+def test_evpn011_esi_on_nxos(example: Path) -> None:
+    # Nexus 9000 -EX and later cannot host an Ethernet segment (generators/platforms.py)
+    attachments = add_attachment(example, "dh2-r10-storage-hosts", "mode: esi\n" + NXOS_HOSTS)
     result = lint_repo(example)
     assert findings_of(result, "EVPN-011") == [
-        f"{ATTACHMENTS}:{line_of(attachments, 'mode: mlag', 2)}: attachment {ESI_PAIR} asks for "
-        "MLAG on aus1-lf3, aus1-lf4, Cisco NX-OS, for which meetme renders no MLAG; attach the "
-        "hosts to leaves of a platform that has it (NVIDIA Cumulus Linux 5.16 (NVUE)), or use "
-        "mode: esi, which Cisco NX-OS renders"
+        f"{ATTACHMENTS}:{line_of(attachments, 'mode: esi')}: attachment dh2-r10-storage-hosts "
+        "asks for ESI (EVPN multihoming) on aus1-lf3, aus1-lf4, Cisco NX-OS, for which meetme "
+        "renders no ESI (EVPN multihoming); attach the hosts to leaves of a platform that has "
+        "it (NVIDIA Cumulus Linux 5.16 (NVUE))"
     ]
     assert result.errors
 
 
-def test_evpn011_esi_on_cumulus(example: Path) -> None:
-    attachments = edit_attachments(example, "mode: mlag", "mode: esi")
-    assert findings_of(lint_repo(example), "EVPN-011") == [
-        f"{ATTACHMENTS}:{line_of(attachments, 'mode: esi')}: attachment {MLAG_PAIR} asks for "
-        "ESI (EVPN multihoming) on aus1-lf1, aus1-lf2, NVIDIA Cumulus Linux 5.16 (NVUE), for "
-        "which meetme renders no ESI (EVPN multihoming); attach the hosts to leaves of a "
-        "platform that has it (Cisco NX-OS), or use mode: mlag, which NVIDIA Cumulus Linux 5.16 "
-        "(NVUE) renders"
+def test_evpn011_mlag_on_nxos(example: Path) -> None:
+    body = "mode: mlag\npeer_link: [Ethernet1/49, Ethernet1/50]\nanycast_vtep: 10.0.1.202/32\n"
+    attachments = add_attachment(example, "dh2-r10-storage-hosts", body + NXOS_HOSTS)
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-011") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'mode: mlag', 2)}: attachment "
+        "dh2-r10-storage-hosts asks for MLAG on aus1-lf3, aus1-lf4, Cisco NX-OS, for which "
+        "meetme renders no MLAG; attach the hosts to leaves of a platform that has it (NVIDIA "
+        "Cumulus Linux 5.16 (NVUE))"
     ]
+    assert result.errors
+
+
+def test_evpn011_cumulus_renders_mlag_and_esi(example: Path) -> None:
+    # the two Cumulus pairs swap modes: the MLAG pair goes ESI, the ESI pair MLAG
+    attachments = edit_attachments(example, "mode: mlag", "mode: esi")
+    replace_in(attachments, "        peer_link: [swp57, swp58]", "        # no peer link")
+    replace_in(attachments, "        anycast_vtep: 10.0.1.201/32", "        # no anycast VTEP")
+    replace_in(
+        attachments,
+        "        mode: esi\n        leaves: [aus1-lf5, aus1-lf6]\n",
+        "        mode: mlag\n        leaves: [aus1-lf5, aus1-lf6]\n"
+        "        peer_link: [swp57, swp58]\n        anycast_vtep: 10.0.1.202/32\n",
+    )
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule.startswith("EVPN-")] == []
 
 
 # --- EVPN-012: the MLAG anycast VTEP -------------------------------------------------------------
@@ -969,8 +997,8 @@ def test_evpn013_exports_of_two_vrfs_overlap(example: Path) -> None:
 
 
 def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: Path) -> None:
-    attachments = edit_attachments(example, "[aus1-lf3, aus1-lf4]", "[aus1-lf3, aus1-lf5]")
-    replace_in(attachments, "storage-back-1, storage-back-2]", "storage-back-1, storage-back-9]")
+    attachments = edit_attachments(example, "[aus1-lf5, aus1-lf6]", "[aus1-lf5, aus1-lf7]")
+    replace_in(attachments, "gpu-a-compute-4, storage-back-1]", "gpu-a-compute-4, storage-back-9]")
     replace_in(attachments, "[aus1-bl1, aus1-bl2]", "[aus1-bl1, aus1-bl9]")
     replace_in(attachments, "storage: {vlan: 3110", "storag: {vlan: 3110")
     with pytest.raises(IntentError) as raised:
@@ -980,9 +1008,9 @@ def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: P
     ] == [
         (
             ATTACHMENTS,
-            line_of(attachments, "aus1-lf5"),
+            line_of(attachments, "aus1-lf7"),
             "dangling-name",
-            "unknown device 'aus1-lf5'; did you mean 'aus1-lf4'? (known: aus1-bl1, aus1-bl2, "
+            "unknown device 'aus1-lf7'; did you mean 'aus1-lf6'? (known: aus1-bl1, aus1-bl2, "
             "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2)",
         ),
         (
@@ -1013,14 +1041,14 @@ def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: P
 
 def test_evpn008_host_port_on_an_external_circuit_port(example: Path) -> None:
     border_leaves_carry_storage_back_1(example)
-    body = ESI_ON_THE_NXOS_BORDER_LEAVES.replace("[Ethernet1/20]", "[Ethernet1/9]")
+    body = ESI_ON_THE_CUMULUS_BORDER_LEAVES.replace("[swp20]", "[swp9]")
     attachments = add_attachment(example, "mdf-storage-hosts", body + "segment_base: 101\n")
-    at = f"{ATTACHMENTS}:{line_of(attachments, '[Ethernet1/9]')}"
+    at = f"{ATTACHMENTS}:{line_of(attachments, '[swp9]')}"
     assert findings_of(lint_repo(example), "EVPN-008") == [
-        f"{at}: host port Ethernet1/9 of attachment mdf-storage-hosts is on aus1-bl3 already the "
-        "external port Ethernet1/9.200 (azure er-syd/private XC-AZ-1 vlan 200): one port "
-        "carries one thing; use a free port",
-        f"{at}: host port Ethernet1/9 of attachment mdf-storage-hosts is on aus1-bl4 already the "
-        "external port Ethernet1/9.200 (azure er-syd/private XC-AZ-2 vlan 200): one port "
-        "carries one thing; use a free port",
+        f"{at}: host port swp9 of attachment mdf-storage-hosts is on aus1-bl5 already the "
+        "external port swp9.301 (gcp gcp-ic/syd-ead1 XC-GCP-1 vlan 301): one port carries one "
+        "thing; use a free port",
+        f"{at}: host port swp9 of attachment mdf-storage-hosts is on aus1-bl6 already the "
+        "external port swp9.302 (gcp gcp-ic/syd-ead2 XC-GCP-2 vlan 302): one port carries one "
+        "thing; use a free port",
     ]
