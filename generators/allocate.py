@@ -7,6 +7,7 @@ gives a small config diff.
 from __future__ import annotations
 
 import ipaddress
+from functools import cache
 
 from meetme.validators.schema import Device, Intent, Site
 
@@ -18,9 +19,14 @@ class PoolExhausted(ValueError):
     """An id or index does not fit the pool it draws from."""
 
 
+@cache
+def _network(pool: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    return ipaddress.ip_network(pool)
+
+
 def nth_address(pool: str, offset: int, prefixlen: int) -> str:
     """Address `offset` of `pool`, written with `prefixlen`, or PoolExhausted."""
-    net = ipaddress.ip_network(pool)
+    net = _network(pool)
     if offset >= net.num_addresses:
         raise PoolExhausted(
             f"offset {offset} is outside pool {pool} ({net.num_addresses} addresses)"

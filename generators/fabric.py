@@ -43,6 +43,9 @@ class FabricLink:
     origin: str  # "rule <name>" or "link #<i>"
 
 
+EndPair = tuple["LinkEndFacts", "LinkEndFacts", "FabricLink"]
+
+
 @dataclass
 class SiteFabric:
     name: str
@@ -50,15 +53,20 @@ class SiteFabric:
     links: list[FabricLink] = field(default_factory=list)
     edge: SiteEdge = field(default_factory=SiteEdge)
 
-    def links_of(self, device: str) -> list[tuple[LinkEndFacts, LinkEndFacts, FabricLink]]:
-        """(local end, remote end, link) for every link touching `device`."""
-        found = []
-        for link in self.links:
-            if link.a.device == device:
-                found.append((link.a, link.b, link))
-            elif link.b.device == device:
-                found.append((link.b, link.a, link))
-        return found
+    _index: dict[str, list[EndPair]] = field(default_factory=dict, repr=False)
+    _indexed: int = field(default=-1, repr=False)  # len(links) when the index was built
+
+    def links_of(self, device: str) -> list[EndPair]:
+        """(local end, remote end, link) for every link touching `device`, in link order.
+        Indexed once per resolved fabric: a scan per device would be quadratic in big sites."""
+        if self._indexed != len(self.links):
+            self._index = {}
+            for link in self.links:
+                self._index.setdefault(link.a.device, []).append((link.a, link.b, link))
+                if link.b.device != link.a.device:
+                    self._index.setdefault(link.b.device, []).append((link.b, link.a, link))
+            self._indexed = len(self.links)
+        return list(self._index.get(device, []))
 
 
 def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:

@@ -1052,3 +1052,18 @@ def test_evpn008_host_port_on_an_external_circuit_port(example: Path) -> None:
         "external port swp9.302 (gcp gcp-ic/syd-ead2 XC-GCP-2 vlan 302): one port carries one "
         "thing; use a free port",
     ]
+
+
+def test_evpn014_a_vni_above_the_rd_range(example: Path) -> None:
+    tenants = example / "intent/aus1/tenants.yaml"
+    replace_in(tenants, "l2vni: 10101,", "l2vni: 100101,")
+    replace_in(tenants, "gpu-a:      {l3vni: 50001,", "gpu-a:      {l3vni: 70001,")
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-014") == [
+        f"intent/aus1/tenants.yaml:{line_of(tenants, 'l3vni: 70001')}: VRF gpu-a of gpu-tenant-a: "
+        "L3VNI 70001 does not fit the RD router-id:VNI (at most 65535); choose a VNI up to 65535",
+        f"intent/aus1/tenants.yaml:{line_of(tenants, 'l2vni: 100101')}: network gpu-a-compute-1 "
+        "of gpu-tenant-a: L2VNI 100101 does not fit the RD router-id:VNI (at most 65535); "
+        "choose a VNI up to 65535",
+    ]
+    assert result.errors

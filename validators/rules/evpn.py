@@ -1251,3 +1251,34 @@ def _export_hits(
             f"north; add {subnet} to export_north",
             path,
         )
+
+
+RD_ASSIGNED_MAX = 65535  # a type-1 RD is IP:n with a 2-byte assigned number (RFC 4364 4.2)
+
+
+@rule(
+    "EVPN-014",
+    "error",
+    "VNIs fit the route distinguisher router-id:VNI",
+    "meetme writes each VTEP's RDs as router-id:VNI, a type-1 route distinguisher whose assigned "
+    f"number is 2 bytes, so a VNI above {RD_ASSIGNED_MAX} gives an RD every platform rejects.",
+    f"{STANDARDS} EVPN-004; https://www.rfc-editor.org/rfc/rfc4364 section 4.2",
+)
+def vnis_fit_the_rd(ctx: SiteContext) -> Iterator[Hit]:
+    for tenant_name, tenant in sorted(ctx.site.tenants.items()):
+        for vrf_name, vrf in sorted(tenant.vrfs.items()):
+            if vrf.l3vni is not None and vrf.l3vni > RD_ASSIGNED_MAX:
+                yield Hit(
+                    f"VRF {vrf_name} of {tenant_name}: L3VNI {vrf.l3vni} does not fit the RD "
+                    f"router-id:VNI (at most {RD_ASSIGNED_MAX}); choose a VNI up to "
+                    f"{RD_ASSIGNED_MAX}",
+                    (*vrf.path, "l3vni"),
+                )
+        for net_name, network in sorted(tenant.networks.items()):
+            if network.l2vni > RD_ASSIGNED_MAX:
+                yield Hit(
+                    f"network {net_name} of {tenant_name}: L2VNI {network.l2vni} does not fit "
+                    f"the RD router-id:VNI (at most {RD_ASSIGNED_MAX}); choose a VNI up to "
+                    f"{RD_ASSIGNED_MAX}",
+                    (*network.path, "l2vni"),
+                )
