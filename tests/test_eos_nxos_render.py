@@ -1328,6 +1328,11 @@ def test_nxos_evpn_peers_are_multihop_loopback_sessions_carrying_evpn_only(r: Re
         # Route targets and the router MAC are extended communities.
         assert "send-community" in af and "send-community extended" in af, peer.address
         assert not [line for line in af if line.startswith("route-map ")], peer.address
+        # The prefix limit every BGP session carries: exactly one, the model's.
+        limits = [line for line in af if line.startswith("maximum-prefix ")]
+        assert limits == [f"maximum-prefix {peer.max_routes} {peer.max_routes_warning_pct}"], (
+            peer.address
+        )
     # An overlay session is never also an underlay one.
     assert not {p.address for p in evpn.peers} & {n.address for n in r.model.bgp.neighbors}
 

@@ -674,9 +674,11 @@ def test_evpn_sessions_run_loopback_to_loopback(
             assert neighbor["remote-as"] == peer.remote_as == remote.bgp.asn, where
             assert neighbor["type"] == "numbered", where
             assert neighbor["multihop-ttl"] == peer.ebgp_multihop > 1, where
+            # EVPN only, with the prefix limit every BGP session carries.
+            limit = {"maximum": peer.max_routes, "warning-threshold": peer.max_routes_warning_pct}
             assert neighbor["address-family"] == {
                 "ipv4-unicast": {"state": "disabled"},
-                "l2vpn-evpn": {"state": "enabled"},
+                "l2vpn-evpn": {"state": "enabled", "prefix-limits": {"inbound": limit}},
             }, where
         for underlay in model.bgp.neighbors:
             assert "l2vpn-evpn" not in neighbors[underlay.address]["address-family"]

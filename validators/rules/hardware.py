@@ -1,0 +1,229 @@
+"""HW-*: every interface meetme renders exists on the device's hardware.
+
+The port catalogue is validators/data/hardware.yaml: per hardware model its front-panel ports,
+numbered as its platform numbers them, with each model's source.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, cast
+
+import yaml
+from meetme.validators.schema import Device
+
+from .engine import Hit, Path_, SiteContext, rule
+
+if TYPE_CHECKING:
+    from meetme.generators.fabric import SiteFabric
+
+CATALOGUE = "validators/data/hardware.yaml"
+IOSXR_TYPES = (
+    "TenGigE|TwentyFiveGigE|FortyGigE|FiftyGigE|HundredGigE|TwoHundredGigE|FourHundredGigE"
+)
+
+
+@dataclass(frozen=True)
+class Naming:
+    """How a platform writes a front-panel port: a pattern with groups `port` and `sub`."""
+
+    pattern: re.Pattern[str]
+    shape: str  # for messages
+    first_sub: int  # the first breakout sub-port / lane number
+    sub_required: bool  # EOS: a multi-lane cage is always written with its lane
+
+
+NAMING: dict[str, Naming] = {
+    "cisco_iosxr": Naming(
+        re.compile(rf"(?:{IOSXR_TYPES})0/0/0/(?P<port>\d+)(?:/(?P<sub>\d+))?"),
+        "<Type>0/0/0/<port>[/<breakout>]",
+        0,
+        False,
+    ),
+    "arista_eos": Naming(
+        re.compile(r"Ethernet(?P<port>\d+)(?:/(?P<sub>\d+))?"),
+        "Ethernet<port>/<lane>",
+        1,
+        True,
+    ),
+    "cisco_nxos": Naming(
+        re.compile(r"Ethernet1/(?P<port>\d+)(?:/(?P<sub>\d+))?"),
+        "Ethernet1/<port>[/<breakout>]",
+        1,
+        False,
+    ),
+    "nvidia_nvue": Naming(
+        re.compile(r"swp(?P<port>\d+)(?:s(?P<sub>\d+))?"),
+        "swp<port>[s<breakout>]",
+        0,
+        False,
+    ),
+}
+
+
+@cache
+def hardware() -> dict[str, Any]:
+    text = resources.files("meetme.validators").joinpath("data/hardware.yaml").read_text()
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
+
+
+def _ranges(model: str, spec: dict[str, Any]) -> str:
+    runs = [f"{g['first']}-{g['last']} ({g['cage']})" for g in spec["groups"]]
+    return f"a {model} has ports {', '.join(runs)}"
+
+
+def port_problem(device: Device, interface: str) -> str | None:
+    """Why `interface` is no front-panel port of `device`'s model, or None when it is one.
+    A sub-interface (`.vlan`) is judged by its physical parent."""
+    spec = hardware()["models"][device.model]
+    naming = NAMING[device.platform]
+    physical = interface.split(".", 1)[0]
+    found = naming.pattern.fullmatch(physical)
+    if found is None:
+        return (
+            f"{device.platform} writes a front-panel port {naming.shape}, and "
+            f"{_ranges(device.model, spec)}"
+        )
+    port = int(found["port"])
+    group = next((g for g in spec["groups"] if g["first"] <= port <= g["last"]), None)
+    if group is None:
+        return _ranges(device.model, spec)
+    split: int = group["split"]
+    last_sub = naming.first_sub + split - 1
+    where = f"port {port} of a {device.model} ({group['cage']})"
+    kind = "lanes" if naming.sub_required else "breakout sub-ports"
+    if found["sub"] is None:
+        if naming.sub_required and split > 1:
+            return f"{where} is written with one of its lanes {naming.first_sub}-{last_sub}"
+        return None
+    sub = int(found["sub"])
+    if split == 1:
+        return f"{where} has no {kind}"
+    if not naming.first_sub <= sub <= last_sub:
+        return f"{where} has {kind} {naming.first_sub}-{last_sub}"
+    return None
+
+
+def _checked(ctx: SiteContext, name: str) -> Device | None:
+    """The device when its model is catalogued for its platform (else HW-002 reports it)."""
+    device = ctx.site.devices.get(name)
+    if device is None:
+        return None
+    spec = hardware()["models"].get(device.model)
+    if spec is None or spec["platform"] != device.platform:
+        return None
+    return device
+
+
+# (where, origin text, reason) -> device -> interfaces, in the order they were met
+Found = dict[tuple[Path_, str, str], dict[str, list[str]]]
+
+
+def _note(found: Found, ctx: SiteContext, where: Path_, origin: str, name: str, iface: str) -> None:
+    device = _checked(ctx, name)
+    if device is None:
+        return
+    reason = port_problem(device, iface)
+    if reason is not None:
+        listed = found[(where, origin, reason)][name]
+        if iface not in listed:
+            listed.append(iface)
+
+
+def _fabric_ports(ctx: SiteContext, found: Found) -> None:
+    for link in cast("SiteFabric", ctx.fabric).links:
+        source = link.source
+        explicit = len(source) >= 2 and source[-2] == "links"
+        for side, end in (("a", link.a), ("b", link.b)):
+            if explicit:
+                where: Path_ = (*source, side, "interface")
+                origin = f"explicit link #{source[-1]}"
+            else:  # a link rule: its a-side devices are always the links' a ends
+                rule_index = cast(int, source[-1])
+                where = (*source, side)
+                origin = f"link rule {ctx.site.link_rules[rule_index].name}"
+            _note(found, ctx, where, origin, end.device, end.interface)
+
+
+def _external_ports(ctx: SiteContext, found: Found) -> None:
+    circuits = {(xc.device, xc.interface): name for name, xc in ctx.site.cross_connects.items()}
+    for port in cast("SiteFabric", ctx.fabric).edge.ports:
+        physical = port.parent or port.name
+        circuit = circuits.get((port.device, physical))
+        if circuit is None:  # not from a cross-connect: point at the declaration
+            where, origin = port.source, "external port"
+        else:
+            xc = ctx.site.cross_connects[circuit]
+            where, origin = (*xc.path, "interface"), f"cross-connect {circuit}"
+        _note(found, ctx, where, origin, port.device, physical)
+
+
+def _attachment_ports(ctx: SiteContext, found: Found) -> None:
+    for name, attachment in sorted(ctx.site.attachments.items()):
+        for field, label in (("ports", "port"), ("peer_link", "peer-link port")):
+            for index, iface in enumerate(getattr(attachment, field)):
+                where = (*attachment.path, field, index)
+                for leaf in attachment.leaves:
+                    _note(found, ctx, where, f"attachment {name} {label}", leaf, iface)
+
+
+@rule(
+    "HW-001",
+    "error",
+    "Every rendered interface is a front-panel port of the device's hardware",
+    "A link rule derives port numbers from device ids; a new device or a changed `first` can "
+    "push a port past the last one the hardware has, and a misspelt name is no port at all. "
+    "The device rejects such a config, so the error is caught before it is pushed. Checked: "
+    "fabric link ends, external (cross-connect) ports, host attachment and MLAG peer-link "
+    f"ports, against the catalogue {CATALOGUE}.",
+    f"{CATALOGUE} (vendor datasheets, one per model; UNVERIFIED entries marked there)",
+)
+def interfaces_exist(ctx: SiteContext) -> Iterator[Hit]:
+    found: Found = defaultdict(lambda: defaultdict(list))
+    _fabric_ports(ctx, found)
+    _external_ports(ctx, found)
+    _attachment_ports(ctx, found)
+    for (where, origin, reason), by_device in found.items():
+        # devices given the same interfaces (both leaves of a pair, every spine of a rule)
+        # make one finding, not one each
+        devices_of: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        for device, interfaces in by_device.items():
+            devices_of[tuple(interfaces)].append(device)
+        for given, devices in devices_of.items():
+            yield Hit(
+                f"{origin} gives {', '.join(given)} on {', '.join(devices)}, but {reason}",
+                where,
+            )
+
+
+@rule(
+    "HW-002",
+    "warning",
+    "Every device's hardware model is in the port catalogue",
+    "Without the model's front-panel ports meetme cannot tell whether an interface exists, so "
+    "HW-001 skips the device: its port numbers are unchecked until the model is added.",
+    CATALOGUE,
+)
+def model_catalogued(ctx: SiteContext) -> Iterator[Hit]:
+    models = hardware()["models"]
+    for name, device in sorted(ctx.site.devices.items()):
+        spec = models.get(device.model)
+        if spec is None:
+            yield Hit(
+                f"{name}: hardware model {device.model} is not in {CATALOGUE}, so its port "
+                "numbers are unchecked; add the model with its front-panel ports and datasheet",
+                (*device.path, "model"),
+            )
+        elif spec["platform"] != device.platform:
+            yield Hit(
+                f"{name}: {CATALOGUE} describes the {device.model} on {spec['platform']}, not "
+                f"{device.platform}, so its port numbers are unchecked; add the platform's "
+                "numbering",
+                (*device.path, "model"),
+            )
