@@ -47,3 +47,26 @@ def test_intent_rejects_a_literal_key(example: Path) -> None:
     assert result.exit_code == 2
     assert "a key must be a secret reference" in result.output
     assert "hunter2" not in result.output  # a pasted key is never echoed into CI logs
+
+
+def test_every_external_session_of_the_example_carries_its_key_placeholder(
+    example: Path,
+) -> None:
+    """The example keys every external session (AWS requires MD5; the others agreed one), and
+    each rendered border config carries the placeholder of every key its sessions use."""
+    from meetme.generators.render import output_name
+    from meetme.pipeline import device_models, lint
+
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    models = device_models(lint(example / "intent"))
+    external = [(m, n) for m in models.values() for n in m.bgp.neighbors if n.external]
+    assert {m.platform for m, _ in external} == {
+        "cisco_iosxr",
+        "arista_eos",
+        "cisco_nxos",
+        "nvidia_nvue",
+    }
+    for model, neighbor in external:
+        assert neighbor.password is not None, f"{model.hostname} {neighbor.description}"
+        text = (example / "rendered" / output_name(model)).read_text()
+        assert neighbor.password in text, f"{model.hostname} {neighbor.description}"
