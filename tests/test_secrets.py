@@ -55,6 +55,7 @@ def test_every_external_session_of_the_example_carries_its_key_placeholder(
     """The example keys every external session (AWS requires MD5; the others agreed one), and
     each rendered border config carries the placeholder of every key its sessions use."""
     from meetme.generators.render import output_name
+
     from meetme.pipeline import device_models, lint
 
     assert runner.invoke(app, ["render"]).exit_code == 0
