@@ -21,6 +21,7 @@ from meetme.generators.model import (
     BgpNeighbor,
     DeviceModel,
     Evpn,
+    EvpnPeer,
     EvpnVlan,
     EvpnVrf,
     Interface,
@@ -639,7 +640,7 @@ SHARED = "192.0.2.1"  # the transit session in VRF default and a handoff session
 def vtep_model(base: DeviceModel, platform: str) -> DeviceModel:
     """The device the *_vtep fixtures configure: VLAN 101 (VRF gpu-a, IPv4 gateway) and 201
     (VRF storage, IPv4 and IPv6 gateways); both VRFs with an L3VNI and a handoff session to
-    the address of the default VRF's transit neighbour."""
+    the address of the default VRF's transit neighbour; one EVPN peer, a spine's loopback."""
 
     def neighbor(vrf: str | None, kind: str, policy: str, limit: int) -> BgpNeighbor:
         return BgpNeighbor(
@@ -701,6 +702,20 @@ def vtep_model(base: DeviceModel, platform: str) -> DeviceModel:
             network(201, "storage-data", "storage", "10.30.1.1/24", "2001:db8:30:1::1/64"),
         ],
         vrfs=[tenant("gpu-a", 50001, 3001), tenant("storage", 50010, 3010)],
+        peers=[
+            EvpnPeer(
+                address="10.0.0.1",
+                remote_as=65100,
+                description="lint-spine",
+                peer_device="lint-spine",
+                update_source="Loopback0",
+                update_source_address="10.0.0.21",
+                ebgp_multihop=3,
+                max_routes=20000,
+                max_routes_warning_pct=80,
+                next_hop_unchanged=False,
+            )
+        ],
     )
     bgp = base.bgp.model_copy(update={"neighbors": neighbors})
     update = {"platform": platform, "bgp": bgp, "evpn": None if platform == "cisco_iosxr" else evpn}
@@ -945,6 +960,70 @@ VTEP_CASES: list[tuple[str, str, str, str, Expected]] = [
         "",
         [("CFG-008", "      gpu-a:", "bgp:")],
     ),
+    # CFG-009: each EVPN peer with the model's prefix limit
+    (
+        "arista_eos",
+        "no limit in the EVPN peer's peer group",
+        "   neighbor EVPN-OVERLAY maximum-routes 20000 warning-limit 80 percent\n",
+        "",
+        [("CFG-009", "neighbor 10.0.0.1 peer group")],
+    ),
+    (
+        "arista_eos",
+        "EVPN peer limit different",
+        "EVPN-OVERLAY maximum-routes 20000",
+        "EVPN-OVERLAY maximum-routes 12000",
+        [("CFG-009", "EVPN-OVERLAY maximum-routes 12000")],
+    ),
+    (
+        "arista_eos",
+        "EVPN peer not rendered",
+        "   neighbor 10.0.0.1 peer group EVPN-OVERLAY\n   neighbor 10.0.0.1 remote-as 65100\n",
+        "",
+        [("CFG-009", "router bgp")],
+    ),
+    (
+        "cisco_nxos",
+        "EVPN peer without maximum-prefix in l2vpn evpn",
+        "      maximum-prefix 20000 80\n",
+        "",
+        [("CFG-009", "  neighbor 10.0.0.1")],
+    ),
+    (
+        "cisco_nxos",
+        "EVPN peer limit different",
+        "maximum-prefix 20000 80",
+        "maximum-prefix 2000 80",
+        [("CFG-009", "maximum-prefix 2000 80")],
+    ),
+    (
+        "cisco_nxos",
+        "EVPN peer not rendered",
+        "  neighbor 10.0.0.1\n    remote-as 65100\n",
+        "  neighbor 10.0.0.9\n    remote-as 65100\n",
+        [("CFG-009", "router bgp")],
+    ),
+    (
+        "nvidia_nvue",
+        "EVPN peer without its inbound maximum",
+        "                        maximum: 20000\n",
+        "",
+        [("CFG-009", "'10.0.0.1':")],
+    ),
+    (
+        "nvidia_nvue",
+        "EVPN peer limit different",
+        "maximum: 20000",
+        "maximum: 2000",
+        [("CFG-009", "maximum: 2000")],
+    ),
+    (
+        "nvidia_nvue",
+        "EVPN peer not rendered",
+        "'10.0.0.1':",
+        "'10.0.0.9':",
+        [("CFG-009", "      default:", "neighbor:")],
+    ),
 ]
 
 
@@ -1090,3 +1169,52 @@ def test_nvue_template_without_the_l2vni_fails_at_each_bridge_vlan(
             )
     assert len(expected) >= 2
     assert vtep_findings(result.findings, "CFG-006") == sorted(expected)
+
+
+def test_evpn_peer_findings_name_the_limit_in_the_platforms_words(
+    example_models: dict[str, DeviceModel],
+) -> None:
+    base = example_models["aus1-bl1"]
+    eos = (DATA / "eos_vtep.cfg").read_text().replace("maximum-routes 20000", "maximum-routes 0")
+    assert lint_vtep(base, "arista_eos", eos) == [
+        f"rendered/lab/eos_vtep.cfg:{line_in(eos, 'maximum-routes 0')}: CFG-009 EVPN peer "
+        "10.0.0.1 (lint-spine) has maximum-routes 0, which is no limit; the device model's is "
+        "20000"
+    ]
+    nxos = (DATA / "nxos_vtep.cfg").read_text().replace("      maximum-prefix 20000 80\n", "")
+    assert lint_vtep(base, "cisco_nxos", nxos) == [
+        f"rendered/lab/nxos_vtep.cfg:{line_in(nxos, 'neighbor 10.0.0.1')}: CFG-009 EVPN peer "
+        "10.0.0.1 (lint-spine) has no prefix limit: no `maximum-prefix` under the neighbour's "
+        "address-family l2vpn evpn"
+    ]
+
+
+def test_eos_template_without_the_evpn_limit_fails_on_every_overlay_session(
+    example: Path,
+    example_models: dict[str, DeviceModel],
+    broken_templates: Callable[[str, str, str], Path],
+) -> None:
+    """Spines have no VTEP and no external session: only CFG-009 reads them."""
+    templates = broken_templates(
+        "arista_eos/bgp.j2",
+        "   neighbor {{ p.address }} maximum-routes {{ p.max_routes }} warning-limit "
+        "{{ p.max_routes_warning_pct }} percent\n",
+        "",
+    )
+    result = lint(example / "intent", templates=templates)
+
+    expected = []
+    spines = 0
+    for model in example_models.values():
+        if model.platform != "arista_eos" or model.evpn is None:
+            continue
+        spines += not model.evpn.vtep
+        text = render_device(model, templates)
+        expected += [
+            f"rendered/{output_name(model)}:{line_in(text, f'neighbor {p.address} remote-as')}: "
+            f"EVPN peer {p.address} ({p.peer_device}) has no prefix limit: no `maximum-routes` "
+            "on the neighbour or its peer group"
+            for p in model.evpn.peers
+        ]
+    assert spines >= 2 and len(expected) >= 4
+    assert vtep_findings(result.findings, "CFG-009") == sorted(expected)

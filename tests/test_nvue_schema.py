@@ -325,10 +325,10 @@ def test_md5_key_from_intent_is_a_placeholder(
     example: Path, forbid_schema: type[BaseModel]
 ) -> None:
     """A key named in intent reaches the file as its marked placeholder, nothing else."""
-    replace_in(
+    replace_in(  # the example keys the Google sessions: name another secret
         example / "intent/aus1/clouds.yaml",
-        "advertise: [10.80.0.0/16]}",
-        'advertise: [10.80.0.0/16], key: "secret:gcp-md5"}',
+        'key: "secret:gcp-ic-md5"',
+        'key: "secret:gcp-md5"',
         count=4,
     )
     result = lint_repo(example)

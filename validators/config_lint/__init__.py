@@ -19,7 +19,8 @@ The BGP checks (CFG-001..005) parse only devices with an external or handoff nei
 (importing ciscoconfparse2 is a large part of `meetme lint`'s time, so it happens only then).
 On those devices every BGP neighbour of the model is checked, underlay included: border
 devices exercise each platform's underlay template too, at no extra parse. The EVPN checks
-(CFG-006..008, module `evpn`) read every VTEP with a VLAN or VRF to map, with a line scan.
+(CFG-006..009, module `evpn`) read every VTEP with a VLAN or VRF to map and every device with
+an EVPN peer (spines included), with a line scan.
 """
 
 from __future__ import annotations
@@ -125,6 +126,7 @@ CONFIGURED = "CFG-005"
 VLAN_MAPPED = "CFG-006"
 VRF_MAPPED = "CFG-007"
 VRF_EXPORTED = "CFG-008"
+EVPN_PEER_LIMIT = "CFG-009"
 
 rule(
     PREFIX_LIMIT,
@@ -212,6 +214,19 @@ rule(
     "VTEPs (EVPN-004). Checked for each address family the VRF routes on the device.",
     EVPN_SOURCE,
 )(_reads_rendered_text)
+rule(
+    EVPN_PEER_LIMIT,
+    "error",
+    "Every EVPN peer of the device model is in its rendered config with its prefix limit",
+    "An overlay session without its limit accepts every EVPN route a misbehaving VTEP or "
+    "spine floods (host routes, one per MAC/IP), and EOS's implicit 12000 resets a healthy "
+    "session once the fabric outgrows it. Checked on the rendered text against the device "
+    "model's max_routes: EOS `neighbor A maximum-routes N` (on the neighbour or its peer "
+    "group), NX-OS `maximum-prefix N` under the neighbour's `address-family l2vpn evpn`, NVUE "
+    "`address-family l2vpn-evpn prefix-limits inbound maximum N`.",
+    "STANDARDS.md EVPN-009 and BGP-007 (RFC 7454 section 8 "
+    "https://www.rfc-editor.org/rfc/rfc7454); SYNTAX.md 1.4, 3.4, 4.4; config lint",
+)(_reads_rendered_text)
 
 
 # --- running them ----------------------------------------------------------------------------
@@ -228,7 +243,7 @@ def _checks_bgp(model: DeviceModel) -> bool:
 
 def _checks_evpn(model: DeviceModel) -> bool:
     evpn = model.evpn
-    return evpn is not None and evpn.vtep and bool(evpn.vlans or evpn.vrfs)
+    return evpn is not None and bool(evpn.peers or (evpn.vtep and (evpn.vlans or evpn.vrfs)))
 
 
 def lint_configs(

@@ -1,4 +1,4 @@
-"""CFG-006..008: a VTEP's EVPN services read back from its rendered text.
+"""CFG-006..009: a VTEP's EVPN services and a device's EVPN peers read back from its text.
 
 The device model says which VLANs carry which L2VNI and which VRFs have an L3VNI; a template
 that drops or mistypes one of those lines renders a config the device accepts and that
@@ -15,6 +15,15 @@ silently does not carry the network. Checked here, per platform, in the platform
   router bgp address-family AFI-unicast route-export to-evpn state enabled` and `vrf X router
   bgp route-export to-evpn route-target RT` (without it NVUE derives the RT from the per-leaf
   ASN, which differs on every leaf: EVPN-004).
+
+CFG-009 reads each EVPN peer of the model (leaf or spine, VRF default) and its prefix limit:
+- EOS: `router bgp` / `neighbor A maximum-routes N`, else `neighbor A peer group PG` and
+  `neighbor PG maximum-routes N` at the same level.
+- NX-OS: `router bgp` / `neighbor A` / `address-family l2vpn evpn` / `maximum-prefix N`.
+  `inherit peer` / `peer-policy` templates are not followed: meetme prints the limit on the
+  neighbour, so a template would be a finding to read, not a false pass.
+- NVUE: `vrf default router bgp neighbor A address-family l2vpn-evpn prefix-limits inbound
+  maximum N`, else the same under its `peer-group`.
 
 A VRF's exports are checked for each address family it routes on the device: those of its
 SVIs and of its handoff sessions (IPv4 when it has neither). One VLAN or VNI per line only: a
@@ -33,10 +42,10 @@ from typing import TYPE_CHECKING
 
 import yaml
 
-from . import VLAN_MAPPED, VRF_EXPORTED, VRF_MAPPED, Value, nvue
+from . import EVPN_PEER_LIMIT, VLAN_MAPPED, VRF_EXPORTED, VRF_MAPPED, Value, normalise, nvue
 
 if TYPE_CHECKING:
-    from meetme.generators.model import DeviceModel, Evpn
+    from meetme.generators.model import DeviceModel, Evpn, EvpnPeer
 
 Hit = tuple[str, str, int, int]  # rule, message, line, column
 Position = tuple[int, int]
@@ -44,18 +53,43 @@ TOP: Position = (1, 1)  # where a finding goes when the block it belongs in is m
 
 
 def check(model: DeviceModel, text: str) -> list[Hit]:
-    """Every CFG-006..008 finding on one VTEP's rendered text."""
+    """Every CFG-006..009 finding on one device's rendered text."""
     evpn = model.evpn
-    if evpn is None or not evpn.vtep:
+    if evpn is None:
         return []
     families = _families(model, evpn)
-    if model.platform == "arista_eos":
-        return list(_eos(evpn, _tree(text)))
-    if model.platform == "cisco_nxos":
-        return list(_nxos(evpn, families, _tree(text)))
-    if model.platform == "nvidia_nvue":
-        return list(_nvue(evpn, families, text))
-    return []  # meetme renders no VTEP on other platforms
+    services = evpn.vtep and bool(evpn.vlans or evpn.vrfs)
+    hits: list[Hit] = []
+    if model.platform in ("arista_eos", "cisco_nxos"):
+        root = _tree(text)
+        if model.platform == "arista_eos":
+            hits += _eos(evpn, root) if evpn.vtep else []
+            hits += _eos_peers(evpn.peers, root)
+        else:
+            hits += _nxos(evpn, families, root) if evpn.vtep else []
+            hits += _nxos_peers(evpn.peers, root)
+    elif model.platform == "nvidia_nvue":
+        tree = nvue.compose(text)
+        if isinstance(tree, Value):
+            rule_id = VLAN_MAPPED if evpn.vlans else VRF_MAPPED if services else EVPN_PEER_LIMIT
+            what = (
+                f"{len(evpn.vlans)} VLAN(s) and {len(evpn.vrfs)} VRF(s)"
+                if services
+                else f"{len(evpn.peers)} EVPN peer(s)"
+            )
+            return [
+                (
+                    rule_id,
+                    f"the rendered config cannot be read ({tree.text}); none of its {what} "
+                    "could be checked",
+                    tree.line,
+                    tree.column,
+                )
+            ]
+        trees = list(nvue.set_trees(tree))
+        hits += _nvue(evpn, families, trees) if evpn.vtep else []
+        hits += _nvue_peers(evpn.peers, trees)
+    return hits  # meetme renders no EVPN on other platforms
 
 
 def _families(model: DeviceModel, evpn: Evpn) -> dict[str, list[str]]:
@@ -326,19 +360,9 @@ def _nxos(evpn: Evpn, families: dict[str, list[str]], root: _Line) -> Iterator[H
 # --- NVUE ------------------------------------------------------------------------------------
 
 
-def _nvue(evpn: Evpn, families: dict[str, list[str]], text: str) -> Iterator[Hit]:
-    root = nvue.compose(text)
-    if isinstance(root, Value):
-        rule_id = VLAN_MAPPED if evpn.vlans else VRF_MAPPED
-        yield (
-            rule_id,
-            f"the rendered config cannot be read ({root.text}); none of its "
-            f"{len(evpn.vlans)} VLAN(s) and {len(evpn.vrfs)} VRF(s) could be checked",
-            root.line,
-            root.column,
-        )
-        return
-    trees = list(nvue.set_trees(root))
+def _nvue(
+    evpn: Evpn, families: dict[str, list[str]], trees: list[yaml.MappingNode]
+) -> Iterator[Hit]:
     domains = [
         (key, value)
         for tree in trees
@@ -474,3 +498,123 @@ def _path_in(trees: list[yaml.MappingNode], *keys: str) -> tuple[yaml.Node | Non
             return node, at or TOP
         partial = partial or at
     return None, partial or TOP
+
+
+# --- CFG-009: EVPN peers and their prefix limit ----------------------------------------------
+
+
+def _peer_limit(
+    peer: EvpnPeer, limit: tuple[str, Position] | None, keyword: str, where: str, at: Position
+) -> Iterator[Hit]:
+    """One configured peer: `limit` is the value the config gives it and where, if any."""
+    who = f"EVPN peer {peer.address} ({peer.peer_device})"
+    if limit is None:
+        yield EVPN_PEER_LIMIT, f"{who} has no prefix limit: no `{keyword}` {where}", *at
+        return
+    text, position = limit
+    if not text.isdigit() or int(text) == 0:
+        wrong = f"{who} has {keyword} {text}, which is no limit"
+    elif int(text) != peer.max_routes:
+        wrong = f"{who} has {keyword} {text}"
+    else:
+        return
+    yield EVPN_PEER_LIMIT, f"{wrong}; the device model's is {peer.max_routes}", *position
+
+
+def _peer_missing(peer: EvpnPeer, scope: str, at: Position) -> Hit:
+    return (
+        EVPN_PEER_LIMIT,
+        f"EVPN peer {peer.address} ({peer.peer_device}) of the device model is not configured "
+        f"in {scope}",
+        *at,
+    )
+
+
+def _router_bgp(root: _Line) -> _Line | None:
+    return next((c for c in root.children if c.words[:2] == ["router", "bgp"]), None)
+
+
+def _eos_peers(peers: list[EvpnPeer], root: _Line) -> Iterator[Hit]:
+    bgp = _router_bgp(root)
+    first: dict[str, _Line] = {}  # normalised neighbour -> its first line
+    group_of: dict[str, str] = {}  # normalised neighbour -> its peer group
+    limits: dict[str, _Line] = {}  # neighbour or group, as written -> `maximum-routes` line
+    for line in bgp.children if bgp is not None else []:
+        words = line.words
+        if words[0] != "neighbor" or len(words) < 3:
+            continue
+        name = normalise(words[1])
+        first.setdefault(name, line)
+        if words[2:] in (["peer", "group", words[-1]], ["peer-group", words[-1]]):
+            # `neighbor A peer group PG`; `neighbor PG peer group` (no name) defines PG
+            group_of.setdefault(name, words[-1])
+        elif words[2] == "maximum-routes" and len(words) >= 4:
+            limits.setdefault(name, line)
+    for peer in peers:
+        address = normalise(peer.address)
+        neighbor = first.get(address)
+        if neighbor is None:
+            yield _peer_missing(peer, "router bgp", _at(bgp))
+            continue
+        found = limits.get(address) or limits.get(group_of.get(address, ""))
+        yield from _peer_limit(
+            peer,
+            (found.words[3], found.at) if found is not None else None,
+            "maximum-routes",
+            "on the neighbour or its peer group",
+            neighbor.at,
+        )
+
+
+def _nxos_peers(peers: list[EvpnPeer], root: _Line) -> Iterator[Hit]:
+    bgp = _router_bgp(root)
+    neighbors: dict[str, _Line] = {}
+    for line in bgp.children if bgp is not None else []:
+        if len(line.words) >= 2 and line.words[0] == "neighbor":
+            neighbors.setdefault(normalise(line.words[1]), line)
+    for peer in peers:
+        neighbor = neighbors.get(normalise(peer.address))
+        if neighbor is None:
+            yield _peer_missing(peer, "router bgp", _at(bgp))
+            continue
+        family = neighbor.child("address-family", "l2vpn", "evpn")
+        found = family.child("maximum-prefix") if family is not None else None
+        yield from _peer_limit(
+            peer,
+            (found.words[1], found.at) if found is not None and len(found.words) > 1 else None,
+            "maximum-prefix",
+            "under the neighbour's address-family l2vpn evpn",
+            neighbor.at,
+        )
+
+
+def _nvue_peers(peers: list[EvpnPeer], trees: list[yaml.MappingNode]) -> Iterator[Hit]:
+    neighbors: dict[str, tuple[yaml.ScalarNode, yaml.Node]] = {}
+    groups: dict[str, yaml.Node] = {}
+    for tree in trees:
+        bgp = nvue.get(tree, "vrf", "default", "router", "bgp")
+        for key, node in nvue.items(nvue.get(bgp, "neighbor")):
+            neighbors.setdefault(normalise(str(key.value)), (key, node))
+        for key, node in nvue.items(nvue.get(bgp, "peer-group")):
+            groups.setdefault(str(key.value), node)
+    limit = ("address-family", "l2vpn-evpn", "prefix-limits", "inbound", "maximum")
+    for peer in peers:
+        entry = neighbors.get(normalise(peer.address))
+        if entry is None:
+            at = _path_in(trees, "vrf", "default", "router", "bgp", "neighbor")[1]
+            yield _peer_missing(peer, "vrf default router bgp", at)
+            continue
+        key, node = entry
+        group = nvue.scalar(nvue.get(node, "peer-group"))
+        holders = [node] + ([groups[group.text]] if group and group.text in groups else [])
+        found = next(
+            (v for v in (nvue.scalar(nvue.get(h, *limit)) for h in holders) if v is not None),
+            None,
+        )
+        yield from _peer_limit(
+            peer,
+            (found.text, (found.line, found.column)) if found is not None else None,
+            "address-family l2vpn-evpn prefix-limits inbound maximum",
+            "on the neighbour or its peer-group",
+            _key_at(key),
+        )
