@@ -174,12 +174,22 @@ class Bgp(Model):
     rpki_caches: list[RpkiCache] = Field(default_factory=list)  # RTR caches: origin validation
 
     @property
+    def default_vrf_neighbors(self) -> list[BgpNeighbor]:
+        return [n for n in self.neighbors if n.vrf is None]
+
+    @property
     def neighbors_v4(self) -> list[BgpNeighbor]:
-        return [n for n in self.neighbors if n.afi == "ipv4"]
+        """IPv4 sessions of the default VRF (VRF sessions print inside their VRF)."""
+        return [n for n in self.default_vrf_neighbors if n.afi == "ipv4"]
 
     @property
     def neighbors_v6(self) -> list[BgpNeighbor]:
-        return [n for n in self.neighbors if n.afi == "ipv6"]
+        """IPv6 sessions of the default VRF."""
+        return [n for n in self.default_vrf_neighbors if n.afi == "ipv6"]
+
+    def in_vrf(self, vrf: str) -> list[BgpNeighbor]:
+        """The sessions of one VRF."""
+        return [n for n in self.neighbors if n.vrf == vrf]
 
 
 class LocalUser(Model):
@@ -307,3 +317,8 @@ class DeviceModel(Model):
     lags: list[Lag] = Field(default_factory=list)
     mlag: Mlag | None = None
     vrfs: list[PlainVrf] = Field(default_factory=list)
+
+    @property
+    def esi_multihoming(self) -> bool:
+        """The device hosts EVPN Ethernet segments (it isolates them if it loses the fabric)."""
+        return any(lag.mode == "esi" for lag in self.lags)
