@@ -187,6 +187,12 @@ class Bgp(Model):
         """IPv6 sessions of the default VRF."""
         return [n for n in self.default_vrf_neighbors if n.afi == "ipv6"]
 
+    @property
+    def session_bfd_profiles(self) -> list[BfdTimers]:
+        """The distinct per-session BFD timer sets (a cloud's required timers), by name."""
+        profiles = {n.bfd_timers for n in self.neighbors if n.bfd_timers is not None}
+        return sorted(profiles, key=lambda timers: timers.profile)
+
     def in_vrf(self, vrf: str) -> list[BgpNeighbor]:
         """The sessions of one VRF."""
         return [n for n in self.neighbors if n.vrf == vrf]

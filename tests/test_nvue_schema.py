@@ -478,13 +478,15 @@ def test_management_and_loopbacks(nvue_devices: list[tuple[DeviceModel, str]]) -
 
 
 def test_unpatched_models_would_not_catch_typos(
-    nvue_devices: list[tuple[DeviceModel, str]],
+    forbid_schema: type[BaseModel], nvue_devices: list[tuple[DeviceModel, str]]
 ) -> None:
     """Why the forbid fixture exists; also shows the shared module was left unpatched."""
     shared = importlib.import_module(SCHEMA_MODULE)
     tree = copy.deepcopy(set_tree(nvue_devices[0][1]))
     tree["router"]["bgp"]["enable"] = "on"
     shared.NvueConfig.model_validate(tree)  # accepted: extra keys are ignored by default
+    with pytest.raises(ValidationError):  # the patched copy rejects the 5.14 spelling
+        forbid_schema.model_validate(tree)
 
 
 def test_management_plane_follows_the_model(
