@@ -6,16 +6,32 @@ argument parsing; rich colours terminal output and stays plain when piped.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
+import tempfile
+import traceback
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 import yaml
-from rich.console import Console
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
+from meetme.outputs import (
+    FileFault,
+    PipeConsole,
+    Refused,
+    check_compare_target,
+    check_render_target,
+    check_report_path,
+    is_lint_report,
+    is_schema,
+    write_file,
+)
 from meetme.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 
 if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the pipeline
@@ -23,13 +39,100 @@ if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the p
     from meetme.pipeline import LintResult
     from meetme.validators.rules.engine import Finding, Rule
 
+out = PipeConsole(highlight=False, soft_wrap=True)
+err = PipeConsole(stderr=True, highlight=False, soft_wrap=True)
+
+
+class _Guarded(TyperGroup):
+    """Runs every command so that whatever escapes it ends as one line, never a traceback."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, TyperException, EOFError):
+            raise  # Typer's own ways out: an exit code, a usage error, ^C
+        except Exception as exc:
+            raise typer.Exit(report_fault(exc)) from None
+
+
 app = typer.Typer(
+    cls=_Guarded,
     add_completion=False,
     no_args_is_help=True,
+    pretty_exceptions_enable=False,  # its tracebacks can show locals: resolved configs, keys
     help="Intent-based config generator and standards linter for AI-datacenter border and fabric.",
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def report_fault(exc: BaseException) -> int:
+    """One line on stderr for an exception no command handled; returns the exit code."""
+    if isinstance(exc, Refused | FileFault):
+        _fail(f"meetme: {exc}")
+        return EXIT_UNUSABLE
+    if isinstance(exc, OSError):
+        where = f" {exc.filename}" if exc.filename else _stream(exc)
+        _fail(f"meetme: cannot {_verb(exc)}{where}: {exc.strerror or exc}")
+        return EXIT_UNUSABLE
+    if isinstance(exc, RecursionError | MemoryError):
+        _fail("meetme: input too large or too deeply nested")
+        return EXIT_UNUSABLE
+    _debug(exc)
+    _fail(
+        f"meetme: internal error: {type(exc).__name__} at {_origin(exc)}; this is a bug in "
+        "meetme (set MEETME_DEBUG=1 to see the traceback)"
+    )
+    return EXIT_INTERNAL
+
+
+def _fail(line: str) -> None:
+    # control characters of a hostile path must not reach the terminal
+    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in line)
+    err.print(text, markup=False, highlight=False)
+
+
+_WRITE_ERRORS = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EPIPE})
+
+
+def _verb(exc: OSError) -> str:
+    """Whether a failure nobody labelled was a write (a temporary folder counts as one)."""
+    if exc.errno in _WRITE_ERRORS:
+        return "write"
+    name = os.fsdecode(exc.filename) if isinstance(exc.filename, str | bytes) else ""
+    # the cached or configured folder: gettempdir() would probe, and may fail, right here
+    temporary = tempfile.tempdir or os.environ.get("TMPDIR") or "/tmp"
+    if name and os.path.abspath(name).startswith(os.path.abspath(temporary) + os.sep):
+        return "write"
+    return "read"
+
+
+def _stream(exc: OSError) -> str:
+    """An OSError without a file name, raised while printing, is about the terminal or pipe."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if isinstance(exc, BrokenPipeError) or any("/rich/" in f.filename for f in frames):
+        return " standard output"
+    return ""
+
+
+def _origin(exc: BaseException) -> str:
+    """Where it was raised (meetme's innermost frame): enough to file the bug, no values."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    packages = ("meetme", "meetme.generators", "meetme.validators", "meetme.deploy")
+    roots = tuple(
+        os.path.dirname(str(module.__file__)) + os.sep
+        for module in map(sys.modules.get, packages)
+        if module is not None
+    )
+    ours = [f for f in frames if f.filename.startswith(roots)]
+    if not (ours or frames):
+        return "an unknown place"
+    frame = (ours or frames)[-1]
+    return f"{Path(frame.filename).name}:{frame.lineno}"
+
+
+def _debug(exc: BaseException) -> None:
+    if os.environ.get("MEETME_DEBUG") == "1":
+        sys.stderr.write("".join(traceback.format_exception(exc)))
+
 
 RepoArg = Annotated[Path, typer.Argument(help="Repository holding intent/ and rendered/.")]
 IntentOpt = Annotated[Path | None, typer.Option("--intent", help="Intent folder [REPO/intent].")]
@@ -117,9 +220,8 @@ def _emit_report(findings: list[Finding], fmt: Format, report_file: Path | None)
     if report_file is None:
         sys.stdout.write(text)
         return
-    report_file.parent.mkdir(parents=True, exist_ok=True)
-    report_file.write_text(text, encoding="utf-8")
-    out.print(f"{report_file}: {fmt.value} report, {summary(findings)}")
+    write_file(report_file, text)
+    out.print(f"{report_file}: {fmt.value} report, {summary(findings)}", markup=False)
 
 
 def _rules() -> list[Rule]:
@@ -154,6 +256,9 @@ def lint_command(
     (intent `standards: {severity: {RULE: error}}`) changes a rule's severity.
     $MEETME_TODAY (YYYY-MM-DD) sets the day waivers expire against."""
     intent_dir, _ = _folders(repo, intent, None)
+    if report_file is not None:  # refused before the intent is even read
+        protected = {"the intent folder": intent_dir, "the rendered folder": repo / "rendered"}
+        check_report_path(report_file, protected, is_lint_report)
     result = _lint_or_exit(intent_dir, fmt, report_file)
     _emit_report(result.findings, fmt, report_file)
     if result.render_errors:  # the config lint could not see these devices: a meetme bug
@@ -188,8 +293,9 @@ def render_command(
     from meetme.pipeline import write_rendered
 
     intent_dir, target = _folders(repo, intent, out_dir)
+    check_render_target(target, intent_dir)  # refused before anything is read or written
     files = _render_or_exit(intent_dir, show_findings=True)
-    write_rendered(target, files)
+    write_rendered(target, files, intent_dir)
     out.print(f"rendered {len(files)} device(s) into {target}")
 
 
@@ -201,6 +307,7 @@ def check_command(
     from meetme.pipeline import compare_rendered
 
     intent_dir, target = _folders(repo, intent, out_dir)
+    check_compare_target(target, intent_dir)
     files = _render_or_exit(intent_dir, show_findings=False)
     drift = compare_rendered(target, files)
     if drift.clean:
@@ -354,17 +461,37 @@ def schema_command(
     one place (a device, a room) is checked completely."""
     from meetme.editor_schema import intent_schema
 
+    if out_file is not None:
+        protected = {"the intent folder": Path("intent"), "the rendered folder": Path("rendered")}
+        check_report_path(out_file, protected, is_schema)
     text = json.dumps(intent_schema(partial=not whole), indent=2) + "\n"
     if out_file is None:
         sys.stdout.write(text)
         return
-    out_file.parent.mkdir(parents=True, exist_ok=True)
-    out_file.write_text(text, encoding="utf-8")
+    write_file(out_file, text)
     out.print(f"wrote {out_file}", markup=False)
 
 
 def main() -> None:
-    app()
+    """The `meetme` script: the app, with whatever escapes it (even outside a command, or
+    while flushing standard output at the end) ending as one line and exit 2 or 3."""
+    try:
+        try:
+            app()
+        except Exception as exc:
+            sys.exit(report_fault(exc))
+    finally:
+        _flush_stdout()
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        # further flushes, at interpreter exit too, go nowhere instead of failing again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _fail(f"meetme: cannot write standard output: {exc.strerror or exc}")
+        sys.exit(EXIT_UNUSABLE)
 
 
 def _register_deploy_commands() -> None:

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from meetme.outputs import FileFault, PipeConsole, check_report_path, is_journal, writing
 from meetme.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
 
 if TYPE_CHECKING:
@@ -32,9 +33,9 @@ if TYPE_CHECKING:
 
 EXIT_UNKNOWN = 3
 
-deploy_app = typer.Typer()
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+deploy_app = typer.Typer(pretty_exceptions_enable=False)
+out = PipeConsole(highlight=False, soft_wrap=True)
+err = PipeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 
 class Format(StrEnum):
@@ -170,20 +171,25 @@ def _run(
     from meetme.deploy.journal import Journal
 
     _quiet_library_logs()
-    targets, settings, store = _preflight(
-        command, stage, repo, inventory_path, secrets_path, intent, out_dir, only, fmt, overrides
-    )
     if command == "push" and journal_path is None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         journal_path = repo / "journal" / f"{stamp}-push-{stage.value}.jsonl"
+    if journal_path is not None:  # refused before any device is even looked up
+        _check_journal(journal_path, repo, intent, out_dir)
+    targets, settings, store = _preflight(
+        command, stage, repo, inventory_path, secrets_path, intent, out_dir, only, fmt, overrides
+    )
     run = {"run": uuid.uuid4().hex[:12], "command": command, "stage": stage.value}
     printer = _Printer(err if fmt is Format.json else out, show_diffs=fmt is Format.text)
-    journal = Journal(journal_path, store, run, printer)
+    with writing(journal_path or "the journal"):
+        journal = Journal(journal_path, store, run, printer)
     engine = Engine(targets, settings, store, journal)
     try:
         results = engine.plan() if command == "plan" else engine.push()
+    except OSError as exc:  # the journal could not be written (devices' errors are results)
+        _journal_failed(journal_path, exc, touched=any(r["device"] for r in journal.records))
     except Exception as exc:  # never a traceback: its locals could hold resolved configs
-        err.print(f"[red]internal error[/]: {escape(store.mask(describe(exc)))}")
+        err.print(f"[red]internal error[/]: {escape(describe(exc, store.mask))}")
         if journal_path is not None:
             err.print(f"journal: {journal_path}")
         raise typer.Exit(EXIT_UNKNOWN) from None
@@ -200,6 +206,29 @@ def _run(
         raise typer.Exit(EXIT_UNKNOWN)
     ok = {"changes", "no-changes", "not-supported", "committed", "unchanged"}
     raise typer.Exit(EXIT_OK if statuses <= ok else EXIT_FINDINGS)
+
+
+def _check_journal(
+    journal_path: Path, repo: Path, intent: Path | None, out_dir: Path | None
+) -> None:
+    protected = {
+        "the intent folder": intent or repo / "intent",
+        "the rendered folder": out_dir or repo / "rendered",
+    }
+    check_report_path(journal_path, protected, is_journal)
+
+
+def _journal_failed(journal_path: Path | None, exc: OSError, touched: bool) -> NoReturn:
+    """Before any device step nothing happened (exit 2); after one, the journal no longer
+    says what the devices did, so their state is unknown (exit 3)."""
+    if not touched:
+        raise FileFault("write", journal_path or "the journal", exc.strerror or str(exc))
+    err.print(
+        f"meetme: cannot write {journal_path}: {exc.strerror or exc}; the devices' state is "
+        "unknown: check each device of this run by hand",
+        markup=False,
+    )
+    raise typer.Exit(EXIT_UNKNOWN)
 
 
 def _preflight(

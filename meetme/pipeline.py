@@ -6,9 +6,6 @@ drops a neighbour's prefix limit or policy fails `meetme lint` even when the int
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +13,7 @@ from meetme.generators.build import build_models
 from meetme.generators.fabric import SiteFabric, resolve_fabric
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, output_name, render_device
+from meetme.outputs import MARKER, folder_entries, write_folder
 from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
 from meetme.validators.loader import LoadedIntent, display_path, load_intent
 from meetme.validators.rules.engine import SEVERITY_ORDER, Finding, run_rules
@@ -81,31 +79,14 @@ def render_all(models: dict[str, DeviceModel], templates: Path | None = None) ->
     return {output_name(m): render_device(m, templates) for m in models.values()}
 
 
-def write_rendered(out_dir: Path, files: dict[str, str]) -> None:
-    """Write into a temporary sibling folder, then swap it in place of `out_dir`.
+def write_rendered(out_dir: Path, files: dict[str, str], intent_dir: Path | None = None) -> None:
+    """Replace `out_dir` with exactly `files` and meetme's marker, atomically.
 
-    Files of devices that no longer exist disappear with the old folder. If anything fails
-    before the swap, `out_dir` is left exactly as it was.
+    Refuses (outputs.Refused) a folder that is not meetme's own, or that is, holds or sits in
+    `intent_dir`, before anything is touched. Files of devices that no longer exist
+    disappear with the old folder; if anything fails, `out_dir` is left exactly as it was.
     """
-    out_dir = out_dir.resolve()
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
-    try:
-        for relative, text in sorted(files.items()):
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        os.chmod(staging, 0o755)
-        if out_dir.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
-            os.rename(out_dir, retired / out_dir.name)
-            os.rename(staging, out_dir)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            os.rename(staging, out_dir)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+    write_folder(out_dir, files, intent_dir)
 
 
 @dataclass
@@ -120,16 +101,21 @@ class Drift:
 
 
 def compare_rendered(out_dir: Path, files: dict[str, str]) -> Drift:
-    on_disk = {}
+    """What differs between `out_dir` and `files`; meetme's marker is not compared. Links
+    and special files are never followed or read: they differ from any rendered file."""
+    on_disk: dict[str, bool] = {}  # relative name -> a regular file
     if out_dir.is_dir():
-        for path in sorted(out_dir.rglob("*")):
-            if path.is_file():
-                on_disk[path.relative_to(out_dir).as_posix()] = path
+        on_disk = {name: regular for name, regular in folder_entries(out_dir) if name != MARKER}
     missing = sorted(set(files) - set(on_disk))
     extra = sorted(set(on_disk) - set(files))
     changed = sorted(
         name
         for name in set(files) & set(on_disk)
-        if on_disk[name].read_bytes() != files[name].encode("utf-8")
+        if not (on_disk[name] and _same_bytes(out_dir / name, files[name].encode("utf-8")))
     )
     return Drift(missing, extra, changed)
+
+
+def _same_bytes(path: Path, expected: bytes) -> bool:
+    # the size first: a huge file in rendered/ is never read into memory
+    return path.stat().st_size == len(expected) and path.read_bytes() == expected

@@ -1,0 +1,492 @@
+"""Where meetme may write, and how.
+
+`render` replaces its output folder whole, so it must only ever replace a folder it wrote
+itself: one that is absent, empty, or carries the marker `.meetme-rendered` listing exactly the
+files meetme put there. Reports (`lint --output`, `schema --out`, `--journal`) never land in
+the intent, the rendered folder or `.git`, never follow a symlink, and only overwrite a file
+whose content is one meetme writes. Every check runs before anything is touched; every write
+is atomic (a temporary sibling, then a rename), so a failure leaves the old bytes in place.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import re
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from rich.console import Console
+
+MARKER = ".meetme-rendered"
+MARKER_HEADER = (
+    "# meetme owns this folder: `meetme render` replaces it whole with the files listed "
+    "below, and refuses to if it holds any other file."
+)
+# Siblings a killed render can leave behind (the .gitignore names them too).
+DEBRIS_KINDS = (".new-", ".old-")
+SNIFF_LIMIT = 16 * 1024 * 1024  # a meetme report larger than this is not worth guessing about
+_JOURNAL_KEYS = frozenset({"ts", "run", "command", "stage", "step", "status"})
+_FINDING_KEYS = frozenset({"rule", "severity", "message", "file", "line", "column"})
+_SUMMARY = re.compile(r"\d+ error\(s\), \d+ warning\(s\)(, \d+ info)?(, \d+ waived)?")
+_JUNIT_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="meetme lint"'
+
+
+class Refused(Exception):
+    """meetme will not write to `path`, for `reason`; nothing was touched (exit 2)."""
+
+    def __init__(self, path: Path | str, reason: str, verb: str = "write") -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"refusing to {verb} {self.path}: {reason}")
+
+
+class FileFault(Exception):
+    """The operating system refused to read or write `path` (exit 2, no traceback)."""
+
+    def __init__(self, verb: str, path: Path | str, reason: str) -> None:
+        self.verb = verb
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"cannot {verb} {self.path}: {reason}")
+
+
+@contextmanager
+def writing(path: Path | str) -> Iterator[None]:
+    """Report any OSError inside as a failure to write `path`, the name the user knows."""
+    try:
+        yield
+    except OSError as exc:
+        raise FileFault("write", path, exc.strerror or str(exc)) from exc
+
+
+@contextmanager
+def reading(path: Path | str) -> Iterator[None]:
+    try:
+        yield
+    except OSError as exc:
+        raise FileFault("read", path, exc.strerror or str(exc)) from exc
+
+
+class PipeConsole(Console):
+    """A rich console for which a closed pipe is an error like any other (exit 2, one line),
+    not rich's silent exit 1, which meetme uses for findings."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+# --- the render folder ----------------------------------------------------------------------
+
+
+def marker_text(files: Iterable[str]) -> str:
+    """The marker: the header, then every file meetme writes into the folder, sorted."""
+    return "".join(f"{line}\n" for line in [MARKER_HEADER, *sorted(files)])
+
+
+def check_render_target(out_dir: Path, intent_dir: Path | None) -> None:
+    """Refuse (raise Refused) unless `out_dir` may be replaced whole by a render."""
+    with reading(out_dir):
+        if _plain_folder(out_dir, intent_dir):
+            stray = first_stray(out_dir)
+            if stray is not None:
+                raise Refused(out_dir, stray)
+
+
+def check_compare_target(out_dir: Path, intent_dir: Path | None) -> None:
+    """What `check` compares must be a folder render could write: a file meetme did not write
+    in a marked folder is drift (stale), but an unmarked folder is not meetme's at all."""
+    with reading(out_dir):
+        if _plain_folder(out_dir, intent_dir, "check") and read_manifest(out_dir) is None:
+            stray = first_stray(out_dir)
+            if stray is not None:
+                raise Refused(out_dir, stray, "check")
+
+
+def _plain_folder(out_dir: Path, intent_dir: Path | None, verb: str = "write") -> bool:
+    """Refuse a symlink, a file, a repository, the intent or .git; True if the folder exists."""
+    try:
+        _refuse_git_inside(out_dir)
+        if intent_dir is not None:
+            _refuse_intent_overlap(out_dir, intent_dir)
+        mode = _lstat_mode(out_dir)
+        if mode is None:
+            _require_folder_parent(out_dir)
+            return False
+    except Refused as refused:
+        raise Refused(out_dir, refused.reason, verb) from None
+    if stat.S_ISLNK(mode):
+        raise Refused(out_dir, "it is a symbolic link; meetme replaces only a real folder", verb)
+    if not stat.S_ISDIR(mode):
+        raise Refused(out_dir, "it is a file, not a folder", verb)
+    if os.path.lexists(out_dir / ".git"):
+        raise Refused(out_dir, "it holds .git: it is a repository, not an output folder", verb)
+    return True
+
+
+def first_stray(folder: Path) -> str | None:
+    """Why `folder` is not meetme's own to replace, or None when it is (empty, or marked
+    and holding only files its marker lists; files it lists may be missing)."""
+    with os.scandir(folder) as found:
+        if not any(found):
+            return None
+    listed = read_manifest(folder)
+    if listed is None:
+        return (
+            f"it is not empty and has no {MARKER} marker, so meetme did not write it "
+            "(if an older meetme did, delete the folder and render again)"
+        )
+    for relative, regular in folder_entries(folder):
+        if relative == MARKER:
+            continue
+        if not regular:
+            return f"it holds {relative}, which is not a regular file meetme wrote"
+        if relative not in listed:
+            return f"it holds {relative}, which meetme did not write (not in {MARKER})"
+    return None
+
+
+def read_manifest(folder: Path) -> set[str] | None:
+    """The files the marker lists, or None if there is no marker of meetme's."""
+    marker = folder / MARKER
+    mode = _lstat_mode(marker)
+    if mode is None or not stat.S_ISREG(mode) or marker.stat().st_size > SNIFF_LIMIT:
+        return None
+    lines = marker.read_bytes().decode("utf-8", "replace").split("\n")
+    if not lines or lines[0] != MARKER_HEADER:
+        return None
+    return {line for line in lines[1:] if line}
+
+
+def folder_entries(folder: Path, prefix: str = "") -> Iterator[tuple[str, bool]]:
+    """(relative path, is a regular file) of everything but folders, never following links."""
+    with os.scandir(folder) as found:
+        for entry in sorted(found, key=lambda e: e.name):
+            relative = f"{prefix}{entry.name}"
+            if entry.is_dir(follow_symlinks=False):
+                yield from folder_entries(Path(entry.path), f"{relative}/")
+            else:
+                yield relative, entry.is_file(follow_symlinks=False)
+
+
+def output_file(out_dir: Path, relative: str) -> Path:
+    """`out_dir / relative`, refusing a name that would land outside it or break the marker."""
+    parts = PurePosixPath(relative).parts
+    unsafe = (
+        not parts
+        or PurePosixPath(relative).is_absolute()
+        or any(p in ("", ".", "..") for p in parts)
+        or relative == MARKER
+        or any(not c.isprintable() or c == "\\" for c in relative)  # one manifest line
+    )
+    if unsafe:
+        raise Refused(out_dir / relative, "not a plain file name inside the output folder")
+    return out_dir / relative
+
+
+def write_folder(out_dir: Path, files: Mapping[str, str], intent_dir: Path | None) -> None:
+    """Write `files` (relative name -> text) and the marker into a staging sibling, then swap
+    it in place of `out_dir`. Before the swap `out_dir` is untouched; after it, complete."""
+    check_render_target(out_dir, intent_dir)
+    for name in files:
+        output_file(out_dir, name)
+    with writing(out_dir):
+        remove_debris(out_dir)
+        made = _make_parents(out_dir.parent)
+        try:
+            _stage_and_swap(out_dir, files)
+        except BaseException:
+            for folder in reversed(made):
+                _quietly_rmdir(folder)
+            raise
+
+
+def _stage_and_swap(out_dir: Path, files: Mapping[str, str]) -> None:
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    try:
+        # the marker first: a staging folder of a killed run is then recognisably ours
+        create_file(staging / MARKER, marker_text(files).encode("utf-8"))
+        for name in sorted(files):
+            target = output_file(staging, name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            create_file(target, files[name].encode("utf-8"))
+        os.chmod(staging, 0o777 & ~_umask())
+        swap_in(staging, out_dir)
+    finally:
+        if os.path.lexists(staging):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def swap_in(staging: Path, out_dir: Path) -> None:
+    """Put `staging` where `out_dir` is; `out_dir` (already checked to be ours) goes."""
+    if not os.path.lexists(out_dir):
+        os.rename(staging, out_dir)
+        return
+    if exchange(staging, out_dir):
+        shutil.rmtree(staging, ignore_errors=True)  # it now holds the old folder
+        return
+    # Fallback only where renameat2(RENAME_EXCHANGE) is unavailable (not Linux, an old kernel,
+    # a filesystem without it): a kill between these two renames leaves `out_dir` missing.
+    retired = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
+    os.rename(out_dir, retired)  # rename(2) may replace an empty folder
+    os.rename(staging, out_dir)
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_NO_EXCHANGE = frozenset({errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP})
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap two paths atomically with Linux renameat2(RENAME_EXCHANGE): at every instant
+    both names exist. False when the platform, kernel or filesystem cannot."""
+    try:
+        renameat2: Any = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    renameat2.restype = ctypes.c_int
+    done = renameat2(
+        _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE
+    )
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in _NO_EXCHANGE:
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def remove_debris(out_dir: Path) -> None:
+    """Remove staging and retired siblings of killed renders: only those that are empty or
+    carry meetme's marker and nothing else (a user's folder of that name stays)."""
+    prefixes = tuple(f".{out_dir.name}{kind}" for kind in DEBRIS_KINDS)
+    if not out_dir.parent.is_dir():
+        return
+    with os.scandir(out_dir.parent) as found:
+        debris = [Path(e.path) for e in found if e.name.startswith(prefixes)]
+    for path in debris:
+        mode = _lstat_mode(path)
+        if mode is not None and stat.S_ISDIR(mode) and first_stray(path) is None:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def create_file(path: Path, data: bytes) -> None:
+    """A new file (never through a symlink, never over an existing one) holding `data`."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(path, flags, 0o666)
+    try:
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+# --- report files ---------------------------------------------------------------------------
+
+
+def check_report_path(
+    path: Path, protected: Mapping[str, Path], ours: Callable[[Path], bool]
+) -> None:
+    """Refuse a report path inside a `protected` folder (label -> folder) or `.git`, a
+    symlink, a folder, or an existing file whose content `ours` does not recognise."""
+    with reading(path):
+        where = path.parent.resolve() / path.name  # the last step is checked, not followed
+        if ".git" in where.parts:
+            raise Refused(path, "it is inside .git")
+        for label, folder in protected.items():
+            inside = folder.resolve()
+            if where == inside or inside in where.parents:
+                raise Refused(path, f"it is inside {label} {folder}")
+        mode = _lstat_mode(path)
+        if mode is None:
+            _require_folder_parent(path)
+            return
+        if stat.S_ISLNK(mode):
+            raise Refused(path, "it is a symbolic link")
+        if stat.S_ISDIR(mode):
+            raise Refused(path, "it is a folder")
+        if not stat.S_ISREG(mode):
+            raise Refused(path, "it is not a regular file")
+        if not ours(path):
+            raise Refused(path, "it exists and meetme did not write it; move it or pick a new name")
+
+
+def write_file(path: Path, text: str) -> None:
+    """Replace `path` atomically: a temporary file in its folder, then a rename; on failure
+    the temporary file and any folder made for it are removed."""
+    with writing(path):
+        made = _make_parents(path.parent)
+        try:
+            fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            try:
+                try:
+                    os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 is for secrets
+                    _write_all(fd, text.encode("utf-8"))
+                finally:
+                    os.close(fd)
+                os.replace(temporary, path)
+            except BaseException:
+                _quietly_unlink(temporary)
+                raise
+        except BaseException:
+            for folder in reversed(made):
+                _quietly_rmdir(folder)
+            raise
+
+
+def is_lint_report(path: Path) -> bool:
+    """A report `meetme lint` writes, in any of its formats (or an empty file)."""
+    text = _small_text(path)
+    if text is None:
+        return False
+    if not text.strip() or text.startswith(_JUNIT_HEAD):
+        return True
+    parsed = _json(text)
+    if isinstance(parsed, dict):
+        return _sarif_tool(parsed) == "meetme"
+    if isinstance(parsed, list):
+        return all(isinstance(x, dict) and x.keys() >= _FINDING_KEYS for x in parsed)
+    lines = text.rstrip("\n").splitlines()
+    return bool(lines) and _SUMMARY.fullmatch(lines[-1]) is not None  # text and github
+
+
+def is_schema(path: Path) -> bool:
+    """What `meetme schema` writes (or an empty file)."""
+    text = _small_text(path)
+    if text is None:
+        return False
+    parsed = _json(text)
+    if not text.strip():
+        return True
+    return isinstance(parsed, dict) and str(parsed.get("title", "")).startswith("meetme intent")
+
+
+def is_journal(path: Path) -> bool:
+    """JSON lines, each a journal record; a long journal is judged by its first and last
+    lines, and a last line cut short by a kill is ignored."""
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        if size <= SNIFF_LIMIT:
+            lines = handle.read().split(b"\n")[:-1]
+        else:
+            head = handle.read(SNIFF_LIMIT // 2).split(b"\n")[:1]
+            handle.seek(size - SNIFF_LIMIT // 2)
+            lines = head + handle.read().split(b"\n")[1:-1][-1:]
+    return all(_is_record(line) for line in lines)
+
+
+def _is_record(line: bytes) -> bool:
+    record = _json(line.decode("utf-8", "replace"))
+    return isinstance(record, dict) and record.keys() >= _JOURNAL_KEYS
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def _refuse_git_inside(path: Path) -> None:
+    if ".git" in path.resolve().parts:
+        raise Refused(path, "it is inside .git")
+
+
+def _refuse_intent_overlap(out_dir: Path, intent_dir: Path) -> None:
+    out, intent = out_dir.resolve(), intent_dir.resolve()
+    if out == intent:
+        raise Refused(out_dir, f"it is the intent folder {intent_dir}")
+    if intent in out.parents:
+        raise Refused(out_dir, f"it is inside the intent folder {intent_dir}")
+    if out in intent.parents:
+        raise Refused(out_dir, f"it holds the intent folder {intent_dir}")
+
+
+def _require_folder_parent(path: Path) -> None:
+    """The nearest existing ancestor of a path to create must be a folder."""
+    for ancestor in path.parents:
+        if os.path.lexists(ancestor):
+            if not ancestor.is_dir():
+                raise Refused(path, f"{ancestor} is not a folder")
+            return
+
+
+def _lstat_mode(path: Path) -> int | None:
+    try:
+        return os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # absent, or under a file
+        return None
+
+
+def _small_text(path: Path) -> str | None:
+    """The file's text, or None when it is larger than any report meetme writes."""
+    if path.stat().st_size > SNIFF_LIMIT:
+        return None
+    return path.read_bytes().decode("utf-8", "replace")
+
+
+def _json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _sarif_tool(parsed: dict[str, Any]) -> object:
+    runs = parsed.get("runs")
+    if not isinstance(runs, list) or not runs or not isinstance(runs[0], dict):
+        return None
+    tool = runs[0].get("tool")
+    driver = tool.get("driver") if isinstance(tool, dict) else None
+    return driver.get("name") if isinstance(driver, dict) else None
+
+
+def _make_parents(folder: Path) -> list[Path]:
+    """Create `folder` and its missing ancestors; return the ones made, outermost first
+    (on failure, the ones made so far are removed again)."""
+    missing = [p for p in (folder, *folder.parents) if not os.path.lexists(p)]
+    made: list[Path] = []
+    try:
+        for path in reversed(missing):
+            os.mkdir(path)
+            made.append(path)
+    except BaseException:
+        for path in reversed(made):
+            _quietly_rmdir(path)
+        raise
+    return made
+
+
+def _quietly_unlink(path: str) -> None:
+    with suppress(OSError):
+        os.unlink(path)
+
+
+def _quietly_rmdir(path: Path) -> None:
+    with suppress(OSError):
+        os.rmdir(path)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
