@@ -3,13 +3,15 @@
 The intent at REF comes out of git with `git archive` into a temporary folder, which reads the
 object database only: the working tree, the index and HEAD stay exactly as they were. Both the
 intent at REF and the working-tree intent are rendered by the installed meetme, so the diff is
-the effect of the intent change alone.
+the effect of the intent change alone. Nothing in the archive is written outside that folder:
+a committed symbolic link leaving it (`intent/x.yaml -> /etc/passwd`) is not extracted but
+reported as a problem of the intent at REF, as is a file larger than meetme reads.
 """
 
 from __future__ import annotations
 
 import difflib
-import io
+import os
 import subprocess
 import tarfile
 import tempfile
@@ -20,6 +22,7 @@ from meetme.pipeline import device_models, lint
 from meetme.problems import IntentError, Location, Problem
 from meetme.validators.loader import display_path
 from meetme.validators.rules.engine import Finding
+from meetme.validators.yaml_source import MAX_FILE_BYTES
 
 MARKDOWN_BUDGET = 60_000  # GitHub refuses comments over 65,536 characters
 
@@ -119,11 +122,13 @@ def diff_intent(intent_dir: Path, base: str) -> DiffReport:
     with tempfile.TemporaryDirectory(prefix="meetme-diff-") as tmp:
         root = Path(tmp).resolve()
         if _exists(top, base, relative):
-            _extract(top, base, relative, root)
+            problems = _extract(top, base, relative, root)
+            before = _Side({}, [])
             try:
-                before = _render(root / relative)
+                if not problems:  # a refused file would be missing: compare as unusable
+                    before = _render(root / relative)
             except IntentError as exc:
-                before, problems = _Side({}, []), exc.problems
+                problems = exc.problems
         else:  # the intent folder is new since the base
             before = _Side({}, [])
         moved = [_relocate(f, root, top) for f in before.findings]
@@ -171,21 +176,78 @@ def _exists(top: Path, ref: str, relative: str) -> bool:
     return done.returncode == 0
 
 
-def _extract(top: Path, ref: str, relative: str, into: Path) -> None:
-    """`git archive REF -- PATH`, unpacked: reads objects only, never the index or the tree."""
-    done = subprocess.run(
-        ["git", "archive", "--format=tar", ref, "--", relative],
-        cwd=top,
-        capture_output=True,
-        check=False,
+def _extract(top: Path, ref: str, relative: str, into: Path) -> list[Problem]:
+    """`git archive REF -- PATH`, unpacked: reads objects only, never the index or the tree.
+
+    The archive is spooled to a file, not memory; a member that would leave `into` (an
+    absolute or climbing link) or is larger than an intent file may be is left out and
+    returned as a problem at its path."""
+    refused: list[Problem] = []
+
+    def admit(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo | None:
+        problem = _refusal(member, dest, into)
+        if problem is None and hasattr(tarfile, "data_filter"):
+            try:  # also Python's own checks: modes, special files
+                return tarfile.data_filter(member, dest)
+            except tarfile.FilterError:
+                problem = _outside(into / member.name)
+        if problem is not None:
+            refused.append(problem)
+            return None
+        return member
+
+    with tempfile.TemporaryFile() as spool:
+        done = subprocess.run(
+            ["git", "archive", "--format=tar", ref, "--", relative],
+            cwd=top,
+            stdout=spool,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise DiffError(done.stderr.decode(errors="replace").strip())
+        spool.seek(0)
+        with tarfile.open(fileobj=spool) as archive:
+            if hasattr(tarfile, "data_filter"):
+                archive.extractall(into, filter=admit)
+            else:  # pragma: no cover - Python before 3.11.4 has no extraction filters
+                admitted = [m for m in archive if admit(m, str(into)) is not None]
+                archive.extractall(into, members=admitted)
+    return refused
+
+
+def _refusal(member: tarfile.TarInfo, dest: str, into: Path) -> Problem | None:
+    """Why a member of the base's archive is not extracted, if it is not."""
+    at = Location(str(into / member.name), 1, 1)
+    if member.isfile() and member.size > MAX_FILE_BYTES:
+        return Problem(
+            at,
+            f"file of {member.size:,} bytes is larger than the {MAX_FILE_BYTES:,} bytes meetme "
+            "reads per intent file",
+            "too-large",
+        )
+    safe = member.isfile() or member.isdir() or (member.issym() and _link_stays(member, dest))
+    if safe and not Path(member.name).is_absolute() and ".." not in Path(member.name).parts:
+        return None
+    return _outside(into / member.name)
+
+
+def _outside(path: Path) -> Problem:
+    return Problem(
+        Location(str(path), 1, 1),
+        "symbolic link (or special file) leaving the intent folder, committed at the base; "
+        "intent is read from the repository only, so it was not followed",
+        "outside-intent",
     )
-    if done.returncode != 0:
-        raise DiffError(done.stderr.decode(errors="replace").strip())
-    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
-        if hasattr(tarfile, "data_filter"):  # refuses links and paths leaving the folder
-            archive.extractall(into, filter="data")
-        else:  # pragma: no cover - Python before 3.11.4
-            archive.extractall(into)
+
+
+def _link_stays(member: tarfile.TarInfo, dest: str) -> bool:
+    """A link whose target, resolved from where it sits, stays inside the extraction folder."""
+    if Path(member.linkname).is_absolute():
+        return False
+    target = os.path.normpath(os.path.join(dest, os.path.dirname(member.name), member.linkname))
+    root = os.path.normpath(dest)
+    return target == root or target.startswith(root + os.sep)
 
 
 def _moved(location: Location, root: Path, top: Path) -> Location:

@@ -9,6 +9,10 @@ EXIT_FINDINGS = 1  # lint found at least one error-severity finding, or check fo
 EXIT_UNUSABLE = 2  # intent could not be read, parsed or resolved
 EXIT_INTERNAL = 3  # a template could not render a device model: a bug in meetme, not in intent
 
+# Errors quote a value by at most this many characters, escaped: enough to find it, too
+# little to copy a file or a token out through a CI log.
+SHOWN_CHARS = 24
+
 
 @dataclass(frozen=True, order=True)
 class Location:
@@ -17,6 +21,10 @@ class Location:
     file: str
     line: int
     column: int
+
+    def __post_init__(self) -> None:
+        if not self.file.isprintable():  # a file name with a line break is still one line
+            object.__setattr__(self, "file", printable(self.file))
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
@@ -30,6 +38,12 @@ class Problem:
     message: str
     kind: str  # short machine-readable category, e.g. "duplicate-key", "unknown-key"
 
+    def __post_init__(self) -> None:
+        # whoever raised it, a message is one printable line: no value can start a new line
+        # in a terminal or a CI log (a `::command` of a workflow runner)
+        if not self.message.isprintable():
+            object.__setattr__(self, "message", printable(self.message))
+
     def __str__(self) -> str:
         return f"{self.location}: error[{self.kind}]: {self.message}"
 
@@ -40,3 +54,29 @@ class IntentError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems, key=lambda p: (p.location, p.message))
         super().__init__(f"{len(self.problems)} problem(s) in intent")
+
+
+def printable(text: str) -> str:
+    """Text with every non-printable character escaped: no newline, no terminal control,
+    nothing a CI log reads as a new command."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def clip(text: str, limit: int = SHOWN_CHARS) -> str:
+    """At most `limit` characters of text, escaped, with '…' when cut."""
+    cut = len(text) > limit
+    return printable(text[:limit]) + ("…" if cut else "")
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """A value as an error message may quote it: a short escaped prefix, never all of it."""
+    if isinstance(value, str):
+        return f"'{clip(value, limit)}'"
+    if value is None or isinstance(value, bool | int | float):
+        try:
+            return clip(str(value), limit)
+        except ValueError:  # an integer too long to print
+            return "a very long number"
+    return f"a {type(value).__name__}"

@@ -3,6 +3,10 @@
 Every format reports the same findings. A problem that makes the intent unusable (exit 2) is
 reported through the same formats as an error whose rule id is the problem's kind (e.g.
 `unknown-key`), so CI annotates a broken file as well as a broken standard.
+
+A message may carry text from the intent, so no format lets it start a line of its own: text
+and JUnit escape every control character, GitHub annotations escape as the runner's own
+toolkit does, JSON and SARIF are written by json.dumps.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from itertools import groupby
 from pathlib import Path
 from urllib.parse import quote
 
-from meetme.problems import Problem
+from meetme.problems import Problem, printable
 from meetme.validators.rules.engine import Finding, Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -73,16 +77,17 @@ def text_lines(findings: list[Finding], markup: bool = True) -> list[str]:
         items = list(group)
         place_width = max(len(_place(f)) for f in items)
         rule_width = max(len(f.rule) for f in items)
-        lines.append(style(file, "bold underline"))
+        lines.append(style(printable(file), "bold underline"))
         for f in items:
             severity = style(f"{f.severity:<7}", COLOUR[f.severity])
-            message = _escape(f.message) if markup else f.message
+            message = _escape(printable(f.message)) if markup else printable(f.message)
+            rule = printable(f.rule)
             lines.append(
-                f"  {_place(f):<{place_width}}  {severity}  {f.rule:<{rule_width}}  {message}"
+                f"  {_place(f):<{place_width}}  {severity}  {rule:<{rule_width}}  {message}"
             )
             if f.waived_by is not None:
                 indent = " " * (2 + place_width + 2)
-                lines.append(f"{indent}{style(str(f.waived_by), 'dim')}")
+                lines.append(f"{indent}{style(printable(str(f.waived_by)), 'dim')}")
         lines.append("")
     lines.append(summary(findings))
     return lines
@@ -241,7 +246,7 @@ def junit(findings: list[Finding], rules: list[Rule]) -> str:
     order = [r.id for r in rules] + sorted(set(by_rule) - set(titles))
     for rule_id in order:
         suite = ET.SubElement(
-            root, "testsuite", name=f"{rule_id} {titles.get(rule_id, '')}".strip()
+            root, "testsuite", name=printable(f"{rule_id} {titles.get(rule_id, '')}".strip())
         )
         hits = by_rule.get(rule_id, [])
         if not hits:
@@ -265,22 +270,26 @@ _COUNTS = ("tests", "failures", "errors", "skipped")
 
 def _testcase(suite: ET.Element, rule_id: str, name: str, group: list[Finding]) -> None:
     first = group[0]
+    # XML 1.0 cannot hold most control characters at all: each is written as an escape
     case = ET.SubElement(
         suite,
         "testcase",
-        classname=f"meetme.{rule_id}",
-        name=name,
-        file=first.location.file,
+        classname=printable(f"meetme.{rule_id}"),
+        name=printable(name),
+        file=printable(first.location.file),
         line=str(first.location.line),
     )
-    details = "\n".join(f"{f.location}: {f.severity}[{f.rule}]: {f.message}" for f in group)
+    details = "\n".join(printable(str(f)) for f in group)
     errors = [f for f in group if f.severity == "error"]
     waived = [f for f in group if f.waived_by is not None]
     if errors:
-        failure = ET.SubElement(case, "failure", message=errors[0].message, type=rule_id)
+        failure = ET.SubElement(
+            case, "failure", message=printable(errors[0].message), type=printable(rule_id)
+        )
         failure.text = details
     elif waived and len(waived) == len(group):
-        ET.SubElement(case, "skipped", message=f"{waived[0].message}; {waived[0].waived_by}")
+        skipped = f"{waived[0].message}; {waived[0].waived_by}"
+        ET.SubElement(case, "skipped", message=printable(skipped))
     else:
         ET.SubElement(case, "system-out").text = details
 
@@ -322,8 +331,11 @@ def github(findings: list[Finding], rules: list[Rule]) -> str:
 
 
 def _data(text: str) -> str:
-    # the escaping of GitHub's runner (actions/toolkit command.ts escapeData)
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # the escaping of GitHub's runner (actions/toolkit command.ts escapeData): no value can
+    # end the annotation's line and start a `::command` of its own; the other control
+    # characters (a terminal escape, a NUL) are written as escapes
+    escaped = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(escaped)
 
 
 def _property(text: str) -> str:

@@ -1,11 +1,14 @@
 """Load an intent folder: read every YAML file, merge, validate the schema, resolve names.
 
-Every problem of a run is collected and raised at once as IntentError (exit 2).
+Every problem of a run is collected and raised at once as IntentError (exit 2). Intent comes
+from the repository: a symbolic link leaving the intent folder is refused, never followed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import os
 import re
 import types
 from dataclasses import dataclass, field
@@ -15,13 +18,34 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import annotated_types
 from pydantic import BaseModel, ValidationError
 
-from meetme.problems import IntentError, Location, Problem
+from meetme.problems import SHOWN_CHARS, IntentError, Location, Problem, clip, shown
 
 from .references import check_references
 from .schema import Intent, attach_paths
 from .schema_base import Node
 from .types import NAME_PATTERN
-from .yaml_source import NAMED_COLLECTIONS, PEERING_COLLECTIONS, Path_, SourceFile, read_file
+from .yaml_source import (
+    NAMED_COLLECTIONS,
+    PEERING_COLLECTIONS,
+    Budget,
+    Path_,
+    SourceFile,
+    read_file,
+    secret_path,
+)
+
+INTENT_SUFFIXES = (".yaml", ".yml")
+# Files and bytes one run reads: a 2,000-device site is a few hundred files and a few MB; the
+# bound keeps a runaway folder to about a second of reading (libyaml reads ~15 MB/s).
+MAX_INTENT_FILES = 5_000
+MAX_INTENT_BYTES = 16 * 1024 * 1024
+# A message quotes a name or key by at most this much (names are at most 63 characters).
+SHOWN_NAME_CHARS = 64
+# No message is longer than this: the last fence against a value that made it into one.
+MAX_MESSAGE_CHARS = 2_000
+# Problems reported by one run: more are the same mistake repeated (a pasted file, a script
+# gone wrong), and printing 50,000 of them took seconds; the rest are counted in a last one.
+MAX_PROBLEMS = 500
 
 
 @dataclass
@@ -42,7 +66,83 @@ class LoadedIntent:
 
 
 def intent_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    """The intent files of a folder that may be read (see scan_intent for the refused)."""
+    return scan_intent(folder)[0]
+
+
+def scan_intent(folder: Path) -> tuple[list[Path], list[Problem]]:
+    """Every *.yaml / *.yml under the folder, each real file once, and a problem for each
+    symbolic link (to a file or a folder) that leaves the folder.
+
+    Links are never followed out: the walk does not descend into linked folders (nor does
+    Python 3.11's Path.rglob, but rglob lists a linked file and reads it wherever it points);
+    a link that stays inside names a file or folder the walk reaches under its own name. The
+    walk keeps its own stack, as os.walk recurses once per folder level.
+    """
+    root = os.path.realpath(folder)
+    files: list[Path] = []
+    links: list[Path] = []
+    problems: list[Problem] = []
+    pending = [Path(folder)]
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name, reverse=True)
+        except OSError as exc:
+            message = f"cannot read this folder: {exc.strerror or 'I/O error'}"
+            problems.append(_at_file(current, message, "unreadable"))
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            kind = _entry_kind(entry)
+            if kind == "folder-link" and not _inside(path, root):
+                problems.append(_outside(path, "folder"))
+            elif kind == "folder":
+                pending.append(path)
+            elif path.suffix in INTENT_SUFFIXES and kind != "folder-link":
+                (links if kind == "link" else files).append(path)
+    seen = {os.path.realpath(p) for p in files}
+    for link in sorted(links):
+        target = os.path.realpath(link)
+        if not _inside(link, root):
+            problems.append(_outside(link, "file"))
+        elif not os.path.exists(target):
+            message = "symbolic link to a file that does not exist; point it at a file or remove it"
+            problems.append(_at_file(link, message, "missing"))
+        elif target not in seen:  # else it is read under its own name, and only there
+            seen.add(target)
+            files.append(link)
+    return sorted(files), problems
+
+
+def _entry_kind(entry: os.DirEntry[str]) -> str:
+    """folder, folder-link, link (to anything else, or to nothing) or file (any other)."""
+    try:
+        if entry.is_symlink():
+            return "folder-link" if entry.is_dir() else "link"
+        return "folder" if entry.is_dir(follow_symlinks=False) else "file"
+    except OSError:  # unreadable: read_file says why
+        return "file"
+
+
+def _inside(path: Path, root: str) -> bool:
+    target = os.path.realpath(path)  # never raises, even on a loop of links
+    return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _outside(link: Path, what: str) -> Problem:
+    # the target is named neither by content nor by path: the message is for a public CI log
+    return _at_file(
+        link,
+        f"symbolic link to a {what} outside the intent folder; intent is read from the "
+        f"repository only: replace the link with the {what} itself, or remove it",
+        "outside-intent",
+    )
+
+
+def _at_file(path: Path, message: str, kind: str) -> Problem:
+    return Problem(Location(display_path(path), 1, 1), message, kind)
 
 
 def load_intent(folder: Path) -> LoadedIntent:
@@ -58,18 +158,11 @@ def load_intent(folder: Path) -> LoadedIntent:
                 )
             ]
         )
-    problems: list[Problem] = []
-    sources: list[SourceFile] = []
-    unreadable = False
-    paths = intent_files(folder)
-    for path in paths:
-        source, file_problems = read_file(path, display_path(path))
-        problems.extend(file_problems)
-        unreadable = unreadable or source is None
-        if source is not None and source.data is not None:
-            sources.append(source)
-    if unreadable:  # the merged tree would lack a file: later checks would mislead
-        raise IntentError(problems)
+    paths, refused = scan_intent(folder)
+    problems = list(refused)
+    sources, unreadable = _read_all(folder, paths, problems)
+    if unreadable or refused:  # the merged tree would lack a file: later checks would mislead
+        raise _error(problems)
     if not sources:
         what = "only empty intent files" if paths else "no intent files (*.yaml or *.yml)"
         raise IntentError(
@@ -85,7 +178,7 @@ def load_intent(folder: Path) -> LoadedIntent:
 
     merged, positions, value_positions = _merge(sources, problems)
     if any(not isinstance(s.data, dict) for s in sources):  # the rest would look missing
-        raise IntentError(problems)
+        raise _error(problems)
     loaded_files = [s.name for s in sources]
 
     problems.extend(check_references(merged, positions, value_positions))
@@ -96,14 +189,68 @@ def load_intent(folder: Path) -> LoadedIntent:
         problems.extend(_schema_problems(exc, merged, positions, value_positions, loaded_files))
     problems = _fold_ambiguous(problems)
     if problems or intent is None:
-        raise IntentError(problems)
+        raise _error(problems)
     attach_paths(intent)
     return LoadedIntent(intent, positions, loaded_files, value_positions)
 
 
+def _read_all(
+    folder: Path, paths: list[Path], problems: list[Problem]
+) -> tuple[list[SourceFile], bool]:
+    """Read the files in order, within the run's limits on files, bytes and values."""
+    if len(paths) > MAX_INTENT_FILES:
+        message = (
+            f"{len(paths):,} intent files in this folder, more than the {MAX_INTENT_FILES:,} "
+            "meetme reads in one run; is --intent the intent folder?"
+        )
+        problems.append(_at_file(folder, message, "too-large"))
+        return [], True
+    sources: list[SourceFile] = []
+    unreadable = False
+    budget = Budget()
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):  # read_file reports it
+            total += path.stat().st_size
+        if total > MAX_INTENT_BYTES:
+            message = (
+                f"the intent files up to this one hold more than {MAX_INTENT_BYTES:,} bytes, "
+                "what meetme reads in one run; is --intent the intent folder?"
+            )
+            problems.append(_at_file(path, message, "too-large"))
+            return sources, True
+        source, file_problems = read_file(path, display_path(path), budget)
+        problems.extend(file_problems)
+        unreadable = unreadable or source is None
+        if source is not None and source.data is not None:
+            sources.append(source)
+    return sources, unreadable
+
+
+def _error(problems: list[Problem]) -> IntentError:
+    """Every message printable and bounded, whoever wrote it: no newline or terminal control
+    reaches a log, and no runaway value fills one; at most MAX_PROBLEMS of them."""
+    ordered = sorted(problems, key=lambda p: (p.location, p.message))
+    shown = [
+        Problem(p.location, clip(p.message, MAX_MESSAGE_CHARS), p.kind)
+        if len(p.message) > MAX_MESSAGE_CHARS or not p.message.isprintable()
+        else p
+        for p in ordered[:MAX_PROBLEMS]
+    ]
+    if len(ordered) > MAX_PROBLEMS:
+        rest = len(ordered) - MAX_PROBLEMS
+        message = f"{rest:,} more problem(s) from here on are not shown; fix those above first"
+        shown.append(Problem(ordered[MAX_PROBLEMS].location, message, "too-many-problems"))
+    return IntentError(shown)
+
+
 def display_path(path: Path) -> str:
-    """Relative to the working directory when inside it (as editors and CI annotate)."""
-    absolute = path.resolve()
+    """Relative to the working directory when inside it (as editors and CI annotate).
+
+    The last part stays as written: a symbolic link is reported under its own name."""
+    path = Path(path)
+    keep_name = path.name not in ("", ".", "..")
+    absolute = path.parent.resolve() / path.name if keep_name else path.resolve()
     try:
         return absolute.relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
@@ -147,7 +294,7 @@ def _merge(sources: list[SourceFile], problems: list[Problem]) -> tuple[Any, Pos
                 Problem(
                     source.value_positions.get((), Location(source.name, 1, 1)),
                     f"an intent file holds a mapping at the top (organisation: ..., sites: ...), "
-                    f"not {_describe_input(source.data)}",
+                    f"not {_kind_of(source.data)}",
                     "wrong-type",
                 )
             )
@@ -230,7 +377,10 @@ def _schema_problems(
     for error in errors:
         if error["type"] == "extra_forbidden":
             path = _data_path(error["loc"], data)
-            hint = _closest(str(path[-1]), _keys_of(path[:-1]))
+            # past what is reported, a did-you-mean costs time (difflib) and shows nowhere
+            hint = (
+                _closest(str(path[-1]), _keys_of(path[:-1])) if len(unknown) < MAX_PROBLEMS else ""
+            )
             unknown.append((path, hint))
             if hint:
                 suggested.add((*path[:-1], hint))
@@ -258,7 +408,7 @@ def _schema_problems(
 
 
 def _unknown_key(path: Path_, hint: str) -> str:
-    key, parent = str(path[-1]), _dotted(path[:-1])
+    key, parent = clip(str(path[-1]), SHOWN_NAME_CHARS), _dotted(path[:-1])
     if hint:
         return f"unknown key '{key}' in {parent}; did you mean '{hint}'?"
     allowed = _keys_of(path[:-1])
@@ -313,54 +463,80 @@ _EXPECTED = {
 
 
 def _describe(error: Any, path: Path_, on_key: bool) -> str:
-    """Say what is wrong with a value and what to write instead, in the intent's terms."""
+    """Say what is wrong with a value and what to write instead, in the intent's terms.
+
+    The value is quoted only as a short escaped prefix, and not at all under a key named
+    like a secret: a message goes to CI logs and merge-request annotations."""
     field_name = _dotted(path)
     kind = str(error["type"])
     given = error.get("input")
     ctx = error.get("ctx") or {}
+    hidden = secret_path(path) and not on_key
+    quoted = "a hidden value" if hidden else shown(given)
     if kind in ("value_error", "assertion_error"):
         message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        message = _redacted(message, given, hidden)
     elif kind == "literal_error":
         choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         what = "key" if on_key else "value"
-        message = (
-            f"{what} {given!r} is not allowed; write one of "
-            f"{', '.join(choices)}{_did_you_mean(str(given), choices)}"
-        )
+        hint = "" if hidden else _did_you_mean(str(given), choices)
+        message = f"{what} {quoted} is not allowed; write one of {', '.join(choices)}{hint}"
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        message = f"{_range_text(path, ctx)}, got {given}"
+        message = f"{_range_text(path, ctx)}, got {quoted}"
     elif kind == "too_short":
         message = f"needs at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
     elif kind == "string_too_short":
         message = "must not be empty"
     elif kind == "string_pattern_mismatch":
-        message = _pattern_text(str(given), str(ctx.get("pattern", "")))
+        message = _pattern_text(quoted, str(ctx.get("pattern", "")))
     elif kind.removesuffix("_type").removesuffix("_parsing") in _EXPECTED:
         expected = _EXPECTED[kind.removesuffix("_type").removesuffix("_parsing")]
-        message = f"expected {expected}, got {_describe_input(given)}"
+        got = _kind_of(given) if hidden else _describe_input(given)
+        message = f"expected {expected}, got {got}"
         if kind == "string_type" and isinstance(given, int | float) and given is not True:
-            message += f'; quote it: "{given}"'
+            message += "; quote it" if hidden else f'; quote it: "{shown(given)}"'
     elif kind == "int_from_float":
-        message = f"expected a whole number, got {given}"
+        message = f"expected a whole number, got {quoted}"
     else:
-        message = f"{error['msg']}, got {_describe_input(given)}"
+        got = _kind_of(given) if hidden else _describe_input(given)
+        message = f"{_redacted(str(error['msg']), given, hidden)}, got {got}"
     return f"{field_name}: {message}"
 
 
+def _redacted(message: str, given: Any, hidden: bool) -> str:
+    """A validator's message with the value it quotes cut short, or taken out for a secret."""
+    if isinstance(given, bool) or not isinstance(given, str | int | float):
+        return message
+    text = str(given)
+    if not text or not (hidden or len(text) > SHOWN_CHARS):
+        return message
+    replacement = "a hidden value" if hidden else shown(given)
+    return message.replace(f"'{text}'", replacement).replace(text, replacement)
+
+
 def _describe_input(value: Any) -> str:
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"the number {shown(value)}"
+    return _kind_of(value)
+
+
+def _kind_of(value: Any) -> str:
+    """What sort of value was written, without any of it."""
     if value is None:
         return "an empty value"
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
     if isinstance(value, int | float):
-        return f"the number {value}"
+        return "a number"
     if isinstance(value, str):
-        return f"'{value}'"
+        return "text"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
-    return repr(value)
+    return f"a {type(value).__name__}"
 
 
 def _range_text(path: Path_, ctx: dict[str, Any]) -> str:
@@ -386,15 +562,13 @@ def _range_text(path: Path_, ctx: dict[str, Any]) -> str:
     return f"must be less than {ctx.get('lt')}"
 
 
-def _pattern_text(given: str, pattern: str) -> str:
+def _pattern_text(quoted: str, pattern: str) -> str:
     if pattern == NAME_PATTERN:
         return (
-            f"'{given}' is not a valid name: use letters, digits, '.', '_' and '-', "
+            f"{quoted} is not a valid name: use letters, digits, '.', '_' and '-', "
             "start with a letter or digit, at most 63 characters"
         )
-    if "{n}" in pattern:
-        return f"'{given}' has no {{n}} where the port number goes; write e.g. Ethernet{{n}}/1"
-    return f"'{given}' does not match {pattern}"
+    return f"{quoted} does not match {pattern}"
 
 
 def _did_you_mean(given: str, choices: list[str]) -> str:
@@ -403,12 +577,15 @@ def _did_you_mean(given: str, choices: list[str]) -> str:
 
 
 def _closest(given: str, choices: list[str]) -> str:
+    if len(given) > SHOWN_NAME_CHARS:  # no choice is that long, and difflib would take long
+        return ""
     close = difflib.get_close_matches(given, choices, n=1, cutoff=0.75)
     return close[0] if close else ""
 
 
 def _dotted(path: Path_) -> str:
-    return ".".join(str(p) for p in path) or "the top of the intent"
+    parts = (clip(str(p), SHOWN_NAME_CHARS) for p in path)
+    return ".".join(parts) or "the top of the intent"
 
 
 def _unwrap(annotation: Any) -> tuple[Any, list[Any]]:

@@ -4,19 +4,29 @@ PyYAML alone is too forgiving for a source of truth: it silently keeps the last 
 keys and reads YAML 1.1 words (`no`, `on`, `off`) as booleans, 010 as octal 8 and 1:30 as 90.
 This reader composes PyYAML's node tree and constructs the values itself, so every one of these
 becomes a problem with a position instead of a silent surprise.
+
+It is also the fence against hostile input: a file too large, nested too deep, an alias bomb, a
+control character or an unknown tag (`!vault`, `!!python/name:`) is refused at its position,
+within a second, and a message never quotes more of a value than a short escaped prefix, nor
+anything at all of a value under a key named like a secret.
 """
 
 from __future__ import annotations
 
+import gc
+import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from meetme.problems import Location, Problem
+from meetme.problems import SHOWN_CHARS, Location, Problem, clip, shown
 
 Path_ = tuple[str | int, ...]
 
@@ -25,6 +35,8 @@ INT_TAG = "tag:yaml.org,2002:int"
 FLOAT_TAG = "tag:yaml.org,2002:float"
 NULL_TAG = "tag:yaml.org,2002:null"
 STR_TAG = "tag:yaml.org,2002:str"
+MAP_TAG = "tag:yaml.org,2002:map"
+SEQ_TAG = "tag:yaml.org,2002:seq"
 
 _OCTAL_LOOKING = re.compile(r"[-+]?0[0-9_]+")
 
@@ -51,6 +63,90 @@ PEERING_COLLECTIONS = {
 }
 
 
+# --- limits: each keeps a hostile or runaway file to well under a second and 300 MB ---------
+
+# Real intent files are kilobytes (the example's largest is 4 KB for 18 devices, ~230 bytes a
+# device). A larger file is refused before it is read, so a 100 MB file costs a stat, not
+# minutes; libyaml scans this much in ~0.3 s (the value limit below usually stops it sooner).
+MAX_FILE_BYTES = 4 * 1024 * 1024
+# Intent is at most ~10 levels deep; composing is recursive, and 3,000 levels crashed Python.
+MAX_DEPTH = 64
+# Values (mappings, lists, keys, scalars) a file may build, aliases expanded: a device is ~20,
+# the whole 18-device example ~3,000, so a 2,000-device site in one file fits; an alias bomb
+# of nine levels of nine would be 387 million. 100,000 values read in ~0.5 s and ~40 MB.
+MAX_NODES_PER_FILE = 100_000
+# The same bound over all files of a run: the parsed tree stays under ~100 MB, read in ~1 s.
+MAX_NODES_PER_RUN = 150_000
+# Aliases a file may use; intent rarely needs any, so many aliases are a bomb being built.
+MAX_ALIASES_PER_FILE = 1_000
+# A syntax error found by libyaml is re-read by PyYAML's own reader, whose messages are
+# clearer, when the file is small enough to re-read quickly (~0.4 s at this size).
+PURE_REPARSE_CHARS = 256 * 1024
+
+# libyaml when PyYAML was built with it: ~20 times faster, same events and positions
+_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# What YAML 1.2 calls printable, less NEL and the Unicode line separators: they break lines
+# for some readers and not others, so every line number would be in doubt.
+_NOT_PRINTABLE = re.compile(
+    "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+_SCALAR_TAGS = frozenset({STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG})
+# Parts of a key name that mark its value as a secret: never quoted in a message.
+_SECRET_WORDS = frozenset(
+    {
+        "key",
+        "password",
+        "passwd",
+        "passphrase",
+        "pwd",
+        "psk",
+        "secret",
+        "token",
+        "hash",
+        "private",
+        "credential",
+        "auth",
+        "authentication",
+        "apikey",
+    }
+)
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def secret_key(name: object) -> bool:
+    """A key named like a secret (`key`, `password_hash`, `authKey`, `bgp-tokens`)."""
+    if not isinstance(name, str):
+        return False
+    for word in _WORDS.findall(name):
+        word = word.lower()
+        if word in _SECRET_WORDS or word.removesuffix("s") in _SECRET_WORDS:
+            return True
+        if word.endswith("es") and word[:-2] in _SECRET_WORDS:
+            return True
+    return False
+
+
+def secret_path(path: Path_) -> bool:
+    """Whether a value sits anywhere under a key named like a secret."""
+    return any(secret_key(part) for part in path)
+
+
+@dataclass
+class Budget:
+    """Values a whole run may still materialise; shared by every file it reads."""
+
+    nodes: int = field(default_factory=lambda: MAX_NODES_PER_RUN)  # read when a run starts
+
+
+class _Refused(Exception):
+    """A limit was exceeded: the file is refused with this one problem."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
 @dataclass
 class SourceFile:
     """One intent file: its data and the position of every path inside it.
@@ -65,49 +161,350 @@ class SourceFile:
     value_positions: dict[Path_, Location] = field(default_factory=dict)
 
 
-def read_file(path: Path, display_name: str) -> tuple[SourceFile | None, list[Problem]]:
-    """Parse one file; return its data or the problems that stopped it."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        return None, [Problem(Location(display_name, 1, 1), f"not UTF-8 text: {exc}", "encoding")]
+def read_file(
+    path: Path, display_name: str, budget: Budget | None = None, hide_values: bool = False
+) -> tuple[SourceFile | None, list[Problem]]:
+    """Parse one file; return its data or the problems that stopped it.
+
+    `budget` is the run's remaining value count (a fresh one per call when None);
+    `hide_values` keeps every value out of messages, for files that hold secrets."""
+    text, problem = _read_text(path, display_name)
+    if text is None:
+        return None, [problem] if problem else []
+    unprintable = _control_character(text, display_name)
+    if unprintable is not None:
+        return None, [unprintable]
     tab_problems = list(_tab_indentation(text, display_name))
     if tab_problems:
         return None, tab_problems
+    with _collector_paused():
+        return _parse(text, display_name, budget or Budget(), hide_values)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Parsing makes a tree of objects without cycles, all kept: the cyclic garbage collector
+    would rescan it again and again as it grows (a third of the time of a large file)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        documents = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
-    except yaml.MarkedYAMLError as exc:
-        return None, [_syntax_problem(exc, display_name)]
-    if not documents:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse(
+    text: str, display_name: str, budget: Budget, hide_values: bool
+) -> tuple[SourceFile | None, list[Problem]]:
+    composer = _Composer(display_name, budget)
+    try:
+        root = composer.compose(text)
+    except _Refused as exc:
+        return None, [*composer.problems, exc.problem]
+    if composer.problems:
+        return None, composer.problems
+    if root is None:
         return SourceFile(display_name, None), []
-    if len(documents) > 1:
-        return None, [
-            Problem(
-                _second_document_start(text, display_name),
-                "a second YAML document starts here ('---'); an intent file holds one "
-                "document: remove the '---' line or move what follows into its own file",
-                "multi-document",
-            )
-        ]
-    builder = _Builder(display_name)
-    data = builder.build(documents[0], ())
+    builder = _Builder(display_name, _Count(budget), hide_values)
+    try:
+        data = builder.build(root, ())
+    except _Refused as exc:
+        return None, [exc.problem]
     builder.positions[()] = Location(display_name, 1, 1)
-    builder.value_positions[()] = _loc(display_name, documents[0].start_mark)
+    builder.value_positions[()] = _loc(display_name, root.start_mark)
     source = SourceFile(display_name, data, builder.positions, builder.value_positions)
     return source, builder.problems
 
 
-def _second_document_start(text: str, name: str) -> Location:
-    """The '---' (or first token) of the second document, where the reader should look."""
-    starts = [
-        Location(name, event.start_mark.line + 1, event.start_mark.column + 1)
-        for event in yaml.parse(text, Loader=yaml.SafeLoader)
-        if isinstance(event, yaml.DocumentStartEvent) and event.start_mark is not None
-    ]
-    return starts[1]
+def _read_text(path: Path, name: str) -> tuple[str | None, Problem | None]:
+    """The file as text, read only when it is a regular file within MAX_FILE_BYTES."""
+    at = Location(name, 1, 1)
+    try:
+        # non-blocking: a FIFO named *.yaml must not hang the run before fstat refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return None, Problem(
+                    at, "not a regular file; intent files are plain files", "unreadable"
+                )
+            if info.st_size > MAX_FILE_BYTES:
+                return None, _too_large(at, info.st_size)
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        return None, Problem(
+            at, f"cannot read this file: {exc.strerror or 'I/O error'}", "unreadable"
+        )
+    if len(data) > MAX_FILE_BYTES:  # it grew while we looked
+        return None, _too_large(at, len(data))
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode("utf-8", errors="replace")
+        return None, Problem(
+            _position(before, len(before), name),
+            f"not UTF-8 text: byte 0x{data[exc.start]:02x} here is not part of a UTF-8 "
+            "character; save the file as UTF-8",
+            "encoding",
+        )
+
+
+def _too_large(at: Location, size: int) -> Problem:
+    return Problem(
+        at,
+        f"file of {size:,} bytes is larger than the {MAX_FILE_BYTES:,} bytes meetme reads per "
+        "intent file; split it into several files",
+        "too-large",
+    )
+
+
+def _position(text: str, index: int, name: str) -> Location:
+    """The line and column of text[index], counting \\n, \\r\\n and a lone \\r as YAML does."""
+    before = text[:index]
+    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+    last_break = max(before.rfind("\n"), before.rfind("\r"))
+    return Location(name, line, index - last_break)
+
+
+def _control_character(text: str, name: str) -> Problem | None:
+    found = _NOT_PRINTABLE.search(text)
+    if found is None:
+        return None
+    more = sum(1 for _ in islice(_NOT_PRINTABLE.finditer(text, found.end()), 999))
+    also = f" (and {'at least ' if more == 999 else ''}{more} more in this file)" if more else ""
+    return Problem(
+        _position(text, found.start(), name),
+        f"control character U+{ord(found.group()):04X} here{also}; intent is printable text: "
+        "remove it",
+        "encoding",
+    )
+
+
+class _Open:
+    """A collection being composed: its node, anchor, the value count before it, and (for a
+    mapping) the key awaiting its value."""
+
+    __slots__ = ("anchor", "before", "key", "node", "sequence")
+
+    def __init__(self, node: yaml.CollectionNode, anchor: str | None, before: int) -> None:
+        self.node = node
+        self.anchor = anchor
+        self.before = before
+        self.key: yaml.Node | None = None
+        self.sequence = isinstance(node, yaml.SequenceNode)
+
+
+class _Composer:
+    """PyYAML's composer, made iterative and bounded: it builds the same node tree from the
+    parser's events, refusing too deep a nesting, too many values or aliases, an alias to an
+    unfinished anchor (a loop) and any tag beyond YAML's core types, before anything is built.
+
+    It counts values as they will be built, aliases expanded (an anchor's size is known when
+    it closes), so an alias bomb is refused at the alias that crosses the limit, in
+    microseconds, without building any of it."""
+
+    def __init__(self, name: str, budget: Budget, loader: Any = _FAST_LOADER) -> None:
+        self.name = name
+        self.budget = budget
+        self.loader = loader
+        self.problems: list[Problem] = []
+        self._resolve: Callable[..., str] = yaml.resolver.Resolver().resolve
+        self._anchors: dict[str, tuple[yaml.Node, int]] = {}  # node, values an alias builds
+        self._open: list[_Open] = []
+        self._root: yaml.Node | None = None
+        self._values = 0
+        self._limit = min(MAX_NODES_PER_FILE, budget.nodes)
+        self._aliases = 0
+        self._documents = 0
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            yaml.ScalarEvent: self._scalar,
+            yaml.MappingStartEvent: self._start,
+            yaml.SequenceStartEvent: self._start,
+            yaml.MappingEndEvent: self._end,
+            yaml.SequenceEndEvent: self._end,
+            yaml.AliasEvent: self._alias,
+            yaml.DocumentStartEvent: self._document,
+        }
+
+    def compose(self, text: str) -> yaml.Node | None:
+        handlers = self._handlers
+        try:
+            for event in yaml.parse(text, Loader=self.loader):
+                handler = handlers.get(type(event))
+                if handler is not None:
+                    handler(event)
+        except yaml.YAMLError as exc:
+            raise _Refused(self._syntax_error(exc, text)) from None
+        return self._root
+
+    def _syntax_error(self, exc: yaml.YAMLError, text: str) -> Problem:
+        """libyaml's error, or PyYAML's clearer one for the same text when it is quick to
+        get: PyYAML's reader, under the same bounds, also finds a nesting too deep before
+        libyaml's own limit (1,000) would."""
+        if self.loader is not yaml.SafeLoader and len(text) <= PURE_REPARSE_CHARS:
+            try:
+                _Composer(self.name, self.budget, yaml.SafeLoader).compose(text)
+            except _Refused as pure:
+                return pure.problem
+        if isinstance(exc, yaml.MarkedYAMLError):
+            return _syntax_problem(exc, self.name)
+        return Problem(
+            Location(self.name, 1, 1), f"YAML syntax error: {clip(str(exc), 200)}", "yaml-syntax"
+        )
+
+    def _document(self, event: yaml.DocumentStartEvent) -> None:
+        self._documents += 1
+        if self._documents > 1:
+            raise _Refused(
+                Problem(
+                    _loc(self.name, event.start_mark),
+                    "a second YAML document starts here ('---'); an intent file holds one "
+                    "document: remove the '---' line or move what follows into its own file",
+                    "multi-document",
+                )
+            )
+
+    def _scalar(self, event: yaml.ScalarEvent) -> None:
+        self._values += 1
+        if self._values > self._limit:
+            self._too_many(event)
+        tag = event.tag
+        if tag is None or tag == "!":
+            # only a plain scalar is resolved (true, 12, ~); a quoted one is text
+            implicit = event.implicit[0]
+            tag = (
+                self._resolve(yaml.ScalarNode, event.value, (True, False)) if implicit else STR_TAG
+            )
+        elif tag not in _SCALAR_TAGS:
+            self._unknown_tag(event, tag)
+        marks: tuple[Any, Any] = (event.start_mark, event.end_mark)
+        # libyaml says '' for a plain scalar, PyYAML None
+        node = yaml.ScalarNode(tag, event.value, *marks, style=event.style or None)
+        if event.anchor is not None:
+            self._anchor(event.anchor, node, 1)
+        self._add(node)
+
+    def _start(self, event: yaml.CollectionStartEvent) -> None:
+        before = self._values
+        self._values += 1
+        if self._values > self._limit:
+            self._too_many(event)
+        if len(self._open) >= MAX_DEPTH:
+            raise _Refused(
+                Problem(
+                    _loc(self.name, event.start_mark),
+                    f"nested deeper than {MAX_DEPTH} levels here; intent is a few levels deep: "
+                    "look for an unclosed '[' or '{' or runaway indentation",
+                    "too-deep",
+                )
+            )
+        mapping = isinstance(event, yaml.MappingStartEvent)
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = MAP_TAG if mapping else SEQ_TAG
+        elif tag != (MAP_TAG if mapping else SEQ_TAG):
+            self._unknown_tag(event, tag)
+        start: Any = event.start_mark
+        kind = yaml.MappingNode if mapping else yaml.SequenceNode
+        self._open.append(_Open(kind(tag, [], start, None, event.flow_style), event.anchor, before))
+
+    def _end(self, event: yaml.CollectionEndEvent) -> None:
+        done = self._open.pop()
+        done.node.end_mark = event.end_mark
+        if done.anchor is not None:
+            self._anchor(done.anchor, done.node, self._values - done.before)
+        self._add(done.node)
+
+    def _add(self, node: yaml.Node) -> None:
+        if not self._open:
+            self._root = node
+            return
+        parent = self._open[-1]
+        if parent.sequence:
+            parent.node.value.append(node)
+        elif parent.key is None:
+            parent.key = node
+        else:
+            parent.node.value.append((parent.key, node))
+            parent.key = None
+
+    def _too_many(self, event: yaml.Event) -> None:
+        if self._values > MAX_NODES_PER_FILE:
+            raise _Refused(_too_many(self.name, event.start_mark, "this file"))
+        self.budget.nodes = 0  # spent: each later file is refused at its first value
+        raise _Refused(_too_many(self.name, event.start_mark, "the intent as a whole"))
+
+    def _alias(self, event: yaml.AliasEvent) -> None:
+        self._aliases += 1
+        if self._aliases > MAX_ALIASES_PER_FILE:
+            raise _Refused(
+                Problem(
+                    _loc(self.name, event.start_mark),
+                    f"more than {MAX_ALIASES_PER_FILE:,} aliases (*name) in this file; write "
+                    "the values out",
+                    "too-many-aliases",
+                )
+            )
+        found = self._anchors.get(str(event.anchor))
+        if found is None:  # also an alias inside its own anchor: a loop
+            raise _Refused(
+                Problem(
+                    _loc(self.name, event.start_mark),
+                    f"YAML syntax error: found undefined alias '*{clip(str(event.anchor))}'; "
+                    "quote a value that starts with '*', or define its anchor "
+                    "(&name) before it and outside it",
+                    "yaml-syntax",
+                )
+            )
+        node, size = found
+        self._values += size
+        if self._values > self._limit:
+            self._too_many(event)
+        self._add(node)
+
+    def _anchor(self, anchor: str, node: yaml.Node, size: int) -> None:
+        first = self._anchors.get(anchor)
+        if first is not None:
+            mark = first[0].start_mark
+            at = f"line {mark.line + 1}, column {mark.column + 1}"
+            raise _Refused(
+                Problem(
+                    _loc(self.name, node.start_mark),
+                    f"YAML syntax error: anchor '&{clip(anchor)}' is defined twice (first at "
+                    f"{at}); rename one",
+                    "yaml-syntax",
+                )
+            )
+        self._anchors[anchor] = (node, size)
+
+    def _unknown_tag(self, event: yaml.NodeEvent, tag: str) -> None:
+        written = tag.replace("tag:yaml.org,2002:", "!!")
+        self.problems.append(
+            Problem(
+                _loc(self.name, event.start_mark),
+                f"unknown YAML tag '{clip(written, 40)}'; intent is plain YAML (text, numbers, "
+                "true/false, lists, mappings): remove the tag, and write a secret as a "
+                'reference ("secret:NAME")',
+                "yaml-tag",
+            )
+        )
+
+
+def _too_many(name: str, mark: Any, where: str) -> Problem:
+    limit = MAX_NODES_PER_FILE if where == "this file" else MAX_NODES_PER_RUN
+    return Problem(
+        _loc(name, mark),
+        f"more than {limit:,} values in {where} (aliases expanded); meetme refuses so much "
+        "intent rather than run out of memory: look for an alias bomb or a runaway generator, "
+        "or split the intent",
+        "too-many-values",
+    )
 
 
 def _tab_indentation(text: str, name: str) -> Iterator[Problem]:
+    if "\t" not in text:
+        return
     for number, line in enumerate(text.splitlines(), start=1):
         indent = len(line) - len(line.lstrip(" \t"))
         column = line.find("\t", 0, indent)
@@ -148,18 +545,32 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, name: str) -> Problem:
     hints = [hint for needle, hint in _SYNTAX_HINTS if needle in f"{exc.problem} {exc.context}"]
     if hints:
         what += f"; {hints[0]}"
-    return Problem(where, f"YAML syntax error: {what}", "yaml-syntax")
+    # the parser's own words quote at most a token; keep even that short and printable
+    return Problem(where, f"YAML syntax error: {clip(what, 300)}", "yaml-syntax")
 
 
-def _loc(name: str, mark: yaml.Mark) -> Location:
+def _loc(name: str, mark: Any) -> Location:
+    """Where a mark of PyYAML's reader or of libyaml points (the typing stubs tell them apart)."""
+    if mark is None:
+        return Location(name, 1, 1)
     return Location(name, mark.line + 1, mark.column + 1)
+
+
+@dataclass
+class _Count:
+    """Values built so far in a file, and what the run may still build."""
+
+    budget: Budget
+    values: int = 0
 
 
 class _Builder:
     """Turns a composed node tree into dicts, lists and scalars, recording positions."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, count: _Count, hide_values: bool = False) -> None:
         self.name = name
+        self.count = count
+        self.hide_values = hide_values
         self.positions: dict[Path_, Location] = {}
         self.value_positions: dict[Path_, Location] = {}
         self.problems: list[Problem] = []
@@ -168,17 +579,29 @@ class _Builder:
         self.problems.append(Problem(_loc(self.name, node.start_mark), message, kind))
 
     def build(self, node: yaml.Node, path: Path_) -> Any:
+        self._materialise(node)
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             items = []
             for index, item in enumerate(node.value):
-                self.positions[(*path, index)] = _loc(self.name, item.start_mark)
-                self.value_positions[(*path, index)] = _loc(self.name, item.start_mark)
+                self.positions[(*path, index)] = self.value_positions[(*path, index)] = _loc(
+                    self.name, item.start_mark
+                )
                 items.append(self.build(item, (*path, index)))
             return items
         assert isinstance(node, yaml.ScalarNode)
-        return self._scalar(node)
+        return self._scalar(node, path)
+
+    def _materialise(self, node: yaml.Node) -> None:
+        """Count a value about to be built: an alias builds its anchor's values again, which
+        is how nine lines of aliases become a billion values."""
+        self.count.values += 1
+        self.count.budget.nodes -= 1
+        if self.count.values > MAX_NODES_PER_FILE:
+            raise _Refused(_too_many(self.name, node.start_mark, "this file"))
+        if self.count.budget.nodes < 0:
+            raise _Refused(_too_many(self.name, node.start_mark, "the intent as a whole"))
 
     def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[str, Any]:
         result: dict[str, Any] = {}
@@ -193,6 +616,7 @@ class _Builder:
                 )
                 merged_in.append(value_node)
                 continue
+            self._materialise(key_node)  # a key is stored too: counted as the composer does
             if not isinstance(key_node, yaml.ScalarNode):
                 self.problem(key_node, "a mapping key must be a plain name", "yaml-key")
                 continue
@@ -211,7 +635,7 @@ class _Builder:
                 if not isinstance(source, yaml.MappingNode):
                     continue
                 # its own problems are reported where the anchor is written
-                copy = _Builder(self.name)
+                copy = _Builder(self.name, self.count, self.hide_values)
                 for key, value in copy._mapping(source, path).items():
                     if key in result:
                         continue
@@ -233,15 +657,14 @@ class _Builder:
         noun = NAMED_COLLECTIONS.get(str(path[-1])) if path else None
         if noun is not None and (path[-1] == "sites" or len(path) == 3):
             return (
-                f"{noun} '{key}' is defined twice in this file (first at {at}); "
+                f"{noun} '{clip(key, 64)}' is defined twice in this file (first at {at}); "
                 f"rename or remove one"
             )
-        return f"key '{key}' is written twice in this mapping (first at {at}); keep one"
+        return f"key '{clip(key, 64)}' is written twice in this mapping (first at {at}); keep one"
 
-    def _scalar(self, node: yaml.ScalarNode) -> Any:
+    def _scalar(self, node: yaml.ScalarNode, path: Path_) -> Any:
         text = node.value
-        plain = node.style is None
-        if not plain or node.tag == STR_TAG:
+        if node.style is not None or node.tag == STR_TAG:
             return text
         if node.tag == NULL_TAG:
             return None
@@ -252,61 +675,80 @@ class _Builder:
             self.problem(
                 node,
                 f"{text} is the boolean {meaning} in YAML 1.1, not the text '{text}'; "
-                f'quote it: "{text}"',
+                f'quote it: "{text}"'
+                if self._quoted(text, path)
+                else f"this is the boolean {meaning} in YAML 1.1, not text; quote it",
                 "yaml-ambiguous",
             )
             return text
         if node.tag == INT_TAG:
-            return self._integer(node)
+            return self._integer(node, path)
         if node.tag == FLOAT_TAG:
             try:
                 return float(text.replace("_", ""))
             except ValueError:
                 self.problem(
                     node,
-                    f"'{text}' is not a number YAML 1.2 understands; quote it",
+                    f"{self._quoted(text, path) or 'this'} is not a number YAML 1.2 "
+                    "understands; quote it",
                     "yaml-ambiguous",
                 )
                 return text
         # timestamps and anything else stay text; the schema decides what they mean
         return text
 
-    def _integer(self, node: yaml.ScalarNode) -> Any:
+    def _quoted(self, text: str, path: Path_) -> str:
+        """How a message may quote a value: not at all under a key named like a secret."""
+        return "" if self.hide_values or secret_path(path) else shown(text)
+
+    def _integer(self, node: yaml.ScalarNode, path: Path_) -> Any:
         text = node.value
-        if ":" in text:
+        octal_looking = bool(_OCTAL_LOOKING.fullmatch(text)) and bool(text.strip("+-0_"))
+        if ":" not in text and not octal_looking:
+            try:
+                return int(text.replace("_", ""), 0)
+            except ValueError:  # also more digits than Python converts (4,300)
+                quoted = self._quoted(text, path) or "this"
+                self.problem(
+                    node,
+                    f"{quoted} is not an integer YAML 1.2 understands; quote it",
+                    "yaml-ambiguous",
+                )
+                return text
+        if not self._quoted(text, path):  # a secret: say what YAML made of it, never what it is
             self.problem(
                 node,
-                f"{text} is the base-60 number {_sexagesimal(text)} in YAML 1.1, not the text "
-                f"'{text}'; quote it: \"{text}\"",
+                "this is a base-60 or octal number in YAML 1.1, not text; quote it",
                 "yaml-ambiguous",
             )
-            return text
-        if _OCTAL_LOOKING.fullmatch(text) and text.strip("+-0_"):
+        elif ":" in text:
+            self.problem(
+                node,
+                f"{clip(text)} is the base-60 number {_sexagesimal(text)} in YAML 1.1, not the "
+                f'text {shown(text)}; quote it: "{clip(text)}"',
+                "yaml-ambiguous",
+            )
+        else:
             sign = "-" if text.startswith("-") else ""
             decimal = sign + text.replace("_", "").lstrip("+-").lstrip("0")
             octal = _octal(text)
-            read_as = f", i.e. {octal}" if octal is not None else ""
+            read_as = f", i.e. {shown(octal)}" if octal is not None else ""
             self.problem(
                 node,
-                f"{text} has a leading zero: YAML 1.1 reads it as octal{read_as}; "
-                f'write {decimal} for the number, or quote it ("{text}") for text',
+                f"{clip(text)} has a leading zero: YAML 1.1 reads it as octal{read_as}; "
+                f'write {clip(decimal)} for the number, or quote it ("{clip(text)}") for text',
                 "yaml-ambiguous",
             )
-            return text
-        try:
-            return int(text.replace("_", ""), 0)
-        except ValueError:
-            self.problem(
-                node, f"'{text}' is not an integer YAML 1.2 understands; quote it", "yaml-ambiguous"
-            )
-            return text
+        return text
 
 
-def _sexagesimal(text: str) -> int:
+def _sexagesimal(text: str) -> str:
+    if len(text) > SHOWN_CHARS:  # 60**n of a long runaway value costs more than it tells
+        return "(too long to compute)"
     value = 0
     for part in text.lstrip("+-").replace("_", "").split(":"):
         value = value * 60 + int(part)
-    return -value if text.startswith("-") else value
+    return str(-value if text.startswith("-") else value)
 
 
 def _octal(text: str) -> int | None:

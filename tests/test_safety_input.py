@@ -1,0 +1,478 @@
+"""Issue #9, part 3 and 4: intent comes from the repository, input is bounded, and no message
+echoes a secret or outside content, nor lets a value start a CI command of its own.
+
+Each case runs `meetme lint` as a user would (in process, through the CLI) on a copy of the
+minimal valid intent of tests/broken/ with one hostile change, and asserts exit 2, the
+`file:line:column: error[kind]` line, and no traceback. Limits are tested just inside and just
+outside; the value limits are lowered for a test where the real one would only cost time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pytest
+from meetme.validators import loader, yaml_source
+from meetme.validators.rules.engine import Finding, WaivedBy
+from meetme.validators.yaml_source import (
+    MAX_ALIASES_PER_FILE,
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_NODES_PER_RUN,
+    Budget,
+    read_file,
+    secret_key,
+)
+from typer.testing import CliRunner
+
+from meetme.cli import app
+from meetme.problems import Location, shown
+from meetme.report import render
+
+MINIMAL = Path(__file__).resolve().parent / "broken" / "valid_minimal.yaml"
+TOKEN = "ghp_FAKEtoken0123456789abcdefSECRET"
+PROBLEM = re.compile(r"^(\S+:\d+:\d+): error\[([\w-]+)\]: (.*)$")
+
+
+@dataclass
+class Run:
+    exit_code: int
+    output: str  # stdout and stderr together: nothing may leak into either
+
+    def problems(self) -> list[tuple[str, str, str]]:
+        lines = self.output.splitlines()
+        return [(m[1], m[2], m[3]) for m in map(PROBLEM.match, lines) if m]
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository whose intent/ holds the minimal valid intent as site.yaml; cwd is it."""
+    (tmp_path / "intent").mkdir()
+    shutil.copy(MINIMAL, tmp_path / "intent" / "site.yaml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def lint(*extra: str) -> Run:
+    result = CliRunner().invoke(app, ["lint", "--intent", "intent", *extra])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"lint crashed: {result.exception!r}"
+    )
+    output = result.stdout + result.stderr
+    assert "Traceback" not in output
+    return Run(result.exit_code, output)
+
+
+def refused(*extra: str) -> list[tuple[str, str, str]]:
+    """The problems of a run that must refuse the intent."""
+    run = lint(*extra)
+    assert run.exit_code == 2, run.output
+    return run.problems()
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+# --- symbolic links -------------------------------------------------------------------------
+
+
+def test_a_link_to_a_file_outside_is_refused_at_the_link(repo: Path, tmp_path: Path) -> None:
+    outside = write(tmp_path.parent / f"{tmp_path.name}-elsewhere" / "org.yaml", "extra: 1\n")
+    (repo / "intent" / "shared.yaml").symlink_to(outside)
+    [(where, kind, message)] = refused()
+    assert (where, kind) == ("intent/shared.yaml:1:1", "outside-intent")
+    assert "symbolic link" in message and "outside the intent folder" in message
+    assert str(outside.parent) not in message  # the target is not named either
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github", "junit"])
+def test_a_linked_env_file_never_shows_its_token(repo: Path, tmp_path: Path, fmt: str) -> None:
+    env = write(tmp_path.parent / f"{tmp_path.name}-home" / ".env", f"TOKEN={TOKEN}\n")
+    (repo / "intent" / "env.yaml").symlink_to(env)
+    run = lint("--format", fmt)
+    assert run.exit_code == 2
+    assert "intent/env.yaml" in run.output and "outside-intent" in run.output
+    assert TOKEN[:8] not in run.output
+
+
+def test_a_token_file_inside_the_intent_is_not_echoed(repo: Path) -> None:
+    write(repo / "intent" / "token.yaml", f"TOKEN={TOKEN}\n")
+    [(where, kind, message)] = refused()
+    assert (where, kind) == ("intent/token.yaml:1:1", "wrong-type")
+    assert message.endswith("not text")
+    assert "TOKEN" not in message
+
+
+def test_a_linked_folder_outside_is_refused_and_not_read(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path.parent / f"{tmp_path.name}-shared"
+    write(outside / "more.yaml", f"token: {TOKEN}\n")
+    (repo / "intent" / "shared").symlink_to(outside, target_is_directory=True)
+    run = lint()
+    assert run.exit_code == 2
+    assert run.problems() == [
+        (
+            "intent/shared:1:1",
+            "outside-intent",
+            "symbolic link to a folder outside the intent folder; intent is read from the "
+            "repository only: replace the link with the folder itself, or remove it",
+        )
+    ]
+    assert TOKEN[:8] not in run.output
+
+
+def test_links_inside_the_intent_are_read_once(repo: Path) -> None:
+    # read twice, site.yaml would define every site, room and device a second time
+    (repo / "intent" / "again.yaml").symlink_to("site.yaml")
+    (repo / "intent" / "sub").mkdir()
+    (repo / "intent" / "sub" / "up").symlink_to("..", target_is_directory=True)
+    run = lint()
+    assert run.exit_code == 0, run.output
+
+
+def test_a_link_to_nothing_is_a_problem_not_a_silent_skip(repo: Path) -> None:
+    (repo / "intent" / "gone.yaml").symlink_to("missing.yaml")
+    [(where, kind, _)] = refused()
+    assert (where, kind) == ("intent/gone.yaml:1:1", "missing")
+
+
+def test_a_fifo_named_yaml_is_refused_without_waiting(repo: Path) -> None:
+    os.mkfifo(repo / "intent" / "pipe.yaml")
+    [(where, kind, message)] = refused()
+    assert (where, kind) == ("intent/pipe.yaml:1:1", "unreadable")
+    assert "not a regular file" in message
+
+
+# --- tags -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "shown_as"),
+    [
+        ("!vault |\n  $ANSIBLE_VAULT;1.1;AES256", "!vault"),
+        ("!!python/name:os.system", "!!python/name:os.system"),
+        ("!!binary aGVsbG8=", "!!binary"),
+        ("!custom {a: 1}", "!custom"),
+        ("!!set {a, b}", "!!set"),
+        ("!!map crah-1", "!!map"),  # core tags, but of another kind of node
+        ("!!str [crah-1]", "!!str"),
+    ],
+)
+def test_an_unknown_tag_is_an_error_at_the_tag(repo: Path, written: str, shown_as: str) -> None:
+    site = repo / "intent" / "site.yaml"
+    text = site.read_text().replace("cooling_zone: crah-1", f"cooling_zone: {written}", 1)
+    site.write_text(text)
+    line = text.splitlines().index(f"        cooling_zone: {written.splitlines()[0]}") + 1
+    problems = refused()
+    assert problems[0][:2] == (f"intent/site.yaml:{line}:23", "yaml-tag")
+    assert f"unknown YAML tag '{shown_as}'" in problems[0][2]
+
+
+def test_the_core_tags_are_accepted(repo: Path) -> None:
+    site = repo / "intent" / "site.yaml"
+    text = site.read_text()
+    text = text.replace("cooling_zone: crah-1", "cooling_zone: !!str crah-1", 1)
+    text = text.replace("floor: 1", "floor: !!int 1", 1)
+    site.write_text(text)
+    assert lint().exit_code == 0
+
+
+# --- limits ---------------------------------------------------------------------------------
+
+
+def nested(depth: int) -> str:
+    """A file whose top mapping holds depth-1 nested flow lists: `depth` levels in all."""
+    return "organisation: " + "[" * (depth - 1) + "]" * (depth - 1) + "\n"
+
+
+def test_nesting_up_to_the_limit_is_read(tmp_path: Path) -> None:
+    path = write(tmp_path / "deep.yaml", nested(MAX_DEPTH))
+    source, problems = read_file(path, "deep.yaml")
+    assert problems == [] and source is not None
+
+
+def test_nesting_beyond_the_limit_is_refused_where_it_goes_too_deep(tmp_path: Path) -> None:
+    path = write(tmp_path / "deep.yaml", nested(MAX_DEPTH + 1))
+    source, [problem] = read_file(path, "deep.yaml")
+    assert source is None
+    assert (str(problem.location), problem.kind) == (f"deep.yaml:1:{14 + MAX_DEPTH}", "too-deep")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "[" * 3000 + "]" * 3000 + "\n",
+        "a: " + "{a: " * 3000 + "}" * 3000 + "\n",
+        "a:\n" + "".join("  " * level + "a:\n" for level in range(1, 200)),
+    ],
+    ids=["lists", "flow-mappings", "block-mappings"],
+)
+def test_thousands_of_levels_are_refused_not_a_crash(repo: Path, text: str) -> None:
+    write(repo / "intent" / "deep.yaml", text)
+    [(where, kind, _)] = refused()
+    assert kind == "too-deep" and where.startswith("intent/deep.yaml:")
+
+
+def alias_bomb(levels: int) -> str:
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for level in range(1, levels):
+        lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_alias_bomb_is_refused_at_the_alias_that_crosses_the_limit(repo: Path) -> None:
+    write(repo / "intent" / "bomb.yaml", alias_bomb(9))  # 9**9 = 387 million values
+    [(where, kind, message)] = refused()
+    # level 5 builds 9**6 = 531,441 values with those before it: the first past 100,000
+    assert (where, kind) == ("intent/bomb.yaml:6:10", "too-many-values")
+    assert "aliases expanded" in message
+
+
+def test_values_are_counted_with_aliases_just_inside_and_outside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the top mapping, two keys, the anchored list of 3 (4 values) and the alias (4 more): 11
+    path = write(tmp_path / "a.yaml", "a: &x [1, 2, 3]\nb: *x\n")
+    monkeypatch.setattr(yaml_source, "MAX_NODES_PER_FILE", 11)
+    source, problems = read_file(path, "a.yaml")
+    assert source is not None and problems == []
+    assert source.data == {"a": [1, 2, 3], "b": [1, 2, 3]}
+    monkeypatch.setattr(yaml_source, "MAX_NODES_PER_FILE", 10)
+    source, [problem] = read_file(path, "a.yaml")
+    assert source is None
+    assert (str(problem.location), problem.kind) == ("a.yaml:2:4", "too-many-values")
+
+
+def test_values_are_counted_over_the_whole_run(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    budget = Budget()
+    read_file(repo / "intent" / "site.yaml", "site.yaml", budget)
+    in_site = MAX_NODES_PER_RUN - budget.nodes
+    # the top mapping, a key, a list of ten: 13 values more
+    write(repo / "intent" / "zz.yaml", "extra: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n")
+    monkeypatch.setattr(yaml_source, "MAX_NODES_PER_RUN", in_site + 13)
+    assert refused()[0][1] == "unknown-key"  # read: the run is within its limit
+    monkeypatch.setattr(yaml_source, "MAX_NODES_PER_RUN", in_site + 12)
+    [(where, kind, message)] = refused()
+    assert where.startswith("intent/zz.yaml:1:") and kind == "too-many-values"
+    assert "the intent as a whole" in message
+
+
+def test_aliases_up_to_the_limit_are_read_and_one_more_is_refused(tmp_path: Path) -> None:
+    inside = "a: &x 1\nb: [" + ", ".join(["*x"] * MAX_ALIASES_PER_FILE) + "]\n"
+    source, problems = read_file(write(tmp_path / "in.yaml", inside), "in.yaml")
+    assert source is not None and problems == []
+    outside = inside.replace("[*x", "[*x, *x")
+    source, [problem] = read_file(write(tmp_path / "out.yaml", outside), "out.yaml")
+    assert source is None and problem.kind == "too-many-aliases"
+    assert problem.location.line == 2
+
+
+def test_a_recursive_alias_is_a_syntax_error_not_a_hang(repo: Path) -> None:
+    write(repo / "intent" / "loop.yaml", "a: &a [1, *a]\n")
+    assert refused()[0][:2] == ("intent/loop.yaml:1:11", "yaml-syntax")
+
+
+def padded(size: int) -> str:
+    """The minimal valid intent, padded with a comment to exactly `size` bytes."""
+    text = MINIMAL.read_text()
+    return text + "#" + "x" * (size - len(text.encode()) - 2) + "\n"
+
+
+def test_a_file_of_exactly_the_size_limit_is_read(repo: Path) -> None:
+    site = write(repo / "intent" / "site.yaml", padded(MAX_FILE_BYTES))
+    assert site.stat().st_size == MAX_FILE_BYTES
+    assert lint().exit_code == 0
+
+
+def test_a_file_one_byte_over_the_limit_is_refused_before_it_is_read(repo: Path) -> None:
+    site = write(repo / "intent" / "site.yaml", padded(MAX_FILE_BYTES + 1))
+    assert site.stat().st_size == MAX_FILE_BYTES + 1
+    [(where, kind, message)] = refused()
+    assert (where, kind) == ("intent/site.yaml:1:1", "too-large")
+    assert f"{MAX_FILE_BYTES + 1:,} bytes" in message
+
+
+def test_the_intent_folder_as_a_whole_is_bounded(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(repo / "intent" / "zz.yaml", "# a comment\n")
+    size = sum(p.stat().st_size for p in (repo / "intent").iterdir())
+    monkeypatch.setattr(loader, "MAX_INTENT_BYTES", size)
+    assert lint().exit_code == 0
+    monkeypatch.setattr(loader, "MAX_INTENT_BYTES", size - 1)
+    assert refused() == [
+        (
+            "intent/zz.yaml:1:1",
+            "too-large",
+            f"the intent files up to this one hold more than {size - 1:,} bytes, what meetme "
+            "reads in one run; is --intent the intent folder?",
+        )
+    ]
+
+
+# --- characters -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("char", "code"), [("\x07", "U+0007"), ("\x00", "U+0000")])
+def test_a_control_character_is_a_problem_at_its_position(repo: Path, char: str, code: str) -> None:
+    site = repo / "intent" / "site.yaml"
+    text = site.read_text().replace("cooling_zone: crah-1", f'cooling_zone: "crah{char}-1"', 1)
+    site.write_text(text)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if char in t)
+    run = lint()
+    assert run.exit_code == 2
+    [(where, kind, message)] = run.problems()
+    assert (where, kind) == (f"intent/site.yaml:{line}:28", "encoding")
+    assert code in message and char not in run.output
+
+
+def test_bytes_that_are_not_utf8_are_refused_at_their_position(repo: Path) -> None:
+    write(repo / "intent" / "noise.yaml", b"a: 1\nb: \xff\xfe" + TOKEN.encode() + b"\n")
+    run = lint()
+    assert run.exit_code == 2
+    [(where, kind, _)] = run.problems()
+    assert (where, kind) == ("intent/noise.yaml:2:4", "encoding")
+    assert TOKEN[:8] not in run.output
+
+
+# --- what a message may quote -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "key", ["key", "password_hash", "authKey", "bgp-tokens", "private", "Credentials"]
+)
+def test_keys_named_like_secrets(key: str) -> None:
+    assert secret_key(key)
+
+
+@pytest.mark.parametrize("key", ["monkey", "keychain", "hashtag_free_name", "model", "author"])
+def test_keys_not_named_like_secrets(key: str) -> None:
+    assert not secret_key(key)
+
+
+def test_shown_values_are_short_and_escaped() -> None:
+    assert shown("a" * 24) == "'" + "a" * 24 + "'"
+    assert shown("a" * 25) == "'" + "a" * 24 + "…'"
+    assert shown("x\n::add-mask::y") == "'x\\n::add-mask::y'"
+    assert shown(10**5000) == "a very long number"
+
+
+def test_a_value_under_a_secret_key_is_never_echoed(example: Path) -> None:
+    peering = example / "intent" / "aus1" / "peering.yaml"
+    text = peering.read_text().replace('key: "secret:transit-a"', "key: 12345678", 1)
+    peering.write_text(text)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "key: 12345678" in t)
+    for fmt in ("text", "json", "github"):
+        run = lint("--format", fmt)
+        assert run.exit_code == 2
+        assert f"intent/aus1/peering.yaml:{line}:16" in run.output or fmt != "text"
+        assert "12345678" not in run.output
+
+
+def test_an_octal_looking_secret_is_not_echoed(example: Path) -> None:
+    peering = example / "intent" / "aus1" / "peering.yaml"
+    peering.write_text(peering.read_text().replace('key: "secret:transit-a"', "key: 0755", 1))
+    run = lint()
+    assert run.exit_code == 2 and "yaml-ambiguous" in run.output
+    assert "0755" not in run.output and "493" not in run.output
+
+
+def test_a_long_value_is_quoted_by_a_short_prefix_only(repo: Path) -> None:
+    site = repo / "intent" / "site.yaml"
+    long_role = "spine" + "Z" * 500
+    site.write_text(site.read_text().replace("role: spine", f"role: {long_role}", 1))
+    [(_, kind, message)] = refused()
+    assert kind == "bad-value"
+    assert f"'{long_role[:24]}…'" in message and "Z" * 25 not in message
+
+
+# --- report formats ---------------------------------------------------------------------------
+
+INJECTION = "x\n::add-mask::ghp\r\n::warning::y%0A"
+
+
+def hostile_finding() -> Finding:
+    """A waived finding whose message, waiver reason and file name each try to end the line."""
+    waiver = WaivedBy(Location("waivers.yaml", 3, 1), "noc", INJECTION, date(2030, 1, 1), "error")
+    message = f"unknown key '{INJECTION}'"
+    return Finding(
+        "unknown-key", "waived", message, Location("intent/a,b:c.yaml", 2, 3), "a", waiver
+    )
+
+
+def test_github_annotations_escape_as_the_runner_does() -> None:
+    out = render([hostile_finding()], "github", [])
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("::notice file=intent/a%2Cb%3Ac.yaml,")
+    assert not any(line.startswith(("::add-mask", "::warning")) for line in lines)
+    assert "x%0A::add-mask::ghp%0D%0A::warning::y%250A" in lines[0]
+
+
+def test_text_report_keeps_each_finding_on_its_line() -> None:
+    out = render([hostile_finding()], "text", [])
+    assert not any(line.startswith("::") for line in out.splitlines())
+    assert "\r" not in out and "x\\n::add-mask::ghp\\r\\n::warning::y" in out
+
+
+def test_junit_json_and_sarif_parse_and_keep_the_text() -> None:
+    finding = hostile_finding()
+    bell = Finding("rule", "error", "a\x07b\x00c", Location("intent/a.yaml", 1, 1), "p")
+    root = ET.fromstring(render([finding, bell], "junit", []).split("\n", 1)[1])
+    assert root.get("failures") == "1"
+    assert json.loads(render([finding], "json", []))[0]["message"] == finding.message
+    sarif = json.loads(render([finding], "sarif", []))
+    assert sarif["runs"][0]["results"][0]["message"]["text"] == finding.message
+
+
+def test_a_key_that_carries_a_command_is_escaped_in_every_format(repo: Path) -> None:
+    site = repo / "intent" / "site.yaml"
+    site.write_text(site.read_text() + '"bad\\n::add-mask::abc": 1\n')
+    for fmt in ("text", "github", "json", "sarif", "junit"):
+        run = lint("--format", fmt)
+        assert run.exit_code == 2
+        assert not any(line.lstrip().startswith("::add-mask") for line in run.output.splitlines())
+        assert "unknown-key" in run.output
+
+
+# --- meetme diff over a committed link ----------------------------------------------------------
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "../../../../etc/passwd"])
+def test_diff_refuses_a_committed_link_leaving_the_intent(repo: Path, target: str) -> None:
+    git(repo, "init", "-q")
+    (repo / "intent" / "x.yaml").symlink_to(target)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base with a link")
+    (repo / "intent" / "x.yaml").unlink()
+    result = CliRunner().invoke(app, ["diff", "--base", "HEAD", "--format", "json"])
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output and "root:" not in result.output
+    report = json.loads(result.stdout)
+    assert report["base_problems"] == [
+        "intent/x.yaml:1:1: error[outside-intent]: symbolic link (or special file) leaving the "
+        "intent folder, committed at the base; intent is read from the repository only, so it "
+        "was not followed"
+    ]
+    assert report["summary"]["added"] == ["lab1-lf1", "lab1-sp1"]
