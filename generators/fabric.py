@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from meetme.validators.interfaces import sample
 from meetme.validators.loader import LoadedIntent
 from meetme.validators.schema import Device, Link, LinkRule, LinkRuleSide, Site
 from meetme.validators.types import SPEED_GBPS
@@ -170,11 +171,12 @@ def _expand_rule(
                             Problem(loaded.where((*path, "a")), message, "pool-exhausted")
                         )
                     continue
+                # plain replacement: str.format would run any other field the text held
                 a_end = _end(
-                    a_name, rule.a.interface.format(n=a_n), speed, mtu, None, None, v4, v6, 0
+                    a_name, sample(rule.a.interface, a_n), speed, mtu, None, None, v4, v6, 0
                 )
                 b_end = _end(
-                    b_name, rule.b.interface.format(n=b_n), speed, mtu, None, None, v4, v6, 1
+                    b_name, sample(rule.b.interface, b_n), speed, mtu, None, None, v4, v6, 1
                 )
                 fabric.links.append(FabricLink(a_end, b_end, v4, v6, path, f"rule {rule.name}"))
 

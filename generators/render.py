@@ -1,17 +1,71 @@
-"""Render a device model through its platform's Jinja2 templates. A pure function."""
+"""Render a device model through its platform's Jinja2 templates. A pure function.
+
+A second fence behind the schema: whatever a template prints, no model value may hold a
+control character (it would end the config line and start another) or a secret placeholder
+outside the fields that carry one (a push would replace it with the secret itself).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import jinja2
+from meetme.validators.types import has_placeholder
+from pydantic import BaseModel
+
+from meetme.problems import shown
+from meetme.secret_refs import PLACEHOLDER_RE
 
 from .model import DeviceModel
 from .platforms import PLATFORMS
 
 ENTRY_TEMPLATE = "device.j2"
+
+# The model fields the builders fill with secret_refs.placeholder(...) (generators/model.py):
+# the only values that may hold a placeholder, and then nothing else.
+SECRET_FIELDS = frozenset({"password", "password_hash"})
+
+
+class RenderError(Exception):
+    """A template failed on a device model: a bug in meetme's templates, never in intent."""
+
+
+class _UnsafeValue(Exception):
+    """A value a template read that must not reach a config; raised inside the template."""
+
+
+class _FencedEnvironment(jinja2.Environment):
+    """Checks every string a template reads from an object (`a.b`, `a['b']`, the `attr` and
+    `map` filters), whatever the template then does with it. Printed values cannot be checked
+    instead (jinja2's `finalize`): a macro's output is printed too, and holds newlines."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        return _fenced(attribute, super().getattr(obj, attribute))
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        name = argument if isinstance(argument, str) else ""
+        return _fenced(name, super().getitem(obj, argument))
+
+
+def _fenced(name: str, value: Any) -> Any:
+    """`value` unchanged when it (or, for a list or mapping, each string in it) is clean."""
+    if isinstance(value, str):
+        texts: list[str] = [value]
+    elif isinstance(value, list | tuple):
+        texts = [v for v in value if isinstance(v, str)]
+    elif isinstance(value, dict):
+        texts = [v for item in value.items() for v in item if isinstance(v, str)]
+    else:
+        return value
+    for text in texts:
+        problem = _field_problem(name, text)
+        if problem is not None:
+            raise _UnsafeValue(f"the value {shown(text)} of '{name}' holds {problem}")
+    return value
 
 
 @cache
@@ -24,7 +78,7 @@ def environment(platform: str, templates: Path | None = None) -> jinja2.Environm
         if templates is not None
         else resources.files("meetme.templates").joinpath(platform)
     )
-    return jinja2.Environment(
+    return _FencedEnvironment(
         loader=jinja2.FileSystemLoader(str(folder)),
         undefined=jinja2.StrictUndefined,  # a missing model field is a bug, never a blank
         trim_blocks=True,
@@ -34,18 +88,59 @@ def environment(platform: str, templates: Path | None = None) -> jinja2.Environm
     )
 
 
-class RenderError(Exception):
-    """A template failed on a device model: a bug in meetme's templates, never in intent."""
-
-
 def render_device(model: DeviceModel, templates: Path | None = None) -> str:
+    label = f"{_printable(model.hostname)} ({model.platform})"
+    for path, value in _strings(model):
+        problem = _field_problem(path.rsplit(".", 1)[-1], value)
+        if problem is not None:
+            raise RenderError(f"{label}: model value {path} holds {problem}")
     template = environment(model.platform, templates).get_template(ENTRY_TEMPLATE)
     try:
         text = template.render(device=model, platform=PLATFORMS[model.platform])
-    except jinja2.TemplateError as exc:
+    except (jinja2.TemplateError, _UnsafeValue) as exc:
         where = _template_line(exc)
-        raise RenderError(f"{model.hostname} ({model.platform}){where}: {exc}") from None
+        raise RenderError(f"{label}{where}: {exc}") from None
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def _text_problem(text: str) -> str | None:
+    """Values are single lines: not even a tab or a newline is legitimate in one."""
+    if text.isprintable():
+        return None
+    bad = next(ch for ch in text if not ch.isprintable())
+    return f"the control character U+{ord(bad):04X}"
+
+
+def _field_problem(field: str, value: str) -> str | None:
+    """Why the value of model field `field` must not reach a config, or None."""
+    problem = _text_problem(value)
+    trusted = field in SECRET_FIELDS and PLACEHOLDER_RE.fullmatch(value) is not None
+    if problem is None and has_placeholder(value) and not trusted:
+        problem = "a secret placeholder outside a secret field"
+    return problem
+
+
+def _strings(model: BaseModel) -> Iterator[tuple[str, str]]:
+    """(dotted field path, value) of every string in the model, mapping keys included.
+    A stack, not recursion: a model built by hand may nest deep."""
+    stack: list[tuple[str, Any]] = [("device", model)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, BaseModel):
+            fields = type(node).model_fields
+            stack.extend((f"{path}.{name}", getattr(node, name)) for name in fields)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                stack.append((f"{path}[{key!r}]", key))
+                stack.append((f"{path}.{key}", value))
+        elif isinstance(node, list | tuple | set | frozenset):
+            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(node))
+
+
+def _printable(text: str) -> str:
+    return text if text.isprintable() else shown(text)
 
 
 def output_name(model: DeviceModel) -> str:

@@ -378,6 +378,12 @@ def test_evpn009_vtep_on_a_platform_without_evpn(example: Path) -> None:
         "role: border_leaf\n        platform: arista_eos",
         "role: border_leaf\n        platform: cisco_iosxr",
     )  # aus1-bl1
+    # its AWS port takes the IOS-XR spelling: an EOS name on an IOS-XR box is refused at load
+    replace_in(
+        example / "intent/aus1/circuits.yaml",
+        "device: aus1-bl1, interface: Ethernet9/1,",
+        "device: aus1-bl1, interface: HundredGigE0/0/0/9,",
+    )
     result = lint_repo(example)
     assert findings_of(result, "EVPN-009") == [
         f"intent/aus1/devices.yaml:{line_of(devices, 'platform: cisco_iosxr', 3)}: aus1-bl1 is "

@@ -2,11 +2,12 @@
 
 from pathlib import Path
 
+import pytest
 import yaml
 from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
 from meetme.validators.rules.hardware import NAMING, hardware
 
-EOS_NAMING = "arista_eos writes a front-panel port Ethernet<port>/<lane>"
+from meetme.problems import IntentError
 
 
 def test_example_has_no_hardware_findings(example: Path) -> None:
@@ -53,7 +54,7 @@ def test_attachment_port_past_the_last_port(example: Path) -> None:
     ]
 
 
-def test_misspelt_interface_on_eos(example: Path) -> None:
+def test_misspelt_interface_on_eos_is_refused_at_load(example: Path) -> None:
     links = example / "intent/aus1/links.yaml"
     # the first of the two leaf-to-spine rules: spine ends of the Cumulus leaves
     replace_in(
@@ -61,12 +62,30 @@ def test_misspelt_interface_on_eos(example: Path) -> None:
         'b: {role: spine, interface: "Ethernet{n}/1", first: 9,',
         'b: {role: spine, interface: "Eth{n}", first: 9,',
     )
-    result = lint_repo(example)
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
     line = line_of(links, '"Eth{n}"')
+    assert [str(p) for p in caught.value.problems] == [
+        f"intent/aus1/links.yaml:{line}:37: error[bad-interface]: link rule side b, with n=9: "
+        "'Eth9' is not an interface name on arista_eos; write Ethernet<port>[/<lane>] "
+        "(modular: Ethernet<slot>/<port>/<lane>) or Port-Channel<N>"
+    ]
+
+
+def test_lane_past_the_cage_on_eos(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    replace_in(
+        links,
+        'b: {role: spine, interface: "Ethernet{n}/1", first: 9,',
+        'b: {role: spine, interface: "Ethernet{n}/9", first: 9,',
+    )
+    result = lint_repo(example)
+    line = line_of(links, '"Ethernet{n}/9"')
     assert findings_of(result, "HW-001") == [
-        f"intent/aus1/links.yaml:{line}: link rule leaf-to-spine-cumulus gives Eth9, Eth10, "
-        f"Eth13, Eth14 on aus1-sp1, aus1-sp2, aus1-sp3, aus1-sp4, but {EOS_NAMING}, and a "
-        "7060X6-64PE has ports 1-64 (OSFP 800G)"
+        f"intent/aus1/links.yaml:{line}: link rule leaf-to-spine-cumulus gives Ethernet{port}/9 "
+        "on aus1-sp1, aus1-sp2, aus1-sp3, aus1-sp4, but port "
+        f"{port} of a 7060X6-64PE (OSFP 800G) has lanes 1-8"
+        for port in (10, 13, 14, 9)
     ]
 
 

@@ -10,12 +10,18 @@ import difflib
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from meetme.problems import Location, Problem
 
+from .interfaces import platform_problem, sample
+from .types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
 from .yaml_source import Path_
 
 DANGLING = "dangling-name"
 DUPLICATE = "duplicate-name"
+BAD_INTERFACE = "bad-interface"
+_TEMPLATE = TypeAdapter(InterfaceTemplate)
 
 
 def check_references(
@@ -25,7 +31,7 @@ def check_references(
 ) -> list[Problem]:
     """`positions` are where keys are written; a wrong name is reported at the value when
     `value_positions` knows where it starts."""
-    problems: list[Problem] = []
+    problems = _placeholders(data, positions, value_positions or {})
     sites = _mapping(data, "sites")
     device_site: dict[str, str] = {}
     for site_name, site in sites.items():
@@ -144,6 +150,8 @@ def _site_problems(
 
     yield from _tenant_references(site, racks, devices, at)
     yield from _attachment_references(site, devices, at, key_at)
+    yield from _interface_names(site, devices, at)
+    yield from _link_rule_patterns(site, devices, at)
 
     circuits = _mapping(site, "cross_connects")
     for party, path in _circuit_references(_mapping(site, "peering")):
@@ -303,3 +311,111 @@ def _attachment_references(
     for name in _mapping(handoff, "vrfs"):
         if name not in vrfs:
             yield _unknown("VRF", name, vrfs), key_at("handoff", "vrfs", name), DANGLING
+
+
+def _placeholders(
+    data: Any, positions: dict[Path_, Location], value_positions: dict[Path_, Location]
+) -> list[Problem]:
+    """A secret placeholder anywhere in intent, key or value: push would fill it with the
+    secret. Walked with a stack, not recursion, so no nesting depth can overflow it. The
+    message is the one the schema's own types give, so the loader keeps one of the two."""
+    problems = []
+    stack: list[tuple[Path_, Any]] = [((), data)]
+    while stack:
+        path, node = stack.pop()
+        children: list[tuple[str | int, Any]] = (
+            list(node.items())
+            if isinstance(node, dict)
+            else list(enumerate(node))
+            if isinstance(node, list)
+            else []
+        )
+        for key, child in children:
+            child_path = (*path, key)
+            if isinstance(key, str) and has_placeholder(key):
+                where = positions.get(child_path) or _nearest(positions, path)
+                problems.append(Problem(where, PLACEHOLDER_MESSAGE, "bad-value"))
+            if isinstance(child, str) and has_placeholder(child):
+                where = value_positions.get(child_path) or _nearest(positions, child_path)
+                message = f"{'.'.join(map(str, child_path))}: {PLACEHOLDER_MESSAGE}"
+                problems.append(Problem(where, message, "bad-value"))
+            stack.append((child_path, child))
+    return problems
+
+
+def _nearest(positions: dict[Path_, Location], path: Path_) -> Location:
+    for end in range(len(path), -1, -1):
+        if path[:end] in positions:
+            return positions[path[:end]]
+    return Location("intent", 1, 1)
+
+
+def _platform(devices: dict[str, Any], name: Any) -> str | None:
+    platform = _get(devices.get(name) if isinstance(name, str) else None, "platform")
+    return platform if isinstance(platform, str) else None
+
+
+def _interface_names(
+    site: dict[str, Any], devices: dict[str, Any], at: Callable[..., Location]
+) -> Iterator[tuple[str, Location, str]]:
+    """Every interface name written in intent is one its device's platform has: links,
+    cross-connects, and the host ports and peer links of attachments. An attachment's names
+    are the same on both leaves: of a pair of two platforms, EVPN-008 reports the pair."""
+    named: list[tuple[Any, Any, Path_]] = []
+    for index, link in enumerate(_list(site, "links")):
+        for end in ("a", "b"):
+            side = _get(link, end)
+            where: Path_ = ("links", index, end, "interface")
+            named.append((_get(side, "device"), _get(side, "interface"), where))
+    for xc_name, xc in _mapping(site, "cross_connects").items():
+        where = ("cross_connects", xc_name, "interface")
+        named.append((_get(xc, "device"), _get(xc, "interface"), where))
+    for att_name, attachment in _mapping(site, "attachments").items():
+        leaves = _list(attachment, "leaves")
+        if len({_platform(devices, leaf) for leaf in leaves}) != 1:
+            continue
+        for key in ("ports", "peer_link"):
+            for index, port in enumerate(_list(attachment, key)):
+                named.append((leaves[0], port, ("attachments", att_name, key, index)))
+    for device, name, path in named:
+        platform = _platform(devices, device)
+        if platform is None or not isinstance(name, str):
+            continue
+        problem = platform_problem(platform, name)
+        if problem is not None:
+            yield f"{problem} (device {device})", at(*path), BAD_INTERFACE
+
+
+def _link_rule_patterns(
+    site: dict[str, Any], devices: dict[str, Any], at: Callable[..., Location]
+) -> Iterator[tuple[str, Location, str]]:
+    """A link rule's interface pattern, filled with its first port number, names an interface
+    of every platform the side selects: the one it names, else those of its role's devices."""
+    for index, rule in enumerate(_list(site, "link_rules")):
+        for end in ("a", "b"):
+            side = _get(rule, end)
+            pattern, first = _get(side, "interface"), _get(side, "first")
+            try:  # a malformed pattern is the schema's to report
+                _TEMPLATE.validate_python(pattern)
+            except ValidationError:
+                continue
+            n = first if isinstance(first, int) and 0 <= first < 10**6 else 1
+            chosen = _get(side, "platform")
+            platforms = (
+                {chosen}
+                if isinstance(chosen, str)
+                else {
+                    p
+                    for d in devices.values()
+                    if _get(d, "role") == _get(side, "role")
+                    and isinstance(p := _get(d, "platform"), str)
+                }
+            )
+            for platform in sorted(platforms):
+                problem = platform_problem(platform, sample(pattern, n))
+                if problem is not None:
+                    yield (
+                        f"link rule side {end}, with n={n}: {problem}",
+                        at("link_rules", index, end, "interface"),
+                        BAD_INTERFACE,
+                    )

@@ -15,9 +15,13 @@ from .schema_edge import Peering, SecretRef
 from .schema_evpn import Attachment, EvpnSettings, Handoff, Tenant
 from .types import (
     Asn,
+    Breakout,
     Environment,
     Feed,
+    HardwareModel,
     InterfaceAddress,
+    InterfaceName,
+    InterfaceTemplate,
     InterfaceV4,
     InterfaceV6,
     IPAddress,
@@ -62,7 +66,7 @@ class Device(Node):
     id: int = Field(ge=1, description="Unique per site; loopbacks, ASNs and ports derive from it.")
     role: Role
     platform: Platform
-    model: str = Field(min_length=1, description="Hardware model, e.g. 8201-32FH.")
+    model: HardwareModel = Field(description="Hardware model, e.g. 8201-32FH.")
     room: Name
     rack: Name
     management: InterfaceAddress
@@ -153,8 +157,9 @@ class LinkRuleSide(Node):
     platform: Platform | None = Field(
         default=None, description="Only devices of this platform (port names)."
     )
-    interface: str = Field(
-        pattern=r"\{n\}", description="Interface name pattern with {n}, e.g. Ethernet{n}/1."
+    interface: InterfaceTemplate = Field(
+        description="Interface name pattern with exactly one {n} where the port number goes "
+        "and no other braces, e.g. Ethernet{n}/1; checked against the platform's names."
     )
     first: int = Field(default=1, ge=0)
     peer_id_base: int = Field(
@@ -175,10 +180,10 @@ class LinkRule(Node):
 
 class LinkEnd(Node):
     device: Name
-    interface: str = Field(min_length=1)
+    interface: InterfaceName = Field(description="As the device's platform names it.")
     speed: Speed | None = None
     lanes: int | None = Field(default=None, ge=1, le=8)
-    breakout: str | None = None
+    breakout: Breakout | None = Field(default=None, description="e.g. 4x or 4x100G.")
     mtu: Mtu | None = None
 
 
@@ -203,7 +208,7 @@ class CrossConnect(Node):
     room: Name = Field(description="The MMR where the cross-connect lands.")
     entrance: Name = Field(description="Building entrance / pathway it uses.")
     device: Name
-    interface: str = Field(min_length=1)
+    interface: InterfaceName = Field(description="As the device's platform names it.")
     speed: Speed
 
 

@@ -11,11 +11,12 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from meetme.secret_refs import reference_name
+from meetme.secret_refs import REFERENCE_RE, reference_name
 
 from .schema_base import Node
 from .types import (
     Asn,
+    Community,
     InterfaceV4,
     InterfaceV6,
     IPAddress,
@@ -27,7 +28,9 @@ from .types import (
 
 
 def _secret(value: str) -> str:
-    reference_name(value)  # raises ValueError with the fix
+    # fullmatch: reference_name's `$` would also accept a trailing newline
+    if REFERENCE_RE.fullmatch(value) is None:
+        reference_name("")  # raises ValueError with the fix, never quoting the value
     return value
 
 
@@ -88,8 +91,9 @@ class Transit(SessionOptions):
     max_prefix_v4: MaxPrefix | None = None
     max_prefix_v6: MaxPrefix | None = None
     accept_default: bool = False
-    communities: list[str] = Field(
-        default_factory=list, description="Action communities the provider honours."
+    communities: list[Community] = Field(
+        default_factory=list,
+        description="Action communities the provider honours: ASN:VALUE or ASN:DATA1:DATA2.",
     )
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from .schema_base import Node
-from .types import InterfaceV4, InterfaceV6, Mtu, Name, Prefix
+from .types import InterfaceName, InterfaceV4, InterfaceV6, Mtu, Name, Prefix
 
 Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
 VlanId = Annotated[int, Field(ge=2, le=4094)]
@@ -73,7 +73,7 @@ class Attachment(Node):
 
     mode: Literal["mlag", "esi"]
     leaves: Annotated[list[Name], Field(min_length=2, max_length=2)]
-    ports: list[str] = Field(
+    ports: list[InterfaceName] = Field(
         min_length=1, description="Host-facing ports, the same names on both leaves."
     )
     networks: list[Name] = Field(min_length=1, description="Networks trunked to the hosts.")
@@ -87,7 +87,7 @@ class Attachment(Node):
     segment_base: int = Field(
         default=1, ge=1, le=16_000, description="MLAG id / ES local id of host i: segment_base + i."
     )
-    peer_link: list[str] = Field(
+    peer_link: list[InterfaceName] = Field(
         default_factory=list, description="MLAG only: the peer-link ports, same on both."
     )
     anycast_vtep: InterfaceV4 | None = Field(

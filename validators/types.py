@@ -2,17 +2,206 @@
 
 Prefixes stay strings in the model (normalised, so two spellings of one prefix compare equal)
 and carry their own checks, so the JSON Schema stays plain and messages say what is wrong.
+
+Every string of the intent has a grammar here, because every string may reach a config line:
+none may hold a control character, a line separator or a secret placeholder (`<<secret:N>>`,
+which only a push resolves), so no value can end a config line and start another. Messages
+quote at most a short, escaped prefix of a wrong value.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
+from meetme.problems import shown
+
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
+
+PLACEHOLDER_MESSAGE = (
+    "a secret placeholder (<<secret:...>>) is never written in intent: only a push fills it in, "
+    "so here it would send the secret itself; a key field takes a reference, secret:NAME"
+)
+
+
+def has_placeholder(value: str) -> bool:
+    """The marker a push replaces with a secret's value, in any letter case."""
+    return "<<secret:" in value.casefold()
+
+
+def line_problem(value: str) -> str | None:
+    """Why a value could break out of its config line, or None. `str.isprintable` refuses
+    every control character (newline, CR, tab, NUL, DEL, NEL U+0085), the Unicode line and
+    paragraph separators, format characters (bidi overrides, zero-width) and unassigned ones."""
+    if has_placeholder(value):
+        return PLACEHOLDER_MESSAGE
+    if not value.isprintable():
+        bad = next(ch for ch in value if not ch.isprintable())
+        return (
+            f"{shown(value)} holds the unprintable character U+{ord(bad):04X}; a value is one "
+            "line of printable characters"
+        )
+    return None
+
+
+def _grammar(pattern: str, what: str, limit: int) -> AfterValidator:
+    """A validator for `pattern`, with the message `what` says the value should be."""
+    compiled = re.compile(pattern)
+
+    def check(value: str) -> str:
+        problem = line_problem(value)
+        if problem is None and len(value) > limit:
+            problem = f"{shown(value)} is {len(value)} characters long; at most {limit}"
+        if problem is None and compiled.fullmatch(value) is None:
+            problem = f"{shown(value)} is not {what}"
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+    return AfterValidator(check)
+
+
+def _schema_pattern(pattern: str) -> dict[str, str]:
+    """The same grammar for editors (JSON Schema patterns are anchored by hand)."""
+    return {"pattern": f"^{pattern}$"}
+
+
+# Interface names, the grammar of all four platforms together: a name of letters, digits,
+# '/' and '-' (Bundle-Ether, port-channel), and at most one 802.1Q sub-interface suffix.
+# validators/interfaces.py checks each device's names against its own platform's grammar.
+INTERFACE_BODY = r"[A-Za-z][A-Za-z0-9/-]{0,39}"
+SUBINTERFACE = r"\.[1-9][0-9]{0,3}"
+INTERFACE_PATTERN = rf"{INTERFACE_BODY}(?:{SUBINTERFACE})?"
+VLAN_MAX = 4094  # IEEE 802.1Q: 0 and 4095 are reserved
+
+
+def _interface_name(value: str) -> str:
+    problem = line_problem(value)
+    if problem is None:
+        problem = interface_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+def interface_problem(value: str) -> str | None:
+    """Why `value` is no interface name on any platform, or None."""
+    if re.fullmatch(INTERFACE_PATTERN, value) is None:
+        return (
+            f"{shown(value)} is not an interface name: letters, digits, '/' and '-' "
+            "(e.g. Ethernet1/1, HundredGigE0/0/0/1, swp1s0), at most 40 characters, and "
+            "optionally one sub-interface suffix .1 to .4094; no spaces"
+        )
+    _, dot, sub = value.partition(".")
+    if dot and int(sub) > VLAN_MAX:
+        return (
+            f"{shown(value)}: sub-interface {sub} is out of range; meetme numbers a "
+            f"sub-interface by its 802.1Q VLAN, 1 to {VLAN_MAX}"
+        )
+    return None
+
+
+InterfaceName = Annotated[
+    str,
+    AfterValidator(_interface_name),
+    Field(json_schema_extra=_schema_pattern(INTERFACE_PATTERN)),
+]
+
+# A link rule's pattern: an interface name with exactly one {n} where the port number goes.
+# It is expanded by plain replacement (generators/fabric.py), never str.format.
+PORT_PLACEHOLDER = "{n}"
+INTERFACE_PATTERN_PATTERN = r"[A-Za-z0-9/.-]{0,40}\{n\}[A-Za-z0-9/.-]{0,40}"
+
+
+def _interface_template(value: str) -> str:
+    problem = line_problem(value)
+    if problem is None and (value.count(PORT_PLACEHOLDER) != 1 or value.count("{") != 1):
+        problem = (
+            f"{shown(value)} needs exactly one {{n}} where the port number goes and no other "
+            "braces, e.g. Ethernet{n}/1"
+        )
+    if problem is None:
+        problem = interface_problem(value.replace(PORT_PLACEHOLDER, "1"))
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+InterfaceTemplate = Annotated[
+    str,
+    AfterValidator(_interface_template),
+    Field(json_schema_extra=_schema_pattern(INTERFACE_PATTERN_PATTERN)),
+]
+
+# A hardware model as its vendor writes it: 8201-32FH, 7060X6-64PE, N9K-C9364D-GX2A.
+MODEL_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._+-]{0,62}"
+HardwareModel = Annotated[
+    str,
+    _grammar(MODEL_PATTERN, "a hardware model: letters, digits, '.', '_', '+' and '-'", 63),
+    Field(json_schema_extra=_schema_pattern(MODEL_PATTERN)),
+]
+
+# A breakout mode: the number of interfaces a cage splits into, optionally their speed.
+BREAKOUT_PATTERN = r"[1-8]x(?:[1-9][0-9]{0,2}G)?"
+Breakout = Annotated[
+    str,
+    _grammar(BREAKOUT_PATTERN, "a breakout mode such as 4x or 4x100G", 8),
+    Field(json_schema_extra=_schema_pattern(BREAKOUT_PATTERN)),
+]
+
+
+def _community(value: str) -> str:
+    """Standard (RFC 1997, 16:16 bits) or large (RFC 8092, 32:32:32 bits) BGP community."""
+    problem = line_problem(value)
+    parts = value.split(":")
+    digits = all(re.fullmatch(r"[0-9]{1,10}", part) for part in parts)
+    if problem is None and not (digits and len(parts) in (2, 3)):
+        problem = f"{shown(value)} is not a BGP community: write ASN:VALUE or ASN:DATA1:DATA2"
+    elif problem is None:
+        limit = 65535 if len(parts) == 2 else 4294967295
+        if any(int(part) > limit for part in parts):
+            problem = f"{shown(value)}: each part of this community is 0 to {limit}"
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+Community = Annotated[
+    str,
+    AfterValidator(_community),
+    Field(json_schema_extra=_schema_pattern(r"[0-9]{1,10}:[0-9]{1,10}(?::[0-9]{1,10})?")),
+]
+
+# Text that is only ever read by people (a waiver's reason and owner): one printable line,
+# bounded, and none of the characters the four config languages or YAML read as structure
+# should it ever be printed in a description: '!' and '#' (comments), '{' '}' '[' ']' (NVUE
+# YAML flow collections, Jinja), '<' '>' (placeholders), '"' '`' and '\\' (quoting, escapes),
+# '|' (CLI pipes), '$' and '%' (variables), '?' (CLI help); it starts with a letter or digit
+# (never '-', '*', '&': YAML) and does not end in a space.
+FREE_TEXT_LIMIT = 200
+FREE_TEXT_PATTERN = r"[^\W_](?:[^!#{}\[\]<>\"`\\|$%?]{0,198}[^!#{}\[\]<>\"`\\|$%?\s])?"
+FreeText = Annotated[
+    str,
+    _grammar(
+        FREE_TEXT_PATTERN,
+        'one line of text that starts with a letter or digit, without ! # { } [ ] < > " '
+        "` \\ | $ % ? and without a trailing space",
+        FREE_TEXT_LIMIT,
+    ),
+    Field(json_schema_extra={"maxLength": FREE_TEXT_LIMIT}),
+]
+
+# A waiver's object: the dotted path of a finding (sites.aus1.devices.aus1-br2), or a prefix.
+OBJECT_PATH_PATTERN = r"[A-Za-z0-9_][A-Za-z0-9_./:-]{0,254}"
+ObjectPath = Annotated[
+    str,
+    _grammar(OBJECT_PATH_PATTERN, "a dotted path such as sites.aus1.devices.aus1-br2", 255),
+    Field(json_schema_extra=_schema_pattern(OBJECT_PATH_PATTERN)),
+]
 
 Role = Literal["border", "super_spine", "spine", "leaf", "border_leaf"]
 Platform = Literal["arista_eos", "cisco_iosxr", "cisco_nxos", "nvidia_nvue"]
@@ -32,15 +221,31 @@ Asn = Annotated[int, Field(ge=0, le=4294967295)]
 Mtu = Annotated[int, Field(ge=1280, le=9216)]
 
 
+_IP_CHARACTERS = re.compile(r"[0-9A-Fa-f.:/]+")
+
+
+def _ip_text(value: str, what: str) -> None:
+    """Only the characters of an address: ipaddress alone accepts an IPv6 scope id
+    (`fe80::1%anything`), which would carry any text, newlines included, into a config."""
+    problem = line_problem(value)
+    if problem is None and _IP_CHARACTERS.fullmatch(value) is None:
+        problem = f"{shown(value)} is not {what}: only digits, a-f, '.', ':' and '/' belong in one"
+    if problem is not None:
+        raise ValueError(problem)
+
+
 def _no_length(value: str, what: str) -> str:
     example = "/64" if ":" in value else "/24"
     return (
-        f"'{value}' has no prefix length; write the {what} as address/length, e.g. {value}{example}"
+        f"{shown(value, 50)} has no prefix length; write the {what} as address/length, "
+        f"e.g. {value[:50]}{example}"
     )
 
 
 def _why_not(value: str) -> str:
     """ipaddress's specific reason (octet 300, /33) rather than 'not IPv4 or IPv6'."""
+    if len(value) > 50:  # no address is that long; ipaddress would quote it all
+        return f"{len(value)} characters is too long for an address"
     address, _, length = value.partition("/")
     family = ipaddress.IPv6Interface if ":" in address else ipaddress.IPv4Interface
     try:
@@ -54,43 +259,50 @@ def _why_not(value: str) -> str:
 
 
 def _network(value: str, version: int | None) -> str:
+    _ip_text(value, "an IP prefix")
     if "/" not in value:
         raise ValueError(_no_length(value, "prefix"))
     try:
         net = ipaddress.ip_network(value, strict=False)
     except ValueError:
-        raise ValueError(f"'{value}' is not an IP prefix: {_why_not(value)}") from None
+        raise ValueError(f"{shown(value, 50)} is not an IP prefix: {_why_not(value)}") from None
     if version is not None and net.version != version:
-        raise ValueError(f"'{value}' is IPv{net.version}; an IPv{version} prefix is required")
+        raise ValueError(
+            f"{shown(value, 50)} is IPv{net.version}; an IPv{version} prefix is required"
+        )
     if ipaddress.ip_interface(value).ip != net.network_address:
-        raise ValueError(f"'{value}' has host bits set; write the prefix as {net}")
+        raise ValueError(f"{shown(value, 50)} has host bits set; write the prefix as {net}")
     return str(net)
 
 
 def _interface(value: str, version: int | None) -> str:
+    _ip_text(value, "an IP address with prefix length")
     if "/" not in value:
         raise ValueError(_no_length(value, "address"))
     try:
         iface = ipaddress.ip_interface(value)
     except ValueError:
         raise ValueError(
-            f"'{value}' is not an IP address with prefix length: {_why_not(value)}"
+            f"{shown(value, 50)} is not an IP address with prefix length: {_why_not(value)}"
         ) from None
     if version is not None and iface.version != version:
-        raise ValueError(f"'{value}' is IPv{iface.version}; an IPv{version} address is required")
+        raise ValueError(
+            f"{shown(value, 50)} is IPv{iface.version}; an IPv{version} address is required"
+        )
     return str(iface)
 
 
 def _address(value: str) -> str:
+    _ip_text(value, "an IP address")
     try:
         return str(ipaddress.ip_address(value))
     except ValueError:
         if "/" in value:
             raise ValueError(
-                f"'{value}' has a prefix length; write the address alone, "
+                f"{shown(value, 50)} has a prefix length; write the address alone, "
                 f"e.g. {value.partition('/')[0]}"
             ) from None
-        raise ValueError(f"'{value}' is not an IP address: {_why_not(value)}") from None
+        raise ValueError(f"{shown(value, 50)} is not an IP address: {_why_not(value)}") from None
 
 
 Prefix = Annotated[str, AfterValidator(lambda v: _network(v, None))]

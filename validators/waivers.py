@@ -9,32 +9,33 @@ exceptions cannot silently outlive their reason. The engine applies both (rules/
 from __future__ import annotations
 
 import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .schema_base import Node
+from .types import FreeText, ObjectPath
 
 RULE_ID_PATTERN = r"^[A-Z][A-Z0-9]*-[0-9]{3}$"
 RuleSeverity = Literal["error", "warning", "info"]
+RuleId = Annotated[str, Field(pattern=RULE_ID_PATTERN)]
 
 
 class Waiver(Node):
-    rule: str = Field(pattern=RULE_ID_PATTERN, description="Rule id, e.g. ADDR-003.")
-    object: str = Field(
-        min_length=1,
+    rule: RuleId = Field(description="Rule id, e.g. ADDR-003.")
+    object: ObjectPath = Field(
         description="Dotted path of the finding's object, or a prefix of it, e.g. "
         "sites.aus1.devices.aus1-br2 (`meetme lint --format json` prints each finding's path).",
     )
-    reason: str = Field(min_length=1, description="Why the exception is accepted.")
-    owner: str = Field(min_length=1, description="Who answers for it (person or team).")
+    reason: FreeText = Field(description="Why the exception is accepted (one line).")
+    owner: FreeText = Field(description="Who answers for it (person or team).")
     expires: datetime.date = Field(
         description="Last day the waiver holds (YYYY-MM-DD); after it, lint fails."
     )
 
 
 class StandardsProfile(Node):
-    severity: dict[str, RuleSeverity] = Field(
+    severity: dict[RuleId, RuleSeverity] = Field(
         default_factory=dict,
         description="Per-rule severity overrides, e.g. {ADDR-003: error}.",
     )
