@@ -4,7 +4,8 @@ A push runs the waves in ascending order. Inside a wave, devices are worked on i
 (plain threads, at most `concurrency` at once) in two phases:
 
 1. prepare: connect, load the rendered config as a replace candidate (secrets substituted in
-   memory), read the device's own diff. If any device of the wave fails here, every prepared
+   memory, and only at the positions the templates print secrets: secret_positions.py), read
+   the device's own diff. If any device of the wave fails here, every prepared
    candidate of the wave is discarded: nothing of the wave is committed, later waves never start.
 2. apply, per device: commit (with a confirm timer the device enforces on drivers that have
    one, EOS), post-check the expected BGP neighbours, then confirm, or roll back on failure.
@@ -28,7 +29,8 @@ from typing import Any, TypeVar
 from .checks import check_bgp, expected_neighbors
 from .inventory import COMMIT_CONFIRM_DRIVERS, Settings
 from .journal import Journal, diff_hash
-from .secret_store import SecretStore
+from .secret_positions import misplaced_placeholders
+from .secret_store import SecretStore, placeholders_in
 from .targets import Target
 
 DriverFactory = Callable[[Target, str, str, int], Any]
@@ -180,8 +182,13 @@ class Engine:
 
     def _prepare(self, target: Target) -> _Live:
         result = self.results[target.name]
-        item = _Live(target, result, resolved=self.secrets.substitute(target.text))
+        item = _Live(target, result)
         step = self._step(target)
+        refusal = self._resolve(item)
+        if refusal:  # pre-flight refuses these; this guards callers that skip it
+            step("load", "failed", refusal)
+            result.status, result.detail = "failed", f"load: {refusal}"
+            return item
         try:
             driver = self._open(target)
         except Exception as exc:
@@ -351,6 +358,20 @@ class Engine:
 
     # ---- helpers -----------------------------------------------------------------------------
 
+    def _resolve(self, item: _Live) -> str | None:
+        """Substitute the secrets of the rendered file, the only text a push resolves, or say
+        why not (before any connection)."""
+        text, platform = item.target.text, item.target.model.platform
+        misplaced = misplaced_placeholders(text, platform)
+        if misplaced:
+            spots = ", ".join(f"line {m.line} ({m.name})" for m in misplaced)
+            return f"refused: a secret placeholder stands where no secret belongs: {spots}"
+        missing = sorted(placeholders_in(text) - set(self.secrets.values))
+        if missing:
+            return f"refused: secret(s) not resolved: {', '.join(missing)}"
+        item.resolved = self.secrets.substitute(text)
+        return None
+
     def _open(self, target: Target) -> Any:
         username = target.credentials.username
         if username.startswith("secret:"):
@@ -419,7 +440,7 @@ class Engine:
             return list(pool.map(work, batch))
 
     def _describe(self, exc: BaseException) -> str:
-        return self.secrets.mask(describe(exc))
+        return describe(exc, self.secrets.mask)
 
     @staticmethod
     def _quietly(action: Callable[[], Any]) -> None:
@@ -433,6 +454,8 @@ def _address(target: Target) -> str:
     return f"{target.entry.host}{port}"
 
 
-def describe(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or "no message"
+def describe(exc: BaseException, mask: Callable[[str], str] = str) -> str:
+    """One line, at most 500 characters. `mask` runs first: cutting or folding the spaces of
+    the text before would leave a half or a respaced secret value that no mask matches."""
+    text = " ".join(mask(str(exc)).split()) or "no message"
     return f"{type(exc).__name__}: {text}"[:500]

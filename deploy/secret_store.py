@@ -3,7 +3,9 @@
 Values come from the environment (MEETME_SECRET_<NAME>, upper case, '-' and '.' as '_') or
 from a YAML secrets file given with --secrets; the environment wins. A secrets file inside a
 git work tree is refused unless git ignores it, so a value can never be committed by accident.
-Everything meetme prints or journals goes through `SecretStore.mask`.
+Everything meetme prints or journals goes through `SecretStore.mask`. A value shorter than
+MIN_LENGTH is refused: it could be guessed, and masking it would mark every place the same
+letters stand as a word of their own, which reveals it.
 """
 
 from __future__ import annotations
@@ -24,7 +26,18 @@ from meetme.problems import IntentError, Location, Problem
 from meetme.secret_refs import NAME_PATTERN, PLACEHOLDER_RE, placeholder
 
 ENV_PREFIX = "MEETME_SECRET_"
+MIN_LENGTH = 8
 _NAME_RE = re.compile(rf"^{NAME_PATTERN}$")
+# The masking boundary (see SecretStore.mask): before a value, a character that is not a
+# letter, digit or underscore, or the end of a backslash escape of a JSON body or a Python repr
+# (`\n`, `\x1b`, `\u00e9`, ...), whose last character is a letter or digit but not part of the
+# value; after a value, anything but a letter, digit or underscore.
+_BEFORE = (
+    r"(?:(?<!\w)|(?<=\\[abfnrtv])|(?<=\\x[0-9A-Fa-f]{2})"
+    r"|(?<=\\u[0-9A-Fa-f]{4})|(?<=\\U[0-9A-Fa-f]{8}))"
+)
+_AFTER = r"(?!\w)"
+_WORD_CHAR = re.compile(r"\w")
 
 
 def env_name(name: str) -> str:
@@ -36,12 +49,21 @@ def placeholders_in(text: str) -> set[str]:
     return set(PLACEHOLDER_RE.findall(text))
 
 
+def _whole_token(variant: str) -> re.Pattern[str]:
+    """`variant` where it stands as a whole token. A side of the value that is itself
+    punctuation or space is a boundary already, so only a letter, digit or underscore at an
+    edge of the value asks for a boundary beside it."""
+    before = _BEFORE if _WORD_CHAR.match(variant[0]) else ""
+    after = _AFTER if _WORD_CHAR.match(variant[-1]) else ""
+    return re.compile(before + re.escape(variant) + after)
+
+
 @dataclass
 class SecretStore:
     """Resolved values by name; never printed, never written."""
 
     values: dict[str, str] = field(default_factory=dict)
-    _masks: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    _masks: list[tuple[str, str, re.Pattern[str]]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         masks: dict[str, str] = {}
@@ -50,7 +72,10 @@ class SecretStore:
             for variant in (value, json.dumps(value)[1:-1], repr(value)[1:-1]):
                 if variant:
                     masks.setdefault(variant, placeholder(name))
-        self._masks = sorted(masks.items(), key=lambda item: -len(item[0]))
+        self._masks = [
+            (variant, shown, _whole_token(variant))
+            for variant, shown in sorted(masks.items(), key=lambda item: -len(item[0]))
+        ]
 
     def __repr__(self) -> str:  # a stray print or traceback must not show a value
         return f"SecretStore(names={sorted(self.values)})"
@@ -64,10 +89,33 @@ class SecretStore:
         return PLACEHOLDER_RE.sub(lambda m: self.values[m.group(1)], text)
 
     def mask(self, text: str) -> str:
-        """The text with every secret value shown as its placeholder again."""
-        for value, shown in self._masks:
-            text = text.replace(value, shown)
-        return text
+        r"""The text with every secret value shown as its placeholder again, where the value
+        stands as a whole token, never inside an ordinary word: the secret `router12` is masked
+        in `password 0 router12`, `key router12.`, `password: 'router12'`, `"router12"` and
+        `"\nrouter12"`, but `router123`, `xrouter12` and `router12_b` stay as they are. A token
+        is a run of letters, digits and underscores (Unicode `\w`); any other character (space,
+        quote, `-`, `.`, `:`, `<`, a backslash), the start and the end of the text bound one,
+        and so does a backslash escape (`\n`, `\t`, `\u00e9`) before the value, since a
+        JSON body or a repr writes a line break that way. Masking a value inside a longer word
+        would mark where its letters occur, the very thing it must hide (issue #9).
+
+        The text is scanned once: a placeholder written here is never masked again, and where
+        two values overlap, the earlier, then the longer one wins."""
+        spans: list[tuple[int, int, str]] = []
+        for variant, shown, pattern in self._masks:
+            if variant in text:  # a plain search first: most texts hold no value at all
+                spans.extend((m.start(), m.end(), shown) for m in pattern.finditer(text))
+        if not spans:
+            return text
+        spans.sort(key=lambda span: (span[0], span[0] - span[1]))
+        parts: list[str] = []
+        at = 0
+        for start, end, shown in spans:
+            if start >= at:
+                parts += [text[at:start], shown]
+                at = end
+        parts.append(text[at:])
+        return "".join(parts)
 
 
 def read_secrets_file(path: Path) -> dict[str, str]:
@@ -78,7 +126,7 @@ def read_secrets_file(path: Path) -> dict[str, str]:
     refusal = _git_refusal(path)
     if refusal:
         raise IntentError([Problem(Location(name, 1, 1), refusal, "secrets-in-git")])
-    source, problems = read_file(path, name)
+    source, problems = read_file(path, name, hide_values=True)
     if source is None or problems:
         raise IntentError(problems)
     data = source.data or {}
@@ -91,7 +139,15 @@ def read_secrets_file(path: Path) -> dict[str, str]:
     for key, value in data.items():
         where = source.positions.get((key,), Location(name, 1, 1))
         if not _NAME_RE.match(str(key)):
-            bad.append(Problem(where, f"'{key}' is not a secret name", "bad-value"))
+            # not quoted: a malformed key may be a value pasted in the wrong place
+            bad.append(
+                Problem(
+                    where,
+                    "this key is not a secret name (letters, digits, '.', '_' and '-', up to "
+                    "63, starting with a letter or digit)",
+                    "bad-value",
+                )
+            )
         elif not isinstance(value, str):
             bad.append(
                 Problem(where, f"the value of {key} must be a string; quote it", "bad-value")
@@ -140,6 +196,17 @@ def resolve(
                     f"secret '{name}' is empty or holds a line break, which would change "
                     "the configuration around it",
                     "bad-secret",
+                )
+            )
+        elif len(value) < MIN_LENGTH:
+            # never the value nor its length: either would help a guess
+            problems.append(
+                Problem(
+                    needed_by,
+                    f"secret '{name}' is shorter than {MIN_LENGTH} characters, the minimum: "
+                    "a value that short can be guessed, and masking it in the journal would "
+                    "reveal it; set a longer one",
+                    "short-secret",
                 )
             )
         else:

@@ -1,8 +1,9 @@
 """Pre-flight: which devices a run touches, with their config and secrets, or why none is.
 
 Everything here happens before the first connection: a device of another stage, a driver that
-does not fit the platform, a missing rendered file or a missing secret stops the whole run
-with file:line:column problems (exit 2), so no device is ever left half-way because of them.
+does not fit the platform, a missing rendered file, a secret placeholder where no secret belongs
+or a missing secret stops the whole run with file:line:column problems (exit 2), so no device
+is ever left half-way because of them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .inventory import (
     DeviceEntry,
     LoadedInventory,
 )
+from .secret_positions import describe_positions, misplaced_placeholders
 from .secret_store import SecretStore, placeholders_in, resolve
 
 # The stanza without which a replace would switch off the API meetme talks through: the push
@@ -113,6 +115,7 @@ def select_targets(
     if problems:
         raise IntentError(problems)
 
+    logins = _login_secrets(loaded)
     targets: list[Target] = []
     for name in names:
         entry = inventory.devices[name]
@@ -161,6 +164,10 @@ def select_targets(
         assert credentials is not None  # load_inventory guarantees it
         text = rendered.read_text(encoding="utf-8")
         target = Target(name, entry, model, rendered, text, credentials)
+        fenced = misplaced_secret_problems(target) + login_secret_problems(target, logins)
+        if fenced:
+            problems += fenced
+            continue
         risk = lockout_risk(target)
         if risk and refuse_unsupported:
             problems.append(Problem(Location(display_path(rendered), 1, 1), risk, "lockout"))
@@ -169,6 +176,48 @@ def select_targets(
     if problems:
         raise IntentError(problems)
     return targets
+
+
+def misplaced_secret_problems(target: Target) -> list[Problem]:
+    """A placeholder the push would resolve where no secret belongs (free text of the intent, an
+    interface name, ...): the device would get the secret's value in clear there."""
+    where = display_path(target.rendered)
+    platform = target.model.platform
+    return [
+        Problem(
+            Location(where, spot.line, spot.column),
+            f"{target.name}: the placeholder of secret '{spot.name}' stands where no secret "
+            f"belongs; {platform} takes one only as {describe_positions(platform)}, so a push "
+            "would send its value in clear; remove it from the intent's text and render again",
+            "misplaced-secret",
+        )
+        for spot in misplaced_placeholders(target.text, platform)
+    ]
+
+
+def login_secret_problems(target: Target, logins: set[str]) -> list[Problem]:
+    """A placeholder naming a secret the inventory logs in with: even at a key's position, the
+    device would keep the login in its configuration, for every reader of it."""
+    return [
+        Problem(
+            _line_of(target.rendered, name),
+            f"{target.name}: secret '{name}' is a login credential of the inventory; a rendered "
+            "config must never carry it, or the device would store the login in its "
+            "configuration; give this key a secret of its own",
+            "login-secret-in-config",
+        )
+        for name in sorted(placeholders_in(target.text) & logins)
+    ]
+
+
+def _login_secrets(loaded: LoadedInventory) -> set[str]:
+    """Every secret the inventory logs in with, on any device."""
+    inventory = loaded.inventory
+    found = set(inventory.credentials.references()) if inventory.credentials else set()
+    for entry in inventory.devices.values():
+        if entry.credentials is not None:
+            found |= entry.credentials.references()
+    return found
 
 
 def resolve_secrets(
@@ -196,7 +245,7 @@ def resolve_secrets(
 
 def _line_of(path: Path, name: str) -> Location:
     needle = f"<<secret:{name}>>"
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
         column = line.find(needle)
         if column >= 0:
             return Location(display_path(path), number, column + 1)

@@ -71,3 +71,101 @@ def test_every_external_session_of_the_example_carries_its_key_placeholder(
         assert neighbor.password is not None, f"{model.hostname} {neighbor.description}"
         text = (example / "rendered" / output_name(model)).read_text()
         assert neighbor.password in text, f"{model.hostname} {neighbor.description}"
+
+
+# ---- issue #9: masking masks whole values only; short secrets are refused -------------------
+
+
+def test_masking_replaces_a_value_only_where_it_stands_as_a_whole_token() -> None:
+    from meetme.deploy.secret_store import SecretStore
+
+    store = SecretStore({"bgp-r": "router12"})
+    ordinary = "router123 xrouter12 router12_b bgprouter12 router12é"
+    assert store.mask(ordinary) == ordinary  # inside a longer word: left alone
+    shown = store.mask(
+        "router12 password 7 router12\n key router12. password: 'router12' "
+        '"router12" (router12) <router12> a-router12-b router12'
+    )
+    assert shown == (
+        "<<secret:bgp-r>> password 7 <<secret:bgp-r>>\n key <<secret:bgp-r>>. password: "
+        "'<<secret:bgp-r>>' \"<<secret:bgp-r>>\" (<<secret:bgp-r>>) <<<secret:bgp-r>>> "
+        "a-<<secret:bgp-r>>-b <<secret:bgp-r>>"
+    )
+
+
+def test_masking_sees_a_value_after_an_escape_of_a_json_body_or_a_repr() -> None:
+    import json
+
+    from meetme.deploy.secret_store import SecretStore
+
+    store = SecretStore({"k": "router12"})
+    body = json.dumps({"cmds": ["hostname router123", "router12", "\trouter12"]})
+    assert store.mask(body) == (
+        '{"cmds": ["hostname router123", "<<secret:k>>", "\\t<<secret:k>>"]}'
+    )
+    assert store.mask(repr("line\nrouter12\x1brouter12")) == (
+        "'line\\n<<secret:k>>\\x1b<<secret:k>>'"
+    )
+    # `\\n` may be an escaped backslash before a word: masking it is the safe side; a plain
+    # letter before the value makes it a longer word
+    assert store.mask("\\\\nrouter12 xnrouter12") == "\\\\n<<secret:k>> xnrouter12"
+
+
+def test_a_value_starting_or_ending_in_punctuation_is_bounded_by_it() -> None:
+    from meetme.deploy.secret_store import SecretStore
+
+    store = SecretStore({"hash": "$6$salt$Abc/def", "key": "bgp-Key-zX93#p"})
+    assert store.mask("secret sha512 $6$salt$Abc/def") == "secret sha512 <<secret:hash>>"
+    assert store.mask("x$6$salt$Abc/def") == "x<<secret:hash>>"  # `$` begins the token
+    assert store.mask("bgp-Key-zX93#pq abgp-Key-zX93#p") == "bgp-Key-zX93#pq abgp-Key-zX93#p"
+    assert store.mask("'bgp-Key-zX93#p'") == "'<<secret:key>>'"
+
+
+def test_a_placeholder_written_by_the_mask_is_never_masked_again() -> None:
+    from meetme.deploy.secret_store import SecretStore
+
+    # the value of one secret is the name of the other: one scan, no placeholder in a placeholder
+    store = SecretStore({"admin-pass": "bgp-edge-key", "bgp-edge-key": "Zq7-unique-value"})
+    assert store.mask("password 0 Zq7-unique-value") == "password 0 <<secret:bgp-edge-key>>"
+
+
+@pytest.mark.parametrize(
+    ("value", "accepted"),
+    [("eos", False), ("7-chars", False), ("8-chars!", True), ("a-much-longer-key", True)],
+)
+def test_a_secret_shorter_than_eight_characters_is_refused_by_name(
+    value: str, accepted: bool
+) -> None:
+    from meetme.deploy.secret_store import MIN_LENGTH, resolve
+
+    from meetme.problems import IntentError, Location
+
+    assert MIN_LENGTH == 8
+    where = {"bgp-edge": Location("rendered/aus1/aus1-bl1.cfg", 381, 38)}
+    environ = {"MEETME_SECRET_BGP_EDGE": value}
+    if accepted:
+        assert resolve(where, where, None, environ).get("bgp-edge") == value
+        return
+    with pytest.raises(IntentError) as caught:
+        resolve(where, where, None, environ)
+    [problem] = caught.value.problems
+    assert str(problem.location) == "rendered/aus1/aus1-bl1.cfg:381:38"
+    assert problem.kind == "short-secret"
+    assert "secret 'bgp-edge' is shorter than 8 characters" in problem.message
+    assert value not in problem.message and str(len(value)) not in problem.message
+
+
+def test_a_malformed_key_of_a_secrets_file_is_not_quoted(tmp_path: Path) -> None:
+    """An env-file habit (`NAME=value`) or a value pasted as a key must not reach a CI log."""
+    from meetme.deploy.secret_store import read_secrets_file
+
+    from meetme.problems import IntentError
+
+    path = tmp_path / "secrets.yaml"
+    path.write_text("bgp-a: fine-value-1\nbgp-b=Sup3rS3cretValue: x\n")
+    with pytest.raises(IntentError) as caught:
+        read_secrets_file(path)
+    [problem] = caught.value.problems
+    assert problem.location.line == 2 and problem.kind == "bad-value"
+    assert "this key is not a secret name" in problem.message
+    assert "Sup3r" not in str(problem)

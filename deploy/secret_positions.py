@@ -1,0 +1,135 @@
+"""Where a rendered config may carry a `<<secret:NAME>>` placeholder: the push-side fence.
+
+A push replaces each placeholder of the rendered file with the secret's value. A placeholder
+anywhere else than where the templates print a secret (a description, an interface name, any
+free text of the intent) would send the value to the device in clear, where every reader of
+`show running-config` sees it, while the journal shows only the placeholder. So every
+placeholder of a rendered file must be the whole value of one of the line shapes below, and
+the run is refused, before any connection, when one is not.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from meetme.secret_refs import NAME_PATTERN, PLACEHOLDER_RE
+
+
+@dataclass(frozen=True)
+class SecretLine:
+    """One line shape a template prints a secret in."""
+
+    what: str  # for messages
+    line: re.Pattern[str]  # the whole line, the placeholder as its only variable value
+    # the nearest less indented line above, where the line alone does not say what it belongs
+    # to (`password 0 X` is a neighbor's key only inside a `neighbor` block)
+    parent: re.Pattern[str] | None = None
+
+
+_SECRET = rf"<<secret:{NAME_PATTERN}>>"
+_ADDRESS = r"[0-9A-Fa-f.:]+"  # a neighbor's IPv4 or IPv6 address
+_WORD = r"[A-Za-z0-9._-]+"  # a user or role name
+
+
+def _shape(what: str, line: str, parent: str | None = None) -> SecretLine:
+    return SecretLine(what, re.compile(line), None if parent is None else re.compile(parent))
+
+
+# Every line that prints a secret in templates/<platform>/*.j2 (grep for `password` and
+# `password_hash`); a new template line printing a secret needs its shape here, or pushes of
+# it are refused.
+SECRET_LINES: dict[str, tuple[SecretLine, ...]] = {
+    "arista_eos": (
+        # bgp.j2 session(): the external session's MD5 key
+        _shape("a BGP neighbor's password", rf" *neighbor {_ADDRESS} password 0 {_SECRET}"),
+        # management.j2: a local user's SHA-512-crypt hash
+        _shape(
+            "a local user's secret",
+            rf"username {_WORD}(?: privilege \d+)? role {_WORD}(?: {_WORD})* "
+            rf"secret sha512 {_SECRET}",
+        ),
+    ),
+    "cisco_iosxr": (
+        # bgp.j2 session(): `password clear KEY` in neighbor mode
+        _shape(
+            "a BGP neighbor's password",
+            rf" +password clear {_SECRET}",
+            rf" +neighbor {_ADDRESS}",
+        ),
+        # management.j2: ` secret 10 HASH` under `username NAME`
+        _shape("a local user's secret", rf" secret 10 {_SECRET}", rf"username {_WORD}"),
+    ),
+    "cisco_nxos": (
+        # bgp.j2: `password 0 KEY` in neighbor mode
+        _shape("a BGP neighbor's password", rf" +password 0 {_SECRET}", rf" +neighbor {_ADDRESS}"),
+        # management.j2: a local user's hash
+        _shape(
+            "a local user's password",
+            rf"username {_WORD} password 5 {_SECRET} role {_WORD}(?: {_WORD})*",
+        ),
+    ),
+    "nvidia_nvue": (
+        # bgp.j2: `password: 'KEY'` under the neighbor's quoted address
+        _shape("a BGP neighbor's password", rf" +password: '{_SECRET}'", rf" +'{_ADDRESS}':"),
+        # management_system.j2: `hashed-password: 'HASH'` under the user's quoted name
+        _shape(
+            "a local user's hashed-password",
+            rf" +hashed-password: '{_SECRET}'",
+            rf" +'{_WORD}':",
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """A placeholder outside every secret position: 1-based line and column, and its name."""
+
+    line: int
+    column: int
+    name: str
+
+
+def misplaced_placeholders(text: str, platform: str) -> list[Misplaced]:
+    """Every placeholder of a rendered file that is not the value of a secret line shape of its
+    platform (all of them for a platform without shapes)."""
+    shapes = SECRET_LINES.get(platform, ())
+    # Lines end at \n only, as on the device: str.splitlines would also cut at \r, \x1c or
+    # \u2028, and so could pass a placeholder inside a description as a line of its own.
+    lines = text.split("\n")
+    found: list[Misplaced] = []
+    for index, line in enumerate(lines):
+        matches = list(PLACEHOLDER_RE.finditer(line))
+        if not matches or any(_fits(shape, lines, index) for shape in shapes):
+            continue
+        found += [Misplaced(index + 1, m.start() + 1, m.group(1)) for m in matches]
+    return found
+
+
+def describe_positions(platform: str) -> str:
+    """'a BGP neighbor's password or a local user's secret', for messages."""
+    names = [shape.what for shape in SECRET_LINES.get(platform, ())]
+    return " or ".join(names) if names else "none on this platform"
+
+
+def _fits(shape: SecretLine, lines: list[str], index: int) -> bool:
+    if not shape.line.fullmatch(lines[index]):
+        return False
+    if shape.parent is None:
+        return True
+    parent = _parent_line(lines, index)
+    return parent is not None and shape.parent.fullmatch(parent) is not None
+
+
+def _parent_line(lines: list[str], index: int) -> str | None:
+    """The nearest non-blank line above `index` that is indented less."""
+    depth = _indent(lines[index])
+    for above in range(index - 1, -1, -1):
+        if lines[above].strip() and _indent(lines[above]) < depth:
+            return lines[above]
+    return None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
