@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 
 ADDR_RULES = tuple(f"ADDR-00{n}" for n in range(1, 10))
@@ -198,3 +199,62 @@ def test_addr009_example_declared_production(example: Path) -> None:
         "production configs must not use it: use your own address space"
     ) in hits
     assert result.errors
+
+
+PEERING = "intent/aus1/peering.yaml"
+CLOUDS = "intent/aus1/clouds.yaml"
+
+
+def test_addr007_transit_asn_zero(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "asn: 64501", "asn: 0")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-007") == [
+        f"{PEERING}:{line_of(peering, 'asn: 0')}: transit transit-a has ASN 0, a reserved ASN "
+        "(reserved, RFC 7607) that no network uses: the session would never establish; write "
+        "the peer's real ASN"
+    ]
+    assert result.errors
+
+
+@pytest.mark.parametrize(
+    ("old", "asn", "reserved"),
+    [
+        ("asn: 64505", 23456, True),  # IX peer content-a: AS_TRANS
+        ("asn: 64505", 23455, False),
+        ("asn: 64503", 65535, True),  # PNI pni-cdn
+        ("asn: 64503", 65534, False),  # private: not reserved
+        ("asn: 64503", 65551, False),  # documentation: ADDR-009's
+        ("asn: 64503", 65552, True),
+        ("asn: 64503", 131071, True),
+        ("asn: 64503", 131072, False),
+        ("amazon_asn: 64512", 4294967295, True),  # AWS
+        ("amazon_asn: 64512", 4294967294, False),
+    ],
+)
+def test_addr007_peer_asn_limits(example: Path, old: str, asn: int, reserved: bool) -> None:
+    path = example / (CLOUDS if "amazon" in old else PEERING)
+    replace_in(path, old, f"{old.split(':')[0]}: {asn}")
+    hits = findings_of(lint_repo(example), "ADDR-007")
+    assert len(hits) == (1 if reserved else 0), hits
+    if reserved:
+        assert f"has ASN {asn}, a reserved ASN" in hits[0]
+
+
+def test_addr007_leaves_google_cloud_router_to_gcp001(example: Path) -> None:
+    replace_in(example / CLOUDS, "cloud_router_asn: 16550", "cloud_router_asn: 0")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-007") == []
+    assert len(findings_of(result, "GCP-001")) == 1
+
+
+@pytest.mark.parametrize(("asn", "documentation"), [(64495, False), (64496, True), (64511, True)])
+def test_addr009_peer_documentation_asn_limits_in_production(
+    example: Path, asn: int, documentation: bool
+) -> None:
+    replace_in(example / "intent/aus1/site.yaml", "environment: lab", "environment: production")
+    peering = example / PEERING
+    replace_in(peering, "asn: 64503", f"asn: {asn}")  # pni-cdn
+    where = f"{PEERING}:{line_of(peering, f'asn: {asn}')}"
+    hits = [h for h in findings_of(lint_repo(example), "ADDR-009") if h.startswith(where + ":")]
+    assert len(hits) == (1 if documentation else 0), hits

@@ -1,15 +1,16 @@
-"""EDGE-001..008: each rule passes on the example and fails on one realistic edit."""
+"""EDGE-001..010: each rule passes on the example and fails on one realistic edit."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from typer.testing import CliRunner
 
 from meetme.cli import app
 
-EDGE_RULES = tuple(f"EDGE-00{n}" for n in range(1, 9))
+EDGE_RULES = tuple(f"EDGE-{n:03}" for n in range(1, 11))
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 
@@ -145,3 +146,103 @@ def test_edge008_transit_peer_outside_the_circuit_subnet(example: Path) -> None:
         "would never come up: correct the peer or our address"
     ]
     assert result.errors
+
+
+CLOUDS = "intent/aus1/clouds.yaml"
+DEVICES = "intent/aus1/devices.yaml"
+
+
+def test_edge009_transit_given_our_own_asn(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "asn: 64501", "asn: 64500")  # transit-a: the organisation's ASN
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-009") == [
+        f"{PEERING}:{line_of(peering, 'asn: 64500')}: transit transit-a has ASN 64500, which "
+        "organisation example-ai already runs here: the session would be iBGP or drop every "
+        "route as a loop; write the peer's own ASN"
+    ]
+    assert result.errors
+
+
+@pytest.mark.parametrize(
+    ("asn", "who"),
+    [
+        (4200000101, "aus1-lf1"),  # base + id
+        (4200009000, "aus1-sp1, aus1-sp2, aus1-sp3 and 1 more"),  # the spines' shared ASN
+        (4200000100, None),  # base + an id no device has
+        (4200000000, None),  # the base itself is no device's ASN
+    ],
+)
+def test_edge009_cloud_asn_equal_to_a_fabric_asn(example: Path, asn: int, who: str | None) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, "cloud_router_asn: 16550", f"cloud_router_asn: {asn}")
+    hits = findings_of(lint_repo(example), "EDGE-009")
+    if who is None:
+        assert hits == []
+    else:
+        assert hits == [
+            f"{CLOUDS}:{line_of(clouds, 'cloud_router_asn')}: Google gcp-ic Cloud Router has "
+            f"ASN {asn}, which {who} already runs here: the session would be iBGP or drop "
+            "every route as a loop; write the peer's own ASN"
+        ]
+
+
+def test_edge009_amazon_asn_equal_to_a_device_override(example: Path) -> None:
+    devices = example / DEVICES
+    replace_in(
+        devices,
+        "management: 192.168.10.103/24\n",
+        "management: 192.168.10.103/24\n        asn: 64513\n",
+    )
+    clouds = example / CLOUDS
+    hits = findings_of(lint_repo(example), "EDGE-009")
+    assert [h.split(": ", 1)[0] for h in hits] == [
+        f"{CLOUDS}:{line_of(clouds, 'transit-1:')}",
+        f"{CLOUDS}:{line_of(clouds, 'transit-2:')}",
+    ]
+    assert all("ASN 64513, which aus1-lf3 already runs here" in h for h in hits)
+
+
+def test_edge010_private_transit_asn(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "asn: 64501", "asn: 65001")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-010") == [
+        f"{PEERING}:{line_of(peering, 'asn: 65001')}: transit transit-a has ASN 65001, a "
+        "private ASN (RFC 6996): every route it sends would be dropped by the private-ASN "
+        "filter; write the peer's public ASN (PeeringDB lists it)"
+    ]
+    assert result.errors
+
+
+@pytest.mark.parametrize(
+    ("asn", "private"),
+    [
+        (64511, False),  # documentation (ADDR-009's in production)
+        (64512, True),
+        (65534, True),
+        (65535, False),  # reserved: ADDR-007's
+        (4199999999, False),
+        (4200000000, True),
+        (4294967294, True),
+        (4294967295, False),  # reserved: ADDR-007's
+    ],
+)
+def test_edge010_limits_of_the_private_ranges_in_production(
+    example: Path, asn: int, private: bool
+) -> None:
+    replace_in(example / "intent/aus1/site.yaml", "environment: lab", "environment: production")
+    peering = example / PEERING
+    replace_in(peering, "asn: 64503", f"asn: {asn}")  # pni-cdn
+    hits = findings_of(lint_repo(example), "EDGE-010")
+    expected = [f"{PEERING}:{line_of(peering, f'asn: {asn}')}"] if private else []
+    assert [h.split(": ", 1)[0] for h in hits] == expected
+
+
+def test_edge010_private_asns_are_fine_on_clouds_and_route_servers(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "asn: 64504", "asn: 65100", 2)  # both IX route servers
+    replace_in(example / CLOUDS, "cloud_router_asn: 16550", "cloud_router_asn: 64600")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-010") == []
+    assert findings_of(result, "GCP-001") == []  # Dedicated takes a private ASN

@@ -1,10 +1,15 @@
-"""PHY-002..007 and PHY-010: each rule passes on the example and fails on one realistic edit."""
+"""PHY-002..007, PHY-010 and PHY-013..015: each rule passes on the example and fails on one
+realistic edit."""
 
 from pathlib import Path
 
+import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 
-PHY_RULES = ("PHY-002", "PHY-003", "PHY-004", "PHY-005", "PHY-006", "PHY-007", "PHY-010")
+PHY_RULES = (
+    *("PHY-002", "PHY-003", "PHY-004", "PHY-005", "PHY-006", "PHY-007", "PHY-010"),
+    *("PHY-013", "PHY-014", "PHY-015"),
+)
 
 # An extra 400G link between spine 1 and border 1, on free ports and a free address index.
 SP1_BR1_LINK = """\
@@ -240,3 +245,208 @@ def test_phy010_mtu_lowered_on_one_end(example: Path) -> None:
         "aus1-br1 FourHundredGigE0/0/0/30 (9214 vs 9000); set the same mtu on both ends"
     ]
     assert result.errors
+
+
+# --- PHY-013: one physical port, one use ---------------------------------------------------
+
+LINKS = "intent/aus1/links.yaml"
+CIRCUITS = "intent/aus1/circuits.yaml"
+ATTACHMENTS = "intent/aus1/attachments.yaml"
+
+
+def append_links(repo: Path, *links: str) -> Path:
+    """Explicit links (flow mappings) appended to links.yaml."""
+    path = repo / LINKS
+    body = "".join(f"      - {link}\n" for link in links)
+    path.write_text(path.read_text() + "    links:\n" + body)
+    return path
+
+
+def leaf_link(a: str, b: str, index: int, a_dev: str = "aus1-lf1", b_dev: str = "aus1-lf2") -> str:
+    return (
+        f"{{a: {{device: {a_dev}, interface: {a}}}, b: {{device: {b_dev}, interface: {b}}}, "
+        f"index: {index}, speed: 100G}}"
+    )
+
+
+def test_phy013_the_shipped_ix_port_clash(example: Path) -> None:
+    """The example used to land the IX on FourHundredGigE0/0/0/16, which the border-leaf rule
+    also cables to aus1-bl5 as HundredGigE0/0/0/16: one cage, two cables."""
+    circuits = example / CIRCUITS
+    replace_in(circuits, "FourHundredGigE0/0/0/23", "FourHundredGigE0/0/0/16", 2)
+    result = lint_repo(example)
+    rule_line = line_of(example / LINKS, 'interface: "HundredGigE0/0/0/{n}", first: 8', 3)
+    first = line_of(circuits, "XC-IX-1:")
+    second = line_of(circuits, "XC-IX-2:")
+    column = circuits.read_text().splitlines()[first - 1].index("interface:") + 1
+    assert findings_of(result, "PHY-013") == [
+        f"{LINKS}:{rule_line}: aus1-br{n}: link rule border-leaf-to-border-cumulus to aus1-bl5 "
+        f"uses HundredGigE0/0/0/16, but that is port 0/0/0/16, which cross-connect XC-IX-{n} "
+        f"of ix-syd (at {CIRCUITS}:{line}:{column}) already uses as FourHundredGigE0/0/0/16 (an "
+        "IOS-XR name carries the optic's speed, not another port); one port carries one "
+        "cable: move one of them to a free port"
+        for n, line in ((1, first), (2, second))
+    ]
+    assert result.errors
+
+
+@pytest.mark.parametrize(
+    ("circuit", "old", "new", "rule_name", "side"),
+    [
+        ("XC-AWS-1", "Ethernet9/1", "Ethernet01/1", "border-leaf-to-border-eos", 1),
+        ("XC-AZ-1", "Ethernet1/9", "Ethernet1/01", "border-leaf-to-border-nxos", 1),
+    ],
+)
+def test_phy013_leading_zero_names_a_used_port(
+    example: Path, circuit: str, old: str, new: str, rule_name: str, side: int
+) -> None:
+    """EOS and NX-OS read Ethernet01/1 as Ethernet1/1, the border leaf's first uplink."""
+    circuits = example / CIRCUITS
+    text = circuits.read_text()
+    start = text.index(f"{circuit}:")
+    end = text.index("\n", start)
+    circuits.write_text(text[:start] + text[start:end].replace(old, new) + text[end:])
+    hits = findings_of(lint_repo(example), "PHY-013")
+    assert len(hits) == 1, hits
+    where, message = hits[0].split(": ", 1)
+    assert where == f"{LINKS}:{line_of(example / LINKS, f'name: {rule_name}') + side}"
+    assert f"link rule {rule_name} to aus1-br1 uses Ethernet1/1" in message
+    assert f"cross-connect {circuit} of " in message and f"already uses as {new}" in message
+
+
+def test_phy013_breakout_sub_ports_of_a_host_port(example: Path) -> None:
+    links = append_links(example, leaf_link("swp1s1", "swp1s1", 40))
+    hits = findings_of(lint_repo(example), "PHY-013")
+    line = line_of(links, "swp1s1")
+    ports = line_of(example / ATTACHMENTS, "ports: [swp1, swp2")
+    column = (example / ATTACHMENTS).read_text().splitlines()[ports - 1].index("swp1") + 1
+    where = f"{ATTACHMENTS}:{ports}:{column}"
+    assert hits == [
+        f"{LINKS}:{line}: aus1-lf{n}: link #0 to aus1-lf{3 - n} uses swp1s1, but that is a "
+        f"breakout sub-port of swp1, which attachment dh1-r10-gpu-hosts host port (at "
+        f"{where}) uses whole; one port carries one cable: move one of them to a free port"
+        for n in (1, 2)
+    ]
+
+
+def test_phy013_iosxr_breakout_of_a_port_used_whole(example: Path) -> None:
+    links = append_links(
+        example,
+        "{a: {device: aus1-sp1, interface: Ethernet5/1}, b: {device: aus1-br1, interface: "
+        "HundredGigE0/0/0/16/0}, index: 100, speed: 100G}",
+    )
+    hits = findings_of(lint_repo(example), "PHY-013")
+    assert [h.split(": ", 1)[0] for h in hits] == [f"{LINKS}:{line_of(links, '0/0/0/16/0')}"]
+    assert "that is a breakout sub-port of HundredGigE0/0/0/16, which link rule " in hits[0]
+
+
+def test_phy013_second_cross_connect_on_a_cloud_carrier(example: Path) -> None:
+    """Cloud VIFs ride sub-interfaces of XC-AWS-1's port; a second circuit cannot land there."""
+    circuits = example / CIRCUITS
+    circuits.write_text(
+        circuits.read_text()
+        + "      XC-NEW-1: {party: carrier-x, room: aus1-mmr1, entrance: north, device: "
+        "aus1-bl1, interface: Ethernet09/1, speed: 100G}\n"
+    )
+    hits = findings_of(lint_repo(example), "PHY-013")
+    assert [h.split(": ", 1)[0] for h in hits] == [f"{CIRCUITS}:{line_of(circuits, 'XC-NEW-1')}"]
+    assert (
+        "aus1-bl1: cross-connect XC-NEW-1 of carrier-x uses Ethernet09/1, but that is port "
+        "Ethernet9/1, which cross-connect XC-AWS-1 of aws-syd"
+    ) in hits[0]
+
+
+def test_phy013_fabric_sub_interface_on_a_cloud_carrier(example: Path) -> None:
+    links = append_links(
+        example, leaf_link("Ethernet9/1.3999", "Ethernet9/1.3999", 40, "aus1-bl1", "aus1-bl2")
+    )
+    hits = findings_of(lint_repo(example), "PHY-013")
+    assert [h.split(": ", 1)[0] for h in hits] == [f"{LINKS}:{line_of(links, '3999')}"] * 2
+
+
+def test_phy013_distinct_sub_ports_and_sub_interfaces_share_a_cage(example: Path) -> None:
+    """Fine: two breakout sub-ports of one port; tagged sub-interfaces with their own VLANs;
+    a routed port with a tagged sub-interface to the same device (a VRF-lite link)."""
+    append_links(
+        example,
+        leaf_link("swp40s0", "swp40s0", 40),
+        leaf_link("swp40s1", "swp40s1", 41),
+        leaf_link("swp41.10", "swp41.10", 42),
+        leaf_link("swp41.20", "swp41.20", 43),
+        leaf_link("swp42", "swp42", 44),
+        leaf_link("swp42.30", "swp42.30", 45),
+    )
+    assert findings_of(lint_repo(example), "PHY-013") == []
+
+
+def test_phy013_untagged_and_tagged_to_different_devices_clash(example: Path) -> None:
+    links = append_links(
+        example,
+        leaf_link("swp42", "swp42", 44),
+        leaf_link("swp42.30", "swp42", 45, b_dev="aus1-lf5"),
+    )
+    hits = findings_of(lint_repo(example), "PHY-013")
+    assert [h.split(": ", 1)[0] for h in hits] == [f"{LINKS}:{line_of(links, 'swp42.30')}"]
+
+
+# --- PHY-014: no self-links -----------------------------------------------------------------
+
+
+def test_phy014_explicit_link_to_itself(example: Path) -> None:
+    links = append_links(example, leaf_link("swp40", "swp41", 40, b_dev="aus1-lf1"))
+    result = lint_repo(example)
+    assert findings_of(result, "PHY-014") == [
+        f"{LINKS}:{line_of(links, 'swp41')}: link #0 joins aus1-lf1 swp40 to swp41 on the same "
+        "device; a link needs another device at its b end"
+    ]
+    assert result.errors
+
+
+LEAF_MESH = """\
+      - name: leaf-mesh
+        a: {role: leaf, platform: nvidia_nvue, interface: "swp{n}", first: 40, peer_id_base: 101}
+        b: {role: leaf, platform: %s, interface: "%s", first: 50, peer_id_base: 101}
+        speed: 100G
+"""
+
+
+def add_rule(repo: Path, text: str) -> Path:
+    links = repo / LINKS
+    replace_in(links, "    link_rules:\n", "    link_rules:\n" + text)
+    return links
+
+
+def test_phy014_rule_selecting_the_same_devices_on_both_sides(example: Path) -> None:
+    links = add_rule(example, LEAF_MESH % ("nvidia_nvue", "swp{n}"))
+    result = lint_repo(example)
+    assert findings_of(result, "PHY-014") == [
+        f"{LINKS}:{line_of(links, 'first: 50')}: link rule leaf-mesh selects aus1-lf1, "
+        "aus1-lf2, aus1-lf5, aus1-lf6 on both sides, so it cables each of them to itself; "
+        "narrow one side (role or platform) so the two sides are different devices"
+    ]
+
+
+def test_phy014_same_role_other_platform_is_no_self_link(example: Path) -> None:
+    add_rule(example, LEAF_MESH % ("cisco_nxos", "Ethernet1/{n}"))
+    assert findings_of(lint_repo(example), "PHY-014") == []
+
+
+# --- PHY-015: unique link rule names --------------------------------------------------------
+
+
+def test_phy015_two_rules_of_one_name(example: Path) -> None:
+    links = example / LINKS
+    replace_in(links, "- name: leaf-to-spine-nxos", "- name: leaf-to-spine-cumulus")
+    result = lint_repo(example)
+    first = line_of(links, "- name: leaf-to-spine-cumulus")
+    assert findings_of(result, "PHY-015") == [
+        f"{LINKS}:{line_of(links, '- name: leaf-to-spine-cumulus', 2)}: link rule #2 is named "
+        f"leaf-to-spine-cumulus, like link rule #1 at {LINKS}:{first}:9; give it a name of "
+        "its own"
+    ]
+    assert result.errors
+
+
+def test_phy015_names_differing_by_a_suffix_are_distinct(example: Path) -> None:
+    replace_in(example / LINKS, "- name: leaf-to-spine-nxos", "- name: leaf-to-spine-cumulus-2")
+    assert findings_of(lint_repo(example), "PHY-015") == []

@@ -24,6 +24,7 @@ from .numbering import (
     is_private_asn,
     reserved_asn,
 )
+from .peers import peer_asns
 
 if TYPE_CHECKING:
     from meetme.generators.fabric import FabricLink, SiteFabric
@@ -325,7 +326,7 @@ class AsnUse:
     role: str | None  # the device's role; None for the organisation itself
 
 
-def _asn_uses(ctx: SiteContext) -> dict[Path_, list[AsnUse]]:
+def asn_uses(ctx: SiteContext) -> dict[Path_, list[AsnUse]]:
     """Every configured ASN, keyed by where it is written: the organisation (which borders
     use), a device override, a shared role ASN, or the scheme's base (ASN = base + id)."""
     intent = ctx.loaded.intent
@@ -367,7 +368,7 @@ def _listed(uses: list[AsnUse]) -> str:
 )
 def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
     org_asn = ctx.loaded.intent.organisation.asn
-    for path, uses in sorted(_asn_uses(ctx).items(), key=lambda item: str(item[0])):
+    for path, uses in sorted(asn_uses(ctx).items(), key=lambda item: str(item[0])):
         public = [
             use
             for use in uses
@@ -389,12 +390,33 @@ def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
     "error",
     "Reserved ASNs are never configured",
     "ASN 0, AS_TRANS 23456, 65535, 4294967295 and 65552-131071 are not valid ASNs of any "
-    "network; configuring one signals a typo or copied example. Documentation ASNs "
-    "(64496-64511, 65536-65551) are allowed in a lab and are ADDR-009's concern.",
-    "RFC 7607, RFC 6793, RFC 7300; https://bgpfilterguide.nlnog.net/guides/bogon_asns/",
+    "network; configuring one signals a typo or copied example. That holds for our own ASNs "
+    "and for an external peer's (IX route servers and peers, transits, PNIs, AWS amazon_asn): "
+    "`remote-as 0` renders, and the session never establishes (RFC 7607 forbids ASN 0 in "
+    "OPEN). Google's Cloud Router ASN is GCP-001's. Documentation ASNs (64496-64511, "
+    "65536-65551) are allowed in a lab and are ADDR-009's concern.",
+    "RFC 7607 https://www.rfc-editor.org/rfc/rfc7607, RFC 6793 "
+    "https://www.rfc-editor.org/rfc/rfc6793, RFC 7300 https://www.rfc-editor.org/rfc/rfc7300; "
+    "https://bgpfilterguide.nlnog.net/guides/bogon_asns/",
 )
 def reserved_asns_unused(ctx: SiteContext) -> Iterator[Hit]:
-    for path, uses in sorted(_asn_uses(ctx).items(), key=lambda item: str(item[0])):
+    yield from _reserved_own_asns(ctx)
+    yield from _reserved_peer_asns(ctx)
+
+
+def _reserved_peer_asns(ctx: SiteContext) -> Iterator[Hit]:
+    for peer in peer_asns(ctx):
+        why = reserved_asn(peer.asn)
+        if why is not None and peer.kind != "gcp":  # GCP-001 names the ASNs Google accepts
+            yield Hit(
+                f"{peer.label} has ASN {peer.asn}, a reserved ASN ({why}) that no network "
+                "uses: the session would never establish; write the peer's real ASN",
+                peer.path,
+            )
+
+
+def _reserved_own_asns(ctx: SiteContext) -> Iterator[Hit]:
+    for path, uses in sorted(asn_uses(ctx).items(), key=lambda item: str(item[0])):
         reserved = [use for use in uses if reserved_asn(use.asn) is not None]
         if reserved:
             yield Hit(
@@ -464,7 +486,7 @@ def no_documentation_numbers_in_production(ctx: SiteContext) -> Iterator[Hit]:
                     "production configs must not use it: use your own address space",
                     where,
                 )
-    for path, uses in sorted(_asn_uses(ctx).items(), key=lambda item: str(item[0])):
+    for path, uses in sorted(asn_uses(ctx).items(), key=lambda item: str(item[0])):
         documentation = [use for use in uses if documentation_asn(use.asn) is not None]
         if documentation:
             yield Hit(

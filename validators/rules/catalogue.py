@@ -1,3 +1,3 @@
 """Importing this module registers every rule with the engine."""
 
-from . import addr, clouds, edge, evpn, hardware, phy  # noqa: F401
+from . import addr, cabling, clouds, edge, evpn, hardware, mgmt, phy  # noqa: F401

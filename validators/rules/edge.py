@@ -16,7 +16,10 @@ from typing import TYPE_CHECKING, cast
 
 from meetme.validators.providers import providers
 
+from .addr import asn_uses
 from .engine import Hit, Path_, SiteContext, rule
+from .numbering import is_private_asn, reserved_asn
+from .peers import peer_asns
 
 if TYPE_CHECKING:
     from meetme.generators.edge_sessions import ExternalPort, ExternalSession, SiteEdge
@@ -282,3 +285,69 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
             "correct the peer or our address",
             path,
         )
+
+
+def _fabric_asns(ctx: SiteContext) -> dict[int, str]:
+    """ASN -> who runs it here: the organisation (the borders) and every device of the site."""
+    owners: dict[int, list[str]] = defaultdict(list)
+    for uses in asn_uses(ctx).values():
+        for use in uses:
+            owners[use.asn].append(use.who)
+    return {asn: _some(sorted(set(who))) for asn, who in owners.items()}
+
+
+def _some(items: list[str]) -> str:
+    more = f" and {len(items) - 3} more" if len(items) > 3 else ""
+    return ", ".join(items[:3]) + more
+
+
+@rule(
+    "EDGE-009",
+    "error",
+    "No external peer has our organisation's ASN or an ASN of the site's fabric",
+    "A transit, PNI, IX or cloud peer configured with our own ASN makes the session iBGP, so "
+    "none of the eBGP policy applies; with a fabric device's ASN, every route the peer sends "
+    "carries that ASN, and the device drops it as a loop (and the peer drops ours). Either is "
+    "a typo or a copied line, never a design. Azure's ASN is Microsoft's (AZ-003).",
+    "RFC 4271 section 9.1.2 (AS_PATH loop detection) https://www.rfc-editor.org/rfc/rfc4271; "
+    f"RFC 7454 section 6 {RFC7454}",
+)
+def peer_asn_not_ours(ctx: SiteContext) -> Iterator[Hit]:
+    ours = _fabric_asns(ctx)
+    for peer in peer_asns(ctx):
+        who = ours.get(peer.asn)
+        if who is not None and reserved_asn(peer.asn) is None:  # reserved: ADDR-007's
+            yield Hit(
+                f"{peer.label} has ASN {peer.asn}, which {who} already runs here: the session "
+                "would be iBGP or drop every route as a loop; write the peer's own ASN",
+                peer.path,
+            )
+
+
+# The parties whose own ASN heads every path they send (IX route servers do not prepend theirs,
+# RFC 7947); the Internet import policy drops any path holding a private ASN.
+_FIRST_AS_KINDS = ("transit", "pni", "ix_peer")
+
+
+@rule(
+    "EDGE-010",
+    "error",
+    "Transits, PNIs and bilateral IX peers have public ASNs",
+    "A private ASN (RFC 6996) is never seen on the Internet, so a transit or peer that "
+    "claims one is a typo, or a party that will leak its private ASN into our table. Every "
+    "path such a peer sends starts with its own ASN, and the import policy meetme generates "
+    "for Internet sessions drops paths holding a private ASN: the session would accept "
+    "nothing. Cloud on-ramps (AWS amazon_asn, Google's Cloud Router) may use private ASNs; "
+    "in a lab, documentation ASNs (RFC 5398) stand in for real peers.",
+    "RFC 6996 https://www.rfc-editor.org/rfc/rfc6996; "
+    "https://bgpfilterguide.nlnog.net/guides/bogon_asns/",
+)
+def internet_peer_asn_public(ctx: SiteContext) -> Iterator[Hit]:
+    for peer in peer_asns(ctx):
+        if peer.kind in _FIRST_AS_KINDS and is_private_asn(peer.asn):
+            yield Hit(
+                f"{peer.label} has ASN {peer.asn}, a private ASN (RFC 6996): every route it "
+                "sends would be dropped by the private-ASN filter; write the peer's public ASN "
+                "(PeeringDB lists it)",
+                peer.path,
+            )

@@ -1,0 +1,137 @@
+"""MGMT-001..003: management addressing that would lock a device out after a replace push."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+
+MGMT_RULES = ("MGMT-001", "MGMT-002", "MGMT-003")
+DEVICES = "intent/aus1/devices.yaml"
+SITE = "intent/aus1/site.yaml"
+LF1 = "management: 192.168.10.101/24"  # aus1-lf1, the first NVUE leaf
+LF3 = "management: 192.168.10.103/24"  # aus1-lf3, written after the borders
+
+
+def set_management(repo: Path, old: str, new: str) -> Path:
+    devices = repo / DEVICES
+    replace_in(devices, old, f"management: {new}")
+    return devices
+
+
+def test_example_has_no_mgmt_findings(example: Path) -> None:
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule in MGMT_RULES] == []
+
+
+def test_mgmt001_leaf_given_the_border_address(example: Path) -> None:
+    devices = set_management(example, LF3, "192.168.10.11/24")
+    result = lint_repo(example)
+    assert findings_of(result, "MGMT-001") == [
+        f"{DEVICES}:{line_of(devices, 'management: 192.168.10.11/24', 2)}: aus1-lf3 has "
+        "management address 192.168.10.11, already aus1-br1's; give each device an address of "
+        "its own"
+    ]
+    assert result.errors
+
+
+def test_mgmt001_same_address_with_another_length_is_still_one_address(example: Path) -> None:
+    devices = set_management(example, LF3, "192.168.10.11/23")
+    line = line_of(devices, "management: 192.168.10.11/23")
+    assert [h.split(": ")[0] for h in findings_of(lint_repo(example), "MGMT-001")] == [
+        f"{DEVICES}:{line}"
+    ]
+
+
+def test_mgmt001_neighbouring_address_is_fine(example: Path) -> None:
+    set_management(example, LF3, "192.168.10.13/24")  # next to aus1-br2's .12
+    assert findings_of(lint_repo(example), "MGMT-001") == []
+
+
+def test_mgmt002_address_in_a_fabric_pool(example: Path) -> None:
+    devices = set_management(example, LF1, "10.1.255.254/16")
+    result = lint_repo(example)
+    assert findings_of(result, "MGMT-002") == [
+        f"{DEVICES}:{line_of(devices, '10.1.255.254/16')}: aus1-lf1's management address "
+        "10.1.255.254 lies in pool p2p_v4 10.1.0.0/16; take it from the management network's "
+        "own space"
+    ]
+    assert result.errors
+
+
+def test_mgmt002_first_address_past_the_pool_is_outside(example: Path) -> None:
+    set_management(example, LF1, "10.2.0.1/16")  # p2p_v4 is 10.1.0.0/16
+    assert findings_of(lint_repo(example), "MGMT-002") == []
+
+
+@pytest.mark.parametrize(
+    ("address", "claimed"),
+    [
+        ("10.50.2.77/24", "network gpu-a-compute-2 10.50.2.0/24"),
+        ("10.60.200.1/24", "handoff VRF storage's export_north 10.60.0.0/16"),
+        ("203.0.113.200/24", "IX ix-syd's peering LAN 203.0.113.0/24"),
+        (
+            "169.254.10.6/30",
+            "aus1-bl2 Ethernet9/1.101 (aws aws-syd/private-2 XC-AWS-2 vlan 101) 169.254.10.4/30",
+        ),
+    ],
+)
+def test_mgmt002_address_in_tenant_handoff_or_edge_space(
+    example: Path, address: str, claimed: str
+) -> None:
+    set_management(example, LF1, address)
+    hits = findings_of(lint_repo(example), "MGMT-002")
+    ip = address.split("/")[0]
+    assert [h.split(": ", 1)[1] for h in hits] == [
+        f"aus1-lf1's management address {ip} lies in {claimed}; take it from the management "
+        "network's own space"
+    ]
+
+
+def test_mgmt002_gateway_in_the_loopback_pool(example: Path) -> None:
+    site = example / SITE
+    replace_in(site, "gateway: 192.168.10.1", "gateway: 10.0.0.250")
+    hits = findings_of(lint_repo(example), "MGMT-002")
+    assert hits == [
+        f"{SITE}:{line_of(site, 'gateway: 10.0.0.250')}: the management gateway 10.0.0.250 lies "
+        "in pool loopback_v4 10.0.0.0/24; take it from the management network's own space"
+    ]
+
+
+def test_mgmt003_gateway_outside_the_device_subnet(example: Path) -> None:
+    devices = set_management(example, LF1, "192.168.11.101/24")
+    result = lint_repo(example)
+    assert findings_of(result, "MGMT-003") == [
+        f"{DEVICES}:{line_of(devices, '192.168.11.101/24')}: aus1-lf1's management address "
+        "192.168.11.101/24 is on 192.168.11.0/24, which does not hold the management gateway "
+        "192.168.10.1: the device has no route back to the jump host; correct the address or "
+        "its length"
+    ]
+    assert result.errors
+
+
+@pytest.mark.parametrize(
+    ("address", "problem"),
+    [
+        ("192.168.11.101/23", None),  # widened to /23, the subnet holds the gateway
+        ("192.168.10.126/25", None),  # .0/25 holds .1
+        ("192.168.10.129/25", "is on 192.168.10.128/25, which does not hold"),
+        ("192.168.10.1/24", "is the management gateway 192.168.10.1 itself"),
+        ("192.168.10.0/24", "is the network address of 192.168.10.0/24"),
+        ("192.168.10.255/24", "is the broadcast address of 192.168.10.0/24"),
+        ("192.168.10.254/24", None),
+        ("192.168.10.0/30", "is the network address of 192.168.10.0/30"),
+        ("192.168.10.0/31", None),  # RFC 3021: both addresses of a /31 are hosts
+        ("192.168.10.1/32", "is the management gateway 192.168.10.1 itself"),
+        ("192.168.10.2/32", "is on 192.168.10.2/32, which does not hold"),
+        ("2001:db8:99::5/64", "is on 2001:db8:99::/64, which does not hold"),
+    ],
+)
+def test_mgmt003_limits(example: Path, address: str, problem: str | None) -> None:
+    set_management(example, LF1, address)
+    hits = findings_of(lint_repo(example), "MGMT-003")
+    if problem is None:
+        assert hits == []
+    else:
+        assert len(hits) == 1 and f"management address {address} {problem}" in hits[0], hits

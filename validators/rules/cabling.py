@@ -1,0 +1,232 @@
+"""PHY-013..015: cabling the intent can describe but no floor can build.
+
+One physical port takes one cable, whatever the names it is written under; a link joins two
+devices; a link rule's name says which rule made a link.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from meetme.problems import Location
+
+from .engine import Hit, Path_, SiteContext, rule
+from .ports import PortId, port_id
+
+if TYPE_CHECKING:
+    from meetme.generators.fabric import FabricLink, SiteFabric
+
+
+@dataclass(frozen=True)
+class PortUse:
+    """One thing cabled to a port: a link end, a cross-connect, a host or peer-link port."""
+
+    device: str
+    platform: str
+    name: str  # as written (or as a link rule made it)
+    port: PortId
+    kind: str  # "link", "cross-connect", "host", "peer-link"
+    label: str  # what uses it, for messages
+    far: str  # what the cable reaches: the other device of a link, else the label
+    path: Path_
+
+
+def _fabric(ctx: SiteContext) -> SiteFabric:
+    return cast("SiteFabric", ctx.fabric)
+
+
+def _use(
+    ctx: SiteContext, device: str, name: str, kind: str, label: str, far: str, path: Path_
+) -> PortUse | None:
+    known = ctx.site.devices.get(device)
+    if known is None:
+        return None
+    port = port_id(known.platform, name)
+    if port is None:  # not a front-panel port meetme can read: HW-001 reports it
+        return None
+    return PortUse(device, known.platform, name, port, kind, label, far, path)
+
+
+def _link_uses(ctx: SiteContext) -> Iterator[PortUse | None]:
+    for link in _fabric(ctx).links:
+        explicit = len(link.source) >= 2 and link.source[-2] == "links"
+        for side, end, other in (("a", link.a, link.b), ("b", link.b, link.a)):
+            if explicit:
+                label = f"link #{link.source[-1]} to {other.device}"
+            else:
+                name = ctx.site.link_rules[cast(int, link.source[-1])].name
+                label = f"link rule {name} to {other.device}"
+            path = (*link.source, side, "interface")
+            yield _use(ctx, end.device, end.interface, "link", label, other.device, path)
+
+
+def _cross_connect_uses(ctx: SiteContext) -> Iterator[PortUse | None]:
+    # IX ports, transit and PNI circuits and the cloud sub-interfaces all ride a cross-connect:
+    # its port is the one physical use, however many VLANs the sessions put on it
+    for name, xc in sorted(ctx.site.cross_connects.items()):
+        label = f"cross-connect {name} of {xc.party}"
+        path = (*xc.path, "interface")
+        yield _use(ctx, xc.device, xc.interface, "cross-connect", label, label, path)
+
+
+def _attachment_uses(ctx: SiteContext) -> Iterator[PortUse | None]:
+    for name, attachment in sorted(ctx.site.attachments.items()):
+        for field, kind in (("ports", "host"), ("peer_link", "peer-link")):
+            for index, iface in enumerate(getattr(attachment, field)):
+                label = f"attachment {name} {kind} port"
+                path = (*attachment.path, field, index)
+                far = f"attachment {name} host {index}" if kind == "host" else "the MLAG peer"
+                for leaf in attachment.leaves:
+                    yield _use(ctx, leaf, iface, kind, label, far, path)
+
+
+def _shares_cable(first: PortUse, second: PortUse) -> bool:
+    """Whether two uses of one (sub-)port can be one cable: sub-interfaces with their own
+    VLANs, a routed port with tagged sub-interfaces to the same device (a VRF-lite link), two
+    attachments naming their pair's one peer link."""
+    if first.kind == second.kind == "peer-link":
+        return True
+    if first.port.unit is not None and second.port.unit is not None:
+        return first.port.unit != second.port.unit
+    if first.port.unit is None and second.port.unit is None:
+        return False
+    return first.kind == second.kind == "link" and first.far == second.far
+
+
+def _relation(first: PortUse, second: PortUse, written: Location) -> str | None:
+    """How `second` collides with the port `first` (written at `written`) already uses, or
+    None when it does not."""
+    where = f"{first.label} (at {written})"
+    if first.port.cage == second.port.cage:
+        if first.name == second.name and {first.kind, second.kind} & {"host", "peer-link"}:
+            return None  # one name twice with an attachment's port: EVPN-008 reports it
+        if _shares_cable(first, second):
+            return None
+        if first.name.split(".")[0] == second.name.split(".")[0]:
+            return f"{where} already uses {first.name}"
+        hint = ""
+        if first.platform == "cisco_iosxr" and _type(first.name) != _type(second.name):
+            hint = " (an IOS-XR name carries the optic's speed, not another port)"
+        port = first.port.text(first.platform)
+        return f"that is port {port}, which {where} already uses as {first.name}{hint}"
+    if first.port.sub is None and second.port.sub is not None:
+        return f"that is a breakout sub-port of {first.name}, which {where} uses whole"
+    if first.port.sub is not None and second.port.sub is None:
+        return f"{where} uses its breakout sub-port {first.name}: a port is split or used whole"
+    return None
+
+
+def _type(name: str) -> str:
+    """The letters an interface name starts with: IOS-XR's speed word."""
+    return name.rstrip("0123456789/.").lower()
+
+
+@rule(
+    "PHY-013",
+    "error",
+    "One physical port carries one cable, whatever names it is written under",
+    "IOS-XR names a port by the speed of its optic (FourHundredGigE0/0/0/16 and "
+    "HundredGigE0/0/0/16 are one cage), EOS and NX-OS read Ethernet09/1 as Ethernet9/1, and a "
+    "broken-out port's sub-ports (swp1s0, Ethernet1/1/1, HundredGigE0/0/0/16/0) exclude using "
+    "the port whole. Two uses of one port render as two configs of one interface: the last one "
+    "wins on the device and the other circuit or link is silently down. Checked across fabric "
+    "links (explicit and rule-made), cross-connects (which the IX, transit, PNI and cloud "
+    "sub-interfaces ride), host ports and MLAG peer links. Sub-interfaces with their own VLANs "
+    "share their parent, as does a routed link with tagged sub-interfaces to the same device.",
+    "Cisco 8000 Configuring Ethernet Interfaces (rack/slot/module/port; a 2x100G module in a "
+    "400G port gives HundredGigE interfaces) https://www.cisco.com/c/en/us/td/docs/iosxr/"
+    "cisco8000/Interfaces/77x/b-interfaces-config-guide-cisco8k-r77x/"
+    "m-configuring-ethernet-interfaces-8k.html; Arista EOS octal ports (Ethernetx/1..x/8 are "
+    "lanes of port x) https://www.arista.com/en/um-eos/eos-octal-port-renumber-to-four-"
+    "interfaces; NVIDIA Cumulus Linux Switch Port Attributes (breakout swpNsM) "
+    "https://docs.nvidia.com/networking-ethernet-software/cumulus-linux/Layer-1-and-Switch-"
+    "Ports/Interface-Configuration-and-Management/Switch-Port-Attributes/",
+)
+def one_port_one_use(ctx: SiteContext) -> Iterator[Hit]:
+    uses = [
+        use
+        for source in (_link_uses(ctx), _cross_connect_uses(ctx), _attachment_uses(ctx))
+        for use in source
+        if use is not None
+    ]
+    by_port: dict[tuple[str, tuple[int, ...]], list[PortUse]] = defaultdict(list)
+    for use in uses:
+        by_port[(use.device, use.port.port)].append(use)
+    for (device, _), found in sorted(by_port.items()):
+        if len(found) < 2:
+            continue  # most ports: no location to look up
+        # the one written later is the second use; rule-made ends keep their order (stable)
+        found.sort(key=lambda u: ctx.loaded.where(u.path))
+        for index, use in enumerate(found):
+            for earlier in found[:index]:
+                relation = _relation(earlier, use, ctx.loaded.where(earlier.path))
+                if relation is not None:
+                    yield Hit(
+                        f"{device}: {use.label} uses {use.name}, but {relation}; one port "
+                        "carries one cable: move one of them to a free port",
+                        use.path,
+                    )
+                    break
+
+
+@rule(
+    "PHY-014",
+    "error",
+    "A link joins two different devices",
+    "A cable from a device to itself is a loop: no neighbour is learnt over it, BGP cannot "
+    "peer with itself, and the uplink it was meant to be is missing. A link rule whose two "
+    "sides select the same devices cables each of them to itself too.",
+    "RFC 7938 section 3 https://www.rfc-editor.org/rfc/rfc7938 (a Clos fabric links devices "
+    "of adjacent tiers, never a device to itself)",
+)
+def no_self_links(ctx: SiteContext) -> Iterator[Hit]:
+    selfish: dict[Path_, list[FabricLink]] = defaultdict(list)
+    for link in _fabric(ctx).links:
+        if link.a.device == link.b.device:
+            selfish[link.source].append(link)
+    for source, links in selfish.items():
+        if len(source) >= 2 and source[-2] == "links":
+            link = links[0]
+            yield Hit(
+                f"link #{source[-1]} joins {link.a.device} {link.a.interface} to "
+                f"{link.b.interface} on the same device; a link needs another device at its "
+                "b end",
+                (*source, "b", "device"),
+            )
+            continue
+        rule_ = ctx.site.link_rules[cast(int, source[-1])]
+        devices = sorted({link.a.device for link in links})
+        more = f" and {len(devices) - 4} more" if len(devices) > 4 else ""
+        shown = ", ".join(devices[:4]) + more
+        yield Hit(
+            f"link rule {rule_.name} selects {shown} on both sides, so it cables each of them "
+            "to itself; narrow one side (role or platform) so the two sides are different devices",
+            (*source, "b"),
+        )
+
+
+@rule(
+    "PHY-015",
+    "error",
+    "Link rule names are unique",
+    "Findings (HW-001, PHY-013) and the fabric's duplicate-port errors name a link by the rule "
+    "that made it; with two rules of one name each such message points at either, and the fix "
+    "may land on the wrong rule.",
+    "meetme intent consistency (a link rule's name is how every message refers to it)",
+)
+def link_rule_names_unique(ctx: SiteContext) -> Iterator[Hit]:
+    seen: dict[str, int] = {}
+    for index, link_rule in enumerate(ctx.site.link_rules):
+        if link_rule.name in seen:
+            first = seen[link_rule.name]
+            yield Hit(
+                f"link rule #{index} is named {link_rule.name}, like link rule #{first} at "
+                f"{ctx.loaded.where((*ctx.base, 'link_rules', first, 'name'))}; give it a name of "
+                "its own",
+                (*link_rule.path, "name"),
+            )
+        else:
+            seen[link_rule.name] = index

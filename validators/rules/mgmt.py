@@ -1,0 +1,215 @@
+"""MGMT-*: the out-of-band management addresses a replace push depends on.
+
+A push replaces the whole config, management address included, over that very address: a
+duplicate, an address the data plane also claims, or one whose subnet does not hold the gateway
+is a device that answers nobody once the push commits.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from meetme.validators.schema import Device
+
+from .engine import Hit, SiteContext, rule
+from .numbering import Network
+
+if TYPE_CHECKING:
+    from meetme.generators.fabric import SiteFabric
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+POOL_KEYS = ("loopback_v4", "loopback_v6", "vtep_v4", "p2p_v4", "p2p_v6")
+RFC_1122 = "https://www.rfc-editor.org/rfc/rfc1122"
+OOB = "https://www.cisco.com/c/en/us/solutions/collateral/service-provider/out-of-band-best-practices-wp.html"
+
+
+def _by_place(ctx: SiteContext) -> list[tuple[str, Device]]:
+    """Devices in the order they are written, so 'the second' is the one written later."""
+    return sorted(
+        ctx.site.devices.items(), key=lambda item: ctx.loaded.where((*item[1].path, "management"))
+    )
+
+
+def _management(device: Device) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
+    return ipaddress.ip_interface(device.management)
+
+
+@rule(
+    "MGMT-001",
+    "error",
+    "Every device has a management address of its own",
+    "Two devices with one management address both answer on it: a replace push may land on "
+    "the wrong device, and ARP on the management network flaps between the two.",
+    "RFC 5227 (IPv4 address conflict detection) https://www.rfc-editor.org/rfc/rfc5227",
+)
+def management_addresses_unique(ctx: SiteContext) -> Iterator[Hit]:
+    seen: dict[Address, str] = {}
+    for name, device in _by_place(ctx):
+        address = _management(device).ip
+        if address in seen:
+            yield Hit(
+                f"{name} has management address {address}, already {seen[address]}'s; give "
+                "each device an address of its own",
+                (*device.path, "management"),
+            )
+        else:
+            seen[address] = name
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """Address space the data plane uses: a fabric pool, a tenant subnet, an edge subnet."""
+
+    network: Network
+    label: str
+
+
+def _interface_network(value: str | None) -> Network | None:
+    return None if value is None else ipaddress.ip_interface(value).network
+
+
+def _claimed(ctx: SiteContext) -> list[Claimed]:
+    site = ctx.site
+    found: list[Claimed] = []
+
+    def add(value: str | None, label: str) -> None:
+        network = _interface_network(value)
+        if network is not None:
+            found.append(Claimed(network, label))
+
+    for key in POOL_KEYS:
+        add(getattr(site.pools, key), f"pool {key}")
+    for name, device in site.devices.items():
+        for key in ("loopback_v4", "loopback_v6", "vtep_v4"):
+            add(getattr(device, key), f"{name}'s {key}")
+    for link in cast("SiteFabric", ctx.fabric).links:
+        if link.source[-2:-1] != ("links",):
+            continue  # a rule-made link's subnets come from the p2p pools, claimed above
+        label = f"the link {link.a.device} {link.a.interface} - {link.b.device} {link.b.interface}"
+        add(link.subnet_v4, label)
+        add(link.subnet_v6, label)
+    for name, attachment in site.attachments.items():
+        add(attachment.anycast_vtep, f"attachment {name}'s anycast VTEP")
+    for tenant in site.tenants.values():
+        for name, network in tenant.networks.items():
+            add(network.gateway_v4, f"network {name}")
+            add(network.gateway_v6, f"network {name}")
+    if site.handoff is not None:
+        for name, vrf in site.handoff.vrfs.items():
+            for prefix in vrf.export_north:
+                add(prefix, f"handoff VRF {name}'s export_north")
+    peering = site.peering
+    for name, ix in peering.ixes.items():
+        add(ix.lan_v4, f"IX {name}'s peering LAN")
+        add(ix.lan_v6, f"IX {name}'s peering LAN")
+    for port in cast("SiteFabric", ctx.fabric).edge.ports:  # transit, PNI and cloud subnets
+        label = f"{port.device} {port.name} ({port.description})"
+        add(port.ipv4, label)
+        add(port.ipv6, label)
+    return found
+
+
+class _Index:
+    """Claimed networks by (version, length, network address): an address is looked up once
+    per distinct length, not compared with every link of a large fabric."""
+
+    def __init__(self, claimed: list[Claimed]) -> None:
+        self.by_key: dict[tuple[int, int, int], Claimed] = {}
+        for item in claimed:
+            net = item.network
+            self.by_key.setdefault((net.version, net.prefixlen, int(net.network_address)), item)
+        self.lengths = sorted({(v, length) for v, length, _ in self.by_key}, reverse=True)
+
+    def holding(self, address: Address) -> Claimed | None:
+        """The narrowest claimed network that holds `address`: the most specific name."""
+        for version, length in self.lengths:
+            if version != address.version:
+                continue
+            host_bits = address.max_prefixlen - length
+            key = (version, length, int(address) >> host_bits << host_bits)
+            if key in self.by_key:
+                return self.by_key[key]
+        return None
+
+
+@rule(
+    "MGMT-002",
+    "error",
+    "Management addresses lie outside the data plane's address space",
+    "A management address (or gateway) inside a fabric pool, a link or loopback, a tenant "
+    "network, the handoff's exports or an edge subnet (IX LAN, transit, PNI or cloud link) is "
+    "claimed twice: a route to that space where the push comes from (the jump host's network, "
+    "or the device once the data plane's prefixes are configured) may lead into the data plane "
+    "instead of the out-of-band network, and the device is unreachable once the push commits. "
+    "The management network is its own address space.",
+    f"Cisco, Out of band best practices (a management network independent of the production "
+    f"network) {OOB}",
+)
+def management_outside_data_plane(ctx: SiteContext) -> Iterator[Hit]:
+    index = _Index(_claimed(ctx))
+    for name, device in _by_place(ctx):
+        address = _management(device).ip
+        claimed = index.holding(address)
+        if claimed is not None:
+            yield Hit(
+                f"{name}'s management address {address} lies in {claimed.label} "
+                f"{claimed.network}; take it from the management network's own space",
+                (*device.path, "management"),
+            )
+    gateway = ipaddress.ip_address(ctx.site.management.gateway)
+    claimed = index.holding(gateway)
+    if claimed is not None:
+        yield Hit(
+            f"the management gateway {gateway} lies in {claimed.label} {claimed.network}; take "
+            "it from the management network's own space",
+            (*ctx.site.management.path, "gateway"),
+        )
+
+
+def _gateway_problem(
+    iface: ipaddress.IPv4Interface | ipaddress.IPv6Interface, gateway: Address
+) -> str | None:
+    net = iface.network
+    if iface.ip == gateway:
+        return f"is the management gateway {gateway} itself"
+    if iface.version == 4 and net.prefixlen <= 30:
+        if iface.ip == net.network_address:
+            return f"is the network address of {net}"
+        if iface.ip == net.broadcast_address:
+            return f"is the broadcast address of {net}"
+    if iface.version == 6 and net.prefixlen <= 126 and iface.ip == net.network_address:
+        return f"is the subnet-router anycast address of {net}"
+    if gateway.version != iface.version or gateway not in net:
+        return (
+            f"is on {net}, which does not hold the management gateway {gateway}: the device "
+            "has no route back to the jump host"
+        )
+    return None
+
+
+@rule(
+    "MGMT-003",
+    "error",
+    "Each management address is a host of a subnet that holds the management gateway",
+    "The management default route points at the gateway; a gateway outside the device's "
+    "subnet is unreachable, so after a replace push the device answers nobody beyond its own "
+    "segment. The gateway's own address, and an IPv4 subnet's network or broadcast address "
+    "(IPv6: the subnet-router anycast address), is no host address.",
+    f"RFC 1122 section 3.3.1.1 (the first-hop gateway is on a connected network) and 3.2.1.3 "
+    f"(network and broadcast addresses) {RFC_1122}; RFC 4291 section 2.6.1 (subnet-router "
+    "anycast) https://www.rfc-editor.org/rfc/rfc4291",
+)
+def management_subnet_holds_gateway(ctx: SiteContext) -> Iterator[Hit]:
+    gateway = ipaddress.ip_address(ctx.site.management.gateway)
+    for name, device in _by_place(ctx):
+        iface = _management(device)
+        problem = _gateway_problem(iface, gateway)
+        if problem is not None:
+            yield Hit(
+                f"{name}'s management address {device.management} {problem}; correct the "
+                "address or its length",
+                (*device.path, "management"),
+            )
