@@ -26,12 +26,12 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from .checks import check_bgp, expected_neighbors
-from .inventory import COMMIT_CONFIRM_DRIVERS, Settings
-from .journal import Journal, diff_hash
-from .secret_positions import misplaced_placeholders
-from .secret_store import SecretStore, placeholders_in
-from .targets import Target
+from meetme.deploy.checks import check_bgp, expected_neighbors
+from meetme.deploy.inventory import COMMIT_CONFIRM_DRIVERS, Settings
+from meetme.deploy.journal import Journal, diff_hash
+from meetme.deploy.secret_positions import misplaced_placeholders
+from meetme.deploy.secret_store import SecretStore, placeholders_in
+from meetme.deploy.targets import Target
 
 DriverFactory = Callable[[Target, str, str, int], Any]
 T = TypeVar("T")

@@ -12,11 +12,11 @@ import difflib
 from pathlib import Path
 from typing import Any, Literal
 
-from meetme.validators.yaml_source import Path_, SourceFile, read_file
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from meetme.problems import IntentError, Location, Problem
-from meetme.secret_refs import REFERENCE_RE, reference_name
+from meetme.core.problems import IntentError, Location, Problem
+from meetme.core.secret_refs import REFERENCE_RE, reference_name
+from meetme.intent.yaml_source import Path_, SourceFile, read_file
 
 Driver = Literal["eos", "iosxr", "iosxr_netconf", "nxos", "nxos_ssh", "nvue"]
 Stage = Literal["lab", "canary", "production"]

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from .secret_store import SecretStore
+from meetme.deploy.secret_store import SecretStore
 
 Record = dict[str, Any]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from meetme.secret_refs import NAME_PATTERN, PLACEHOLDER_RE
+from meetme.core.secret_refs import NAME_PATTERN, PLACEHOLDER_RE
 
 
 @dataclass(frozen=True)

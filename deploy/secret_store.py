@@ -20,10 +20,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from meetme.validators.yaml_source import read_file
-
-from meetme.problems import IntentError, Location, Problem
-from meetme.secret_refs import NAME_PATTERN, PLACEHOLDER_RE, placeholder
+from meetme.core.problems import IntentError, Location, Problem
+from meetme.core.secret_refs import NAME_PATTERN, PLACEHOLDER_RE, placeholder
+from meetme.intent.yaml_source import read_file
 
 ENV_PREFIX = "MEETME_SECRET_"
 MIN_LENGTH = 8

@@ -11,21 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from meetme.generators.model import DeviceModel
-from meetme.generators.render import output_name
-from meetme.validators.loader import display_path
-
-from meetme.problems import IntentError, Location, Problem
-
-from .inventory import (
+from meetme.deploy.inventory import (
     DRIVER_PLATFORMS,
     IMPLEMENTED_DRIVERS,
     Credentials,
     DeviceEntry,
     LoadedInventory,
 )
-from .secret_positions import describe_positions, misplaced_placeholders
-from .secret_store import SecretStore, placeholders_in, resolve
+from meetme.deploy.secret_positions import describe_positions, misplaced_placeholders
+from meetme.deploy.secret_store import SecretStore, placeholders_in, resolve
+from meetme.generators.model import DeviceModel
+from meetme.generators.render import output_name
+
+from meetme.core.problems import IntentError, Location, Problem
+from meetme.intent.loader import display_path
 
 # The stanza without which a replace would switch off the API meetme talks through: the push
 # could never be confirmed (EOS reverts after its timer; NX-OS would be cut off for good).

@@ -153,7 +153,7 @@ class BgpNeighbor(Model):
     default_originate: bool = False  # send a default route (the border toward a tenant VRF)
     party: str | None = None  # the external party, e.g. transit-a
     circuit: str | None = None  # the cross-connect id the session rides on
-    password: str | None = None  # a secret placeholder, never a value (meetme.secret_refs)
+    password: str | None = None  # a secret placeholder, never a value (meetme.core.secret_refs)
     ttl_security: bool = False  # GTSM: accept only TTL 255 (one hop)
     enforce_first_as: bool = True  # off toward IX route servers (RFC 7947)
     bfd_timers: BfdTimers | None = None  # per-session timers; None = the device's defaults

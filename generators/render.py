@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from meetme.validators.types import has_placeholder
+from meetme.generators.model import DeviceModel
+from meetme.generators.platforms import PLATFORMS
 from pydantic import BaseModel
 
-from meetme.problems import shown
-from meetme.secret_refs import PLACEHOLDER_RE
-
-from .model import DeviceModel
-from .platforms import PLATFORMS
+from meetme.core.problems import shown
+from meetme.core.secret_refs import PLACEHOLDER_RE
+from meetme.intent.types import has_placeholder
 
 ENTRY_TEMPLATE = "device.j2"
 

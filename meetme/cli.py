@@ -21,6 +21,7 @@ import yaml
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
+from meetme.core.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 from meetme.outputs import (
     FileFault,
     PipeConsole,
@@ -32,12 +33,11 @@ from meetme.outputs import (
     is_schema,
     write_file,
 )
-from meetme.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 
 if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the pipeline
     from meetme.gitdiff import DiffReport
     from meetme.pipeline import LintResult
-    from meetme.validators.rules.engine import Finding, Rule
+    from meetme.validators.engine import Finding, Rule
 
 out = PipeConsole(highlight=False, soft_wrap=True)
 err = PipeConsole(stderr=True, highlight=False, soft_wrap=True)
@@ -225,9 +225,9 @@ def _emit_report(findings: list[Finding], fmt: Format, report_file: Path | None)
 
 
 def _rules() -> list[Rule]:
-    from meetme.validators.rules.engine import all_rules
+    from meetme.pipeline import rule_catalogue
 
-    return all_rules()
+    return rule_catalogue()
 
 
 def _escape(text: str) -> str:
@@ -365,10 +365,9 @@ def rules_command(
 @app.command("explain")
 def explain_command(rule_id: str) -> None:
     """Print one rule: title, severity, rationale and source."""
-    from meetme.validators.rules.engine import RULES, all_rules
+    from meetme.pipeline import find_rule
 
-    all_rules()
-    current = RULES.get(rule_id.upper())
+    current = find_rule(rule_id)
     if current is None:
         err.print(f"unknown rule '{rule_id}'; `meetme rules` lists them")
         raise typer.Exit(EXIT_UNUSABLE)

@@ -8,6 +8,7 @@ Module import stays light: pydantic models, napalm and the pipeline load inside 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import threading
@@ -22,8 +23,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from meetme.core.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
 from meetme.outputs import FileFault, PipeConsole, check_report_path, is_journal, writing
-from meetme.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
 
 if TYPE_CHECKING:
     from meetme.deploy.engine import DeviceResult
@@ -170,6 +171,12 @@ def _run(
     from meetme.deploy.engine import Engine, describe
     from meetme.deploy.journal import Journal
 
+    if importlib.util.find_spec("napalm") is None:  # lint-only installs leave napalm out
+        err.print(
+            f"meetme {command} drives devices through NAPALM, which this install lacks: "
+            "pip install 'meetme[deploy]'"
+        )
+        raise typer.Exit(EXIT_UNUSABLE)
     _quiet_library_logs()
     if command == "push" and journal_path is None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -249,8 +256,8 @@ def _preflight(
     from meetme.deploy.inventory import Settings, load_inventory
     from meetme.deploy.secret_store import loose_permissions, read_secrets_file
     from meetme.deploy.targets import lockout_risk, resolve_secrets, select_targets
+    from meetme.intent.loader import display_path
     from meetme.pipeline import device_models, lint
-    from meetme.validators.loader import display_path
 
     inventory_file = inventory_path or repo / "inventory.yaml"
     try:

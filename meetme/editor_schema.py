@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from meetme.validators.loader import _shared
-from meetme.validators.schema import Intent
+from meetme.intent.loader import _shared
+from meetme.intent.schema import Intent
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _ANY_NAME = "*"  # stands for any key of a mapping keyed by name

@@ -18,11 +18,11 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from meetme.core.problems import IntentError, Location, Problem
+from meetme.intent.loader import display_path
+from meetme.intent.yaml_source import MAX_FILE_BYTES
 from meetme.pipeline import device_models, lint
-from meetme.problems import IntentError, Location, Problem
-from meetme.validators.loader import display_path
-from meetme.validators.rules.engine import Finding
-from meetme.validators.yaml_source import MAX_FILE_BYTES
+from meetme.validators.engine import Finding
 
 MARKDOWN_BUDGET = 60_000  # GitHub refuses comments over 65,536 characters
 

@@ -9,14 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from meetme.generators.build import build_models
-from meetme.generators.fabric import SiteFabric, resolve_fabric
+from meetme.generators.build.devices import build_models
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, output_name, render_device
+from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
+from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import MARKER, folder_entries, write_folder
 from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
-from meetme.validators.loader import LoadedIntent, display_path, load_intent
-from meetme.validators.rules.engine import SEVERITY_ORDER, Finding, run_rules
+from meetme.validators.engine import RULES, SEVERITY_ORDER, Finding, Rule, all_rules, run_rules
+
+# The pipeline assembles the rule catalogue: importing the rule modules (and the config lint,
+# above) registers their rules with the engine, which itself knows none of them.
+from meetme.validators.rules import catalogue  # noqa: F401
 
 
 @dataclass
@@ -66,6 +70,15 @@ def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) ->
         [*result.findings, *found],
         key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message),
     )
+
+
+def rule_catalogue() -> list[Rule]:
+    """Every rule of this meetme: design-standard rules, config lint and waiver rules."""
+    return all_rules()
+
+
+def find_rule(rule_id: str) -> Rule | None:
+    return RULES.get(rule_id.upper())
 
 
 def device_models(result: LintResult) -> dict[str, DeviceModel]:

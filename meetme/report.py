@@ -20,8 +20,8 @@ from itertools import groupby
 from pathlib import Path
 from urllib.parse import quote
 
-from meetme.problems import Problem, printable
-from meetme.validators.rules.engine import Finding, Rule
+from meetme.core.problems import Problem, printable
+from meetme.validators.engine import Finding, Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}

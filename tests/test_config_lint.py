@@ -28,7 +28,7 @@ from meetme.generators.model import (
 )
 from meetme.generators.render import output_name, render_device
 from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
-from meetme.validators.rules.engine import Finding
+from meetme.validators.engine import Finding
 from typer.testing import CliRunner
 
 from meetme.cli import app

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import EXAMPLE_INTENT
 from meetme.generators.model import DeviceModel
-from meetme.generators.policy_eval import Route, Verdict, evaluate
+from meetme.validators.policy_eval import Route, Verdict, evaluate
 
 from meetme.pipeline import device_models, lint
 

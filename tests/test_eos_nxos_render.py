@@ -21,14 +21,14 @@ import pytest
 import yaml
 from ciscoconfparse2 import CiscoConfParse
 from conftest import EXAMPLE_INTENT, lint_repo, replace_in
-from meetme.generators.attachments import lags_of
+from meetme.generators.build.multihoming import lags_of
 from meetme.generators.model import BfdTimers, DeviceModel, RouteMapEntry, RpkiCache, StaticRoute
 from meetme.generators.render import RenderError, output_name, render_device
-from meetme.validators.loader import load_intent
-from meetme.validators.schema_evpn import Attachment
 
+from meetme.core.problems import IntentError
+from meetme.intent.loader import load_intent
+from meetme.intent.schema_evpn import Attachment
 from meetme.pipeline import device_models, lint, render_all
-from meetme.problems import IntentError
 
 # platform -> (ciscoconfparse2 syntax, indentation step of one block level)
 PARSERS: dict[str, tuple[str, int]] = {"arista_eos": ("ios", 3), "cisco_nxos": ("nxos", 2)}

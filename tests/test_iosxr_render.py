@@ -20,11 +20,11 @@ from meetme.generators.model import (
     RouteMapEntry,
 )
 from meetme.generators.platforms import PLATFORMS
-from meetme.generators.policy_eval import Route, evaluate
 from meetme.generators.render import RenderError, output_name, render_device
+from meetme.validators.policy_eval import Route, evaluate
 
+from meetme.core.secret_refs import PLACEHOLDER_RE
 from meetme.pipeline import device_models, lint, render_all
-from meetme.secret_refs import PLACEHOLDER_RE
 
 PLATFORM = "cisco_iosxr"
 

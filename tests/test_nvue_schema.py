@@ -28,8 +28,8 @@ from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import RenderError, output_name, render_device
 from pydantic import BaseModel, ValidationError
 
+from meetme.core.secret_refs import PLACEHOLDER_RE, placeholder, reference_name
 from meetme.pipeline import device_models, lint, render_all
-from meetme.secret_refs import PLACEHOLDER_RE, placeholder, reference_name
 
 SCHEMA_MODULE = "nvueschema.models.v5_16"
 PRIVATE_NAME = "_meetme_nvue_v5_16_forbid"  # never the real module name: others stay untouched

@@ -125,9 +125,9 @@ def test_github_annotations_carry_file_line_and_column(
 
 
 def test_github_escapes_what_would_end_a_command() -> None:
-    from meetme.validators.rules.engine import Finding
+    from meetme.validators.engine import Finding
 
-    from meetme.problems import Location
+    from meetme.core.problems import Location
     from meetme.report import github
 
     finding = Finding("X-001", "error", "50% done\nnext", Location("a,b:c.yaml", 3, 4), "p")

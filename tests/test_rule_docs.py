@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from meetme.validators.rules.engine import all_rules
+from meetme.validators.engine import all_rules
 from typer.testing import CliRunner
 
 from meetme.cli import app

@@ -7,7 +7,7 @@ import ipaddress
 from pathlib import Path
 
 from conftest import findings_of, line_of, lint_repo, replace_in
-from meetme.validators.rules.engine import all_rules
+from meetme.validators.engine import all_rules
 
 CLOUD_RULES = (
     "AWS-001", "AWS-002", "AWS-003", "AWS-004", "AWS-005",

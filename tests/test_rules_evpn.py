@@ -11,7 +11,7 @@ from conftest import findings_of, line_of, lint_repo, replace_in
 from typer.testing import CliRunner
 
 from meetme.cli import app
-from meetme.problems import IntentError
+from meetme.core.problems import IntentError
 
 TENANTS = "intent/aus1/tenants.yaml"
 LEAF_TO_SPINE_CUMULUS = (

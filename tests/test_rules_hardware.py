@@ -7,7 +7,7 @@ import yaml
 from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
 from meetme.validators.rules.hardware import NAMING, hardware
 
-from meetme.problems import IntentError
+from meetme.core.problems import IntentError
 
 
 def test_example_has_no_hardware_findings(example: Path) -> None:

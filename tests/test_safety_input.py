@@ -20,9 +20,13 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from meetme.validators import loader, yaml_source
-from meetme.validators.rules.engine import Finding, WaivedBy
-from meetme.validators.yaml_source import (
+from meetme.validators.engine import Finding, WaivedBy
+from typer.testing import CliRunner
+
+from meetme.cli import app
+from meetme.core.problems import Location, shown
+from meetme.intent import loader, yaml_source
+from meetme.intent.yaml_source import (
     MAX_ALIASES_PER_FILE,
     MAX_DEPTH,
     MAX_FILE_BYTES,
@@ -31,10 +35,6 @@ from meetme.validators.yaml_source import (
     read_file,
     secret_key,
 )
-from typer.testing import CliRunner
-
-from meetme.cli import app
-from meetme.problems import Location, shown
 from meetme.report import render
 
 MINIMAL = Path(__file__).resolve().parent / "broken" / "valid_minimal.yaml"

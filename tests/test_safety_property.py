@@ -25,14 +25,14 @@ import yaml
 from conftest import EXAMPLE_INTENT
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from meetme.generators.fabric import resolve_fabric
-from meetme.validators.loader import load_intent
-from meetme.validators.rules.engine import run_rules
-from meetme.validators.schema import Intent
+from meetme.generators.resolve.fabric import resolve_fabric
+from meetme.validators.engine import run_rules
 from pydantic import BaseModel
 
+from meetme.core.problems import IntentError, Location
+from meetme.intent.loader import load_intent
+from meetme.intent.schema import Intent
 from meetme.pipeline import build_models, render_all
-from meetme.problems import IntentError, Location
 
 # What the example never writes, appended so that its fields are exercised too: (file, text).
 SEEDS: list[tuple[str, str]] = [

@@ -15,12 +15,16 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 from conftest import EXAMPLE_INTENT
-from meetme.generators.fabric import resolve_fabric
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, environment, render_device
-from meetme.validators.interfaces import platform_problem
-from meetme.validators.loader import load_intent
-from meetme.validators.types import (
+from meetme.generators.resolve.fabric import resolve_fabric
+from pydantic import TypeAdapter, ValidationError
+from test_cli import runner
+
+from meetme.cli import app
+from meetme.intent.interfaces import platform_problem
+from meetme.intent.loader import load_intent
+from meetme.intent.types import (
     Breakout,
     Community,
     FreeText,
@@ -28,10 +32,6 @@ from meetme.validators.types import (
     InterfaceName,
     InterfaceTemplate,
 )
-from pydantic import TypeAdapter, ValidationError
-from test_cli import runner
-
-from meetme.cli import app
 from meetme.pipeline import build_models
 
 LINKS = "intent/aus1/links.yaml"

@@ -9,11 +9,11 @@ from typing import Any
 import jsonschema
 import pytest
 from conftest import EXAMPLE_INTENT
-from meetme.validators.loader import _merge, intent_files
-from meetme.validators.yaml_source import SourceFile, read_file
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.intent.loader import _merge, intent_files
+from meetme.intent.yaml_source import SourceFile, read_file
 
 runner = CliRunner()
 

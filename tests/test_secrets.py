@@ -9,7 +9,7 @@ import pytest
 from test_cli import runner, snapshot
 
 from meetme.cli import app
-from meetme.secret_refs import PLACEHOLDER_RE
+from meetme.core.secret_refs import PLACEHOLDER_RE
 
 VALUES = {
     "transit-a": "Tr4nsit-A-s3cret",
@@ -138,7 +138,7 @@ def test_a_secret_shorter_than_eight_characters_is_refused_by_name(
 ) -> None:
     from meetme.deploy.secret_store import MIN_LENGTH, resolve
 
-    from meetme.problems import IntentError, Location
+    from meetme.core.problems import IntentError, Location
 
     assert MIN_LENGTH == 8
     where = {"bgp-edge": Location("rendered/aus1/aus1-bl1.cfg", 381, 38)}
@@ -159,7 +159,7 @@ def test_a_malformed_key_of_a_secrets_file_is_not_quoted(tmp_path: Path) -> None
     """An env-file habit (`NAME=value`) or a value pasted as a key must not reach a CI log."""
     from meetme.deploy.secret_store import read_secrets_file
 
-    from meetme.problems import IntentError
+    from meetme.core.problems import IntentError
 
     path = tmp_path / "secrets.yaml"
     path.write_text("bgp-a: fine-value-1\nbgp-b=Sup3rS3cretValue: x\n")

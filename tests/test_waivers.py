@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import line_of, lint_repo, replace_in
-from meetme.validators.rules.engine import run_rules
+from meetme.validators.engine import run_rules
 from typer.testing import CliRunner
 
 from meetme.cli import app

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from meetme.validators.rules.engine import RULES, Finding, Hit, Severity, SiteContext, rule
+from meetme.validators.engine import RULES, Finding, Hit, Severity, SiteContext, rule
 
-from meetme.problems import Location
+from meetme.core.problems import Location
 
 if TYPE_CHECKING:
     from meetme.generators.model import BgpNeighbor, DeviceModel
@@ -261,7 +261,7 @@ def lint_configs(
             readable = parsed.unreadable is None  # already reported, once, by CFG-005
             hits += _check(config.model, parsed)
         if readable and _checks_evpn(config.model):
-            from . import evpn
+            from meetme.validators.config_lint import evpn
 
             hits += evpn.check(config.model, config.text)
         for rule_id, message, line, column in hits:
@@ -293,10 +293,12 @@ def _parse_text(
     platform: str, text: str, wanted: tuple[tuple[SessionKey, str], ...]
 ) -> ParsedConfig:
     if platform == "nvidia_nvue":
-        from . import nvue
+        from meetme.validators.config_lint import nvue
 
         return nvue.parse(text, dict(wanted))
-    from . import cisco  # imports ciscoconfparse2: only now that a Cisco-style file needs it
+    from meetme.validators.config_lint import (
+        cisco,  # imports ciscoconfparse2: only now that a Cisco-style file needs it
+    )
 
     return cisco.parse(text, cisco.SYNTAX[platform], dict(wanted))
 

@@ -29,8 +29,16 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import DEFAULT_VRF, ParsedConfig, Reference, Session, SessionKey, Value, normalise
-from .ccp import CiscoConfParse
+from meetme.validators.config_lint import (
+    DEFAULT_VRF,
+    ParsedConfig,
+    Reference,
+    Session,
+    SessionKey,
+    Value,
+    normalise,
+)
+from meetme.validators.config_lint.ccp import CiscoConfParse
 
 SYNTAX = {"arista_eos": "ios", "cisco_iosxr": "iosxr", "cisco_nxos": "nxos"}
 

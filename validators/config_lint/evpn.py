@@ -41,8 +41,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import yaml
-
-from . import EVPN_PEER_LIMIT, VLAN_MAPPED, VRF_EXPORTED, VRF_MAPPED, Value, normalise, nvue
+from meetme.validators.config_lint import (
+    EVPN_PEER_LIMIT,
+    VLAN_MAPPED,
+    VRF_EXPORTED,
+    VRF_MAPPED,
+    Value,
+    normalise,
+    nvue,
+)
 
 if TYPE_CHECKING:
     from meetme.generators.model import DeviceModel, Evpn, EvpnPeer

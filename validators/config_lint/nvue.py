@@ -15,8 +15,14 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 import yaml
-
-from . import ParsedConfig, Reference, Session, SessionKey, Value, normalise
+from meetme.validators.config_lint import (
+    ParsedConfig,
+    Reference,
+    Session,
+    SessionKey,
+    Value,
+    normalise,
+)
 
 try:  # libyaml's composer keeps the same marks and is several times faster
     from yaml import CSafeLoader as Loader

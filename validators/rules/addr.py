@@ -10,24 +10,24 @@ import ipaddress
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from meetme.generators import allocate
-from meetme.generators.allocate import PoolExhausted
-from meetme.validators.schema_base import Node
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.peers import peer_asns
 
-from .engine import Hit, Path_, SiteContext, rule
-from .numbering import (
+from meetme.core.numbering import (
     Network,
     documentation_asn,
     documentation_prefix,
     is_private_asn,
     reserved_asn,
 )
-from .peers import peer_asns
+from meetme.intent.schema_base import Node
 
 if TYPE_CHECKING:
-    from meetme.generators.fabric import FabricLink, SiteFabric
+    from meetme.generators.resolve.fabric import FabricLink, SiteFabric
 
 ORG_ASN: Path_ = ("organisation", "asn")
 PRIVATE_RANGES = "64512-65534 or 4200000000-4294967294"
@@ -35,7 +35,7 @@ POOL_KEYS = ("loopback_v4", "loopback_v6", "vtep_v4", "p2p_v4", "p2p_v6")
 
 
 def _fabric(ctx: SiteContext) -> SiteFabric:
-    return cast("SiteFabric", ctx.fabric)
+    return ctx.fabric
 
 
 def _is_explicit(link: FabricLink) -> bool:

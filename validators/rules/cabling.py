@@ -11,13 +11,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from meetme.problems import Location
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.ports import PortId, port_id
 
-from .engine import Hit, Path_, SiteContext, rule
-from .ports import PortId, port_id
+from meetme.core.problems import Location
 
 if TYPE_CHECKING:
-    from meetme.generators.fabric import FabricLink, SiteFabric
+    from meetme.generators.resolve.fabric import FabricLink, SiteFabric
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class PortUse:
 
 
 def _fabric(ctx: SiteContext) -> SiteFabric:
-    return cast("SiteFabric", ctx.fabric)
+    return ctx.fabric
 
 
 def _use(

@@ -1,3 +1,4 @@
-"""Importing this module registers every rule with the engine."""
+"""Every design-standard rule module; importing this module registers their rules with the
+engine (the pipeline does, so the engine itself depends on no rule)."""
 
-from . import addr, cabling, clouds, edge, evpn, hardware, mgmt, phy  # noqa: F401
+from meetme.validators.rules import addr, cabling, clouds, edge, evpn, hardware, mgmt, phy  # noqa: F401

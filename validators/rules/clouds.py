@@ -12,14 +12,14 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any, get_args
 
-from meetme.generators.allocate import device_asn
-from meetme.validators.providers import providers
-from meetme.validators.schema_edge import BurstProfile, GcpAttachment
-from meetme.validators.types import SPEED_GBPS
+from meetme.generators.resolve.allocate import device_asn
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.edge import AFI_LABEL, edge_of, names
 
-from .edge import AFI_LABEL, edge_of, names
-from .engine import Hit, Path_, SiteContext, rule
-from .numbering import is_private_asn
+from meetme.core.numbering import is_private_asn
+from meetme.core.providers import providers
+from meetme.intent.schema_edge import BurstProfile, GcpAttachment
+from meetme.intent.types import SPEED_GBPS
 
 AWS_LIMITS = "https://docs.aws.amazon.com/directconnect/latest/UserGuide/limits.html"
 AWS_BGP = "https://docs.aws.amazon.com/directconnect/latest/UserGuide/bgp-specific-settings.html"

@@ -12,18 +12,17 @@ from __future__ import annotations
 import ipaddress
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from meetme.validators.providers import providers
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.addr import asn_uses
+from meetme.validators.rules.peers import peer_asns
 
-from .addr import asn_uses
-from .engine import Hit, Path_, SiteContext, rule
-from .numbering import is_private_asn, reserved_asn
-from .peers import peer_asns
+from meetme.core.numbering import is_private_asn, reserved_asn
+from meetme.core.providers import providers
 
 if TYPE_CHECKING:
-    from meetme.generators.edge_sessions import ExternalPort, ExternalSession, SiteEdge
-    from meetme.generators.fabric import SiteFabric
+    from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession, SiteEdge
 
 KIND_LABEL = {
     "transit": "transit", "ix_rs": "IX route server", "ix_peer": "IX peer", "pni": "PNI",
@@ -40,7 +39,7 @@ _RPKI_CACHES = providers()["internet"]["rpki_min_caches"]["value"]
 
 
 def edge_of(ctx: SiteContext) -> SiteEdge:
-    return cast("SiteFabric", ctx.fabric).edge
+    return ctx.fabric.edge
 
 
 def peering_path(ctx: SiteContext) -> Path_:

@@ -18,25 +18,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from meetme.generators import allocate
-from meetme.generators.allocate import PoolExhausted
-from meetme.generators.attachments import esi
-from meetme.generators.evpn import OVERLAY_ROLES, VTEP_ROLES, networks_of, route_target
-from meetme.generators.handoff import NORTH_MAX_LENGTH
+from meetme.generators.build.handoff import NORTH_MAX_LENGTH
+from meetme.generators.build.multihoming import esi
+from meetme.generators.build.overlay import OVERLAY_ROLES, VTEP_ROLES, networks_of, route_target
 from meetme.generators.platforms import PLATFORMS
-from meetme.validators.schema_evpn import Attachment, Network, Vrf
-from meetme.validators.types import Mtu
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from pydantic import TypeAdapter
 
-from meetme.problems import Location
-
-from .engine import Hit, Path_, SiteContext, rule
+from meetme.core.problems import Location
+from meetme.intent.schema_evpn import Attachment, Network, Vrf
+from meetme.intent.types import Mtu
 
 if TYPE_CHECKING:
-    from meetme.generators.fabric import FabricLink, LinkEndFacts, SiteFabric
+    from meetme.generators.resolve.fabric import FabricLink, LinkEndFacts
 
 STANDARDS = "STANDARDS.md section 5"
 RFC7348 = "https://www.rfc-editor.org/rfc/rfc7348"
@@ -143,7 +142,7 @@ def underlay_mtu_covers_vxlan(ctx: SiteContext) -> Iterator[Hit]:
     largest = max(fits, key=lambda p: p.network.mtu)  # the first of equals, in file order
     need = largest.network.mtu + VXLAN_OVERHEAD_V4
     low: dict[tuple[Path_, int], list[FabricLink]] = defaultdict(list)
-    for link in cast("SiteFabric", ctx.fabric).links:
+    for link in ctx.fabric.links:
         end = min((link.b, link.a), key=lambda e: e.ip_mtu)  # b first: as PHY-010 points
         if end.ip_mtu < need:
             low[_mtu_path(ctx, link, end), end.ip_mtu].append(link)
@@ -776,7 +775,7 @@ class PortUse:
 
 
 def _port_hits(ctx: SiteContext, found: list[Attached]) -> Iterator[Hit]:
-    fabric = cast("SiteFabric", ctx.fabric)
+    fabric = ctx.fabric
     used: dict[tuple[str, str], PortUse] = {}
     for link in fabric.links:
         label = f"fabric link {link.a.device} {link.a.interface} - {link.b.device} "
@@ -1098,7 +1097,7 @@ def handoff_sound(ctx: SiteContext) -> Iterator[Hit]:
     handoff = site.handoff
     if handoff is None:
         return
-    fabric = cast("SiteFabric", ctx.fabric)
+    fabric = ctx.fabric
     border_leaves = []
     for index, name in enumerate(handoff.border_leaves):
         device = site.devices.get(name)

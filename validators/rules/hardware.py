@@ -15,12 +15,12 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
 
 import yaml
-from meetme.validators.schema import Device
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
-from .engine import Hit, Path_, SiteContext, rule
+from meetme.intent.schema import Device
 
 if TYPE_CHECKING:
-    from meetme.generators.fabric import SiteFabric
+    pass
 
 CATALOGUE = "validators/data/hardware.yaml"
 IOSXR_TYPES = (
@@ -137,7 +137,7 @@ def _note(found: Found, ctx: SiteContext, where: Path_, origin: str, name: str, 
 
 
 def _fabric_ports(ctx: SiteContext, found: Found) -> None:
-    for link in cast("SiteFabric", ctx.fabric).links:
+    for link in ctx.fabric.links:
         source = link.source
         explicit = len(source) >= 2 and source[-2] == "links"
         for side, end in (("a", link.a), ("b", link.b)):
@@ -153,7 +153,7 @@ def _fabric_ports(ctx: SiteContext, found: Found) -> None:
 
 def _external_ports(ctx: SiteContext, found: Found) -> None:
     circuits = {(xc.device, xc.interface): name for name, xc in ctx.site.cross_connects.items()}
-    for port in cast("SiteFabric", ctx.fabric).edge.ports:
+    for port in ctx.fabric.edge.ports:
         physical = port.parent or port.name
         circuit = circuits.get((port.device, physical))
         if circuit is None:  # not from a cross-connect: point at the declaration

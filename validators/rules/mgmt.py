@@ -10,15 +10,15 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from meetme.validators.schema import Device
+from meetme.validators.engine import Hit, SiteContext, rule
 
-from .engine import Hit, SiteContext, rule
-from .numbering import Network
+from meetme.core.numbering import Network
+from meetme.intent.schema import Device
 
 if TYPE_CHECKING:
-    from meetme.generators.fabric import SiteFabric
+    pass
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 POOL_KEYS = ("loopback_v4", "loopback_v6", "vtep_v4", "p2p_v4", "p2p_v6")
@@ -85,7 +85,7 @@ def _claimed(ctx: SiteContext) -> list[Claimed]:
     for name, device in site.devices.items():
         for key in ("loopback_v4", "loopback_v6", "vtep_v4"):
             add(getattr(device, key), f"{name}'s {key}")
-    for link in cast("SiteFabric", ctx.fabric).links:
+    for link in ctx.fabric.links:
         if link.source[-2:-1] != ("links",):
             continue  # a rule-made link's subnets come from the p2p pools, claimed above
         label = f"the link {link.a.device} {link.a.interface} - {link.b.device} {link.b.interface}"
@@ -105,7 +105,7 @@ def _claimed(ctx: SiteContext) -> list[Claimed]:
     for name, ix in peering.ixes.items():
         add(ix.lan_v4, f"IX {name}'s peering LAN")
         add(ix.lan_v6, f"IX {name}'s peering LAN")
-    for port in cast("SiteFabric", ctx.fabric).edge.ports:  # transit, PNI and cloud subnets
+    for port in ctx.fabric.edge.ports:  # transit, PNI and cloud subnets
         label = f"{port.device} {port.name} ({port.description})"
         add(port.ipv4, label)
         add(port.ipv6, label)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .engine import Path_, SiteContext
+from meetme.validators.engine import Path_, SiteContext
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from meetme.validators.schema import Device
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
-from .engine import Hit, Path_, SiteContext, rule
+from meetme.intent.schema import Device
 
 if TYPE_CHECKING:
-    from meetme.generators.fabric import FabricLink, LinkEndFacts, SiteFabric
+    from meetme.generators.resolve.fabric import FabricLink, LinkEndFacts, SiteFabric
 
 STANDARDS = "STANDARDS.md section 1"
 DUAL_FED_ROLES = ("border", "spine")
@@ -67,7 +67,7 @@ def device_room_matches_rack(ctx: SiteContext) -> Iterator[Hit]:
 
 
 def _fabric(ctx: SiteContext) -> SiteFabric:
-    return cast("SiteFabric", ctx.fabric)
+    return ctx.fabric
 
 
 def _by_id(ctx: SiteContext) -> list[tuple[str, Device]]:

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meetme.validators.interfaces import sample
-from meetme.validators.loader import LoadedIntent
-from meetme.validators.schema import Device, Link, LinkRule, LinkRuleSide, Site
-from meetme.validators.types import SPEED_GBPS
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.generators.resolve.edge_sessions import SiteEdge, resolve_edge
 
-from meetme.problems import IntentError, Problem
-
-from . import allocate
-from .allocate import PoolExhausted
-from .edge_sessions import SiteEdge, resolve_edge
+from meetme.core.problems import IntentError, Problem
+from meetme.intent.interfaces import sample
+from meetme.intent.loader import LoadedIntent
+from meetme.intent.schema import Device, Link, LinkRule, LinkRuleSide, Site
+from meetme.intent.types import SPEED_GBPS
 
 Path_ = tuple[str | int, ...]
 

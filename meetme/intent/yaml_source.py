@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from meetme.problems import SHOWN_CHARS, Location, Problem, clip, shown
+from meetme.core.problems import SHOWN_CHARS, Location, Problem, clip, shown
 
 Path_ = tuple[str | int, ...]
 

@@ -11,7 +11,13 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
-from .model import AsPathList, CommunityList, DeviceModel, PrefixList, RouteMapEntry
+from meetme.generators.model import (
+    AsPathList,
+    CommunityList,
+    DeviceModel,
+    PrefixList,
+    RouteMapEntry,
+)
 
 
 @dataclass(frozen=True)

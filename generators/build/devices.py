@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import ipaddress
 
-from meetme.validators.loader import LoadedIntent
-from meetme.validators.schema import Device, Intent, Site
+from meetme.intent.loader import LoadedIntent
+from meetme.intent.schema import Device, Intent, Site
 
-from meetme.problems import IntentError, Location, Problem
-from meetme.secret_refs import placeholder, reference_name
+from meetme.core.problems import IntentError, Location, Problem
+from meetme.core.secret_refs import placeholder, reference_name
 
-from . import allocate
-from .allocate import PoolExhausted
-from .attachments import lags_of, mlag_of
-from .edge_device import edge_device
-from .evpn import connected_route_maps, evpn_device
-from .fabric import SiteFabric, natural_key
-from .handoff import handoff_of
-from .model import (
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.generators.build.multihoming import lags_of, mlag_of
+from meetme.generators.build.edge_device import edge_device
+from meetme.generators.build.overlay import connected_route_maps, evpn_device
+from meetme.generators.resolve.fabric import SiteFabric, natural_key
+from meetme.generators.build.handoff import handoff_of
+from meetme.generators.model import (
     Address,
     BfdTimers,
     Bgp,
@@ -32,7 +32,7 @@ from .model import (
     RouteMap,
     RouteMapEntry,
 )
-from .platforms import PLATFORMS, PlatformInfo
+from meetme.generators.platforms import PLATFORMS, PlatformInfo
 
 UNDERLAY_WARNING_PCT = 80  # STANDARDS BGP-007: warning threshold inside 75-90 %
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meetme.validators.schema import Device, Intent, Site
+from meetme.intent.schema import Device, Intent, Site
 
-from . import allocate
-from .fabric import SiteFabric
-from .model import (
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.model import (
     Address,
     BgpNeighbor,
     Interface,
@@ -26,7 +26,7 @@ from .model import (
     RouteMap,
     RouteMapEntry,
 )
-from .platforms import PLATFORMS
+from meetme.generators.platforms import PLATFORMS
 
 NORTH_MAX_LENGTH = 24  # subnets of an exported prefix go north; host routes stay inside
 WARNING_PCT = 80

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from meetme.problems import shown
+from meetme.core.problems import shown
 
-from .types import SUBINTERFACE, VLAN_MAX, interface_problem
+from meetme.intent.types import SUBINTERFACE, VLAN_MAX, interface_problem
 
 IOSXR_ETHERNET_TYPES = (
     "GigabitEthernet|TenGigE|TwentyFiveGigE|FortyGigE|FiftyGigE|HundredGigE|TwoHundredGigE|"

@@ -18,13 +18,13 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import annotated_types
 from pydantic import BaseModel, ValidationError
 
-from meetme.problems import SHOWN_CHARS, IntentError, Location, Problem, clip, shown
+from meetme.core.problems import SHOWN_CHARS, IntentError, Location, Problem, clip, shown
 
-from .references import check_references
-from .schema import Intent, attach_paths
-from .schema_base import Node
-from .types import NAME_PATTERN
-from .yaml_source import (
+from meetme.intent.references import check_references
+from meetme.intent.schema import Intent, attach_paths
+from meetme.intent.schema_base import Node
+from meetme.intent.types import NAME_PATTERN
+from meetme.intent.yaml_source import (
     NAMED_COLLECTIONS,
     PEERING_COLLECTIONS,
     Budget,

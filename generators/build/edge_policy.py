@@ -15,7 +15,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
-from meetme.validators.rules.numbering import (
+from meetme.core.numbering import (
     DOCUMENTATION_ASNS,
     PRIVATE_ASNS,
     RESERVED_ASNS,
@@ -23,9 +23,9 @@ from meetme.validators.rules.numbering import (
     documentation_prefix,
 )
 
-from .aspath import range_regexes
-from .edge_sessions import CLASS_VALUE, LOCAL_PREFERENCE, Afi, ExternalSession
-from .model import (
+from meetme.generators.build.aspath import range_regexes
+from meetme.generators.resolve.edge_sessions import CLASS_VALUE, LOCAL_PREFERENCE, Afi, ExternalSession
+from meetme.generators.model import (
     AsPathEntry,
     AsPathList,
     CommunityList,

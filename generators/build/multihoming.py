@@ -6,11 +6,11 @@ the attachment alone, so the two halves of every bond agree by construction.
 
 from __future__ import annotations
 
-from meetme.validators.schema import Site
-from meetme.validators.schema_evpn import Attachment
+from meetme.intent.schema import Site
+from meetme.intent.schema_evpn import Attachment
 
-from .model import Lag, Mlag
-from .platforms import PLATFORMS
+from meetme.generators.model import Lag, Mlag
+from meetme.generators.platforms import PLATFORMS
 
 
 def network_vlans(site: Site, names: list[str]) -> list[int]:

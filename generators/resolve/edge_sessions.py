@@ -10,17 +10,16 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Literal
 
-from meetme.validators.providers import providers
-from meetme.validators.schema import Intent, Site
-from meetme.validators.schema_edge import (
+from meetme.core.providers import providers
+from meetme.core.secret_refs import placeholder, reference_name
+from meetme.intent.schema import Intent, Site
+from meetme.intent.schema_edge import (
     AzureLink,
     CloudSession,
     DirectCircuit,
     IxNeighbor,
     SessionOptions,
 )
-
-from meetme.secret_refs import placeholder, reference_name
 
 Path_ = tuple[str | int, ...]
 Kind = Literal["transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"]
@@ -111,7 +110,7 @@ class _Collector:
 
     def circuit_port(self, circuit: str) -> tuple[str, str, int]:
         xc = self.site.cross_connects[circuit]
-        from meetme.validators.types import SPEED_GBPS
+        from meetme.intent.types import SPEED_GBPS
 
         return xc.device, xc.interface, SPEED_GBPS[xc.speed]
 

@@ -10,10 +10,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from .schema_base import Node, Path_
-from .schema_edge import Peering, SecretRef
-from .schema_evpn import Attachment, EvpnSettings, Handoff, Tenant
-from .types import (
+from meetme.intent.schema_base import Node, Path_
+from meetme.intent.schema_edge import Peering, SecretRef
+from meetme.intent.schema_evpn import Attachment, EvpnSettings, Handoff, Tenant
+from meetme.intent.types import (
     Asn,
     Breakout,
     Environment,
@@ -35,7 +35,7 @@ from .types import (
     RoomKind,
     Speed,
 )
-from .waivers import StandardsProfile, Waiver
+from meetme.intent.waivers import StandardsProfile, Waiver
 
 
 class Organisation(Node):

@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .schema_base import Node
-from .types import InterfaceName, InterfaceV4, InterfaceV6, Mtu, Name, Prefix
+from meetme.intent.schema_base import Node
+from meetme.intent.types import InterfaceName, InterfaceV4, InterfaceV6, Mtu, Name, Prefix
 
 Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
 VlanId = Annotated[int, Field(ge=2, le=4094)]

@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from meetme.validators.loader import LoadedIntent
-from meetme.validators.schema import Site
+from meetme.generators.resolve.fabric import SiteFabric
 
-from meetme.problems import Location
+from meetme.core.problems import Location
+from meetme.intent.loader import LoadedIntent
+from meetme.intent.schema import Site
 
 Severity = Literal["error", "warning", "info"]
 # what a finding is reported as: a rule's severity (maybe overridden), or waived
@@ -97,7 +98,7 @@ class SiteContext:
     name: str
     site: Site
     loaded: LoadedIntent
-    fabric: object  # generators.fabric.SiteFabric; typed loosely to keep layers apart
+    fabric: SiteFabric
 
     @property
     def base(self) -> Path_:
@@ -136,7 +137,7 @@ def rule(
 
 def run_rules(
     loaded: LoadedIntent,
-    fabrics: dict[str, object],
+    fabrics: dict[str, SiteFabric],
     today: datetime.date | None = None,
     standards: bool = True,
 ) -> list[Finding]:
@@ -146,10 +147,6 @@ def run_rules(
     A caller that adds findings of its own passes `standards=False` and then hands all of
     them to `apply_standards`, so waivers and overrides cover those too.
     """
-    from meetme.validators import config_lint  # noqa: F401  (CFG-*: the pipeline runs them)
-
-    from . import catalogue  # noqa: F401  (importing registers every rule)
-
     findings: set[Finding] = set()  # organisation-wide rules hit once per site: keep one
     for site_name, site in sorted(loaded.intent.sites.items()):
         ctx = SiteContext(site_name, site, loaded, fabrics[site_name])
@@ -276,10 +273,7 @@ def apply_standards(
 
 
 def all_rules() -> list[Rule]:
-    from meetme.validators import config_lint  # noqa: F401  (CFG-*, on rendered text)
-
-    from . import catalogue  # noqa: F401
-
+    """Every registered rule; the pipeline imports the rule modules, which registers them."""
     return [RULES[k] for k in sorted(RULES)]
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meetme.validators.schema import Device, Intent, Site
+from meetme.intent.schema import Device, Intent, Site
 
-from .edge_policy import PolicySet, build_policies
-from .edge_sessions import ExternalPort, ExternalSession
-from .fabric import SiteFabric
-from .model import Address, BfdTimers, BgpNeighbor, Interface, RpkiCache, StaticRoute
-from .platforms import PLATFORMS
+from meetme.generators.build.edge_policy import PolicySet, build_policies
+from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession
+from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.model import Address, BfdTimers, BgpNeighbor, Interface, RpkiCache, StaticRoute
+from meetme.generators.platforms import PLATFORMS
 
 
 @dataclass

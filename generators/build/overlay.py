@@ -9,12 +9,12 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from meetme.validators.schema import Device, Intent, Site
-from meetme.validators.schema_evpn import EvpnSettings, Network
+from meetme.intent.schema import Device, Intent, Site
+from meetme.intent.schema_evpn import EvpnSettings, Network
 
-from . import allocate
-from .allocate import PoolExhausted
-from .model import (
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.generators.model import (
     Address,
     Evpn,
     EvpnPeer,
@@ -24,7 +24,7 @@ from .model import (
     RouteMap,
     RouteMapEntry,
 )
-from .platforms import PLATFORMS
+from meetme.generators.platforms import PLATFORMS
 
 VTEP_ROLES = ("leaf", "border_leaf")
 OVERLAY_ROLES = ("spine",)  # where the eBGP EVPN sessions of the VTEPs land

@@ -12,11 +12,11 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from meetme.problems import Location, Problem
+from meetme.core.problems import Location, Problem
 
-from .interfaces import platform_problem, sample
-from .types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
-from .yaml_source import Path_
+from meetme.intent.interfaces import platform_problem, sample
+from meetme.intent.types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
+from meetme.intent.yaml_source import Path_
 
 DANGLING = "dangling-name"
 DUPLICATE = "duplicate-name"

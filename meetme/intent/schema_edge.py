@@ -11,10 +11,10 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
-from meetme.secret_refs import REFERENCE_RE, reference_name
+from meetme.core.secret_refs import REFERENCE_RE, reference_name
 
-from .schema_base import Node
-from .types import (
+from meetme.intent.schema_base import Node
+from meetme.intent.types import (
     Asn,
     Community,
     InterfaceV4,

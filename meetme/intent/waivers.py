@@ -13,8 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .schema_base import Node
-from .types import FreeText, ObjectPath
+from meetme.intent.schema_base import Node
+from meetme.intent.types import FreeText, ObjectPath
 
 RULE_ID_PATTERN = r"^[A-Z][A-Z0-9]*-[0-9]{3}$"
 RuleSeverity = Literal["error", "warning", "info"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 from functools import cache
 
-from meetme.validators.schema import Device, Intent, Site
+from meetme.intent.schema import Device, Intent, Site
 
 PER_DEVICE_ASN_ROLES = ("leaf", "border_leaf")
 VTEP_ROLES = ("leaf", "border_leaf")
