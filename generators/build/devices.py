@@ -34,7 +34,7 @@ from meetme.generators.model import (
 )
 from meetme.generators.platforms import PLATFORMS, PlatformInfo
 
-UNDERLAY_WARNING_PCT = 80  # STANDARDS BGP-007: warning threshold inside 75-90 %
+UNDERLAY_WARNING_PCT = 80  # docs/standards.md#edge-002: warning threshold inside 75-90 %
 
 BFD_PROFILE = "BFD-UNDERLAY"
 PL_LOOPBACKS_V4 = "PL-LOOPBACKS-V4"

@@ -1,4 +1,4 @@
-"""Routing policy for external sessions, per party type (STANDARDS.md section 3).
+"""Routing policy for external sessions, per party type (docs/standards.md#edge-policy).
 
 Import, first match wins: drop bogon prefixes, too-long prefixes, our own space, the default
 route (unless asked for), the IX peering LAN, paths with reserved or private ASNs, paths through
@@ -50,12 +50,12 @@ BOGONS_V4 = (
     "203.0.113.0/24",
     "224.0.0.0/4",
     "240.0.0.0/4",
-)  # fmt: skip  (NLNOG bogon prefixes, STANDARDS BGP-003)
+)  # fmt: skip  (NLNOG bogon prefixes, docs/standards.md#edge-import)
 BOGONS_V6 = (
     "::/8", "100::/64", "2001:2::/48", "2001:10::/28", "2001:db8::/32", "2002::/16",
     "3ffe::/16", "3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
 )  # fmt: skip
-# Well-known transit-free networks (NLNOG no_transit_leaks, STANDARDS appendix A).
+# Well-known transit-free networks (NLNOG no_transit_leaks, docs/standards.md#numbering).
 TRANSIT_ASNS = (
     174,
     209,

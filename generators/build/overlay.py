@@ -29,7 +29,7 @@ from meetme.generators.platforms import PLATFORMS
 VTEP_ROLES = ("leaf", "border_leaf")
 OVERLAY_ROLES = ("spine",)  # where the eBGP EVPN sessions of the VTEPs land
 EVPN_MULTIHOP = 3  # loopback to loopback across one spine (AVD uses 3)
-EVPN_WARNING_PCT = 80  # STANDARDS BGP-007: warning threshold inside 75-90 %
+EVPN_WARNING_PCT = 80  # docs/standards.md#edge-002: warning threshold inside 75-90 %
 CONNECTED_ROUTE_MAP = "RM-EVPN-CONNECTED"  # NX-OS redistributes only through a route-map
 
 

@@ -30,7 +30,7 @@ LOCAL_PREFERENCE: dict[str, int] = {
     "transit": 100, "ix_rs": 150, "ix_peer": 160, "pni": 170,
     "aws": 200, "azure": 200, "gcp": 200,
 }  # fmt: skip
-# Large-community class values, ORG_ASN:1:<class> (STANDARDS BGP-010/014).
+# Large-community class values, ORG_ASN:1:<class> (docs/standards.md#edge-communities).
 CLASS_VALUE: dict[str, int] = {
     "transit": 100, "ix_rs": 200, "ix_peer": 210, "pni": 300,
     "aws": 400, "azure": 410, "gcp": 420,

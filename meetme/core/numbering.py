@@ -1,4 +1,4 @@
-"""Special-purpose ASN and prefix ranges (STANDARDS.md Appendix A), with the RFC that sets each."""
+"""Special-purpose ASN and prefix ranges (docs/standards.md#numbering), with the RFC that sets each."""
 
 from __future__ import annotations
 

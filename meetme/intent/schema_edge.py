@@ -40,7 +40,7 @@ MaxPrefix = Annotated[int, Field(ge=1, le=10_000_000)]
 
 
 class SessionOptions(Node):
-    """Per-session hardening an operator may tune; defaults follow STANDARDS.md section 3."""
+    """Per-session hardening an operator may tune; defaults follow docs/standards.md#edge-policy."""
 
     key: SecretRef | None = Field(default=None, description="TCP-MD5 key, as secret:NAME.")
     bfd: bool = True

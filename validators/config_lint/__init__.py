@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from meetme.generators.model import BgpNeighbor, DeviceModel
 
 SOURCE = (
-    "STANDARDS.md BGP-001 (RFC 8212 https://www.rfc-editor.org/rfc/rfc8212) and BGP-007 "
+    "docs/standards.md#edge-rfc8212 (RFC 8212 https://www.rfc-editor.org/rfc/rfc8212) and BGP-007 "
     "(RFC 7454 section 8 https://www.rfc-editor.org/rfc/rfc7454); meetme issue 3, config lint"
 )
 
@@ -179,8 +179,8 @@ rule(
 
 
 EVPN_SOURCE = (
-    "STANDARDS.md EVPN-003 (RFC 8365 https://www.rfc-editor.org/rfc/rfc8365), EVPN-004 and "
-    "EVPN-005 (RFC 9135 https://www.rfc-editor.org/rfc/rfc9135); SYNTAX.md 1.4, 3.4, 4.4; "
+    "docs/standards.md#evpn-vni-mapping (RFC 8365 https://www.rfc-editor.org/rfc/rfc8365), EVPN-004 and "
+    "EVPN-005 (RFC 9135 https://www.rfc-editor.org/rfc/rfc9135); docs/syntax.md#eos-evpn, docs/syntax.md#nxos-evpn, docs/syntax.md#nvue-evpn; "
     "meetme issue 4, config lint"
 )
 rule(
@@ -224,8 +224,8 @@ rule(
     "model's max_routes: EOS `neighbor A maximum-routes N` (on the neighbour or its peer "
     "group), NX-OS `maximum-prefix N` under the neighbour's `address-family l2vpn evpn`, NVUE "
     "`address-family l2vpn-evpn prefix-limits inbound maximum N`.",
-    "STANDARDS.md EVPN-009 and BGP-007 (RFC 7454 section 8 "
-    "https://www.rfc-editor.org/rfc/rfc7454); SYNTAX.md 1.4, 3.4, 4.4; config lint",
+    "docs/standards.md#evpn-overlay-sessions and docs/standards.md#edge-001 (RFC 7454 section 8 "
+    "https://www.rfc-editor.org/rfc/rfc7454); docs/syntax.md#eos-evpn, docs/syntax.md#nxos-evpn, docs/syntax.md#nvue-evpn; config lint",
 )(_reads_rendered_text)
 
 

@@ -1,1 +1,1 @@
-"""Design-standard rules (STANDARDS.md): PHY-* physical layout, ADDR-* addressing."""
+"""Design-standard rules (docs/standards.md): one module per family."""

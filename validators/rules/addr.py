@@ -1,4 +1,4 @@
-"""ADDR-*: addressing and numbering (STANDARDS.md section 2).
+"""ADDR-*: addressing and numbering (docs/standards.md#addr).
 
 The rules read addresses and ASNs through generators.allocate and the resolved fabric, so they
 check what is rendered, not only what is written.
@@ -240,7 +240,7 @@ def _pools(ctx: SiteContext) -> dict[str, Network]:
     "Overlaps cause wrong forwarding and flapping best paths. Pools must be disjoint; loopbacks, "
     "VTEPs and point-to-point subnets must not overlap each other nor a pool other than their "
     "own. Two loopbacks with one address are ADDR-001/002's finding.",
-    "STANDARDS.md ADDR-005 (general)",
+    "docs/standards.md#addr-005",
 )
 def no_overlapping_allocations(ctx: SiteContext) -> Iterator[Hit]:
     pools = _pools(ctx)

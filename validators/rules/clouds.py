@@ -1,4 +1,4 @@
-"""AWS-*, AZ-*, GCP-*, CLOUD-*: the hyperscaler on-ramps (STANDARDS.md section 4).
+"""AWS-*, AZ-*, GCP-*, CLOUD-*: the hyperscaler on-ramps (docs/standards.md#clouds).
 
 Every provider number (prefix limits, MTUs, subnet lengths, reserved ASNs, SLA topologies,
 per-attachment throughput) is read from validators/data/providers.yaml with its source; the
@@ -99,7 +99,7 @@ def _mbps(value: int) -> str:
     f"{_AWS_PREFIXES['private']:,}, transit VIF {_AWS_PREFIXES['transit']:,}, public VIF "
     f"{_AWS_PREFIXES['public']:,} per address family) into idle: the VIF goes down, not just "
     "the excess.",
-    f"STANDARDS.md AWS-001; {AWS_LIMITS}",
+    f"docs/standards.md#aws-001; {AWS_LIMITS}",
 )
 def aws_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
     limits = _facts("aws")["advertised_prefixes_per_af"]
@@ -123,7 +123,7 @@ def aws_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
     "AWS always runs TCP-MD5 (it generates a key when none is given), so a session without "
     "the key never establishes; AWS sends BGP with TTL 1 and supports neither multihop nor "
     "GTSM, so TTL security drops every AWS packet.",
-    f"STANDARDS.md AWS-002 and BGP-015/016; {AWS_PEER}; {AWS_BGP}",
+    f"docs/standards.md#aws-002, docs/standards.md#edge-gtsm and docs/standards.md#edge-003; {AWS_PEER}; {AWS_BGP}",
 )
 def aws_md5_no_gtsm(ctx: SiteContext) -> Iterator[Hit]:
     facts = _facts("aws")
@@ -157,7 +157,7 @@ def aws_md5_no_gtsm(ctx: SiteContext) -> Iterator[Hit]:
     f"{_AWS['mtu']['private_conflict'][1]} as the private jumbo MTU: both are accepted until "
     "AWS settles it); an MTU the VIF does not run black-holes "
     "large packets. AWS requires VIFs advertising the same prefix to use the same MTU.",
-    f"STANDARDS.md AWS-003; {AWS_MTU}",
+    f"docs/standards.md#aws-003; {AWS_MTU}",
 )
 def aws_vif_mtu(ctx: SiteContext) -> Iterator[Hit]:
     allowed_by_type = _facts("aws")["mtu"]
@@ -195,7 +195,7 @@ def aws_vif_mtu(ctx: SiteContext) -> Iterator[Hit]:
     "The VIFs of each type ride connections on at least two of our devices",
     "When every VIF of a type (private, transit, public) lands on one device, that device's "
     "failure or maintenance cuts the site off from what those VIFs reach.",
-    f"STANDARDS.md AWS-004; {AWS_RESILIENCY}",
+    f"docs/standards.md#aws-004; {AWS_RESILIENCY}",
 )
 def aws_connections_on_two_devices(ctx: SiteContext) -> Iterator[Hit]:
     for name, aws in sorted(ctx.site.peering.aws.items()):
@@ -228,7 +228,7 @@ def aws_connections_on_two_devices(ctx: SiteContext) -> Iterator[Hit]:
     f"{_either(_AWS['peer_prefix_lengths']['ipv4'], '/')} and allocates a "
     f"{_either(_AWS['peer_prefix_lengths']['ipv6'], '/')} for IPv6; any other length does not "
     "match the VIF's peer addresses.",
-    f"STANDARDS.md AWS-005; {AWS_BGP_PEER}; {AWS_PEER}",
+    f"docs/standards.md#aws-005; {AWS_BGP_PEER}; {AWS_PEER}",
 )
 def aws_peer_subnets(ctx: SiteContext) -> Iterator[Hit]:
     lengths = _facts("aws")["peer_prefix_lengths"]
@@ -256,7 +256,7 @@ def aws_peer_subnets(ctx: SiteContext) -> Iterator[Hit]:
     "Each ExpressRoute peering has primary and secondary links on different border devices",
     "The ExpressRoute SLA needs both BGP sessions of the pair up; with both links on one "
     "device its failure or maintenance takes the whole circuit down.",
-    f"STANDARDS.md AZ-001 and PHY-001; {AZ_ROUTING}",
+    f"docs/standards.md#az-001 and docs/standards.md#phy-001; {AZ_ROUTING}",
 )
 def azure_primary_and_secondary(ctx: SiteContext) -> Iterator[Hit]:
     circuits = ctx.site.cross_connects
@@ -289,7 +289,7 @@ def azure_primary_and_secondary(ctx: SiteContext) -> Iterator[Hit]:
     f"Microsoft takes the second address of each link's /{_AZ_LENGTH['ipv4']} "
     f"(/{_AZ_LENGTH['ipv6']}) and we the first; a subnet "
     "of another length does not match the peering configured on the Microsoft side.",
-    f"STANDARDS.md AZ-002; {AZ_ROUTING}",
+    f"docs/standards.md#az-002; {AZ_ROUTING}",
 )
 def azure_link_subnets(ctx: SiteContext) -> Iterator[Hit]:
     lengths = _facts("azure")["link_prefix_length"]
@@ -330,7 +330,7 @@ def _asn_path(ctx: SiteContext, device_name: str) -> Path_:
     f"Azure reserves ASNs {_AZ_RESERVED} for internal use and peers from "
     f"{_AZ['microsoft_asn']}; a session from "
     "one of them is refused or loops routes.",
-    f"STANDARDS.md AZ-003; {AZ_ROUTING}",
+    f"docs/standards.md#az-003; {AZ_ROUTING}",
 )
 def azure_customer_asn(ctx: SiteContext) -> Iterator[Hit]:
     facts = _facts("azure")
@@ -360,7 +360,7 @@ def azure_customer_asn(ctx: SiteContext) -> Iterator[Hit]:
     f"{_AZ_PREFIXES['private_premium']['ipv4']:,} IPv4 with Premium; Microsoft peering "
     f"{_AZ_PREFIXES['microsoft']['ipv4']:,} IPv4 and {_AZ_PREFIXES['microsoft']['ipv6']:,} "
     "IPv6).",
-    f"STANDARDS.md AZ-004; {AZ_ROUTING}; https://learn.microsoft.com/azure/"
+    f"docs/standards.md#az-004; {AZ_ROUTING}; https://learn.microsoft.com/azure/"
     "azure-resource-manager/management/azure-subscription-service-limits#expressroute-limits",
 )
 def azure_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
@@ -391,7 +391,7 @@ def azure_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
     f"{_AZ['burst_factor']['value']}x over both links is redundancy headroom, so traffic above "
     "the bandwidth is dropped when a link fails or is in "
     "maintenance.",
-    f"STANDARDS.md AZ-006; {AZ_FAQ}",
+    f"docs/standards.md#az-006; {AZ_FAQ}",
 )
 def azure_committed_within_bandwidth(ctx: SiteContext) -> Iterator[Hit]:
     for name, azure in sorted(ctx.site.peering.azure.items()):
@@ -413,7 +413,7 @@ def azure_committed_within_bandwidth(ctx: SiteContext) -> Iterator[Hit]:
     f"Cloud Router ASN: {_GCP_ASN} for Partner Interconnect, {_GCP_ASN} or private for Dedicated",
     f"Partner Interconnect requires every Cloud Router to use local ASN {_GCP_ASN} (a common "
     f"cause of BGP not establishing); Dedicated accepts {_GCP_ASN} or a private ASN.",
-    f"STANDARDS.md GCP-001; {GCP_PARTNER}; {GCP_VLAN}",
+    f"docs/standards.md#gcp-001; {GCP_PARTNER}; {GCP_VLAN}",
 )
 def gcp_cloud_router_asn(ctx: SiteContext) -> Iterator[Hit]:
     google_asn = _facts("gcp")["partner_cloud_router_asn"]
@@ -439,7 +439,7 @@ def gcp_cloud_router_asn(ctx: SiteContext) -> Iterator[Hit]:
     f"A VLAN attachment runs {_either(_GCP['attachment_mtus'])}; our sub-interface must match "
     "it (and "
     "the VPC), or large packets are black-holed.",
-    f"STANDARDS.md GCP-002; {GCP_VLAN}",
+    f"docs/standards.md#gcp-002; {GCP_VLAN}",
 )
 def gcp_attachment_mtu(ctx: SiteContext) -> Iterator[Hit]:
     allowed = _facts("gcp")["attachment_mtus"]
@@ -462,7 +462,7 @@ def gcp_attachment_mtu(ctx: SiteContext) -> Iterator[Hit]:
     f"Google allocates each attachment a /{_GCP_LINK_LOCAL['prefix_length']} from "
     f"{_GCP_LINK_LOCAL['range']}, unique across the VPC's "
     "Cloud Routers; another length or range does not match the Cloud Router's address.",
-    f"STANDARDS.md GCP-003; {GCP_VLAN}",
+    f"docs/standards.md#gcp-003; {GCP_VLAN}",
 )
 def gcp_link_local_subnets(ctx: SiteContext) -> Iterator[Hit]:
     facts = _facts("gcp")["link_local"]
@@ -502,7 +502,7 @@ def gcp_link_local_subnets(ctx: SiteContext) -> Iterator[Hit]:
         if isinstance(need, dict)
     )
     + ". With less, the SLA does not apply.",
-    f"STANDARDS.md GCP-004; {GCP_9999}; https://cloud.google.com/network-connectivity/docs/"
+    f"docs/standards.md#gcp-004; {GCP_9999}; https://cloud.google.com/network-connectivity/docs/"
     "interconnect/tutorials/dedicated-creating-999-availability",
 )
 def gcp_sla_topology(ctx: SiteContext) -> Iterator[Hit]:
@@ -551,7 +551,7 @@ def gcp_sla_topology(ctx: SiteContext) -> Iterator[Hit]:
     f"Cloud Router BFD accepts {_GCP['bfd_min_interval']} ms or slower; a faster interval "
     "cannot be set on the Cloud "
     "Router, and the session runs at the slower side's rate anyway.",
-    f"STANDARDS.md GCP-006 and BGP-017; {GCP_VLAN}",
+    f"docs/standards.md#gcp-006 and docs/standards.md#edge-006; {GCP_VLAN}",
 )
 def gcp_bfd_interval(ctx: SiteContext) -> Iterator[Hit]:
     minimum = _facts("gcp")["bfd_min_interval"]
@@ -608,7 +608,7 @@ def _burst_hits(
     f"does not deliver (Azure: {_AZ['burst_factor']['value']}x the circuit bandwidth over both "
     f"links; Google: {_GCP['attachment_max_mbps']['value']:,} Mb/s per "
     "VLAN attachment), is dropped exactly when it is needed.",
-    f"STANDARDS.md CLOUD-003, AZ-006 and GCP-005; {AZ_FAQ}; {GCP_PARTNER}; {AWS_LIMITS}",
+    f"docs/standards.md#cloud-003 and docs/standards.md#az-006; {AZ_FAQ}; {GCP_PARTNER}; {AWS_LIMITS}",
 )
 def burst_within_capacity(ctx: SiteContext) -> Iterator[Hit]:
     peering = ctx.site.peering

@@ -1,4 +1,4 @@
-"""EDGE-*: eBGP edge hygiene over the peering intent (STANDARDS.md section 3, BGP-*).
+"""EDGE-*: eBGP edge hygiene over the peering intent (docs/standards.md#edge).
 
 The rules read the resolved sessions (generators.edge_sessions), so they judge exactly the
 sessions that are rendered; every finding points at the intent node an engineer edits (the
@@ -68,7 +68,7 @@ def by_source(sessions: list[ExternalSession]) -> dict[Path_, list[ExternalSessi
     "Every external session has a prefix limit for each address family",
     "A peer that leaks a full table (or a de-aggregated one) into a session without a limit "
     "fills the RIB and FIB and propagates the leak; the limit tears the session down first.",
-    f"STANDARDS.md BGP-007; RFC 7454 section 8 {RFC7454}; PeeringDB info_prefixes4/6 "
+    f"docs/standards.md#edge-001; RFC 7454 section 8 {RFC7454}; PeeringDB info_prefixes4/6 "
     "https://www.peeringdb.com",
 )
 def max_prefix_on_every_session(ctx: SiteContext) -> Iterator[Hit]:
@@ -100,7 +100,7 @@ def max_prefix_on_every_session(ctx: SiteContext) -> Iterator[Hit]:
     f"{_WARNING_PCT['max']} %",
     "Below the range the warning fires on a peer's normal growth and is ignored; above it the "
     "session is torn down before anyone can react to the warning.",
-    f"STANDARDS.md BGP-007; RFC 7454 section 8 {RFC7454}",
+    f"docs/standards.md#edge-002; RFC 7454 section 8 {RFC7454}",
 )
 def max_prefix_warning_threshold(ctx: SiteContext) -> Iterator[Hit]:
     settings = ctx.site.peering.edge
@@ -127,7 +127,7 @@ def max_prefix_warning_threshold(ctx: SiteContext) -> Iterator[Hit]:
     "Transit, PNI and bilateral IX sessions are authenticated",
     "Without TCP-MD5 (or TCP-AO) an off-path attacker who guesses the ports can reset or "
     "inject into the session. Where the peer refuses a key, waive the finding for that peer.",
-    "STANDARDS.md BGP-016; RFC 7454 section 5.1 https://www.rfc-editor.org/rfc/rfc7454; "
+    "docs/standards.md#edge-003; RFC 7454 section 5.1 https://www.rfc-editor.org/rfc/rfc7454; "
     "RFC 5925 https://www.rfc-editor.org/rfc/rfc5925",
 )
 def internet_sessions_authenticated(ctx: SiteContext) -> Iterator[Hit]:
@@ -148,7 +148,7 @@ def internet_sessions_authenticated(ctx: SiteContext) -> Iterator[Hit]:
     "Every IX, transit and PNI party has more than one circuit",
     "With a single circuit, one cross-connect cut, optic or border failure (or maintenance) "
     "takes the whole party away. Cloud parties are checked by AWS-004, AZ-001 and GCP-004.",
-    "STANDARDS.md PHY-005 and CLOUD-002; "
+    "docs/standards.md#phy-005 and docs/standards.md#cloud-redundancy; "
     "https://docs.aws.amazon.com/directconnect/latest/UserGuide/maximum_resiliency.html",
 )
 def party_has_redundant_circuits(ctx: SiteContext) -> Iterator[Hit]:
@@ -179,7 +179,7 @@ def party_has_redundant_circuits(ctx: SiteContext) -> Iterator[Hit]:
     "Every cloud attachment advertises something",
     "An on-ramp whose export list is empty advertises no route: the cloud has no path back to "
     "us, and traffic from it fails or takes the Internet.",
-    "STANDARDS.md BGP-002 (export to clouds permits only the prefixes declared for the "
+    "docs/standards.md#edge-export (export to clouds permits only the prefixes declared for the "
     "attachment); https://docs.aws.amazon.com/directconnect/latest/UserGuide/routing-and-bgp.html",
 )
 def cloud_sessions_advertise(ctx: SiteContext) -> Iterator[Hit]:
@@ -200,7 +200,7 @@ def cloud_sessions_advertise(ctx: SiteContext) -> Iterator[Hit]:
     "Transit and PNI sessions run BFD",
     "Without BFD a silent failure (a dead optic behind a media converter, a carrier fault) "
     "blackholes traffic until the BGP hold timer expires, typically 90-180 s.",
-    "STANDARDS.md BGP-017; RFC 5880 https://www.rfc-editor.org/rfc/rfc5880",
+    "docs/standards.md#edge-006; RFC 5880 https://www.rfc-editor.org/rfc/rfc5880",
 )
 def direct_sessions_run_bfd(ctx: SiteContext) -> Iterator[Hit]:
     for key, kind_label in DIRECT_KINDS.items():
@@ -220,7 +220,7 @@ def direct_sessions_run_bfd(ctx: SiteContext) -> Iterator[Hit]:
     f"Routers validate route origins against at least {_RPKI_CACHES} RPKI caches",
     "Without a cache every route is NotFound and RPKI-invalid hijacks are accepted; with one "
     "cache, its failure or maintenance silently turns route-origin validation off.",
-    "STANDARDS.md BGP-012; RFC 6811 https://www.rfc-editor.org/rfc/rfc6811; MANRS Action 1 "
+    "docs/standards.md#edge-007; RFC 6811 https://www.rfc-editor.org/rfc/rfc6811; MANRS Action 1 "
     "https://manrs.org/cdn-cloud-providers/actions/",
 )
 def rpki_caches(ctx: SiteContext) -> Iterator[Hit]:
@@ -244,7 +244,7 @@ def rpki_caches(ctx: SiteContext) -> Iterator[Hit]:
     "Every session's peer address is on our interface's subnet",
     "A single-hop eBGP peer outside the connected subnet (or equal to our own address, or the "
     "subnet's network or broadcast address) is never reached: the session stays down.",
-    "meetme intent consistency (single-hop eBGP, STANDARDS.md BGP-015: directly connected "
+    "meetme intent consistency (single-hop eBGP, docs/standards.md#edge-gtsm: directly connected "
     "sessions; RFC 4271 https://www.rfc-editor.org/rfc/rfc4271)",
 )
 def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:

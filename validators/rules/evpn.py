@@ -1,4 +1,4 @@
-"""EVPN-*: EVPN-VXLAN fabric services over the tenants intent (STANDARDS.md section 5).
+"""EVPN-*: EVPN-VXLAN fabric services over the tenants intent (docs/standards.md#evpn).
 
 The rules place networks with generators.evpn.networks_of, so they judge exactly what is
 rendered. Duplicates are reported at the later of the two nodes in file order, naming the
@@ -37,12 +37,11 @@ from meetme.intent.types import Mtu
 if TYPE_CHECKING:
     from meetme.generators.resolve.fabric import FabricLink, LinkEndFacts
 
-STANDARDS = "STANDARDS.md section 5"
 RFC7348 = "https://www.rfc-editor.org/rfc/rfc7348"
 VXLAN_OVERHEAD_V4 = 50  # outer IPv4 20 + UDP 8 + VXLAN 8 + inner Ethernet 14 (RFC 7348 5)
 MAX_IP_MTU: int = TypeAdapter(Mtu).json_schema()["maximum"]  # the largest mtu a link takes
 # Platforms that map an L3VNI through a carrier VLAN (NX-OS `vlan N` / `vn-segment L3VNI` and
-# an SVI in the VRF, SYNTAX.md 3.4). EOS (`vxlan vrf V vni N`) and NVUE (`vrf V evpn vni N`,
+# an SVI in the VRF, docs/syntax.md#nxos-evpn). EOS (`vxlan vrf V vni N`) and NVUE (`vrf V evpn vni N`,
 # which picks its own reserved VLAN) need none. Belongs in generators/platforms.py.
 CARRIER_VLAN_PLATFORMS = frozenset({"cisco_nxos"})
 
@@ -120,7 +119,7 @@ def _names(items: list[str] | tuple[str, ...]) -> str:
     "transfers hang). Every fabric link of a site with networks is checked: VXLAN between leaves "
     "crosses the spines, and between leaves and border leaves also the borders. Our VTEPs strip "
     "the 802.1Q tag before encapsulating (RFC 7348 6.1), so no 4 bytes are added for it.",
-    f"{STANDARDS} EVPN-001; {RFC7348} sections 4.3, 5 and 6.1",
+    f"docs/standards.md#evpn-001; {RFC7348} sections 4.3, 5 and 6.1",
 )
 def underlay_mtu_covers_vxlan(ctx: SiteContext) -> Iterator[Hit]:
     carried = [p for p in placed_networks(ctx) if p.devices]
@@ -201,7 +200,7 @@ class VniUse:
     "two VRFs, and an L2VNI equal to an L3VNI mixes bridged and routed traffic. Devices name "
     "VRFs without their tenant, so two tenants' VRFs of one name would become one VRF. (VNIs "
     "outside 1-16,777,215 are rejected by the schema.)",
-    f"{STANDARDS} EVPN-002; RFC 7348 section 5 (24-bit VNI); "
+    f"docs/standards.md#evpn-002; RFC 7348 section 5 (24-bit VNI); "
     "https://www.rfc-editor.org/rfc/rfc8365",
 )
 def vnis_unique(ctx: SiteContext) -> Iterator[Hit]:
@@ -291,7 +290,7 @@ def _platform(ctx: SiteContext, device: str) -> str:
     "same id on leaves that share no network is fine; the VNI is the fabric-wide identity. A "
     "VLAN inside the range a platform reserves for internal use is rejected (NX-OS) or overlaps "
     "internal traffic (Cumulus does not prevent it).",
-    f"{STANDARDS} EVPN-003; reserved ranges and their sources: validators/data/"
+    f"docs/standards.md#evpn-003; reserved ranges and their sources: validators/data/"
     "reserved_vlans.yaml; https://docs.nvidia.com/networking-ethernet-software/knowledge-base/"
     "Configuration-and-Usage/Network-Configuration/Reserved-VLAN-Range-and-Limitations/",
 )
@@ -341,7 +340,7 @@ class RtUse:
     "Every VTEP imports the routes whose RT it carries: an explicit route_target equal to the "
     "RT of another VNI (explicit or the admin:VNI default) leaks that segment's MAC/IP routes "
     "into this one. (RDs are router-id:VNI and RTs identical on every VTEP by construction.)",
-    f"{STANDARDS} EVPN-004; https://www.rfc-editor.org/rfc/rfc8365 section 5.1.2.1",
+    f"docs/standards.md#evpn-004; https://www.rfc-editor.org/rfc/rfc8365 section 5.1.2.1",
 )
 def route_targets_unique(ctx: SiteContext) -> Iterator[Hit]:
     settings = ctx.site.evpn
@@ -405,7 +404,7 @@ def _rt_use(
     "VRF's gateways route only locally and traffic to hosts behind other leaves is dropped "
     "(meetme renders no asymmetric IRB). VRFs whose networks have no gateway route nothing and "
     "need none.",
-    f"{STANDARDS} EVPN-005; https://www.rfc-editor.org/rfc/rfc9135",
+    f"docs/standards.md#evpn-005; https://www.rfc-editor.org/rfc/rfc9135",
 )
 def routed_vrfs_have_l3vni(ctx: SiteContext) -> Iterator[Hit]:
     for vrf in placed_vrfs(ctx, placed_networks(ctx)):
@@ -433,7 +432,7 @@ Gateway = ipaddress.IPv4Interface | ipaddress.IPv6Interface
     "the Subnet-Router anycast address (IPv6, RFC 4291 2.6.1) is rejected or unreachable. The "
     "anycast MAC is one unicast MAC fabric-wide: a group (multicast) MAC cannot be a gateway "
     "MAC.",
-    f"{STANDARDS} EVPN-006; https://www.rfc-editor.org/rfc/rfc4291 section 2.6.1; "
+    f"docs/standards.md#evpn-006; https://www.rfc-editor.org/rfc/rfc4291 section 2.6.1; "
     "IEEE 802 group/individual bit",
 )
 def gateways_valid(ctx: SiteContext) -> Iterator[Hit]:
@@ -498,7 +497,7 @@ def _unusable(gateway: Gateway) -> str | None:
     "border leaves (VTEPs) only, on platforms with EVPN-VXLAN support; NX-OS maps an L3VNI "
     "through a carrier VLAN; the overlay is eBGP over the eBGP underlay, since an iBGP overlay "
     "needs an IGP underlay that meetme does not render.",
-    "STANDARDS.md PLAT-003 and EVPN-009; SYNTAX.md 3.4 (NX-OS L3VNI carrier VLAN); "
+    "docs/standards.md#platform-gate and docs/standards.md#evpn-overlay-sessions; docs/syntax.md#nxos-evpn (NX-OS L3VNI carrier VLAN); "
     "generators/platforms.py capabilities",
 )
 def evpn_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
@@ -561,7 +560,7 @@ def evpn_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     "A site with networks has overlay settings, and every VTEP a VTEP address",
     "Without the site's evpn settings no device renders its networks; a VTEP without a VTEP "
     "loopback address has no VXLAN source, so no tunnel comes up.",
-    f"{STANDARDS} EVPN-001..009 (prerequisites); RFC 7348 section 4 (VTEP)",
+    f"docs/standards.md#evpn (prerequisites); RFC 7348 section 4 (VTEP)",
 )
 def vteps_addressed(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
@@ -656,7 +655,7 @@ def _numbers(numbers: list[int]) -> str:
     "segment) are unique per leaf; ESIs are unique fabric-wide; an MLAG pair has one peer "
     "link and one system MAC; attachments name networks without their tenant, so the name "
     "must be unambiguous.",
-    f"{STANDARDS} EVPN-008; https://www.rfc-editor.org/rfc/rfc7432 sections 5 and 8; NVUE "
+    f"docs/standards.md#evpn-008; https://www.rfc-editor.org/rfc/rfc7432 sections 5 and 8; NVUE "
     "`bond mlag id` (unique per dual-connected bond, same on both peers) "
     "https://docs.nvidia.com/networking-ethernet-software/nvue-reference/Set-and-Unset-Commands/"
     "MLAG/; VXLAN active-active (MLAG anycast VTEP) https://docs.nvidia.com/networking-ethernet-"
@@ -962,7 +961,7 @@ def _esi_hits(found: list[Attached]) -> Iterator[Hit]:
     "meetme refuses to render what a device cannot do (PLAT-003): it renders MLAG (bonds, "
     "peer link, anycast VTEP) and EVPN multihoming (ESI port-channels) only on the platforms "
     "whose templates have them; asking for either elsewhere names the platform.",
-    "STANDARDS.md PLAT-003 and EVPN-008; generators/platforms.py capabilities mlag and "
+    "docs/standards.md#platform-gate and docs/standards.md#evpn-008; generators/platforms.py capabilities mlag and "
     "esi_multihoming",
 )
 def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
@@ -1002,7 +1001,7 @@ def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     "VTEP address (VXLAN meant for that device would land on the pair), not another pair's, "
     "one address for the whole pair, a host address, and inside the loopback or VTEP pool, "
     "since the underlay route-maps accept fabric loopbacks only.",
-    f"{STANDARDS} EVPN-008, ADDR-001; VXLAN active-active mode (anycast VTEP) https://docs."
+    f"docs/standards.md#evpn-008, docs/standards.md#addr-001; VXLAN active-active mode (anycast VTEP) https://docs."
     "nvidia.com/networking-ethernet-software/cumulus-linux/Network-Virtualization/VXLAN-Active-"
     "Active-Mode",
 )
@@ -1089,8 +1088,8 @@ def anycast_vteps_unique(ctx: SiteContext) -> Iterator[Hit]:
     "the borders learn the same addresses from two tenants; the handoff is IPv4 only. An "
     "export is not required to avoid other VRFs' gateway subnets: overlapping tenant address "
     "space in separate VRFs is legitimate as long as only one VRF exports it.",
-    f"{STANDARDS} EVPN-003, EVPN-005; STANDARDS.md BGP-002 (outbound is an allow-list); "
-    "SYNTAX.md 3.4 (NX-OS L3VNI carrier VLAN); generators/handoff.py",
+    f"docs/standards.md#evpn-003, docs/standards.md#evpn-005; docs/standards.md#edge-export (outbound is an allow-list); "
+    "docs/syntax.md#nxos-evpn (NX-OS L3VNI carrier VLAN); generators/handoff.py",
 )
 def handoff_sound(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
@@ -1261,7 +1260,7 @@ RD_ASSIGNED_MAX = 65535  # a type-1 RD is IP:n with a 2-byte assigned number (RF
     "VNIs fit the route distinguisher router-id:VNI",
     "meetme writes each VTEP's RDs as router-id:VNI, a type-1 route distinguisher whose assigned "
     f"number is 2 bytes, so a VNI above {RD_ASSIGNED_MAX} gives an RD every platform rejects.",
-    f"{STANDARDS} EVPN-004; https://www.rfc-editor.org/rfc/rfc4364 section 4.2",
+    f"docs/standards.md#evpn-004; https://www.rfc-editor.org/rfc/rfc4364 section 4.2",
 )
 def vnis_fit_the_rd(ctx: SiteContext) -> Iterator[Hit]:
     for tenant_name, tenant in sorted(ctx.site.tenants.items()):

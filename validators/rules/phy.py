@@ -1,4 +1,4 @@
-"""PHY-*: physical layout and failure domains (STANDARDS.md section 1)."""
+"""PHY-*: physical layout and failure domains (docs/standards.md#phy)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from meetme.intent.schema import Device
 if TYPE_CHECKING:
     from meetme.generators.resolve.fabric import FabricLink, LinkEndFacts, SiteFabric
 
-STANDARDS = "STANDARDS.md section 1"
 DUAL_FED_ROLES = ("border", "spine")
 FEEDS = ("A", "B")
 
@@ -53,7 +52,7 @@ def border_members_in_distinct_mdfs(ctx: SiteContext) -> Iterator[Hit]:
     "A device stands in the room of its rack",
     "Failure-domain rules read the device's room; a room that contradicts the rack means one "
     "of them is wrong, and the diversity the rules prove may not exist on the floor.",
-    "meetme intent consistency (STANDARDS.md PHY-004 failure-domain tags)",
+    "meetme intent consistency (docs/standards.md#phy-004 failure-domain tags)",
 )
 def device_room_matches_rack(ctx: SiteContext) -> Iterator[Hit]:
     for name, device in sorted(ctx.site.devices.items()):
@@ -229,7 +228,7 @@ def _failure_tags(ctx: SiteContext, device: Device) -> dict[str, tuple[str, Path
     "the standard's 'diversity unproven' is a warning, but a rule has one severity, and the fix "
     "(record the tag on every member or its room) is cheap while a shared conduit found in an "
     "outage is not. Room, power and cooling are PHY-001..003's.",
-    "STANDARDS.md PHY-004 (design principle; AWS/GCP/Azure redundancy models)",
+    "docs/standards.md#phy-004 (design principle; AWS/GCP/Azure redundancy models)",
 )
 def no_shared_failure_domain(ctx: SiteContext) -> Iterator[Hit]:
     for label, members in _redundancy_groups(ctx):
@@ -386,7 +385,7 @@ def speed_and_breakout_match(ctx: SiteContext) -> Iterator[Hit]:
     "error",
     "IP MTU identical on both ends of a link",
     "An MTU mismatch silently black-holes large packets and breaks routing adjacencies.",
-    STANDARDS + " PHY-010",
+    "docs/standards.md#phy-010",
 )
 def ip_mtu_matches(ctx: SiteContext) -> Iterator[Hit]:
     for link in _fabric(ctx).links:
