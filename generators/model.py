@@ -2,6 +2,9 @@
 
 Templates read only this model and never compute; every value a template prints is decided here
 or in the generators that fill it. `meetme show DEVICE` prints it as YAML.
+
+Deeply immutable: every model is frozen and every collection a tuple, so a check or a template
+cannot change what the next one reads.
 """
 
 from __future__ import annotations
@@ -9,7 +12,9 @@ from __future__ import annotations
 import ipaddress
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
+
+Afi = Literal["ipv4", "ipv6"]
 
 
 class Model(BaseModel):
@@ -64,7 +69,7 @@ class PrefixListEntry(Model):
 class PrefixList(Model):
     name: str
     afi: Literal["ipv4", "ipv6"]
-    entries: list[PrefixListEntry]
+    entries: tuple[PrefixListEntry, ...]
 
 
 class AsPathEntry(Model):
@@ -74,13 +79,13 @@ class AsPathEntry(Model):
     action: Literal["permit", "deny"]
     first: int
     last: int
-    regexes: list[str]  # the same range as AS-path regular expressions, for platforms without
+    regexes: tuple[str, ...]  # the same range as AS-path regular expressions, for platforms without
     description: str
 
 
 class AsPathList(Model):
     name: str
-    entries: list[AsPathEntry]
+    entries: tuple[AsPathEntry, ...]
 
 
 class CommunityList(Model):
@@ -88,7 +93,10 @@ class CommunityList(Model):
 
     name: str
     kind: Literal["standard", "large"]
-    communities: list[str]
+    communities: tuple[str, ...]
+
+
+Branch = Literal["if", "elseif", "else", "always"]
 
 
 class RouteMapEntry(Model):
@@ -104,7 +112,17 @@ class RouteMapEntry(Model):
     match_large_community: str | None = None
     match_rpki_invalid: bool = False
     set_local_preference: int | None = None
-    set_large_communities: list[str] = Field(default_factory=list)  # added, not replaced
+    set_large_communities: tuple[str, ...] = ()  # added, not replaced
+
+    @property
+    def matches_everything(self) -> bool:
+        return not (
+            self.match_prefix_list
+            or self.match_as_path
+            or self.match_community
+            or self.match_large_community
+            or self.match_rpki_invalid
+        )
 
 
 class RouteMap(Model):
@@ -112,7 +130,31 @@ class RouteMap(Model):
 
     name: str
     afi: Literal["ipv4", "ipv6"]
-    entries: list[RouteMapEntry]
+    entries: tuple[RouteMapEntry, ...]
+
+    @property
+    def clauses(self) -> tuple[tuple[Branch, RouteMapEntry], ...]:
+        """Each entry with its place in the policy read as one if/elseif/else chain: "if" opens
+        a chain, "elseif" continues it, "else" is a match-everything clause that closes it,
+        "always" such a clause with no chain before it. Decided here, not per template."""
+        clauses: list[tuple[Branch, RouteMapEntry]] = []
+        open_chain = False
+        for entry in self.entries:
+            if entry.matches_everything:
+                clauses.append(("else" if open_chain else "always", entry))
+            else:
+                clauses.append(("elseif" if open_chain else "if", entry))
+            open_chain = not entry.matches_everything
+        return tuple(clauses)
+
+    @property
+    def fallthrough(self) -> Literal["chain", "all", "none"]:
+        """What happens to a route no clause matches, as a chain must spell it: "chain" - the
+        last chain is still open and denies it; "all" - there is no clause, every route is
+        denied; "none" - a match-everything clause ends the policy."""
+        if not self.entries:
+            return "all"
+        return "none" if self.entries[-1].matches_everything else "chain"
 
 
 class StaticRoute(Model):
@@ -144,7 +186,7 @@ class BgpNeighbor(Model):
     bfd: bool
     route_map_in: str
     route_map_out: str
-    max_prefix: int
+    max_prefix: int | None  # routes accepted before the session is reset; None: no limit
     max_prefix_warning_pct: int
     kind: Literal[
         "underlay", "handoff", "transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"
@@ -168,39 +210,45 @@ class Bgp(Model):
     router_id: str
     maximum_paths: int
     bfd: BfdTimers
-    networks_v4: list[str] = Field(default_factory=list)
-    networks_v6: list[str] = Field(default_factory=list)
-    neighbors: list[BgpNeighbor] = Field(default_factory=list)
-    rpki_caches: list[RpkiCache] = Field(default_factory=list)  # RTR caches: origin validation
+    networks_v4: tuple[str, ...] = ()
+    networks_v6: tuple[str, ...] = ()
+    neighbors: tuple[BgpNeighbor, ...] = ()
+    rpki_caches: tuple[RpkiCache, ...] = ()  # RTR caches: origin validation
 
     @property
-    def default_vrf_neighbors(self) -> list[BgpNeighbor]:
-        return [n for n in self.neighbors if n.vrf is None]
+    def default_vrf_neighbors(self) -> tuple[BgpNeighbor, ...]:
+        return tuple(n for n in self.neighbors if n.vrf is None)
 
     @property
-    def neighbors_v4(self) -> list[BgpNeighbor]:
+    def neighbors_v4(self) -> tuple[BgpNeighbor, ...]:
         """IPv4 sessions of the default VRF (VRF sessions print inside their VRF)."""
-        return [n for n in self.default_vrf_neighbors if n.afi == "ipv4"]
+        return tuple(n for n in self.default_vrf_neighbors if n.afi == "ipv4")
 
     @property
-    def neighbors_v6(self) -> list[BgpNeighbor]:
+    def neighbors_v6(self) -> tuple[BgpNeighbor, ...]:
         """IPv6 sessions of the default VRF."""
-        return [n for n in self.default_vrf_neighbors if n.afi == "ipv6"]
+        return tuple(n for n in self.default_vrf_neighbors if n.afi == "ipv6")
 
     @property
-    def session_bfd_profiles(self) -> list[BfdTimers]:
+    def session_bfd_profiles(self) -> tuple[BfdTimers, ...]:
         """The distinct per-session BFD timer sets (a cloud's required timers), by name."""
         profiles = {n.bfd_timers for n in self.neighbors if n.bfd_timers is not None}
-        return sorted(profiles, key=lambda timers: timers.profile)
+        return tuple(sorted(profiles, key=lambda timers: timers.profile))
 
-    def in_vrf(self, vrf: str) -> list[BgpNeighbor]:
+    def bfd_of(self, neighbor: BgpNeighbor) -> BfdTimers | None:
+        """The timers a session runs: its own, else the device's; None without BFD."""
+        if not neighbor.bfd:
+            return None
+        return neighbor.bfd_timers or self.bfd
+
+    def in_vrf(self, vrf: str) -> tuple[BgpNeighbor, ...]:
         """The sessions of one VRF."""
-        return [n for n in self.neighbors if n.vrf == vrf]
+        return tuple(n for n in self.neighbors if n.vrf == vrf)
 
 
 class LocalUser(Model):
     name: str
-    roles: list[str]  # the OS's role names (XR: user groups), in print order
+    roles: tuple[str, ...]  # the OS's role names (XR: user groups), in print order
     privilege: int | None = None  # EOS: the login's initial privilege level
     password_hash: str  # the placeholder of the hash secret, never a value
 
@@ -209,10 +257,10 @@ class Management(Model):
     interface: Interface
     gateway: str
     vrf: str
-    users: list[LocalUser] = Field(default_factory=list)  # sorted by name
+    users: tuple[LocalUser, ...] = ()  # sorted by name
     api: bool = False  # render the management API the push driver talks to
-    ntp_servers: list[str] = Field(default_factory=list)
-    syslog_servers: list[str] = Field(default_factory=list)
+    ntp_servers: tuple[str, ...] = ()
+    syslog_servers: tuple[str, ...] = ()
 
 
 class EvpnVlan(Model):
@@ -241,6 +289,9 @@ class EvpnVrf(Model):
     rd: str
     route_target: str
     connected_route_map: str | None = None  # redistributing SVI subnets as type-5 (NX-OS)
+    # the families the VRF routes here (its gateways' and its sessions'; IPv4 when neither)
+    address_families: tuple[Afi, ...] = ("ipv4",)
+    session_families: tuple[Afi, ...] = ()  # those of its BGP sessions on this device
 
 
 class EvpnPeer(Model):
@@ -265,9 +316,9 @@ class Evpn(Model):
     anycast_mac: str  # 00:1c:73:00:00:99
     anycast_mac_dotted: str  # 001c.7300.0099, as NX-OS writes it
     arp_nd_suppression: bool
-    vlans: list[EvpnVlan] = Field(default_factory=list)
-    vrfs: list[EvpnVrf] = Field(default_factory=list)
-    peers: list[EvpnPeer] = Field(default_factory=list)
+    vlans: tuple[EvpnVlan, ...] = ()
+    vrfs: tuple[EvpnVrf, ...] = ()
+    peers: tuple[EvpnPeer, ...] = ()
 
 
 class Lag(Model):
@@ -276,9 +327,9 @@ class Lag(Model):
     name: str  # bond10, Port-Channel10, port-channel10
     number: int
     description: str
-    members: list[str]
+    members: tuple[str, ...]
     mtu: int
-    vlans: list[int]  # trunked, tagged
+    vlans: tuple[int, ...]  # trunked, tagged
     mode: Literal["mlag", "esi"]
     segment_id: int  # MLAG id, or the Ethernet segment's local id
     esi: str | None  # type-0 ESI, 00:..., identical on both leaves of the segment
@@ -289,7 +340,7 @@ class Lag(Model):
 class Mlag(Model):
     peer: str  # the other leaf of the pair
     peer_link: str
-    peer_link_members: list[str]
+    peer_link_members: tuple[str, ...]
     system_mac: str
     backup_address: str  # the peer's management address, for the MLAG heartbeat
     backup_vrf: str
@@ -301,6 +352,8 @@ class PlainVrf(Model):
 
     name: str
     rd: str
+    # the families the VRF routes here: IPv4 (its sub-interfaces), and its sessions' families
+    address_families: tuple[Afi, ...] = ("ipv4",)
 
 
 class DeviceModel(Model):
@@ -311,20 +364,28 @@ class DeviceModel(Model):
     hardware_model: str
     source: str  # file:line:column where the device is declared
     management: Management
-    loopbacks: list[Interface]
-    interfaces: list[Interface]
-    prefix_lists: list[PrefixList]
-    as_path_lists: list[AsPathList] = Field(default_factory=list)
-    community_lists: list[CommunityList] = Field(default_factory=list)
-    route_maps: list[RouteMap]
-    static_routes: list[StaticRoute] = Field(default_factory=list)
+    loopbacks: tuple[Interface, ...]
+    interfaces: tuple[Interface, ...]
+    prefix_lists: tuple[PrefixList, ...]
+    as_path_lists: tuple[AsPathList, ...] = ()
+    community_lists: tuple[CommunityList, ...] = ()
+    route_maps: tuple[RouteMap, ...]
+    static_routes: tuple[StaticRoute, ...] = ()
     bgp: Bgp
     evpn: Evpn | None = None
-    lags: list[Lag] = Field(default_factory=list)
+    lags: tuple[Lag, ...] = ()
     mlag: Mlag | None = None
-    vrfs: list[PlainVrf] = Field(default_factory=list)
+    vrfs: tuple[PlainVrf, ...] = ()
 
     @property
     def esi_multihoming(self) -> bool:
         """The device hosts EVPN Ethernet segments (it isolates them if it loses the fabric)."""
         return any(lag.mode == "esi" for lag in self.lags)
+
+    @property
+    def multihoming_uplinks(self) -> frozenset[str]:
+        """The fabric links (routed, to a peer device) whose loss isolates the device's EVPN
+        Ethernet segments; none without segments."""
+        if not self.esi_multihoming:
+            return frozenset()
+        return frozenset(i.name for i in self.interfaces if i.kind == "routed" and i.peer)

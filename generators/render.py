@@ -1,4 +1,9 @@
-"""Render a device model through its platform's Jinja2 templates. A pure function.
+"""Render a device model through its platform plug-in's Jinja2 templates. A pure function.
+
+A platform may write several files per device (`Platform.files`): `render` returns them all,
+{relative path: text}; `render_device` / `output_name` are the device's main file. A model with
+a platform gap (`Platform.gaps`, reported by the lint as PLAT-*) is refused before any template
+runs: templates print every value the gaps let through and never stop on one.
 
 A second fence behind the schema: whatever a template prints, no model value may hold a
 control character (it would end the config line and start another) or a secret placeholder
@@ -8,14 +13,13 @@ outside the fields that carry one (a push would replace it with the secret itsel
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from meetme.generators.model import DeviceModel
-from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms import PLATFORMS, Gap, Platform
 from pydantic import BaseModel
 
 from meetme.core.problems import shown
@@ -31,6 +35,16 @@ SECRET_FIELDS = frozenset({"password", "password_hash"})
 
 class RenderError(Exception):
     """A template failed on a device model: a bug in meetme's templates, never in intent."""
+
+
+class PlatformGapError(RenderError):
+    """The model asks for what its platform cannot print. The lint reports each gap as a
+    PLAT-* finding first; reaching this means a caller skipped the lint."""
+
+    def __init__(self, label: str, gaps: list[Gap]) -> None:
+        self.gaps = gaps
+        listed = "; ".join(f"{g.rule} {g.feature}: {g.detail}" for g in gaps)
+        super().__init__(f"{label}: the platform cannot print {listed}")
 
 
 class _UnsafeValue(Exception):
@@ -67,39 +81,67 @@ def _fenced(name: str, value: Any) -> Any:
     return value
 
 
-@cache
+_ENVIRONMENTS: dict[tuple[str, Path | None], tuple[Platform, jinja2.Environment]] = {}
+
+
 def environment(platform: str, templates: Path | None = None) -> jinja2.Environment:
-    """The platform's templates from the installed package, or from `templates/<platform>`
-    when a caller passes another templates folder (a test rendering a deliberately broken
-    template)."""
-    folder = (
-        templates / platform
-        if templates is not None
-        else resources.files("meetme.templates").joinpath(platform)
-    )
-    return _FencedEnvironment(
-        loader=jinja2.FileSystemLoader(str(folder)),
+    """The platform's templates from its plug-in's folder (the installed package's by default),
+    or from `templates/<platform>` when a caller passes another templates folder (a test
+    rendering a deliberately broken template); the plug-in's filters are registered."""
+    plugin = PLATFORMS[platform]
+    found = _ENVIRONMENTS.get((platform, templates))
+    if found is None or found[0] is not plugin:  # a plug-in registered anew gets a fresh one
+        found = _ENVIRONMENTS[(platform, templates)] = (plugin, _environment(plugin, templates))
+    return found[1]
+
+
+def _environment(plugin: Platform, templates: Path | None) -> jinja2.Environment:
+    if templates is not None:
+        folder = str(templates / plugin.name)
+    elif plugin.templates is not None:
+        folder = str(plugin.templates)
+    else:
+        folder = str(resources.files("meetme.templates").joinpath(plugin.name))
+    env = _FencedEnvironment(
+        loader=jinja2.FileSystemLoader(folder),
         undefined=jinja2.StrictUndefined,  # a missing model field is a bug, never a blank
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,  # device configs, not HTML
     )
+    env.filters.update(plugin.filters)
+    return env
 
 
-def render_device(model: DeviceModel, templates: Path | None = None) -> str:
+def render(model: DeviceModel, templates: Path | None = None) -> dict[str, str]:
+    """{path relative to the output folder: text} of every file the device's platform writes.
+    Raises RenderError: an unsafe model value, a platform gap, or a template that failed."""
     label = f"{_printable(model.hostname)} ({model.platform})"
     for path, value in _strings(model):
         problem = _field_problem(path.rsplit(".", 1)[-1], value)
         if problem is not None:
             raise RenderError(f"{label}: model value {path} holds {problem}")
-    template = environment(model.platform, templates).get_template(ENTRY_TEMPLATE)
-    try:
-        text = template.render(device=model, platform=PLATFORMS[model.platform])
-    except (jinja2.TemplateError, _UnsafeValue) as exc:
-        where = _template_line(exc)
-        raise RenderError(f"{label}{where}: {exc}") from None
-    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    plugin = PLATFORMS[model.platform]
+    gaps = plugin.gaps(model)
+    if gaps:
+        raise PlatformGapError(label, gaps)
+    env = environment(model.platform, templates)
+    files: dict[str, str] = {}
+    for output in plugin.files:
+        try:
+            text = env.get_template(output.entry).render(device=model, platform=plugin)
+        except (jinja2.TemplateError, _UnsafeValue) as exc:
+            where = _template_line(exc)
+            raise RenderError(f"{label}{where}: {exc}") from None
+        lines = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+        files[f"{model.site}/{model.hostname}{output.suffix}"] = lines
+    return files
+
+
+def render_device(model: DeviceModel, templates: Path | None = None) -> str:
+    """The text of the device's main file (its platform's first)."""
+    return render(model, templates)[output_name(model)]
 
 
 def _text_problem(text: str) -> str | None:
@@ -143,7 +185,8 @@ def _printable(text: str) -> str:
 
 
 def output_name(model: DeviceModel) -> str:
-    """rendered/<site>/<device><suffix>, relative to the output folder."""
+    """rendered/<site>/<device><suffix> of the device's main file, relative to the output
+    folder."""
     return f"{model.site}/{model.hostname}{PLATFORMS[model.platform].file_suffix}"
 
 

@@ -21,10 +21,10 @@ import yaml
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
+from meetme.conventions import Console, repository
 from meetme.core.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 from meetme.outputs import (
     FileFault,
-    PipeConsole,
     Refused,
     check_compare_target,
     check_render_target,
@@ -39,8 +39,8 @@ if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the p
     from meetme.pipeline import LintResult
     from meetme.validators.engine import Finding, Rule
 
-out = PipeConsole(highlight=False, soft_wrap=True)
-err = PipeConsole(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class _Guarded(TyperGroup):
@@ -60,7 +60,10 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,  # its tracebacks can show locals: resolved configs, keys
-    help="Intent-based config generator and standards linter for AI-datacenter border and fabric.",
+    help="Intent-based config generator and standards linter for AI-datacenter border and fabric."
+    "\n\nRun it anywhere inside a repository: without REPO a command works on the nearest folder "
+    "at or above the working directory that holds intent/ (looking no higher than a folder "
+    "holding .git).",
 )
 
 
@@ -134,7 +137,14 @@ def _debug(exc: BaseException) -> None:
         sys.stderr.write("".join(traceback.format_exception(exc)))
 
 
-RepoArg = Annotated[Path, typer.Argument(help="Repository holding intent/ and rendered/.")]
+RepoArg = Annotated[
+    Path | None,
+    typer.Argument(
+        help="Repository holding intent/ and rendered/ (default: the nearest folder at or above "
+        "the working directory that holds intent/, as git finds its root).",
+        show_default=False,
+    ),
+]
 IntentOpt = Annotated[Path | None, typer.Option("--intent", help="Intent folder [REPO/intent].")]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Output folder [REPO/rendered].")]
 
@@ -167,8 +177,29 @@ ReportOpt = Annotated[
 ]
 
 
-def _folders(repo: Path, intent: Path | None, out_dir: Path | None) -> tuple[Path, Path]:
-    return intent or repo / "intent", out_dir or repo / "rendered"
+def _folders(repo: Path | None, intent: Path | None, out_dir: Path | None) -> tuple[Path, Path]:
+    root = repository(repo)
+    return intent or root / "intent", out_dir or root / "rendered"
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        out.print(f"meetme {version('meetme')}", markup=False)
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print meetme's version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Options of meetme itself (the app's help text describes it)."""
 
 
 def _unusable(
@@ -238,7 +269,7 @@ def _escape(text: str) -> str:
 
 @app.command("lint")
 def lint_command(
-    repo: RepoArg = Path("."),
+    repo: RepoArg = None,
     intent: IntentOpt = None,
     fmt: Annotated[
         Format,
@@ -257,7 +288,10 @@ def lint_command(
     $MEETME_TODAY (YYYY-MM-DD) sets the day waivers expire against."""
     intent_dir, _ = _folders(repo, intent, None)
     if report_file is not None:  # refused before the intent is even read
-        protected = {"the intent folder": intent_dir, "the rendered folder": repo / "rendered"}
+        protected = {
+            "the intent folder": intent_dir,
+            "the rendered folder": repository(repo) / "rendered",
+        }
         check_report_path(report_file, protected, is_lint_report)
     result = _lint_or_exit(intent_dir, fmt, report_file)
     _emit_report(result.findings, fmt, report_file)
@@ -286,9 +320,7 @@ def _render_or_exit(intent_dir: Path, show_findings: bool) -> dict[str, str]:
 
 
 @app.command("render")
-def render_command(
-    repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
-) -> None:
+def render_command(repo: RepoArg = None, intent: IntentOpt = None, out_dir: OutOpt = None) -> None:
     """Lint, then render every device into the output folder (atomically)."""
     from meetme.pipeline import write_rendered
 
@@ -300,9 +332,7 @@ def render_command(
 
 
 @app.command("check")
-def check_command(
-    repo: RepoArg = Path("."), intent: IntentOpt = None, out_dir: OutOpt = None
-) -> None:
+def check_command(repo: RepoArg = None, intent: IntentOpt = None, out_dir: OutOpt = None) -> None:
     """Is the output folder exactly what `render` would write? (the pre-merge gate)"""
     from meetme.pipeline import compare_rendered
 
@@ -325,7 +355,7 @@ def check_command(
 
 
 @app.command("show")
-def show_command(device: str, repo: RepoArg = Path("."), intent: IntentOpt = None) -> None:
+def show_command(device: str, repo: RepoArg = None, intent: IntentOpt = None) -> None:
     """Print one device's resolved, vendor-neutral model as YAML."""
     from meetme.pipeline import device_models
 
@@ -378,7 +408,7 @@ def explain_command(rule_id: str) -> None:
 
 @app.command("diff")
 def diff_command(
-    repo: RepoArg = Path("."),
+    repo: RepoArg = None,
     base: Annotated[
         str, typer.Option("--base", help="Git ref to compare with, e.g. origin/main or HEAD~1.")
     ] = "HEAD",
@@ -461,7 +491,8 @@ def schema_command(
     from meetme.editor_schema import intent_schema
 
     if out_file is not None:
-        protected = {"the intent folder": Path("intent"), "the rendered folder": Path("rendered")}
+        root = repository(None)
+        protected = {"the intent folder": root / "intent", "the rendered folder": root / "rendered"}
         check_report_path(out_file, protected, is_schema)
     text = json.dumps(intent_schema(partial=not whole), indent=2) + "\n"
     if out_file is None:

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from meetme.conventions import Console, repository
 from meetme.core.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
-from meetme.outputs import FileFault, PipeConsole, check_report_path, is_journal, writing
+from meetme.outputs import FileFault, check_report_path, is_journal, writing
 
 if TYPE_CHECKING:
     from meetme.deploy.engine import DeviceResult
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 EXIT_UNKNOWN = 3
 
 deploy_app = typer.Typer(pretty_exceptions_enable=False)
-out = PipeConsole(highlight=False, soft_wrap=True)
-err = PipeConsole(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class Format(StrEnum):
@@ -51,7 +51,12 @@ class Stage(StrEnum):
 
 
 RepoArg = Annotated[
-    Path, typer.Argument(help="Repository holding intent/, rendered/ and inventory.yaml.")
+    Path | None,
+    typer.Argument(
+        help="Repository holding intent/, rendered/ and inventory.yaml (default: the nearest "
+        "folder at or above the working directory that holds intent/).",
+        show_default=False,
+    ),
 ]
 StageOpt = Annotated[Stage, typer.Option("--stage", help="Only devices of this stage.")]
 InventoryOpt = Annotated[
@@ -98,7 +103,7 @@ _RESULT_COLOUR = {
 @deploy_app.command("plan")
 def plan_command(
     stage: StageOpt,
-    repo: RepoArg = Path("."),
+    repo: RepoArg = None,
     inventory: InventoryOpt = None,
     secrets: SecretsOpt = None,
     intent: IntentOpt = None,
@@ -127,7 +132,7 @@ def plan_command(
 @deploy_app.command("push")
 def push_command(
     stage: StageOpt,
-    repo: RepoArg = Path("."),
+    repo: RepoArg = None,
     inventory: InventoryOpt = None,
     secrets: SecretsOpt = None,
     intent: IntentOpt = None,
@@ -158,7 +163,7 @@ def push_command(
 def _run(
     command: str,
     stage: Stage,
-    repo: Path,
+    given_repo: Path | None,
     inventory_path: Path | None,
     secrets_path: Path | None,
     intent: Path | None,
@@ -178,6 +183,7 @@ def _run(
         )
         raise typer.Exit(EXIT_UNUSABLE)
     _quiet_library_logs()
+    repo = repository(given_repo)
     if command == "push" and journal_path is None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         journal_path = repo / "journal" / f"{stamp}-push-{stage.value}.jsonl"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from meetme.generators.build.devices import build_models
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name, render_device
+from meetme.generators.render import RenderError, output_name, render, render_device
 from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import MARKER, folder_entries, write_folder
@@ -21,6 +21,7 @@ from meetme.validators.engine import RULES, SEVERITY_ORDER, Finding, Rule, all_r
 # The pipeline assembles the rule catalogue: importing the rule modules (and the config lint,
 # above) registers their rules with the engine, which itself knows none of them.
 from meetme.validators.rules import catalogue  # noqa: F401
+from meetme.validators.rules.platform import has_gaps, platform_findings
 
 
 @dataclass
@@ -55,9 +56,10 @@ def lint(intent_dir: Path, *, templates: Path | None = None, configs: bool = Tru
 def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) -> None:
     models = build_models(result.loaded, result.fabrics)
     result.models = models
+    gaps = platform_findings(result.loaded, models.values())  # PLAT-*: before any render
     rendered: list[RenderedConfig] = []
     for model in models.values():
-        if not needs_lint(model):  # rendering and parsing only what the lint reads
+        if not needs_lint(model) or has_gaps(model):  # only what the lint reads and can render
             continue
         try:
             text = render_device(model, templates)
@@ -67,7 +69,7 @@ def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) ->
         rendered.append(RenderedConfig(model, display_path(out_dir / output_name(model)), text))
     found = lint_configs(rendered, result.loaded.intent.standards.severity)
     result.findings = sorted(
-        [*result.findings, *found],
+        [*result.findings, *gaps, *found],
         key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message),
     )
 
@@ -89,7 +91,7 @@ def device_models(result: LintResult) -> dict[str, DeviceModel]:
 
 def render_all(models: dict[str, DeviceModel], templates: Path | None = None) -> dict[str, str]:
     """Relative output path -> file text, for every device (`templates`: another folder)."""
-    return {output_name(m): render_device(m, templates) for m in models.values()}
+    return {path: text for m in models.values() for path, text in render(m, templates).items()}
 
 
 def write_rendered(out_dir: Path, files: dict[str, str], intent_dir: Path | None = None) -> None:

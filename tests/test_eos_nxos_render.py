@@ -27,7 +27,7 @@ from meetme.generators.render import RenderError, output_name, render_device
 
 from meetme.core.problems import IntentError
 from meetme.intent.loader import load_intent
-from meetme.intent.schema_evpn import Attachment
+from meetme.intent.schema_multihoming import Attachment
 from meetme.pipeline import device_models, lint, render_all
 
 # platform -> (ciscoconfparse2 syntax, indentation step of one block level)
@@ -832,9 +832,9 @@ def _with_routed_static(model: DeviceModel) -> DeviceModel:
 @pytest.mark.parametrize(
     ("change", "named"),
     [
-        (_with_rpki_clause, "nxos_cannot_render_unverified_rpki_match"),
-        (_with_caches, "nxos_cannot_render_unverified_rpki_cache"),
-        (_with_routed_static, "nxos_cannot_render_static_route_without_next_hop"),
+        (_with_rpki_clause, "PLAT-001 "),
+        (_with_caches, "PLAT-001 "),
+        (_with_routed_static, "PLAT-002 "),
     ],
     ids=["rpki-match", "rpki-cache", "static-next-hop"],
 )
@@ -1385,8 +1385,8 @@ def _as_spine(model: DeviceModel) -> DeviceModel:
 @pytest.mark.parametrize(
     ("change", "named"),
     [
-        (_without_carrier_vlan, "nxos_evpn_vrf_needs_an_l3vni_carrier_vlan"),
-        (_as_spine, "nxos_cannot_render_evpn_next_hop_unchanged_without_a_route_map"),
+        (_without_carrier_vlan, "PLAT-008 "),
+        (_as_spine, "PLAT-007 "),
     ],
     ids=["l3vni-without-vlan", "spine-next-hop-unchanged"],
 )
@@ -1402,7 +1402,7 @@ def test_nxos_refuses_evpn_it_cannot_print(
 
 # --- NX-OS EVPN multihoming (ESI) host port-channels --------------------------------------
 # The example asks for ESI on Cumulus only: NX-OS has no esi_multihoming capability (Nexus 9000
-# -EX and later cannot host an Ethernet segment, generators/platforms.py), so EVPN-011 refuses
+# -EX and later cannot host an Ethernet segment, generators/platforms/), so EVPN-011 refuses
 # it in intent. templates/cisco_nxos/lags.j2 stays for when that is settled, and is read here
 # on aus1-lf3/lf4 given the host port-channels the generator builds for an ESI attachment.
 
@@ -1568,11 +1568,11 @@ def _lag_change(**update: Any) -> Callable[[DeviceModel], DeviceModel]:
 @pytest.mark.parametrize(
     ("change", "named"),
     [
-        (_lag_change(mode="mlag", esi=None), "nxos_cannot_render_an_mlag_bond_vpc_is_not_modelled"),
-        (_lag_change(vlans=[]), "nxos_cannot_render_a_host_trunk_without_vlans"),
+        (_lag_change(mode="mlag", esi=None), "PLAT-009 "),
+        (_lag_change(vlans=[]), "PLAT-011 "),
         (
             lambda m: m.model_copy(update={"evpn": None}),
-            "nxos_cannot_render_an_ethernet_segment_off_a_vtep",
+            "PLAT-010 ",
         ),
     ],
     ids=["mlag-bond", "trunk-without-vlans", "segment-without-evpn"],
@@ -1720,7 +1720,7 @@ def test_eos_session_in_a_vrf_without_evpn_fails_the_render() -> None:
         for n in model.bgp.neighbors
     ]
     broken = model.model_copy(update={"bgp": model.bgp.model_copy(update={"neighbors": neighbors})})
-    with pytest.raises(RenderError, match="vrf_without_evpn"):
+    with pytest.raises(RenderError, match="PLAT-003 "):
         render_device(broken)
 
 

@@ -566,7 +566,7 @@ def test_clause_after_a_match_everything_clause_fails_the_render(rendered: Rende
     after = RouteMapEntry(seq=20, action="deny", match_prefix_list=model.prefix_lists[0].name)
     broken_map = RouteMap(name="RM-BROKEN", afi="ipv4", entries=[catch_all, after])
     broken = model.model_copy(update={"route_maps": [*model.route_maps, broken_map]})
-    with pytest.raises(RenderError, match="match_everything"):
+    with pytest.raises(RenderError, match="PLAT-006 "):
         render_device(broken)
     # Alone, a match-everything clause is the whole policy.
     alone = model.model_copy(
@@ -626,7 +626,7 @@ def test_management_plane_follows_the_model(rendered: Rendered) -> None:
         # From the intent: XR's groups for each role, and the SHA-512-crypt hash by reference.
         assert sorted(u.name for u in mgmt.users) == sorted(intent_users)
         for user in mgmt.users:
-            assert user.roles == list(groups.role(intent_users[user.name].role).names)
+            assert user.roles == groups.role(intent_users[user.name].role).names
             assert user.password_hash == f"<<{intent_users[user.name].password_hash}>>"
             assert PLACEHOLDER_RE.fullmatch(user.password_hash)
         admin = next(u for u in mgmt.users if intent_users[u.name].role == "admin")
@@ -744,7 +744,7 @@ def test_a_session_in_an_undefined_vrf_fails_the_render(rendered: Rendered) -> N
     """Sessions are printed inside their VRF's block: one whose VRF the device does not define
     would silently vanish, so the render stops instead."""
     model, _ = next(iter(handoff_borders(rendered).values()))
-    with pytest.raises(RenderError, match="undefined_vrf"):
+    with pytest.raises(RenderError, match="PLAT-003 "):
         render_device(model.model_copy(update={"vrfs": model.vrfs[1:]}))
 
 

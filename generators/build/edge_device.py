@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meetme.intent.schema import Device, Intent, Site
-
 from meetme.generators.build.edge_policy import PolicySet, build_policies
+from meetme.generators.model import (
+    Address,
+    BfdTimers,
+    BgpNeighbor,
+    Interface,
+    RpkiCache,
+    StaticRoute,
+)
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
-from meetme.generators.model import Address, BfdTimers, BgpNeighbor, Interface, RpkiCache, StaticRoute
-from meetme.generators.platforms import PLATFORMS
+
+from meetme.intent.schema import Device, Intent, Site
 
 
 @dataclass
@@ -45,8 +52,7 @@ def edge_device(
     result.policies, names = build_policies(
         intent.organisation.asn, site_code, sessions, rpki, lab=site.environment == "lab"
     )
-    warning_pct = edge.max_prefix_warning_pct if edge is not None else 80
-    result.neighbors = [_neighbor(s, names[s], warning_pct) for s in sessions]
+    result.neighbors = [_neighbor(s, names[s], fabric.warning_pct) for s in sessions]
     if any(s.internet for s in sessions):
         result.static_routes = [
             StaticRoute(
@@ -94,6 +100,17 @@ def _interfaces(
 
 
 def _neighbor(s: ExternalSession, route_maps: tuple[str, str], warning_pct: int) -> BgpNeighbor:
+    # a session's BFD always runs its own timers (the party's, or the intent's)
+    timers = (
+        BfdTimers(
+            profile=f"BFD-{s.bfd_interval}MS-X{s.bfd_multiplier}",
+            interval=s.bfd_interval,
+            min_rx=s.bfd_interval,
+            multiplier=s.bfd_multiplier,
+        )
+        if s.bfd
+        else None
+    )
     return BgpNeighbor(
         address=s.peer_address,
         afi=s.afi,
@@ -104,7 +121,7 @@ def _neighbor(s: ExternalSession, route_maps: tuple[str, str], warning_pct: int)
         bfd=s.bfd,
         route_map_in=route_maps[0],
         route_map_out=route_maps[1],
-        max_prefix=s.max_prefix or 0,
+        max_prefix=s.max_prefix,  # None only where EDGE-001 is waived: no limit is printed
         max_prefix_warning_pct=warning_pct,
         kind=s.kind,
         party=s.party,
@@ -112,12 +129,5 @@ def _neighbor(s: ExternalSession, route_maps: tuple[str, str], warning_pct: int)
         password=s.password,
         ttl_security=s.gtsm,
         enforce_first_as=s.enforce_first_as,
-        bfd_timers=BfdTimers(
-            profile=f"BFD-{s.bfd_interval}MS-X{s.bfd_multiplier}",
-            interval=s.bfd_interval,
-            min_rx=s.bfd_interval,
-            multiplier=s.bfd_multiplier,
-        )
-        if s.bfd
-        else None,
+        bfd_timers=timers,
     )

@@ -15,16 +15,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
-from meetme.core.numbering import (
-    DOCUMENTATION_ASNS,
-    PRIVATE_ASNS,
-    RESERVED_ASNS,
-    AsnRange,
-    documentation_prefix,
-)
-
 from meetme.generators.build.aspath import range_regexes
-from meetme.generators.resolve.edge_sessions import CLASS_VALUE, LOCAL_PREFERENCE, Afi, ExternalSession
 from meetme.generators.model import (
     AsPathEntry,
     AsPathList,
@@ -33,6 +24,20 @@ from meetme.generators.model import (
     PrefixListEntry,
     RouteMap,
     RouteMapEntry,
+)
+from meetme.generators.resolve.edge_sessions import (
+    CLASS_VALUE,
+    LOCAL_PREFERENCE,
+    Afi,
+    ExternalSession,
+)
+
+from meetme.core.numbering import (
+    DOCUMENTATION_ASNS,
+    PRIVATE_ASNS,
+    RESERVED_ASNS,
+    AsnRange,
+    documentation_prefix,
 )
 
 BOGONS_V4 = (

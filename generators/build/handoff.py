@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from meetme.intent.schema import Device, Intent, Site
-
-from meetme.generators.resolve import allocate
-from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.build.overlay import families
 from meetme.generators.model import (
     Address,
     BgpNeighbor,
@@ -27,9 +24,12 @@ from meetme.generators.model import (
     RouteMapEntry,
 )
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.fabric import SiteFabric
+
+from meetme.intent.schema import Device, Intent, Site
 
 NORTH_MAX_LENGTH = 24  # subnets of an exported prefix go north; host routes stay inside
-WARNING_PCT = 80
 DEFAULT_LIST = "PL-HANDOFF-DEFAULT-V4"
 
 
@@ -63,7 +63,7 @@ def handoff_of(
             links.append((local, remote, peer))
     if not links:
         return parts
-    router_id = allocate.loopback_v4(site, device).split("/")[0]
+    router_id = fabric.router_ids[name]
     parts.prefix_lists.append(
         PrefixList(
             name=DEFAULT_LIST,
@@ -120,8 +120,7 @@ def handoff_of(
                 ],
             ),
         ]
-        if on_border:
-            parts.vrfs.append(PlainVrf(name=vrf_name, rd=f"{router_id}:{vrf.vlan}"))
+        sessions: list[BgpNeighbor] = []
         for local, remote, peer in links:
             sub = f"{local.interface}.{vrf.vlan}"
             far = f"{remote.device} {remote.interface}.{vrf.vlan}"
@@ -135,10 +134,10 @@ def handoff_of(
                     vrf=vrf_name,
                     ipv4=Address.of(local.address_v4),
                     ip_mtu=local.ip_mtu,
-                    mtu=local.ip_mtu + platform.subinterface_mtu_overhead,
+                    mtu=platform.mtu(local.ip_mtu, subinterface=True),
                 )
             )
-            parts.neighbors.append(
+            sessions.append(
                 BgpNeighbor(
                     address=remote.address_v4.split("/")[0],
                     afi="ipv4",
@@ -150,13 +149,23 @@ def handoff_of(
                     route_map_in=rm_in,
                     route_map_out=rm_out,
                     max_prefix=vrf.max_prefix,
-                    max_prefix_warning_pct=WARNING_PCT,
+                    max_prefix_warning_pct=fabric.warning_pct,
                     kind="handoff",
                     vrf=vrf_name,
                     # Not yet: the border's VRF has no exit of its own (no leaking into the
                     # Internet table or an on-ramp), so a default sent south would draw traffic
                     # into a black hole. The templates print it once the VRF can forward it.
                     default_originate=False,
+                )
+            )
+        parts.neighbors += sessions
+        if on_border:
+            parts.vrfs.append(
+                PlainVrf(
+                    name=vrf_name,
+                    rd=f"{router_id}:{vrf.vlan}",
+                    # IPv4 always: its sub-interfaces carry IPv4 addresses
+                    address_families=families(["ipv4", *(n.afi for n in sessions)]),
                 )
             )
     return parts

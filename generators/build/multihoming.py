@@ -6,11 +6,11 @@ the attachment alone, so the two halves of every bond agree by construction.
 
 from __future__ import annotations
 
-from meetme.intent.schema import Site
-from meetme.intent.schema_evpn import Attachment
-
 from meetme.generators.model import Lag, Mlag
 from meetme.generators.platforms import PLATFORMS
+
+from meetme.intent.schema import Site
+from meetme.intent.schema_multihoming import Attachment
 
 
 def network_vlans(site: Site, names: list[str]) -> list[int]:
@@ -58,7 +58,7 @@ def lags_of(site: Site, name: str) -> list[Lag]:
                     number=number,
                     description=f"{att_name} host {index + 1} {attachment.mode}",
                     members=[port],
-                    mtu=l2_mtu(platform.l2_mtus, attachment.mtu),
+                    mtu=platform.l2_mtu(attachment.mtu),
                     vlans=vlans,
                     mode=attachment.mode,
                     segment_id=segment,

@@ -7,15 +7,12 @@ Spines carry EVPN routes between VTEPs (eBGP, next hop unchanged) and no VXLAN a
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
+from collections.abc import Iterable
 
-from meetme.intent.schema import Device, Intent, Site
-from meetme.intent.schema_evpn import EvpnSettings, Network
-
-from meetme.generators.resolve import allocate
-from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.model import (
     Address,
+    Afi,
+    BgpNeighbor,
     Evpn,
     EvpnPeer,
     EvpnVlan,
@@ -25,46 +22,47 @@ from meetme.generators.model import (
     RouteMapEntry,
 )
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.resolve.placement import PlacedNetwork
 
-VTEP_ROLES = ("leaf", "border_leaf")
+from meetme.intent.schema import Device, Intent, Site
+from meetme.intent.schema_overlay import EvpnSettings
+
+VTEP_ROLES = allocate.VTEP_ROLES
 OVERLAY_ROLES = ("spine",)  # where the eBGP EVPN sessions of the VTEPs land
 EVPN_MULTIHOP = 3  # loopback to loopback across one spine (AVD uses 3)
-EVPN_WARNING_PCT = 80  # docs/standards.md#edge-002: warning threshold inside 75-90 %
 CONNECTED_ROUTE_MAP = "RM-EVPN-CONNECTED"  # NX-OS redistributes only through a route-map
-
-
-@dataclass(frozen=True)
-class PlacedNetwork:
-    tenant: str
-    name: str
-    network: Network
-
-
-def networks_of(site: Site, name: str, device: Device) -> list[PlacedNetwork]:
-    """The networks a device carries: its rack is listed, or the device is."""
-    if device.role not in VTEP_ROLES:
-        return []
-    placed = []
-    for tenant_name, tenant in sorted(site.tenants.items()):
-        for net_name, network in sorted(tenant.networks.items()):
-            if device.rack in network.racks or name in network.leaves:
-                placed.append(PlacedNetwork(tenant_name, net_name, network))
-    return sorted(placed, key=lambda p: p.network.vlan)
 
 
 def route_target(settings: EvpnSettings, vni: int, override: str | None) -> str:
     return override or f"{settings.route_target_admin}:{vni}"
 
 
-def evpn_device(intent: Intent, site: Site, name: str, device: Device) -> Evpn | None:
+def families(afis: Iterable[str]) -> tuple[Afi, ...]:
+    """Address families in print order: IPv4, then IPv6."""
+    present = set(afis)
+    return tuple(afi for afi in ("ipv4", "ipv6") if afi in present)
+
+
+def evpn_device(
+    intent: Intent,
+    site: Site,
+    name: str,
+    device: Device,
+    fabric: SiteFabric,
+    neighbors: tuple[BgpNeighbor, ...],
+) -> Evpn | None:
+    """`neighbors`: the device's BGP sessions (those in a tenant VRF decide its families)."""
     settings = site.evpn
     if settings is None or device.role not in (*VTEP_ROLES, *OVERLAY_ROLES):
         return None
     platform = PLATFORMS[device.platform]
-    router_id = allocate.loopback_v4(site, device).split("/")[0]
+    router_id = fabric.router_ids[name]
     vtep = device.role in VTEP_ROLES
     vtep_address = allocate.vtep_v4(site, device) if vtep else None
-    placed = networks_of(site, name, device)
+    placed = fabric.placement.networks_of(name)
     unique_svi = "svi_needs_unique_address" in platform.capabilities
     vlans = [
         _vlan(settings, router_id, p, platform.svi_format, device.id if unique_svi else None)
@@ -79,6 +77,17 @@ def evpn_device(intent: Intent, site: Site, name: str, device: Device) -> Evpn |
         vrf = site.tenants[tenant].vrfs[vrf_name]
         if vrf.l3vni is None:
             continue  # EVPN-005 reports it; without an L3VNI the VRF routes locally only
+        sessions = [n.afi for n in neighbors if n.vrf == vrf_name]
+        gateways = [
+            afi
+            for v in vlans
+            if v.vrf == vrf_name and v.svi is not None
+            for afi, present in (
+                ("ipv4", v.svi.ipv4 or v.gateway_v4),
+                ("ipv6", v.svi.ipv6 or v.gateway_v6),
+            )
+            if present
+        ]
         vrfs.append(
             EvpnVrf(
                 name=vrf_name,
@@ -87,6 +96,8 @@ def evpn_device(intent: Intent, site: Site, name: str, device: Device) -> Evpn |
                 rd=f"{router_id}:{vrf.l3vni}",
                 route_target=route_target(settings, vrf.l3vni, vrf.route_target),
                 connected_route_map=connected_map,
+                address_families=families([*gateways, *sessions]) or ("ipv4",),
+                session_families=families(sessions),
             )
         )
     return Evpn(
@@ -98,7 +109,7 @@ def evpn_device(intent: Intent, site: Site, name: str, device: Device) -> Evpn |
         arp_nd_suppression=True,
         vlans=vlans,
         vrfs=sorted(vrfs, key=lambda v: v.name),
-        peers=_peers(intent, site, name, device),
+        peers=_peers(intent, site, name, device, fabric),
     )
 
 
@@ -159,12 +170,14 @@ def _own_address(gateway: str | None, device_id: int) -> Address | None:
     return Address.of(f"{own}/{net.prefixlen}")
 
 
-def _peers(intent: Intent, site: Site, name: str, device: Device) -> list[EvpnPeer]:
+def _peers(
+    intent: Intent, site: Site, name: str, device: Device, fabric: SiteFabric
+) -> list[EvpnPeer]:
     """VTEPs peer with every spine; spines with every VTEP. Loopback to loopback."""
     want = OVERLAY_ROLES if device.role in VTEP_ROLES else VTEP_ROLES
     next_hop_unchanged = device.role in OVERLAY_ROLES
     source = PLATFORMS[device.platform].loopback_names[0]
-    source_address = allocate.loopback_v4(site, device).split("/")[0]
+    source_address = fabric.router_ids[name]
     settings = site.evpn
     assert settings is not None
     peers = []
@@ -173,7 +186,7 @@ def _peers(intent: Intent, site: Site, name: str, device: Device) -> list[EvpnPe
             continue
         peers.append(
             EvpnPeer(
-                address=allocate.loopback_v4(site, peer).split("/")[0],
+                address=fabric.router_ids[peer_name],
                 remote_as=allocate.device_asn(intent, site, peer),
                 description=f"evpn {peer_name}",
                 peer_device=peer_name,
@@ -181,7 +194,7 @@ def _peers(intent: Intent, site: Site, name: str, device: Device) -> list[EvpnPe
                 update_source_address=source_address,
                 ebgp_multihop=EVPN_MULTIHOP,
                 max_routes=settings.max_routes,
-                max_routes_warning_pct=EVPN_WARNING_PCT,
+                max_routes_warning_pct=fabric.warning_pct,
                 next_hop_unchanged=next_hop_unchanged,
             )
         )
@@ -193,11 +206,11 @@ def _dotted(mac: str) -> str:
     return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
 
 
-def connected_route_maps(evpn: Evpn | None) -> list[RouteMap]:
+def connected_route_maps(evpn: Evpn | None) -> tuple[RouteMap, ...]:
     """The permit-all map that lets SVI subnets into BGP as type-5, where a platform needs one."""
     if evpn is None or not any(v.connected_route_map for v in evpn.vrfs):
-        return []
-    return [
+        return ()
+    return (
         RouteMap(
             name=CONNECTED_ROUTE_MAP,
             afi="ipv4",
@@ -206,8 +219,8 @@ def connected_route_maps(evpn: Evpn | None) -> list[RouteMap]:
                     seq=10, action="permit", description="SVI subnets of the VRF, as EVPN type-5"
                 )
             ],
-        )
-    ]
+        ),
+    )
 
 
 def _handoff_vrfs(site: Site, name: str) -> set[tuple[str, str]]:

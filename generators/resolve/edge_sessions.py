@@ -13,13 +13,8 @@ from typing import Literal
 from meetme.core.providers import providers
 from meetme.core.secret_refs import placeholder, reference_name
 from meetme.intent.schema import Intent, Site
-from meetme.intent.schema_edge import (
-    AzureLink,
-    CloudSession,
-    DirectCircuit,
-    IxNeighbor,
-    SessionOptions,
-)
+from meetme.intent.schema_clouds import AzureLink, CloudSession
+from meetme.intent.schema_edge import DirectCircuit, IxNeighbor, SessionOptions
 
 Path_ = tuple[str | int, ...]
 Kind = Literal["transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"]

@@ -1,21 +1,28 @@
-"""Resolve the site's physical fabric: links from role rules and explicit links, with addresses.
+"""Resolve the site: links from role rules and explicit links with addresses and MTUs, router
+ids, network placement and the prefix-limit warning threshold.
 
 The result is shared by the design-standard rules and the device-model builder, so both see
-exactly the same links and allocations.
+exactly the same links, allocations and decisions; each is made once, here.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.edge_sessions import SiteEdge, resolve_edge
+from meetme.generators.resolve.placement import Placement, resolve_placement
 
 from meetme.core.problems import IntentError, Problem
 from meetme.intent.interfaces import sample
 from meetme.intent.loader import LoadedIntent
-from meetme.intent.schema import Device, Link, LinkRule, LinkRuleSide, Site
+from meetme.intent.schema import Device, Site
+from meetme.intent.schema_edge import EdgeSettings
+from meetme.intent.schema_underlay import Link, LinkRule, LinkRuleSide
 from meetme.intent.types import SPEED_GBPS
 
 Path_ = tuple[str | int, ...]
@@ -31,6 +38,8 @@ class LinkEndFacts:
     breakout: str | None
     address_v4: str  # host address with /31
     address_v6: str | None
+    # where ip_mtu is written: the end, the link, the link rule, or the site's underlay default
+    ip_mtu_source: Path_ = ()
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,10 @@ class SiteFabric:
     site: Site
     links: list[FabricLink] = field(default_factory=list)
     edge: SiteEdge = field(default_factory=SiteEdge)
+    placement: Placement = field(default_factory=Placement)  # which VTEP carries which network
+    router_ids: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    # the prefix-limit warning threshold of every session the site's devices run (EDGE-002)
+    warning_pct: int = field(default_factory=lambda: default_warning_pct())
 
     _index: dict[str, list[EndPair]] = field(default_factory=dict, repr=False)
     _indexed: int = field(default=-1, repr=False)  # len(links) when the index was built
@@ -89,6 +102,9 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
                 problems,
             )
         fabric.edge = resolve_edge(loaded.intent, site_name, site)
+        fabric.placement = resolve_placement(site)
+        fabric.router_ids = _router_ids(site)
+        fabric.warning_pct = warning_pct(site)
         _check_ports_unique(fabric, loaded, problems)
         _check_edge(fabric, loaded, problems)
         _check_device_pools(loaded, site, problems)
@@ -97,6 +113,32 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
     if problems:
         raise IntentError(problems)
     return fabrics
+
+
+def default_warning_pct() -> int:
+    """The schema's default threshold: the one number when the intent gives none."""
+    default = EdgeSettings.model_fields["max_prefix_warning_pct"].default
+    assert isinstance(default, int)
+    return default
+
+
+def warning_pct(site: Site) -> int:
+    """The intent's peering.edge.max_prefix_warning_pct, for underlay, overlay, handoff and
+    edge sessions alike."""
+    edge = site.peering.edge
+    return edge.max_prefix_warning_pct if edge is not None else default_warning_pct()
+
+
+def _router_ids(site: Site) -> Mapping[str, str]:
+    """Device -> router id: its IPv4 loopback address. A device outside the pool has none (the
+    pool check reports it)."""
+    ids = {}
+    for name, device in site.devices.items():
+        try:
+            ids[name] = allocate.loopback_v4(site, device).split("/")[0]
+        except PoolExhausted:
+            continue
+    return MappingProxyType(ids)
 
 
 def _natural(name: str) -> tuple[object, ...]:
@@ -137,6 +179,7 @@ def _expand_rule(
     problems: list[Problem],
 ) -> None:
     mtu = rule.mtu or site.underlay.mtu
+    mtu_source = (*path, "mtu") if rule.mtu is not None else (*path[:2], "underlay", "mtu")
     speed = SPEED_GBPS[rule.speed]
     exhausted: set[str] = set()
     for a_name, a_dev in _side_devices(site, rule.a):
@@ -177,6 +220,8 @@ def _expand_rule(
                 b_end = _end(
                     b_name, sample(rule.b.interface, b_n), speed, mtu, None, None, v4, v6, 1
                 )
+                a_end = dataclasses.replace(a_end, ip_mtu_source=mtu_source)
+                b_end = dataclasses.replace(b_end, ip_mtu_source=mtu_source)
                 fabric.links.append(FabricLink(a_end, b_end, v4, v6, path, f"rule {rule.name}"))
 
 
@@ -198,12 +243,18 @@ def _add_explicit(
     v4 = link.ipv4 or v4
     v6 = link.ipv6 or v6
     ends = []
-    for offset, end in enumerate((link.a, link.b)):
+    for offset, (side, end) in enumerate((("a", link.a), ("b", link.b))):
         speed = SPEED_GBPS[end.speed or link.speed or "1G"]
         mtu = end.mtu or link.mtu or site.underlay.mtu
-        ends.append(
-            _end(end.device, end.interface, speed, mtu, end.lanes, end.breakout, v4, v6, offset)
+        mtu_source = (
+            (*path, side, "mtu")
+            if end.mtu is not None
+            else (*path, "mtu")
+            if link.mtu is not None
+            else (*path[:2], "underlay", "mtu")
         )
+        facts = _end(end.device, end.interface, speed, mtu, end.lanes, end.breakout, v4, v6, offset)
+        ends.append(dataclasses.replace(facts, ip_mtu_source=mtu_source))
     fabric.links.append(FabricLink(ends[0], ends[1], v4, v6, path, f"link #{link_index}"))
 
 

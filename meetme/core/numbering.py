@@ -1,4 +1,6 @@
-"""Special-purpose ASN and prefix ranges (docs/standards.md#numbering), with the RFC that sets each."""
+"""Special-purpose ASN and prefix ranges, with the RFC that sets each.
+
+Why each matters: docs/standards.md#numbering."""
 
 from __future__ import annotations
 

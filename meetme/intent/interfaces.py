@@ -6,7 +6,7 @@ checks a name against its device's own platform, so `swp1` on an EOS box or `Eth
 Cumulus is refused at load, at the value. Port numbers are not range-checked here: which ports
 a model has is the hardware catalogue's business (rules HW-*).
 
-Sources: the naming in validators/data/hardware.yaml and generators/platforms.py (LAG and
+Sources: the naming in validators/data/hardware.yaml and generators/platforms/ (LAG and
 MLAG peer-link names); IOS-XR interface types as the IOS XR interface configuration guides
 list them for Ethernet (TenGigE ... EightHundredGigE) and Bundle-Ether 1-65535; NX-OS
 port-channel 1-4096; EOS Port-Channel; Cumulus `swpP[sS]`, `bondN`, `peerlink`.
@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass
 
 from meetme.core.problems import shown
-
 from meetme.intent.types import SUBINTERFACE, VLAN_MAX, interface_problem
 
 IOSXR_ETHERNET_TYPES = (

@@ -19,7 +19,6 @@ import annotated_types
 from pydantic import BaseModel, ValidationError
 
 from meetme.core.problems import SHOWN_CHARS, IntentError, Location, Problem, clip, shown
-
 from meetme.intent.references import check_references
 from meetme.intent.schema import Intent, attach_paths
 from meetme.intent.schema_base import Node

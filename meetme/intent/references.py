@@ -13,7 +13,6 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from meetme.core.problems import Location, Problem
-
 from meetme.intent.interfaces import platform_problem, sample
 from meetme.intent.types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
 from meetme.intent.yaml_source import Path_
@@ -360,7 +359,7 @@ def _interface_names(
 ) -> Iterator[tuple[str, Location, str]]:
     """Every interface name written in intent is one its device's platform has: links,
     cross-connects, and the host ports and peer links of attachments. An attachment's names
-    are the same on both leaves: of a pair of two platforms, EVPN-008 reports the pair."""
+    are the same on both leaves: of a pair of two platforms, MH-001 reports the pair."""
     named: list[tuple[Any, Any, Path_]] = []
     for index, link in enumerate(_list(site, "links")):
         for end in ("a", "b"):

@@ -1,10 +1,27 @@
-"""The base of every intent object."""
+"""The base of every intent object, and the field types several features share."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr
+
+from meetme.core.secret_refs import REFERENCE_RE, reference_name
 
 Path_ = tuple[str | int, ...]
+
+
+def _secret(value: str) -> str:
+    # fullmatch: reference_name's `$` would also accept a trailing newline
+    if REFERENCE_RE.fullmatch(value) is None:
+        reference_name("")  # raises ValueError with the fix, never quoting the value
+    return value
+
+
+# A secret reference (`secret:NAME`), never a value: edge keys, cloud keys, password hashes.
+SecretRef = Annotated[str, AfterValidator(_secret)]
+# A prefix limit on an external session (edge and clouds).
+MaxPrefix = Annotated[int, Field(ge=1, le=10_000_000)]
 
 
 class Node(BaseModel):

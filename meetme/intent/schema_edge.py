@@ -1,4 +1,5 @@
-"""The peering edge in intent: IXes, transit, PNIs and the AWS / Azure / Google on-ramps.
+"""The edge feature in intent: cross-connects, IXes, transit, PNIs and the site's edge policy
+knobs. The cloud on-ramps (AWS, Azure, Google) are their own feature: schema_clouds.py.
 
 Every session rides a cross-connect (`site.cross_connects`, which knows the MMR, entrance,
 border device and port), so physical diversity rules and sessions read one source of truth.
@@ -7,16 +8,14 @@ Keys are secret references (`secret:NAME`), never values.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from pydantic import Field
 
-from pydantic import AfterValidator, Field
-
-from meetme.core.secret_refs import REFERENCE_RE, reference_name
-
-from meetme.intent.schema_base import Node
+from meetme.intent.schema_base import MaxPrefix, Node, SecretRef
+from meetme.intent.schema_clouds import Aws, Azure, Gcp
 from meetme.intent.types import (
     Asn,
     Community,
+    InterfaceName,
     InterfaceV4,
     InterfaceV6,
     IPAddress,
@@ -24,19 +23,17 @@ from meetme.intent.types import (
     Prefix,
     PrefixV4,
     PrefixV6,
+    Speed,
 )
 
 
-def _secret(value: str) -> str:
-    # fullmatch: reference_name's `$` would also accept a trailing newline
-    if REFERENCE_RE.fullmatch(value) is None:
-        reference_name("")  # raises ValueError with the fix, never quoting the value
-    return value
-
-
-SecretRef = Annotated[str, AfterValidator(_secret)]
-Vlan = Annotated[int, Field(ge=1, le=4094)]
-MaxPrefix = Annotated[int, Field(ge=1, le=10_000_000)]
+class CrossConnect(Node):
+    party: Name = Field(description="The external party: carrier, IX, transit, cloud.")
+    room: Name = Field(description="The MMR where the cross-connect lands.")
+    entrance: Name = Field(description="Building entrance / pathway it uses.")
+    device: Name
+    interface: InterfaceName = Field(description="As the device's platform names it.")
+    speed: Speed
 
 
 class SessionOptions(Node):
@@ -100,86 +97,6 @@ class Transit(SessionOptions):
 class Pni(Transit):
     import_prefixes: list[Prefix] = Field(
         default_factory=list, description="Explicit allow-list (IRR-generated) if given."
-    )
-
-
-class BurstProfile(Node):
-    """The burst profile agreed with the provider; both sides must support it."""
-
-    committed_mbps: int = Field(ge=1)
-    burst_mbps: int = Field(ge=1)
-    burst_seconds: int = Field(ge=0)
-
-
-class CloudSession(Node):
-    """One eBGP session on an 802.1Q sub-interface of a cloud cross-connect."""
-
-    circuit: Name
-    vlan: Vlan
-    ipv4: InterfaceV4
-    peer_ipv4: IPAddress
-    ipv6: InterfaceV6 | None = None
-    peer_ipv6: IPAddress | None = None
-    mtu: int = Field(default=1500, ge=1280, le=9216)
-
-
-class AwsVif(CloudSession):
-    type: Literal["private", "transit", "public"]
-    amazon_asn: Asn
-    key: SecretRef | None = Field(default=None, description="AWS always runs MD5.")
-    advertise: list[Prefix] = Field(default_factory=list)
-    max_prefix: MaxPrefix = Field(default=100, description="Routes we accept from AWS.")
-    gtsm: bool = False
-
-
-class Aws(Node):
-    vifs: dict[Name, AwsVif] = Field(min_length=1)
-    burst: BurstProfile
-
-
-class AzureLink(Node):
-    circuit: Name
-    vlan: Vlan
-    ipv4: PrefixV4 = Field(description="The /30 of this link: we take the first usable.")
-    ipv6: PrefixV6 | None = Field(default=None, description="The /126 of this link.")
-
-
-class AzurePeering(Node):
-    type: Literal["private", "microsoft"]
-    primary: AzureLink
-    secondary: AzureLink | None = None
-    key: SecretRef | None = None
-    premium: bool = False
-    advertise: list[Prefix] = Field(default_factory=list)
-    max_prefix: MaxPrefix = Field(default=4000, description="Routes we accept from Microsoft.")
-    mtu: int = Field(default=1500, ge=1280, le=9216)
-
-
-class Azure(Node):
-    bandwidth_mbps: int = Field(ge=50)
-    peerings: dict[Name, AzurePeering] = Field(min_length=1)
-    burst: BurstProfile
-
-
-class GcpAttachment(CloudSession):
-    cloud_router: Name
-    region: Name
-    metro: Name
-    edge_availability_domain: Literal["availability-domain-1", "availability-domain-2"]
-    key: SecretRef | None = None
-    advertise: list[Prefix] = Field(default_factory=list)
-    max_prefix: MaxPrefix = Field(default=1000, description="Routes we accept from Google.")
-    mtu: int = Field(default=1440, ge=1280, le=9216)
-
-
-class Gcp(Node):
-    type: Literal["dedicated", "partner"]
-    sla: Literal["99.9", "99.99"]
-    cloud_router_asn: Asn
-    attachments: dict[Name, GcpAttachment] = Field(min_length=1)
-    burst: BurstProfile
-    bfd_interval: int = Field(
-        default=1000, ge=50, le=30000, description="Cloud Router BFD accepts 1000-30000 ms."
     )
 
 

@@ -102,7 +102,7 @@ def _relation(first: PortUse, second: PortUse, written: Location) -> str | None:
     where = f"{first.label} (at {written})"
     if first.port.cage == second.port.cage:
         if first.name == second.name and {first.kind, second.kind} & {"host", "peer-link"}:
-            return None  # one name twice with an attachment's port: EVPN-008 reports it
+            return None  # one name twice with an attachment's port: MH-005 reports it
         if _shares_cable(first, second):
             return None
         if first.name.split(".")[0] == second.name.split(".")[0]:

@@ -18,7 +18,7 @@ from meetme.validators.rules.edge import AFI_LABEL, edge_of, names
 
 from meetme.core.numbering import is_private_asn
 from meetme.core.providers import providers
-from meetme.intent.schema_edge import BurstProfile, GcpAttachment
+from meetme.intent.schema_clouds import BurstProfile, GcpAttachment
 from meetme.intent.types import SPEED_GBPS
 
 AWS_LIMITS = "https://docs.aws.amazon.com/directconnect/latest/UserGuide/limits.html"
@@ -123,7 +123,8 @@ def aws_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
     "AWS always runs TCP-MD5 (it generates a key when none is given), so a session without "
     "the key never establishes; AWS sends BGP with TTL 1 and supports neither multihop nor "
     "GTSM, so TTL security drops every AWS packet.",
-    f"docs/standards.md#aws-002, docs/standards.md#edge-gtsm and docs/standards.md#edge-003; {AWS_PEER}; {AWS_BGP}",
+    "docs/standards.md#aws-002, docs/standards.md#edge-gtsm and docs/standards.md#edge-003; "
+    f"{AWS_PEER}; {AWS_BGP}",
 )
 def aws_md5_no_gtsm(ctx: SiteContext) -> Iterator[Hit]:
     facts = _facts("aws")
@@ -608,7 +609,8 @@ def _burst_hits(
     f"does not deliver (Azure: {_AZ['burst_factor']['value']}x the circuit bandwidth over both "
     f"links; Google: {_GCP['attachment_max_mbps']['value']:,} Mb/s per "
     "VLAN attachment), is dropped exactly when it is needed.",
-    f"docs/standards.md#cloud-003 and docs/standards.md#az-006; {AZ_FAQ}; {GCP_PARTNER}; {AWS_LIMITS}",
+    "docs/standards.md#cloud-003 and docs/standards.md#az-006; "
+    f"{AZ_FAQ}; {GCP_PARTNER}; {AWS_LIMITS}",
 )
 def burst_within_capacity(ctx: SiteContext) -> Iterator[Hit]:
     peering = ctx.site.peering

@@ -353,6 +353,12 @@ def _end_field(ctx: SiteContext, link: FabricLink, field: str) -> Path_:
     return source
 
 
+def _mtu_source(link: FabricLink) -> Path_:
+    """Where the differing MTU is written (resolved once, with the link): b's own, else a's."""
+    b_written = link.b.ip_mtu_source[-2:] == ("b", "mtu")
+    return link.b.ip_mtu_source if b_written else link.a.ip_mtu_source
+
+
 def _ends(link: FabricLink) -> str:
     return f"{link.a.device} {link.a.interface} and {link.b.device} {link.b.interface}"
 
@@ -393,5 +399,5 @@ def ip_mtu_matches(ctx: SiteContext) -> Iterator[Hit]:
             yield Hit(
                 f"IP MTU differs between {_ends(link)} ({link.a.ip_mtu} vs "
                 f"{link.b.ip_mtu}); set the same mtu on both ends",
-                _end_field(ctx, link, "mtu"),
+                _mtu_source(link),
             )

@@ -1,4 +1,5 @@
-"""MGMT-*: the out-of-band management addresses a replace push depends on.
+"""MGMT-*: the management feature, the out-of-band management addresses a replace push
+depends on (intent: `management:`, meetme.intent.schema_management).
 
 A push replaces the whole config, management address included, over that very address: a
 duplicate, an address the data plane also claims, or one whose subnet does not hold the gateway
@@ -10,15 +11,11 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from meetme.validators.engine import Hit, SiteContext, rule
 
 from meetme.core.numbering import Network
 from meetme.intent.schema import Device
-
-if TYPE_CHECKING:
-    pass
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 POOL_KEYS = ("loopback_v4", "loopback_v6", "vtep_v4", "p2p_v4", "p2p_v6")
@@ -43,7 +40,8 @@ def _management(device: Device) -> ipaddress.IPv4Interface | ipaddress.IPv6Inter
     "Every device has a management address of its own",
     "Two devices with one management address both answer on it: a replace push may land on "
     "the wrong device, and ARP on the management network flaps between the two.",
-    "RFC 5227 (IPv4 address conflict detection) https://www.rfc-editor.org/rfc/rfc5227",
+    "docs/standards.md#mgmt-001; RFC 5227 (IPv4 address conflict detection) "
+    "https://www.rfc-editor.org/rfc/rfc5227",
 )
 def management_addresses_unique(ctx: SiteContext) -> Iterator[Hit]:
     seen: dict[Address, str] = {}
@@ -145,6 +143,7 @@ class _Index:
     "or the device once the data plane's prefixes are configured) may lead into the data plane "
     "instead of the out-of-band network, and the device is unreachable once the push commits. "
     "The management network is its own address space.",
+    "docs/standards.md#mgmt-002; "
     f"Cisco, Out of band best practices (a management network independent of the production "
     f"network) {OOB}",
 )
@@ -198,6 +197,7 @@ def _gateway_problem(
     "subnet is unreachable, so after a replace push the device answers nobody beyond its own "
     "segment. The gateway's own address, and an IPv4 subnet's network or broadcast address "
     "(IPv6: the subnet-router anycast address), is no host address.",
+    "docs/standards.md#mgmt-003; "
     f"RFC 1122 section 3.3.1.1 (the first-hop gateway is on a connected network) and 3.2.1.3 "
     f"(network and broadcast addresses) {RFC_1122}; RFC 4291 section 2.6.1 (subnet-router "
     "anycast) https://www.rfc-editor.org/rfc/rfc4291",

@@ -1,4 +1,5 @@
-"""MGMT-001..003: management addressing that would lock a device out after a replace push."""
+"""MGMT-001..003, the management feature: management addressing that would lock a device out
+after a replace push."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def set_management(repo: Path, old: str, new: str) -> Path:
     return devices
 
 
-def test_example_has_no_mgmt_findings(example: Path) -> None:
+def test_example_has_no_management_findings(example: Path) -> None:
     result = lint_repo(example)
     assert [f for f in result.findings if f.rule in MGMT_RULES] == []
 

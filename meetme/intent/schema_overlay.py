@@ -1,4 +1,6 @@
-"""EVPN-VXLAN fabric services in intent: tenants, their VRFs and networks, the overlay settings.
+"""The overlay feature (EVPN-VXLAN) in intent: the site's `evpn:` settings and its `tenants:`,
+their VRFs and networks. Hosts dual-homed to leaf pairs are the multihoming feature
+(schema_multihoming), the VRF-lite handoff to the borders the handoff feature (schema_handoff).
 
 A network names the racks (or leaves) that carry it; the leaves in those racks become its VTEPs.
 Route targets default to `route_target_admin:VNI` on every VTEP, so one VNI has one RT
@@ -12,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from meetme.intent.schema_base import Node
-from meetme.intent.types import InterfaceName, InterfaceV4, InterfaceV6, Mtu, Name, Prefix
+from meetme.intent.types import InterfaceV4, InterfaceV6, Mtu, Name
 
 Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
 VlanId = Annotated[int, Field(ge=2, le=4094)]
@@ -66,49 +68,3 @@ class Network(Node):
 class Tenant(Node):
     vrfs: dict[Name, Vrf] = Field(default_factory=dict)
     networks: dict[Name, Network] = Field(default_factory=dict)
-
-
-class Attachment(Node):
-    """Hosts dual-homed to a leaf pair: one LACP bond per host, by MLAG or EVPN multihoming."""
-
-    mode: Literal["mlag", "esi"]
-    leaves: Annotated[list[Name], Field(min_length=2, max_length=2)]
-    ports: list[InterfaceName] = Field(
-        min_length=1, description="Host-facing ports, the same names on both leaves."
-    )
-    networks: list[Name] = Field(min_length=1, description="Networks trunked to the hosts.")
-    lag_base: int = Field(
-        default=10, ge=1, le=4000, description="Bond / port-channel number of host i: lag_base + i."
-    )
-    mtu: Mtu = 9214
-    lacp_system_mac: MacAddress = Field(
-        description="The LACP system MAC both leaves present (MLAG system MAC / ES system MAC)."
-    )
-    segment_base: int = Field(
-        default=1, ge=1, le=16_000, description="MLAG id / ES local id of host i: segment_base + i."
-    )
-    peer_link: list[InterfaceName] = Field(
-        default_factory=list, description="MLAG only: the peer-link ports, same on both."
-    )
-    anycast_vtep: InterfaceV4 | None = Field(
-        default=None, description="MLAG only: the VTEP address the pair shares (ADDR-001)."
-    )
-
-
-class HandoffVrf(Node):
-    vlan: VlanId = Field(description="Sub-interface VLAN of this VRF on every handoff link.")
-    export_north: list[Prefix] = Field(
-        default_factory=list, description="What this VRF may advertise to the border."
-    )
-    max_prefix: int = Field(
-        default=100, ge=1, le=1_000_000, description="Routes accepted from the border on this VRF."
-    )
-
-
-class Handoff(Node):
-    """VRF-lite from the border leaves to the border routers: per VRF, an 802.1Q
-    sub-interface and an eBGP session on every border-leaf-to-border link. Each VRF's
-    sub-interface reuses the link's own /31: the VRFs are separate routing contexts."""
-
-    border_leaves: list[Name] = Field(min_length=1)
-    vrfs: dict[Name, HandoffVrf] = Field(min_length=1)

@@ -1,0 +1,192 @@
+"""The underlay of one device: loopbacks, routed fabric links and their eBGP sessions (RFC 7938),
+with the loopback-only prefix lists and route maps those sessions apply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from meetme.generators.model import (
+    Address,
+    BfdTimers,
+    BgpNeighbor,
+    Interface,
+    PeerPort,
+    PrefixList,
+    PrefixListEntry,
+    RouteMap,
+    RouteMapEntry,
+)
+from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.fabric import SiteFabric, natural_key
+
+from meetme.intent.schema import Device, Intent, Site
+
+BFD_PROFILE = "BFD-UNDERLAY"
+PL_LOOPBACKS_V4 = "PL-LOOPBACKS-V4"
+PL_LOOPBACKS_V6 = "PL-LOOPBACKS-V6"
+RM_UNDERLAY_V4_IN = "RM-UNDERLAY-V4-IN"
+RM_UNDERLAY_V4_OUT = "RM-UNDERLAY-V4-OUT"
+RM_UNDERLAY_V6_IN = "RM-UNDERLAY-V6-IN"
+RM_UNDERLAY_V6_OUT = "RM-UNDERLAY-V6-OUT"
+
+
+@dataclass(frozen=True)
+class Underlay:
+    loopbacks: tuple[Interface, ...]
+    interfaces: tuple[Interface, ...]
+    neighbors: tuple[BgpNeighbor, ...]
+    prefix_lists: tuple[PrefixList, ...]
+    route_maps: tuple[RouteMap, ...]
+
+
+def device_bfd(site: Site) -> BfdTimers:
+    """The device's BFD timers: every session without timers of its own runs these."""
+    return BfdTimers(
+        profile=BFD_PROFILE,
+        interval=site.underlay.bfd.interval,
+        min_rx=site.underlay.bfd.interval,
+        multiplier=site.underlay.bfd.multiplier,
+    )
+
+
+def underlay_v6(site: Site) -> bool:
+    """IPv6 underlay sessions run when both IPv6 pools exist (loopbacks to carry, links)."""
+    return site.pools.loopback_v6 is not None and site.pools.p2p_v6 is not None
+
+
+def underlay_of(
+    intent: Intent,
+    site: Site,
+    name: str,
+    device: Device,
+    fabric: SiteFabric,
+) -> Underlay:
+    has_v6 = underlay_v6(site)
+    interfaces, neighbors = _fabric_links(intent, site, name, device, fabric)
+    return Underlay(
+        loopbacks=_loopbacks(site, device),
+        interfaces=interfaces,
+        neighbors=neighbors,
+        prefix_lists=_prefix_lists(site, has_v6),
+        route_maps=_route_maps(has_v6),
+    )
+
+
+def _loopbacks(site: Site, device: Device) -> tuple[Interface, ...]:
+    names = PLATFORMS[device.platform].loopback_names
+    v6 = allocate.loopback_v6(site, device)
+    loopbacks = [
+        Interface(
+            name=names[0],
+            kind="loopback",
+            description="router-id",
+            ipv4=Address.of(allocate.loopback_v4(site, device)),
+            ipv6=Address.of(v6) if v6 else None,
+        )
+    ]
+    vtep = allocate.vtep_v4(site, device)
+    if vtep is not None:
+        loopbacks.append(
+            Interface(
+                name=names[1],
+                kind="loopback",
+                description="VXLAN tunnel source",
+                ipv4=Address.of(vtep),
+            )
+        )
+    return tuple(loopbacks)
+
+
+def _fabric_links(
+    intent: Intent,
+    site: Site,
+    name: str,
+    device: Device,
+    fabric: SiteFabric,
+) -> tuple[tuple[Interface, ...], tuple[BgpNeighbor, ...]]:
+    platform = PLATFORMS[device.platform]
+    interfaces: list[Interface] = []
+    neighbors: list[BgpNeighbor] = []
+    for local, remote, _link in fabric.links_of(name):
+        peer = site.devices[remote.device]
+        far = f"{remote.device} {remote.interface}"
+        interfaces.append(
+            Interface(
+                name=local.interface,
+                kind="routed",
+                description=f"p2p to {far}",
+                ipv4=Address.of(local.address_v4),
+                ipv6=Address.of(local.address_v6) if local.address_v6 else None,
+                ip_mtu=local.ip_mtu,
+                mtu=platform.mtu(local.ip_mtu),
+                speed_gbps=local.speed_gbps,
+                peer=PeerPort(device=remote.device, interface=remote.interface),
+            )
+        )
+        remote_as = allocate.device_asn(intent, site, peer)
+        sessions = [("ipv4", remote.address_v4, RM_UNDERLAY_V4_IN, RM_UNDERLAY_V4_OUT)]
+        if remote.address_v6 is not None and underlay_v6(site):
+            sessions.append(("ipv6", remote.address_v6, RM_UNDERLAY_V6_IN, RM_UNDERLAY_V6_OUT))
+        for afi, peer_address, rm_in, rm_out in sessions:
+            neighbors.append(
+                BgpNeighbor(
+                    address=peer_address.split("/")[0],
+                    afi=afi,
+                    remote_as=remote_as,
+                    description=f"underlay {far}",
+                    local_interface=local.interface,
+                    peer_device=remote.device,
+                    bfd=True,
+                    route_map_in=rm_in,
+                    route_map_out=rm_out,
+                    max_prefix=site.underlay.max_prefix,
+                    max_prefix_warning_pct=fabric.warning_pct,
+                )
+            )
+    interfaces.sort(key=lambda i: natural_key(i.name))
+    neighbors.sort(key=lambda n: (n.afi, natural_key(n.local_interface)))
+    return tuple(interfaces), tuple(neighbors)
+
+
+def _prefix_lists(site: Site, has_v6: bool) -> tuple[PrefixList, ...]:
+    """The underlay carries loopbacks only: router ids and VTEP sources."""
+    v4 = [PrefixListEntry(seq=10, action="permit", prefix=site.pools.loopback_v4, le=32)]
+    if site.pools.vtep_v4 is not None:
+        v4.append(PrefixListEntry(seq=20, action="permit", prefix=site.pools.vtep_v4, le=32))
+    lists = [PrefixList(name=PL_LOOPBACKS_V4, afi="ipv4", entries=v4)]
+    if has_v6 and site.pools.loopback_v6 is not None:  # has_v6 implies it; mypy needs it
+        lists.append(
+            PrefixList(
+                name=PL_LOOPBACKS_V6,
+                afi="ipv6",
+                entries=[
+                    PrefixListEntry(seq=10, action="permit", prefix=site.pools.loopback_v6, le=128)
+                ],
+            )
+        )
+    return tuple(lists)
+
+
+def _route_maps(has_v6: bool) -> tuple[RouteMap, ...]:
+    maps = []
+    families = [("ipv4", PL_LOOPBACKS_V4, RM_UNDERLAY_V4_IN, RM_UNDERLAY_V4_OUT)]
+    if has_v6:
+        families.append(("ipv6", PL_LOOPBACKS_V6, RM_UNDERLAY_V6_IN, RM_UNDERLAY_V6_OUT))
+    for afi, prefix_list, rm_in, rm_out in families:
+        for rm_name, what in ((rm_in, "accept"), (rm_out, "advertise")):
+            maps.append(
+                RouteMap(
+                    name=rm_name,
+                    afi=afi,
+                    entries=[
+                        RouteMapEntry(
+                            seq=10,
+                            action="permit",
+                            match_prefix_list=prefix_list,
+                            description=f"{what} fabric loopbacks only",
+                        ),
+                    ],
+                )
+            )
+    return tuple(maps)

@@ -1,0 +1,33 @@
+"""Arista EOS: the plug-in's facts; templates in templates/arista_eos."""
+
+from __future__ import annotations
+
+from meetme.generators.platforms import gaps
+from meetme.generators.platforms.base import Capabilities, LocalUsers, Platform, UserRole
+
+PLATFORM = Platform(
+    name="arista_eos",
+    title="Arista EOS",
+    management_interface="Management1",
+    fixed_management_vrf=None,
+    mtu_overhead=0,  # EOS `mtu` on a routed port is the IP MTU (AVD sets 9214)
+    subinterface_mtu_overhead=0,
+    lag_format="Port-Channel{n}",
+    mlag_peer_link="Port-Channel1000",
+    svi_format="Vlan{vlan}",
+    loopback_names=("Loopback0", "Loopback1"),
+    # rpki: `rpki cache` / `rpki origin-validation` under router bgp and route-map
+    # `match origin-as validity invalid` (MANRS implementation guide; NLNOG filter guide).
+    capabilities=Capabilities(evpn_vxlan=True, rpki=True),
+    # Built-in roles network-admin / network-operator; `secret sha512` takes a $6$ hash
+    # (AVD eos_cli_config_gen local_users; EOS 4.30 `show running-config` excerpts).
+    local_users=LocalUsers(
+        admin=UserRole(("network-admin",), privilege=15),
+        operator=UserRole(("network-operator",), privilege=1),
+        password_hash="sha512_crypt",
+    ),
+    push_drivers=("eos",),
+    # bgp.j2 prints VRF sessions inside the EVPN VRF blocks only (no VRF-lite block yet);
+    # no template prints host bonds or MLAG.
+    gap_checks=(gaps.vrf_sessions_in_evpn_vrfs, gaps.no_host_bonds),
+)

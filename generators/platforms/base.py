@@ -1,0 +1,126 @@
+"""What every platform plug-in declares: typed facts, capabilities, filters, files and gaps.
+
+A plug-in is one module holding one `Platform` plus its template folder. The registry
+(`meetme.generators.platforms.PLATFORMS`) maps the intent's `platform:` value to it; the
+builders read its facts, the renderer its filters and files, the lint its gaps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
+
+from meetme.generators.model import DeviceModel
+
+IntentPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class UserRole:
+    names: tuple[str, ...]  # the OS's role (EOS, NX-OS, NVUE) or user groups (IOS-XR)
+    privilege: int | None = None  # EOS: the login's initial privilege level
+
+
+@dataclass(frozen=True)
+class LocalUsers:
+    """How the OS writes a local user: its roles for the intent's two, and the hash it takes."""
+
+    admin: UserRole
+    operator: UserRole
+    password_hash: Literal["sha512_crypt", "sha256_crypt"]  # crypt(3) $6$ / $5$
+
+    def role(self, name: Literal["admin", "operator"]) -> UserRole:
+        return self.admin if name == "admin" else self.operator
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What the platform's templates can print, each claimed only with a verified vendor form
+    (docs/syntax.md#capabilities). eBGP underlay and BFD are not listed: every platform must
+    have them, the builders never ask."""
+
+    evpn_vxlan: bool = False  # a VTEP: VLAN/VRF to VNI maps, EVPN sessions
+    rpki: bool = False  # RTR caches and an origin-validation match in route maps
+    mlag: bool = False  # MLAG bonds, peer link and anycast VTEP
+    esi_multihoming: bool = False  # EVPN Ethernet segments on host bonds
+    svi_needs_unique_address: bool = False  # the anycast gateway also needs a per-leaf address
+    evpn_connected_needs_route_map: bool = False  # `redistribute connected` takes a route map
+
+    def __contains__(self, name: object) -> bool:
+        """`"rpki" in platform.capabilities`: the spelling builders and rules used when this
+        was a set of strings. New code reads the field (`platform.capabilities.rpki`)."""
+        return isinstance(name, str) and name in _CAPABILITY_NAMES and getattr(self, name) is True
+
+
+_CAPABILITY_NAMES = frozenset(f.name for f in fields(Capabilities))
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A model value this platform cannot print: a PLAT-* finding, raised before rendering."""
+
+    rule: str  # PLAT-00N (validators/rules/platform.py holds its title and rationale)
+    feature: str  # what the intent asks for, in the user's words
+    detail: str  # why the platform cannot print it
+    # the intent line that asks for it, when the model knows it; None: the device's platform
+    path: IntentPath | None = None
+
+
+GapCheck = Callable[["Platform", DeviceModel], Iterator[Gap]]
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One rendered file of a device: its entry template and its name's suffix."""
+
+    entry: str  # a template in the platform's folder
+    suffix: str  # rendered/<site>/<device><suffix>
+
+
+@dataclass(frozen=True)
+class Platform:
+    name: str  # the intent's `platform:` value and the template folder's name
+    title: str
+    management_interface: str
+    fixed_management_vrf: str | None  # None: the intent's VRF name is used
+    mtu_overhead: int  # what the platform's `mtu` counts beyond the IP MTU
+    subinterface_mtu_overhead: int  # the same for an 802.1Q sub-interface (tag included)
+    svi_format: str  # the VLAN interface's name, e.g. "Vlan{vlan}"
+    lag_format: str  # a bond / port-channel's name, e.g. "Port-Channel{n}"
+    mlag_peer_link: str  # the MLAG peer link's name
+    loopback_names: tuple[str, str]  # (router-id loopback, VTEP loopback) as the OS spells them
+    capabilities: Capabilities
+    local_users: LocalUsers
+    files: tuple[OutputFile, ...] = (OutputFile("device.j2", ".cfg"),)
+    # the push drivers (deploy/inventory.py DRIVER_PLATFORMS) that can push this platform
+    push_drivers: tuple[str, ...] = ()
+    # the only MTUs a Layer 2 port takes, when the platform restricts them (NX-OS: the default
+    # or the system jumbo MTU, Cisco TAC 118994); None: any value
+    l2_mtus: tuple[int, ...] | None = None
+    # vendor spellings, as Jinja filters of this platform's templates
+    filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # what the templates cannot print: each check yields a Gap per value it meets
+    gap_checks: tuple[GapCheck, ...] = ()
+    # the template folder; None: the installed package's meetme/templates/<name>
+    templates: Path | None = None
+
+    @property
+    def file_suffix(self) -> str:
+        """The suffix of the device's first (main) file."""
+        return self.files[0].suffix
+
+    def mtu(self, ip_mtu: int, *, subinterface: bool = False) -> int:
+        """The number the platform's `mtu` command takes for a routed port carrying `ip_mtu`."""
+        return ip_mtu + (self.subinterface_mtu_overhead if subinterface else self.mtu_overhead)
+
+    def l2_mtu(self, wanted: int) -> int:
+        """The smallest MTU the platform accepts on a Layer 2 port that carries `wanted`."""
+        if self.l2_mtus is None:
+            return wanted
+        return min((m for m in self.l2_mtus if m >= wanted), default=max(self.l2_mtus))
+
+    def gaps(self, model: DeviceModel) -> list[Gap]:
+        """Every value of `model` this platform cannot print; empty when it renders whole."""
+        return [gap for check in self.gap_checks for gap in check(self, model)]

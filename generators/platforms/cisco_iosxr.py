@@ -1,0 +1,41 @@
+"""Cisco IOS-XR: the plug-in's facts; templates in templates/cisco_iosxr."""
+
+from __future__ import annotations
+
+from meetme.generators.platforms import gaps, spellings
+from meetme.generators.platforms.base import Capabilities, LocalUsers, Platform, UserRole
+
+PLATFORM = Platform(
+    name="cisco_iosxr",
+    title="Cisco IOS-XR",
+    management_interface="MgmtEth0/RP0/CPU0/0",
+    fixed_management_vrf=None,
+    # XR `mtu` is the L2 MTU and includes the 14-byte Ethernet header: IP MTU + 14.
+    mtu_overhead=14,
+    subinterface_mtu_overhead=18,  # XR counts the 14-byte header and the 4-byte dot1q tag
+    lag_format="Bundle-Ether{n}",
+    mlag_peer_link="Bundle-Ether1000",
+    svi_format="BVI{vlan}",
+    loopback_names=("Loopback0", "Loopback1"),
+    capabilities=Capabilities(rpki=True),
+    # Predefined user groups (Cisco IOS XR Getting Started Guide, "Predefined User Groups":
+    # root-lr = all commands in the SDR, operator = day-to-day monitoring); `secret 10`
+    # takes a $6$ SHA-512-crypt hash (IOS XR 24.4 `show running-config` excerpts).
+    local_users=LocalUsers(
+        admin=UserRole(("root-lr", "cisco-support")),
+        operator=UserRole(("operator",)),
+        password_hash="sha512_crypt",
+    ),
+    push_drivers=("iosxr", "iosxr_netconf"),
+    filters={"netmask": spellings.netmask},  # `ipv4 address A MASK`
+    # RPL sets list only what matches and an if/elseif chain ends at a match-all clause
+    # (routing_policy.j2); static routes are discard routes; VRF sessions print in plain VRFs.
+    gap_checks=(
+        gaps.prefix_list_denies,
+        gaps.as_path_denies,
+        gaps.clauses_after_match_all,
+        gaps.static_next_hop,
+        gaps.vrf_sessions_in_plain_vrfs,
+        gaps.no_host_bonds,
+    ),
+)

@@ -1,0 +1,204 @@
+"""The platform limits every plug-in may declare: one check per limit, each yielding a `Gap`
+whose rule id (PLAT-00N) validators/rules/platform.py registers with its title, rationale and
+source. A plug-in lists the checks that apply to it in `Platform.gap_checks`; its templates
+then print every value those checks let through, and never stop on one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from meetme.generators.model import DeviceModel, RouteMapEntry
+from meetme.generators.platforms.base import Gap, Platform
+
+RPKI = "PLAT-001"
+STATIC_NEXT_HOP = "PLAT-002"
+VRF_SESSION = "PLAT-003"
+PREFIX_DENY = "PLAT-004"
+AS_PATH_DENY = "PLAT-005"
+UNREACHABLE_CLAUSE = "PLAT-006"
+NEXT_HOP_UNCHANGED = "PLAT-007"
+L3VNI_VLAN = "PLAT-008"
+BOND_MODE = "PLAT-009"
+SEGMENT_OFF_VTEP = "PLAT-010"
+TRUNK_WITHOUT_VLANS = "PLAT-011"
+SEGMENT_ON_MLAG = "PLAT-012"
+SEGMENT_WITHOUT_SUPPRESSION = "PLAT-013"
+MLAG_WITHOUT_PEER_LINK = "PLAT-014"
+
+RULE_IDS = (
+    RPKI,
+    STATIC_NEXT_HOP,
+    VRF_SESSION,
+    PREFIX_DENY,
+    AS_PATH_DENY,
+    UNREACHABLE_CLAUSE,
+    NEXT_HOP_UNCHANGED,
+    L3VNI_VLAN,
+    BOND_MODE,
+    SEGMENT_OFF_VTEP,
+    TRUNK_WITHOUT_VLANS,
+    SEGMENT_ON_MLAG,
+    SEGMENT_WITHOUT_SUPPRESSION,
+    MLAG_WITHOUT_PEER_LINK,
+)
+
+
+def rpki(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """RTR caches or an origin-validation match on a platform without a verified form."""
+    if platform.capabilities.rpki:
+        return
+    clauses = [
+        f"{rm.name} {e.seq}" for rm in model.route_maps for e in rm.entries if e.match_rpki_invalid
+    ]
+    if model.bgp.rpki_caches or clauses:
+        asked = ", ".join(["RTR caches"] * bool(model.bgp.rpki_caches) + clauses)
+        yield Gap(RPKI, "RPKI origin validation", f"asked for by {asked}")
+
+
+def static_next_hop(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A static route the model gives no next hop to print: only discard routes render."""
+    for route in model.static_routes:
+        if not route.discard:
+            yield Gap(STATIC_NEXT_HOP, f"static route {route.prefix}", "not a discard route")
+
+
+def vrf_sessions_in_plain_vrfs(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """The templates print VRF sessions inside the device's plain (VRF-lite) VRF blocks only."""
+    known = {vrf.name for vrf in model.vrfs}
+    yield from _vrf_sessions(model, known, "a VRF the device does not define as a plain VRF")
+
+
+def vrf_sessions_in_evpn_vrfs(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """The templates print VRF sessions inside the device's EVPN VRF blocks only."""
+    known = {vrf.name for vrf in model.evpn.vrfs} if model.evpn else set()
+    yield from _vrf_sessions(model, known, "a VRF-lite VRF: only EVPN VRFs carry BGP sessions")
+
+
+def _vrf_sessions(model: DeviceModel, known: set[str], why: str) -> Iterator[Gap]:
+    for vrf in sorted({n.vrf for n in model.bgp.neighbors if n.vrf and n.vrf not in known}):
+        peers = ", ".join(n.address for n in model.bgp.in_vrf(vrf))
+        yield Gap(VRF_SESSION, f"BGP sessions in VRF {vrf} ({peers})", why)
+
+
+def prefix_list_denies(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A prefix-set lists what matches; a deny entry has no form in it."""
+    for pl in model.prefix_lists:
+        for entry in pl.entries:
+            if entry.action != "permit":
+                yield Gap(PREFIX_DENY, f"prefix list {pl.name} {entry.seq}", "a deny entry")
+
+
+def as_path_denies(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """An as-path-set lists what matches; a deny entry has no form in it."""
+    for aspath in model.as_path_lists:
+        for entry in aspath.entries:
+            if entry.action != "permit":
+                yield Gap(AS_PATH_DENY, f"AS-path list {aspath.name} {entry.seq}", "a deny entry")
+
+
+def clauses_after_match_all(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """An if/elseif chain ends at a clause without a match: nothing after it is reachable."""
+    for rm in model.route_maps:
+        for entry, following in zip(rm.entries, rm.entries[1:], strict=False):
+            if not _matches(entry):
+                yield Gap(
+                    UNREACHABLE_CLAUSE,
+                    f"route map {rm.name} {following.seq}",
+                    f"follows clause {entry.seq}, which matches every route",
+                )
+                break
+
+
+def _matches(entry: RouteMapEntry) -> bool:
+    return entry.match_rpki_invalid or any(
+        value is not None
+        for value in (
+            entry.match_prefix_list,
+            entry.match_as_path,
+            entry.match_community,
+            entry.match_large_community,
+        )
+    )
+
+
+def next_hop_unchanged(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A spine relaying VTEP next hops needs a form the platform's templates do not have."""
+    if model.evpn is None:
+        return
+    peers = [p.peer_device for p in model.evpn.peers if p.next_hop_unchanged]
+    if peers:
+        yield Gap(
+            NEXT_HOP_UNCHANGED,
+            "EVPN next hop unchanged toward VTEPs (a spine's EVPN sessions)",
+            f"no verified form for its {len(peers)} sessions (first: {peers[0]})",
+        )
+
+
+def l3vni_carrier_vlan(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """The L3VNI rides a VLAN of its own: a VTEP's VRF without one leaves the L3VNI unmapped."""
+    if model.evpn is None or not model.evpn.vtep:
+        return
+    for vrf in model.evpn.vrfs:
+        if vrf.vlan is None:
+            yield Gap(L3VNI_VLAN, f"EVPN VRF {vrf.name} (L3VNI {vrf.vni})", "no carrier VLAN")
+
+
+def no_host_bonds(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """The platform's templates print no host bond and no MLAG pair at all."""
+    for lag in model.lags:
+        yield Gap(BOND_MODE, f"{lag.mode.upper()} host bond {lag.name}", "no bond template")
+    if model.mlag is not None:
+        yield Gap(BOND_MODE, f"MLAG pair with {model.mlag.peer}", "no MLAG template")
+
+
+def no_mlag_bonds(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """Ethernet segments print; an MLAG bond would need vPC, which the model does not describe."""
+    for lag in model.lags:
+        if lag.mode != "esi":
+            yield Gap(BOND_MODE, f"MLAG host bond {lag.name}", "vPC is not modelled")
+    if model.mlag is not None:
+        yield Gap(BOND_MODE, f"MLAG pair with {model.mlag.peer}", "vPC is not modelled")
+
+
+def segments_on_vteps(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """An Ethernet segment needs the BGP EVPN control plane of a VTEP."""
+    vtep = model.evpn is not None and model.evpn.vtep
+    for lag in model.lags:
+        if lag.mode == "esi" and not vtep:
+            yield Gap(SEGMENT_OFF_VTEP, f"Ethernet segment on {lag.name}", "not a VTEP")
+
+
+def trunks_with_vlans(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A trunk without VLANs would print an incomplete `allowed vlan` command."""
+    for lag in model.lags:
+        if not lag.vlans:
+            yield Gap(TRUNK_WITHOUT_VLANS, f"host bond {lag.name}", "a trunk without VLANs")
+
+
+def segments_off_mlag(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """EVPN multihoming and MLAG exclude each other on one switch."""
+    if model.mlag is None:
+        return
+    for lag in model.lags:
+        if lag.mode == "esi":
+            yield Gap(SEGMENT_ON_MLAG, f"Ethernet segment on {lag.name}", "the leaf runs MLAG")
+
+
+def segments_with_suppression(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """ARP/ND suppression is a required feature of EVPN multihoming."""
+    if model.evpn is None or not model.evpn.vtep or model.evpn.arp_nd_suppression:
+        return
+    for lag in model.lags:
+        if lag.mode == "esi":
+            yield Gap(
+                SEGMENT_WITHOUT_SUPPRESSION,
+                f"Ethernet segment on {lag.name}",
+                "ARP/ND suppression is off",
+            )
+
+
+def mlag_peer_link(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """An MLAG pair needs peer-link ports."""
+    if model.mlag is not None and not model.mlag.peer_link_members:
+        yield Gap(MLAG_WITHOUT_PEER_LINK, f"MLAG pair with {model.mlag.peer}", "no peer-link ports")

@@ -1,0 +1,52 @@
+"""NVIDIA Cumulus Linux 5.16 (NVUE): the plug-in's facts; templates in templates/nvidia_nvue."""
+
+from __future__ import annotations
+
+from meetme.generators.platforms import gaps
+from meetme.generators.platforms.base import (
+    Capabilities,
+    LocalUsers,
+    OutputFile,
+    Platform,
+    UserRole,
+)
+
+PLATFORM = Platform(
+    name="nvidia_nvue",
+    title="NVIDIA Cumulus Linux 5.16 (NVUE)",
+    management_interface="eth0",
+    fixed_management_vrf="mgmt",  # eth0 always lives in VRF 'mgmt'
+    mtu_overhead=0,
+    subinterface_mtu_overhead=0,
+    lag_format="bond{n}",
+    mlag_peer_link="peerlink",
+    svi_format="vlan{vlan}",
+    loopback_names=("lo", "lo"),
+    # No rpki: the 5.16 object model has no RPKI key at all (nvueschema v5_16, router bgp
+    # and vrf bgp included), so origin validation cannot be configured through NVUE.
+    capabilities=Capabilities(
+        evpn_vxlan=True,
+        svi_needs_unique_address=True,
+        mlag=True,  # MLAG bonds, peerlink and anycast VTEP (templates/nvidia_nvue)
+        esi_multihoming=True,  # EVPN multihoming bonds (CLDOCS "EVPN Multihoming")
+    ),
+    # Default roles (CLDOCS "User Accounts": system-admin = sudo + nv set/apply,
+    # nvue-monitor = nv show only); `hashed-password` is the Linux shadow crypt string.
+    local_users=LocalUsers(
+        admin=UserRole(("system-admin",)),
+        operator=UserRole(("nvue-monitor",)),
+        password_hash="sha512_crypt",
+    ),
+    files=(OutputFile("device.j2", ".yaml"),),
+    push_drivers=("nvue",),  # accepted in the inventory, no push adapter yet (docs/push.md)
+    gap_checks=(
+        gaps.rpki,
+        gaps.static_next_hop,
+        # the NVUE form for a spine relaying VTEP next hops is unverified (evpn_peers.j2)
+        gaps.next_hop_unchanged,
+        gaps.segments_off_mlag,
+        gaps.segments_on_vteps,
+        gaps.segments_with_suppression,
+        gaps.mlag_peer_link,
+    ),
+)

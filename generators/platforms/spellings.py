@@ -1,0 +1,17 @@
+"""Vendor spellings of neutral model values, registered as Jinja filters by the plug-ins that
+write them so (`{{ evpn.anycast_mac | dotted_mac }}`)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+
+def dotted_mac(mac: str) -> str:
+    """00:1c:73:00:00:99 -> 001c.7300.0099 (Cisco's dotted form)."""
+    digits = mac.replace(":", "").replace(".", "").replace("-", "").lower()
+    return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
+
+
+def netmask(cidr: str) -> str:
+    """10.1.0.1/31 -> 255.255.255.254 (IOS-XR's `ipv4 address A MASK`)."""
+    return str(ipaddress.ip_interface(cidr).netmask)

@@ -1,0 +1,79 @@
+"""Network placement: which VTEP carries which tenant network, decided once per site.
+
+A leaf or border leaf carries a network when its rack is listed in the network's `racks` or the
+device is named in its `leaves`. The device builder (build/overlay.py) and the EVPN rules read
+the same resolved Placement, so what is checked is exactly what is rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from meetme.generators.resolve.allocate import VTEP_ROLES
+
+from meetme.intent.schema import Site
+from meetme.intent.schema_overlay import Network
+
+NetworkKey = tuple[str, str]  # (tenant, network)
+
+
+@dataclass(frozen=True)
+class PlacedNetwork:
+    tenant: str
+    name: str
+    network: Network
+
+    @property
+    def key(self) -> NetworkKey:
+        return (self.tenant, self.name)
+
+
+def _empty() -> Mapping[str, tuple[PlacedNetwork, ...]]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Both directions of one site's placement, read-only."""
+
+    # (tenant, network) -> the VTEPs carrying it, by device id; every network of the site
+    vteps: Mapping[NetworkKey, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    # VTEP -> the networks it carries, by VLAN id; every VTEP of the site
+    networks: Mapping[str, tuple[PlacedNetwork, ...]] = field(default_factory=_empty)
+
+    def networks_of(self, device: str) -> tuple[PlacedNetwork, ...]:
+        """The networks a device carries; none on a device that is no VTEP."""
+        return self.networks.get(device, ())
+
+    def vteps_of(self, tenant: str, network: str) -> tuple[str, ...]:
+        return self.vteps.get((tenant, network), ())
+
+
+def resolve_placement(site: Site) -> Placement:
+    vteps: dict[NetworkKey, list[str]] = {
+        (tenant_name, net_name): []
+        for tenant_name, tenant in site.tenants.items()
+        for net_name in tenant.networks
+    }
+    networks: dict[str, tuple[PlacedNetwork, ...]] = {}
+    for name, device in sorted(site.devices.items(), key=lambda item: item[1].id):
+        if device.role not in VTEP_ROLES:
+            continue
+        placed = [
+            PlacedNetwork(tenant_name, net_name, network)
+            for tenant_name, tenant in sorted(site.tenants.items())
+            for net_name, network in sorted(tenant.networks.items())
+            if device.rack in network.racks or name in network.leaves
+        ]
+        placed.sort(key=lambda p: p.network.vlan)
+        networks[name] = tuple(placed)
+        for p in placed:
+            vteps[p.key].append(name)
+    return Placement(
+        vteps=MappingProxyType({key: tuple(names) for key, names in vteps.items()}),
+        networks=MappingProxyType(networks),
+    )

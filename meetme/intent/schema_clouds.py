@@ -1,0 +1,106 @@
+"""The clouds feature in intent: the AWS Direct Connect, Azure ExpressRoute and Google Cloud
+Interconnect on-ramps under `peering.aws`, `peering.azure` and `peering.gcp`.
+
+Each session rides a cross-connect of the edge (`site.cross_connects`); keys are secret
+references (`secret:NAME`), never values.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from meetme.intent.schema_base import MaxPrefix, Node, SecretRef
+from meetme.intent.types import (
+    Asn,
+    InterfaceV4,
+    InterfaceV6,
+    IPAddress,
+    Name,
+    Prefix,
+    PrefixV4,
+    PrefixV6,
+)
+
+Vlan = Annotated[int, Field(ge=1, le=4094)]
+
+
+class BurstProfile(Node):
+    """The burst profile agreed with the provider; both sides must support it."""
+
+    committed_mbps: int = Field(ge=1)
+    burst_mbps: int = Field(ge=1)
+    burst_seconds: int = Field(ge=0)
+
+
+class CloudSession(Node):
+    """One eBGP session on an 802.1Q sub-interface of a cloud cross-connect."""
+
+    circuit: Name
+    vlan: Vlan
+    ipv4: InterfaceV4
+    peer_ipv4: IPAddress
+    ipv6: InterfaceV6 | None = None
+    peer_ipv6: IPAddress | None = None
+    mtu: int = Field(default=1500, ge=1280, le=9216)
+
+
+class AwsVif(CloudSession):
+    type: Literal["private", "transit", "public"]
+    amazon_asn: Asn
+    key: SecretRef | None = Field(default=None, description="AWS always runs MD5.")
+    advertise: list[Prefix] = Field(default_factory=list)
+    max_prefix: MaxPrefix = Field(default=100, description="Routes we accept from AWS.")
+    gtsm: bool = False
+
+
+class Aws(Node):
+    vifs: dict[Name, AwsVif] = Field(min_length=1)
+    burst: BurstProfile
+
+
+class AzureLink(Node):
+    circuit: Name
+    vlan: Vlan
+    ipv4: PrefixV4 = Field(description="The /30 of this link: we take the first usable.")
+    ipv6: PrefixV6 | None = Field(default=None, description="The /126 of this link.")
+
+
+class AzurePeering(Node):
+    type: Literal["private", "microsoft"]
+    primary: AzureLink
+    secondary: AzureLink | None = None
+    key: SecretRef | None = None
+    premium: bool = False
+    advertise: list[Prefix] = Field(default_factory=list)
+    max_prefix: MaxPrefix = Field(default=4000, description="Routes we accept from Microsoft.")
+    mtu: int = Field(default=1500, ge=1280, le=9216)
+
+
+class Azure(Node):
+    bandwidth_mbps: int = Field(ge=50)
+    peerings: dict[Name, AzurePeering] = Field(min_length=1)
+    burst: BurstProfile
+
+
+class GcpAttachment(CloudSession):
+    cloud_router: Name
+    region: Name
+    metro: Name
+    edge_availability_domain: Literal["availability-domain-1", "availability-domain-2"]
+    key: SecretRef | None = None
+    advertise: list[Prefix] = Field(default_factory=list)
+    max_prefix: MaxPrefix = Field(default=1000, description="Routes we accept from Google.")
+    mtu: int = Field(default=1440, ge=1280, le=9216)
+
+
+class Gcp(Node):
+    type: Literal["dedicated", "partner"]
+    sla: Literal["99.9", "99.99"]
+    cloud_router_asn: Asn
+    attachments: dict[Name, GcpAttachment] = Field(min_length=1)
+    burst: BurstProfile
+    bfd_interval: int = Field(
+        default=1000, ge=50, le=30000, description="Cloud Router BFD accepts 1000-30000 ms."
+    )

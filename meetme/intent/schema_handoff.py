@@ -1,0 +1,30 @@
+"""The handoff feature in intent, written under the site's `handoff:` key: VRF-lite from the
+border leaves to the border routers, one 802.1Q sub-interface and eBGP session per VRF.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from meetme.intent.schema_base import Node
+from meetme.intent.schema_overlay import VlanId
+from meetme.intent.types import Name, Prefix
+
+
+class HandoffVrf(Node):
+    vlan: VlanId = Field(description="Sub-interface VLAN of this VRF on every handoff link.")
+    export_north: list[Prefix] = Field(
+        default_factory=list, description="What this VRF may advertise to the border."
+    )
+    max_prefix: int = Field(
+        default=100, ge=1, le=1_000_000, description="Routes accepted from the border on this VRF."
+    )
+
+
+class Handoff(Node):
+    """VRF-lite from the border leaves to the border routers: per VRF, an 802.1Q
+    sub-interface and an eBGP session on every border-leaf-to-border link. Each VRF's
+    sub-interface reuses the link's own /31: the VRFs are separate routing contexts."""
+
+    border_leaves: list[Name] = Field(min_length=1)
+    vrfs: dict[Name, HandoffVrf] = Field(min_length=1)

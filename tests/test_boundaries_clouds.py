@@ -1,0 +1,269 @@
+"""AWS-*, AZ-*, GCP-*, CLOUD-003: the provider limits of validators/data/providers.yaml, just
+inside and just outside (docs/mutation.md)."""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+
+# Cloud limits (validators/data/providers.yaml); the example's on-ramps are in clouds.yaml
+
+CLOUDS = "intent/aus1/clouds.yaml"
+AZ_ADVERTISE = "advertise: [10.70.0.0/16]"
+PREMIUM = (
+    "              type: private\n",
+    "              type: private\n              premium: true\n",
+)
+
+
+def _prefixes(supernet: str, length: int, count: int) -> str:
+    """A YAML flow list of `count` subnets of `supernet`."""
+    nets = ipaddress.ip_network(supernet).subnets(new_prefix=length)
+    return "[" + ", ".join(str(next(nets)) for _ in range(count)) + "]"
+
+
+def _az004(clouds: Path, count: int, afi: str, limit: int, tier: str = "") -> list[str]:
+    line = line_of(clouds, "              advertise: [")  # the peering's, not a VIF's
+    label = {"ipv4": "IPv4", "ipv6": "IPv6"}[afi]
+    return [
+        f"{CLOUDS}:{line}: Azure er-syd peering private advertises {count} {label} prefixes; "
+        f"private peering{tier} accepts at most {limit} and Microsoft drops the session beyond "
+        "that: aggregate them"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("supernet", "length", "count", "afi", "limit", "premium"),
+    [
+        ("10.64.0.0/10", 24, 4000, "ipv4", 4000, False),
+        ("10.64.0.0/10", 24, 4001, "ipv4", 4000, False),
+        ("2001:db8:7000::/36", 48, 100, "ipv6", 100, False),
+        ("2001:db8:7000::/36", 48, 101, "ipv6", 100, False),
+        ("10.0.0.0/8", 24, 10000, "ipv4", 10000, True),
+        ("10.0.0.0/8", 24, 10001, "ipv4", 10000, True),
+    ],
+)
+def test_az004_prefix_limit_at_and_just_over(
+    example: Path, supernet: str, length: int, count: int, afi: str, limit: int, premium: bool
+) -> None:
+    clouds = example / CLOUDS
+    if premium:
+        replace_in(clouds, *PREMIUM)
+    replace_in(clouds, AZ_ADVERTISE, f"advertise: {_prefixes(supernet, length, count)}")
+    expected = _az004(clouds, count, afi, limit, " (Premium)" if premium else "")
+    assert findings_of(lint_repo(example), "AZ-004") == (expected if count > limit else [])
+
+
+@pytest.mark.parametrize("committed", [10000, 10001])
+def test_az006_committed_at_and_just_over_the_bandwidth(example: Path, committed: int) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, "committed_mbps: 8000,", f"committed_mbps: {committed},")
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, f'committed_mbps: {committed}')}: Azure er-syd commits "
+        "10,001 Mb/s on a 10,000 Mb/s circuit; one link carries at most the circuit bandwidth: "
+        "lower committed_mbps or order a larger circuit"
+    ]
+    assert findings_of(lint_repo(example), "AZ-006") == (expected if committed > 10000 else [])
+
+
+def _cloud003(clouds: Path, which: int, text: str) -> list[str]:
+    return [f"{CLOUDS}:{line_of(clouds, 'burst:', which)}: {text}"]
+
+
+@pytest.mark.parametrize("burst", [100000, 100001])
+def test_cloud003_aws_burst_at_and_just_over_n_minus_1(example: Path, burst: int) -> None:
+    """Two 100G circuits: after losing one, 100,000 Mb/s remain."""
+    clouds = example / CLOUDS
+    replace_in(clouds, "burst_mbps: 80000,", f"burst_mbps: {burst},")
+    expected = _cloud003(
+        clouds,
+        1,
+        "AWS aws-syd bursts to 100,001 Mb/s, but after losing its largest circuit (XC-AWS-2) "
+        "the others carry 100,000 Mb/s; add a circuit or agree a lower burst_mbps",
+    )
+    assert findings_of(lint_repo(example), "CLOUD-003") == (expected if burst > 100000 else [])
+
+
+@pytest.mark.parametrize("committed", [80000, 80001])
+def test_cloud003_committed_at_and_just_over_the_burst(example: Path, committed: int) -> None:
+    clouds = example / CLOUDS
+    replace_in(
+        clouds,
+        "committed_mbps: 40000, burst_mbps: 80000",
+        f"committed_mbps: {committed}, burst_mbps: 80000",
+    )
+    expected = _cloud003(
+        clouds,
+        1,
+        "AWS aws-syd commits 80,001 Mb/s, more than its burst rate 80,000 Mb/s; the burst rate "
+        "includes the committed one: correct the profile agreed with the provider",
+    )
+    assert findings_of(lint_repo(example), "CLOUD-003") == (expected if committed > 80000 else [])
+
+
+@pytest.mark.parametrize("burst", [20000, 20001])
+def test_cloud003_azure_burst_at_and_just_over_twice_the_bandwidth(
+    example: Path, burst: int
+) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, "burst_mbps: 20000,", f"burst_mbps: {burst},")
+    expected = _cloud003(
+        clouds,
+        2,
+        "Azure er-syd bursts to 20,001 Mb/s, but Microsoft delivers at most 2 x 10,000 Mb/s = "
+        "20,000 Mb/s over both links; lower burst_mbps or order a larger circuit",
+    )
+    assert findings_of(lint_repo(example), "CLOUD-003") == (expected if burst > 20000 else [])
+
+
+@pytest.mark.parametrize("burst", [150000, 150001])
+def test_cloud003_google_burst_at_and_just_over_the_attachment_limit(
+    example: Path, burst: int
+) -> None:
+    """Four 100G circuits with one attachment each: 50,000 Mb/s each, 150,000 after N-1."""
+    clouds = example / CLOUDS
+    replace_in(clouds, "burst_mbps: 50000,", f"burst_mbps: {burst},")
+    expected = _cloud003(
+        clouds,
+        3,
+        "Google gcp-ic bursts to 150,001 Mb/s, but after losing its largest circuit (XC-GCP-4) "
+        "the others carry 150,000 Mb/s (at most 50,000 Mb/s per attachment); add a circuit or "
+        "agree a lower burst_mbps",
+    )
+    assert findings_of(lint_repo(example), "CLOUD-003") == (expected if burst > 150000 else [])
+
+
+def test_cloud003_two_attachments_share_a_circuit_up_to_its_speed(example: Path) -> None:
+    """Two attachments on one 100G circuit carry 2 x 50,000, capped at the circuit's speed."""
+    clouds = example / CLOUDS
+    replace_in(clouds, "syd-ead2: {circuit: XC-GCP-2", "syd-ead2: {circuit: XC-GCP-1")
+    replace_in(clouds, "burst_mbps: 50000,", "burst_mbps: 200001,")
+    assert findings_of(lint_repo(example), "CLOUD-003") == _cloud003(
+        clouds,
+        3,
+        "Google gcp-ic bursts to 200,001 Mb/s, but after losing its largest circuit (XC-GCP-1) "
+        "the others carry 100,000 Mb/s (at most 50,000 Mb/s per attachment); add a circuit or "
+        "agree a lower burst_mbps",
+    )
+
+
+@pytest.mark.parametrize("interval", [999, 1000])
+def test_gcp006_bfd_interval_at_and_just_under_the_minimum(example: Path, interval: int) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, 'sla: "99.99"\n', f'sla: "99.99"\n          bfd_interval: {interval}\n')
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, 'bfd_interval')}: Google gcp-ic bfd_interval 999 ms is "
+        "below the Cloud Router's minimum of 1000 ms; set it to 1000 or more"
+    ]
+    assert findings_of(lint_repo(example), "GCP-006") == (expected if interval < 1000 else [])
+
+
+@pytest.mark.parametrize("length", [28, 30])
+def test_gcp003_attachment_subnet_one_bit_off_a_29(example: Path, length: int) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, "ipv4: 169.254.20.2/29", f"ipv4: 169.254.20.2/{length}")
+    assert findings_of(lint_repo(example), "GCP-003") == [
+        f"{CLOUDS}:{line_of(clouds, 'syd-ead1:')}: Google attachment gcp-ic/syd-ead1 ipv4 "
+        f"169.254.20.2/{length} is not a /29 inside 169.254.0.0/16; use the /29 Google "
+        "allocated to the attachment"
+    ]
+
+
+# AZ-003: Azure reserves 65515-65520 and peers from 12076
+
+SITE = "intent/aus1/site.yaml"
+SHARED = "        spine: 4200009000"
+
+
+@pytest.mark.parametrize(
+    ("asn", "reserved"), [(65514, False), (65515, True), (65520, True), (65521, False)]
+)
+def test_az003_shared_border_leaf_asn_at_the_reserved_range(
+    example: Path, asn: int, reserved: bool
+) -> None:
+    """The border leaves' ASN comes from the shared scheme: the finding points there."""
+    site = example / SITE
+    replace_in(site, SHARED, f"{SHARED}\n        border_leaf: {asn}")
+    line = line_of(site, f"border_leaf: {asn}")
+    expected = [
+        f"{SITE}:{line}: {name} peers with Azure from AS{asn}, which Azure reserves "
+        f"(65515-65520) for its own use; give {name} another ASN"
+        for name in ("aus1-bl3", "aus1-bl4")
+    ]
+    assert findings_of(lint_repo(example), "AZ-003") == (expected if reserved else [])
+
+
+def test_az003_microsofts_own_asn(example: Path) -> None:
+    site = example / SITE
+    replace_in(site, SHARED, f"{SHARED}\n        border_leaf: 12076")
+    line = line_of(site, "border_leaf: 12076")
+    assert findings_of(lint_repo(example), "AZ-003") == [
+        f"{SITE}:{line}: {name} peers with Azure from AS12076, which is Microsoft's own ASN; "
+        f"give {name} another ASN"
+        for name in ("aus1-bl3", "aus1-bl4")
+    ]
+
+
+# AWS-005: one allowed IPv6 length (/125), two IPv4 ones (/30, /31)
+
+PRIVATE_1_PEER = "ipv4: 169.254.10.1/30, peer_ipv4: 169.254.10.2,"
+
+
+@pytest.mark.parametrize(("length", "allowed"), [(124, False), (125, True), (126, False)])
+def test_aws005_ipv6_peering_subnet_around_a_125(example: Path, length: int, allowed: bool) -> None:
+    clouds = example / CLOUDS
+    replace_in(
+        clouds,
+        PRIVATE_1_PEER,
+        f'{PRIVATE_1_PEER} ipv6: "2001:db8:10::1/{length}", peer_ipv6: "2001:db8:10::2",',
+    )
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, 'private-1:')}: AWS VIF aws-syd/private-1 ipv6 "
+        f"2001:db8:10::1/{length} is a /{length}; AWS peers on a /125: use the VIF's peering "
+        "subnet"
+    ]
+    assert findings_of(lint_repo(example), "AWS-005") == ([] if allowed else expected)
+
+
+@pytest.mark.parametrize(("length", "allowed"), [(29, False), (30, True), (31, True)])
+def test_aws005_ipv4_peering_subnet_around_a_30_and_31(
+    example: Path, length: int, allowed: bool
+) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, PRIVATE_1_PEER, f"ipv4: 169.254.10.1/{length}, peer_ipv4: 169.254.10.0,")
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, 'private-1:')}: AWS VIF aws-syd/private-1 ipv4 "
+        f"169.254.10.1/{length} is a /{length}; AWS peers on a /30 or /31: use the VIF's "
+        "peering subnet"
+    ]
+    assert findings_of(lint_repo(example), "AWS-005") == ([] if allowed else expected)
+
+
+# GCP-001: Partner needs 16550; Dedicated takes 16550 or a private ASN
+
+
+@pytest.mark.parametrize(
+    ("kind", "asn", "wanted"),
+    [
+        ("partner", 16550, None),
+        ("partner", 64520, "Partner Interconnect needs 16550"),
+        ("dedicated", 16550, None),
+        ("dedicated", 64520, None),
+        ("dedicated", 4200000000, None),
+        ("dedicated", 64499, "Dedicated Interconnect takes 16550 or a private ASN"),
+    ],
+)
+def test_gcp001_cloud_router_asn_by_interconnect_type(
+    example: Path, kind: str, asn: int, wanted: str | None
+) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, "type: dedicated", f"type: {kind}")
+    replace_in(clouds, "cloud_router_asn: 16550", f"cloud_router_asn: {asn}")
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, 'cloud_router_asn')}: Google gcp-ic Cloud Router ASN {asn}: "
+        f"{wanted}; set cloud_router_asn to the Cloud Router's ASN"
+    ]
+    assert findings_of(lint_repo(example), "GCP-001") == (expected if wanted else [])

@@ -1,0 +1,158 @@
+"""EDGE-*: boundary cases just inside and just outside each limit, and the cases that killed
+surviving mutants (docs/mutation.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+
+DEVICES = "intent/aus1/devices.yaml"
+CLOUDS = "intent/aus1/clouds.yaml"
+
+
+# EDGE-002: the prefix-limit warning threshold is 75-90 % (validators/data/providers.yaml)
+
+PEERING = "intent/aus1/peering.yaml"
+
+
+@pytest.mark.parametrize("pct", [75, 90])
+def test_edge002_threshold_at_either_end_of_the_range_passes(example: Path, pct: int) -> None:
+    replace_in(example / PEERING, "max_prefix_warning_pct: 80", f"max_prefix_warning_pct: {pct}")
+    assert findings_of(lint_repo(example), "EDGE-002") == []
+
+
+@pytest.mark.parametrize(
+    ("pct", "why"),
+    [
+        (74, "warns on every normal growth of a peer"),
+        (91, "leaves no time to act before the session is torn down"),
+    ],
+)
+def test_edge002_threshold_just_outside_the_range(example: Path, pct: int, why: str) -> None:
+    peering = example / PEERING
+    replace_in(peering, "max_prefix_warning_pct: 80", f"max_prefix_warning_pct: {pct}")
+    assert findings_of(lint_repo(example), "EDGE-002") == [
+        f"{PEERING}:{line_of(peering, 'max_prefix_warning_pct')}: max_prefix_warning_pct {pct} "
+        f"{why}; choose a value from 75 to 90"
+    ]
+
+
+# EDGE-007: at least two RPKI caches
+
+
+def test_edge007_the_same_cache_twice_counts_once(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "{address: 10.9.0.12, port: 3323}", "{address: 10.9.0.11, port: 3324}")
+    assert findings_of(lint_repo(example), "EDGE-007") == [
+        f"{PEERING}:{line_of(peering, 'rpki_caches:')}: the Internet sessions validate route "
+        "origins against 1 RPKI cache(s) (only 10.9.0.11); list at least 2 independent RTR "
+        "caches in rpki_caches"
+    ]
+
+
+# EDGE-002 and EDGE-007 judge the Internet edge only where there is one
+
+
+def test_edge002_and_edge007_are_silent_without_external_sessions(example: Path) -> None:
+    """A site with edge settings but no session: neither threshold nor caches matter yet."""
+    peering = example / PEERING
+    text = peering.read_text()
+    text = text[: text.index("      ixes:")]  # keep only the edge settings
+    text = text.replace("max_prefix_warning_pct: 80", "max_prefix_warning_pct: 95")
+    peering.write_text(text.replace("          - {address: 10.9.0.12, port: 3323}\n", ""))
+    (example / CLOUDS).unlink()
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-002") == []
+    assert findings_of(result, "EDGE-007") == []
+
+
+# EDGE-009 names at most three devices that run the ASN
+
+
+def test_edge009_names_exactly_three_devices_without_more(example: Path) -> None:
+    devices = example / DEVICES
+    for address in ("192.168.10.103/24", "192.168.10.104/24"):
+        replace_in(
+            devices, f"management: {address}\n", f"management: {address}\n        asn: 4200000101\n"
+        )
+    clouds = example / CLOUDS
+    replace_in(clouds, "cloud_router_asn: 16550", "cloud_router_asn: 4200000101")
+    assert findings_of(lint_repo(example), "EDGE-009") == [
+        f"{CLOUDS}:{line_of(clouds, 'cloud_router_asn')}: Google gcp-ic Cloud Router has ASN "
+        "4200000101, which aus1-lf1, aus1-lf3, aus1-lf4 already runs here: the session would "
+        "be iBGP or drop every route as a loop; write the peer's own ASN"
+    ]
+
+
+# EDGE-008: network and broadcast addresses are unusable on a /30 or wider, usable on a /31
+
+EDGE008_TAIL = "the session would never come up: correct the peer or our address"
+
+
+@pytest.mark.parametrize(
+    ("ours", "peer", "problem"),
+    [
+        ("192.0.2.1/30", "192.0.2.0", "is the network or broadcast address of 192.0.2.0/30"),
+        ("192.0.2.1/30", "192.0.2.3", "is the network or broadcast address of 192.0.2.0/30"),
+        ("192.0.2.1/30", "192.0.2.2", None),
+        ("192.0.2.1/31", "192.0.2.0", None),  # RFC 3021: both addresses of a /31 are hosts
+        ("192.0.2.1/31", "192.0.2.1", "is our own address"),
+    ],
+)
+def test_edge008_peer_address_on_a_30_and_a_31(
+    example: Path, ours: str, peer: str, problem: str | None
+) -> None:
+    peering = example / PEERING
+    replace_in(
+        peering, "ipv4: 192.0.2.1/31, peer_ipv4: 192.0.2.0,", f"ipv4: {ours}, peer_ipv4: {peer},"
+    )
+    expected = [
+        f"{PEERING}:{line_of(peering, 'XC-TA-1')}: transit transit-a peer {peer} {problem} "
+        f"({ours} on aus1-br1 HundredGigE0/0/0/20); {EDGE008_TAIL}"
+    ]
+    assert findings_of(lint_repo(example), "EDGE-008") == (expected if problem else [])
+
+
+def test_edge008_ix_peer_finding_is_on_the_neighbor_not_the_port(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "ipv4: [203.0.113.60]", "ipv4: [198.51.100.60]")
+    assert findings_of(lint_repo(example), "EDGE-008") == [
+        f"{PEERING}:{line_of(peering, 'eyeball-b:')}: IX peer ix-syd/eyeball-b peer "
+        "198.51.100.60 is not on our subnet 203.0.113.0/24 (203.0.113.10/24 on aus1-br1 "
+        f"FourHundredGigE0/0/0/23); {EDGE008_TAIL}"
+    ]
+
+
+# EDGE-005: an Azure peering's finding is on the peering, whose links share its export list
+
+
+def test_edge005_azure_peering_that_advertises_nothing(example: Path) -> None:
+    clouds = example / CLOUDS
+    replace_in(clouds, "advertise: [10.70.0.0/16]", "advertise: []")
+    assert findings_of(lint_repo(example), "EDGE-005") == [
+        f"{CLOUDS}:{line_of(clouds, '            private:')}: Azure peering er-syd/private "
+        "advertises nothing: the export policy permits no route, so the cloud learns no path "
+        "back to us; list our prefixes for it in advertise"
+    ]
+
+
+# EDGE-001 on a party with a single session (one circuit, one family)
+
+
+def test_edge001_single_circuit_transit_without_ipv4_limit(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(
+        peering,
+        "            - {circuit: XC-TB-2, ipv4: 192.0.2.11/31, peer_ipv4: 192.0.2.10, "
+        'ipv6: "2001:db8:b::3/127", peer_ipv6: "2001:db8:b::2"}\n',
+        "",
+    )
+    replace_in(peering, "asn: 64502\n          max_prefix_v4: 1500000\n", "asn: 64502\n")
+    assert findings_of(lint_repo(example), "EDGE-001") == [
+        f"{PEERING}:{line_of(peering, 'transit-b:')}: transit transit-b has IPv4 sessions "
+        "(192.0.2.8 on aus1-br1) but no max_prefix_v4: a leak from it would be accepted "
+        "without limit; set max_prefix_v4 to the full Internet table of that family plus "
+        "20-50 % headroom"
+    ]

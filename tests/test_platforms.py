@@ -1,0 +1,244 @@
+"""Platform plug-ins: the registry, typed facts, MTU arithmetic, vendor spellings, the gaps
+each platform declares (PLAT-*), and a toy fifth platform rendered from one module and one
+template folder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import line_of, lint_repo
+from meetme.generators.model import DeviceModel, PrefixListEntry, RouteMapEntry, StaticRoute
+from meetme.generators.platforms import PLATFORMS, register, unregister
+from meetme.generators.platforms.spellings import dotted_mac, netmask
+from meetme.generators.render import PlatformGapError, output_name, render, render_device
+from meetme.validators.engine import RULES
+from meetme.validators.rules.platform import platform_findings
+from toy_platform import toy_os
+
+from meetme.pipeline import LintResult, device_models
+
+
+@pytest.fixture(scope="module")
+def example_lint() -> LintResult:
+    return lint_repo(Path(__file__).resolve().parent.parent)
+
+
+@pytest.fixture(scope="module")
+def models(example_lint: LintResult) -> dict[str, DeviceModel]:
+    return device_models(example_lint)
+
+
+@pytest.fixture
+def toy() -> Iterator[None]:
+    register(toy_os.PLATFORM)
+    yield
+    unregister(toy_os.PLATFORM.name)
+
+
+# --- the registry and the facts ------------------------------------------------------------
+
+
+def test_the_four_platforms_are_registered_with_their_push_drivers() -> None:
+    assert {name: p.push_drivers for name, p in PLATFORMS.items()} == {
+        "arista_eos": ("eos",),
+        "cisco_iosxr": ("iosxr", "iosxr_netconf"),
+        "cisco_nxos": ("nxos", "nxos_ssh"),
+        "nvidia_nvue": ("nvue",),
+    }
+
+
+def test_a_second_plugin_under_a_taken_name_is_refused(toy: None) -> None:
+    register(toy_os.PLATFORM)  # the same plug-in again is harmless
+    other = toy_os.PLATFORM.__class__(**{**toy_os.PLATFORM.__dict__, "title": "Other"})
+    with pytest.raises(ValueError, match="toy_os is registered twice"):
+        register(other)
+
+
+def test_capabilities_are_typed_fields_and_still_answer_in() -> None:
+    eos, nxos, nvue = (
+        PLATFORMS[n].capabilities for n in ("arista_eos", "cisco_nxos", "nvidia_nvue")
+    )
+    assert eos.rpki and not nxos.rpki and not nvue.rpki
+    assert "rpki" in eos and "rpki" not in nxos
+    assert "mlag" in nvue and "mlag" not in eos
+    assert "bfd" not in eos  # never read, so no longer declared
+    assert "no_such_capability" not in nvue
+
+
+@pytest.mark.parametrize(
+    ("platform", "ip_mtu", "routed", "subinterface"),
+    [
+        ("cisco_iosxr", 9000, 9014, 9018),  # XR counts the Ethernet header (and the tag)
+        ("cisco_iosxr", 1500, 1514, 1518),
+        ("arista_eos", 9214, 9214, 9214),
+        ("nvidia_nvue", 9216, 9216, 9216),
+    ],
+)
+def test_mtu_is_the_ip_mtu_plus_what_the_platform_counts(
+    platform: str, ip_mtu: int, routed: int, subinterface: int
+) -> None:
+    assert PLATFORMS[platform].mtu(ip_mtu) == routed
+    assert PLATFORMS[platform].mtu(ip_mtu, subinterface=True) == subinterface
+
+
+@pytest.mark.parametrize(
+    ("wanted", "l2"),
+    [(1499, 1500), (1500, 1500), (1501, 9216), (9216, 9216), (9217, 9216)],
+)
+def test_nxos_layer2_mtu_rounds_up_to_the_two_it_takes(wanted: int, l2: int) -> None:
+    assert PLATFORMS["cisco_nxos"].l2_mtu(wanted) == l2
+    assert PLATFORMS["nvidia_nvue"].l2_mtu(wanted) == wanted  # any value
+
+
+def test_vendor_spellings() -> None:
+    assert dotted_mac("00:1C:73:00:00:99") == "001c.7300.0099"
+    assert netmask("10.1.0.1/31") == "255.255.255.254"
+    assert netmask("192.168.10.11/24") == "255.255.255.0"
+    assert netmask("10.0.0.1/32") == "255.255.255.255"
+    assert set(PLATFORMS["cisco_nxos"].filters) == {"dotted_mac"}
+    assert set(PLATFORMS["cisco_iosxr"].filters) == {"netmask"}
+
+
+def test_the_filters_print_what_the_model_spelled_before(models: dict[str, DeviceModel]) -> None:
+    xr = render_device(models["aus1-br1"])
+    assert "ipv4 address 192.168.10.11 255.255.255.0" in xr
+    nxos = next(m for m in models.values() if m.platform == "cisco_nxos" and m.evpn and m.evpn.vtep)
+    assert "fabric forwarding anycast-gateway-mac 001c.7300.0099" in render_device(nxos)
+
+
+# --- gaps ------------------------------------------------------------------------------------
+
+
+def _rules(model: DeviceModel) -> list[str]:
+    return [gap.rule for gap in PLATFORMS[model.platform].gaps(model)]
+
+
+def test_the_example_has_no_gap(models: dict[str, DeviceModel]) -> None:
+    assert {name: _rules(m) for name, m in models.items() if _rules(m)} == {}
+
+
+def test_every_gap_rule_is_registered_as_an_error() -> None:
+    from meetme.generators.platforms import gaps
+
+    for rule_id in gaps.RULE_IDS:
+        assert RULES[rule_id].severity == "error"
+        assert "docs/standards.md#platform-gate" in RULES[rule_id].source
+
+
+def _with_prefix_action(model: DeviceModel, action: str) -> DeviceModel:
+    first = model.prefix_lists[0]
+    entry = PrefixListEntry(seq=5, action=action, prefix="192.0.2.0/24")
+    changed = first.model_copy(update={"entries": [entry, *first.entries]})
+    return model.model_copy(update={"prefix_lists": [changed, *model.prefix_lists[1:]]})
+
+
+def test_xr_prefix_set_takes_permits_only(models: dict[str, DeviceModel]) -> None:
+    border = models["aus1-br1"]
+    assert "PLAT-004" not in _rules(_with_prefix_action(border, "permit"))
+    assert _rules(_with_prefix_action(border, "deny")) == ["PLAT-004"]
+    # the same deny renders on EOS, whose prefix lists have deny entries
+    eos = models["aus1-sp1"].model_copy(update={"prefix_lists": border.prefix_lists})
+    assert _rules(_with_prefix_action(eos, "deny")) == []
+
+
+def _with_match_all_at(model: DeviceModel, index: int) -> DeviceModel:
+    rm = model.route_maps[0]
+    match_all = RouteMapEntry(seq=1000, action="permit")
+    entries = list(rm.entries)
+    entries.insert(index, match_all)
+    entries = [e.model_copy(update={"seq": 10 * (i + 1)}) for i, e in enumerate(entries)]
+    return model.model_copy(
+        update={"route_maps": [rm.model_copy(update={"entries": entries}), *model.route_maps[1:]]}
+    )
+
+
+def test_xr_match_everything_clause_must_come_last(models: dict[str, DeviceModel]) -> None:
+    border = models["aus1-br1"]
+    last = len(border.route_maps[0].entries)
+    assert _rules(_with_match_all_at(border, last)) == []  # the final `else`: fine
+    assert _rules(_with_match_all_at(border, last - 1)) == ["PLAT-006"]  # one clause after it
+
+
+def test_static_route_with_a_next_hop_is_a_gap_where_only_discard_renders(
+    models: dict[str, DeviceModel],
+) -> None:
+    route = StaticRoute(prefix="198.51.100.0/24", afi="ipv4", discard=False, description="x")
+    discard = route.model_copy(update={"discard": True})
+    for name in ("aus1-br1",):
+        model = models[name]
+        assert _rules(model.model_copy(update={"static_routes": [discard]})) == []
+        assert _rules(model.model_copy(update={"static_routes": [route]})) == ["PLAT-002"]
+
+
+def test_rpki_match_is_a_gap_on_nxos_not_on_eos(models: dict[str, DeviceModel]) -> None:
+    nxos = next(m for m in models.values() if m.platform == "cisco_nxos")
+    eos = models["aus1-sp1"]
+    rm = eos.route_maps[0]
+    asking = rm.model_copy(
+        update={"entries": [rm.entries[0].model_copy(update={"match_rpki_invalid": True})]}
+    )
+    assert _rules(nxos.model_copy(update={"route_maps": [asking]})) == ["PLAT-001"]
+    assert _rules(eos.model_copy(update={"route_maps": [asking]})) == []
+
+
+def test_render_refuses_a_model_with_a_gap(models: dict[str, DeviceModel]) -> None:
+    model = _with_prefix_action(models["aus1-br1"], "deny")
+    with pytest.raises(PlatformGapError, match=r"aus1-br1 \(cisco_iosxr\).*PLAT-004 prefix list"):
+        render(model)
+
+
+def test_a_gap_finding_names_device_platform_and_feature_at_the_platform_line(
+    example_lint: LintResult, models: dict[str, DeviceModel]
+) -> None:
+    model = _with_prefix_action(models["aus1-br2"], "deny")
+    [finding] = platform_findings(example_lint.loaded, [model])
+    assert finding.rule == "PLAT-004" and finding.severity == "error"
+    name = model.prefix_lists[0].name
+    assert finding.message == (
+        f"aus1-br2 (Cisco IOS-XR) cannot render prefix list {name} 5: a deny entry"
+    )
+    devices = Path("intent/aus1/devices.yaml")
+    repo = Path(__file__).resolve().parent.parent
+    assert finding.location.file.endswith(str(devices))
+    assert finding.location.line == line_of(repo / devices, "platform: cisco_iosxr", 2)
+    assert finding.path == "sites.aus1.devices.aus1-br2.platform"
+
+
+# --- a toy fifth platform ------------------------------------------------------------------
+
+
+def test_a_toy_platform_renders_the_example_spines_in_two_files(
+    toy: None, models: dict[str, DeviceModel]
+) -> None:
+    spines = [m for m in models.values() if m.role == "spine"]
+    assert len(spines) == 4
+    for spine in spines:
+        moved = spine.model_copy(update={"platform": "toy_os", "evpn": None})
+        files = render(moved)
+        assert sorted(files) == [f"aus1/{spine.hostname}.bgp", f"aus1/{spine.hostname}.conf"]
+        assert output_name(moved) == f"aus1/{spine.hostname}.conf"
+        main = files[f"aus1/{spine.hostname}.conf"]
+        assert main.startswith(f"# Toy OS 1.0\nhostname {spine.hostname}\n")
+        ports = [line for line in main.splitlines() if line.startswith("interface ")]
+        assert len(ports) == len(spine.interfaces)
+        assert all(" mtu " in line and line.split()[1].isupper() for line in ports)
+        bgp = files[f"aus1/{spine.hostname}.bgp"]
+        assert bgp.splitlines()[0] == f"bgp {spine.bgp.asn} router-id {spine.bgp.router_id}"
+        assert bgp.count("\npeer ") == len(spine.bgp.neighbors)
+
+
+def test_aus1_sp1_on_the_toy_platform_by_hand(toy: None, models: dict[str, DeviceModel]) -> None:
+    spine = models["aus1-sp1"].model_copy(update={"platform": "toy_os", "evpn": None})
+    main = render(spine)["aus1/aus1-sp1.conf"]
+    first = spine.interfaces[0]
+    # the model's EOS-shaped numbers are printed as they are: the toy reads the model only
+    assert f"interface {first.name.upper()} mtu {first.mtu} address {first.ipv4.cidr}" in main
+
+
+def test_the_toy_platform_has_its_own_gaps(toy: None, models: dict[str, DeviceModel]) -> None:
+    border = models["aus1-br1"].model_copy(update={"platform": "toy_os"})
+    assert "PLAT-001" in _rules(border)  # the border's RTR caches: the toy has no RPKI
+    with pytest.raises(PlatformGapError, match="PLAT-001 RPKI origin validation"):
+        render(border)

@@ -1,0 +1,183 @@
+"""The VRF-lite handoff: EVPN-013 and HANDOFF-*; each rule passes on the example and fails on
+one realistic edit, at the exact line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import findings_of, line_of, lint_repo, replace_in
+from overlay_edits import (
+    ATTACHMENTS,
+    edit_attachments,
+    edit_tenants,
+)
+
+FEATURE_RULES = ("EVPN-", "HANDOFF-")
+
+
+def test_example_has_no_handoff_findings(example: Path) -> None:
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule.startswith(FEATURE_RULES)] == []
+
+
+# --- EVPN-013, HANDOFF-001: the handoff's devices --------------------------------------------
+
+
+def test_evpn013_handoff_from_a_leaf(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl1, aus1-lf1]"
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'border_leaves:')}: handoff border leaf aus1-lf1 "
+        "is a leaf: the handoff runs on border leaves, over their links to the border routers; "
+        "name a border_leaf"
+    ]
+    assert result.errors
+
+
+def test_handoff001_border_leaves_not_cabled_to_the_borders(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    text = links.read_text()
+    start = text.index("      - name: border-leaf-to-border-eos")
+    end = text.index("      - name: border-leaf-to-border-nxos")
+    links.write_text(text[:start] + text[end:])
+    attachments = example / ATTACHMENTS
+    at = f"{ATTACHMENTS}:{line_of(attachments, 'border_leaves:')}"
+    why = (
+        "has no link to a border router: each handed-off VRF rides a sub-interface of a "
+        "border-leaf-to-border link, so nothing would be handed off there; cable it to the "
+        "borders (link_rules or links) or remove it"
+    )
+    assert findings_of(lint_repo(example), "HANDOFF-001") == [
+        f"{at}: handoff border leaf aus1-bl1 {why}",
+        f"{at}: handoff border leaf aus1-bl2 {why}",
+    ]
+
+
+# --- HANDOFF-002, HANDOFF-003: what the border leaves learn ----------------------------------
+
+
+def test_handoff002_handed_off_vrf_without_l3vni(example: Path) -> None:
+    edit_tenants(example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {vlan: 3001}")
+    attachments = example / ATTACHMENTS
+    assert findings_of(lint_repo(example), "HANDOFF-002") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'gpu-a:   {vlan: 3101')}: handoff VRF gpu-a (VRF "
+        "gpu-a of tenant gpu-tenant-a) has no l3vni: the border leaves learn its subnets from "
+        "the leaves over the L3VNI (symmetric IRB), so they would hand nothing to the borders; "
+        "give the VRF an l3vni"
+    ]
+
+
+def handoff_from_the_nxos_border_leaves(repo: Path) -> Path:
+    return edit_attachments(
+        repo, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl3, aus1-bl4]"
+    )
+
+
+def test_handoff003_nxos_border_leaves_need_the_carrier_vlan(example: Path) -> None:
+    attachments = handoff_from_the_nxos_border_leaves(example)
+    edit_tenants(example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {l3vni: 50001}")
+    assert findings_of(lint_repo(example), "HANDOFF-003") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'gpu-a:   {vlan: 3101')}: handoff VRF gpu-a (VRF "
+        "gpu-a of tenant gpu-tenant-a) is carried by aus1-bl3, aus1-bl4 on Cisco NX-OS, which "
+        "maps the L3VNI 50001 through a carrier VLAN: give the VRF a vlan (an id no network on "
+        "those border leaves uses)"
+    ]
+
+
+# --- HANDOFF-004, HANDOFF-005: handoff VLANs -------------------------------------------------
+
+
+def test_handoff004_two_vrfs_with_one_handoff_vlan(example: Path) -> None:
+    attachments = edit_attachments(example, "storage: {vlan: 3110", "storage: {vlan: 3101")
+    assert findings_of(lint_repo(example), "HANDOFF-004") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'storage: {vlan: 3101')}: vlan 3101 of handoff "
+        "VRF storage is also the vlan of handoff VRF gpu-a: both would be sub-interface "
+        "<link>.3101 on every handoff link; give each VRF its own vlan"
+    ]
+
+
+def test_handoff005_handoff_vlan_bridged_on_the_border_leaves(example: Path) -> None:
+    edit_tenants(
+        example,
+        "mtu: 1500, racks: [dh1-r10, dh2-r10]}",
+        "mtu: 1500, racks: [dh1-r10, dh2-r10], leaves: [aus1-bl1, aus1-bl2]}",
+    )  # gpu-a-oob-1 (VLAN 111) also on the handoff border leaves
+    attachments = edit_attachments(example, "gpu-a:   {vlan: 3101", "gpu-a:   {vlan: 111")
+    assert findings_of(lint_repo(example), "HANDOFF-005") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '{vlan: 111')}: vlan 111 of handoff VRF gpu-a is "
+        "also the VLAN of network gpu-tenant-a/gpu-a-oob-1 on aus1-bl1, aus1-bl2: one VLAN id "
+        "is one thing per switch; choose another handoff vlan"
+    ]
+
+
+def test_handoff005_handoff_vlan_of_a_network_elsewhere_is_fine(example: Path) -> None:
+    edit_attachments(example, "gpu-a:   {vlan: 3101", "gpu-a:   {vlan: 111")  # on dh1/dh2 only
+    assert findings_of(lint_repo(example), "HANDOFF-005") == []
+
+
+def test_handoff005_handoff_vlan_is_an_nxos_carrier_vlan(example: Path) -> None:
+    attachments = handoff_from_the_nxos_border_leaves(example)
+    replace_in(attachments, "storage: {vlan: 3110", "storage: {vlan: 3001")
+    assert findings_of(lint_repo(example), "HANDOFF-005") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'storage: {vlan: 3001')}: vlan 3001 of handoff "
+        "VRF storage is also the VLAN of VRF gpu-a of tenant gpu-tenant-a (L3VNI carrier) on "
+        "aus1-bl3, aus1-bl4: one VLAN id is one thing per switch; choose another handoff vlan"
+    ]
+
+
+# --- HANDOFF-006..HANDOFF-009: what goes north -----------------------------------------------
+
+
+def test_handoff006_ipv6_export(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "export_north: [10.50.0.0/16]", 'export_north: [10.50.0.0/16, "2001:db8:50::/48"]'
+    )
+    assert findings_of(lint_repo(example), "HANDOFF-006") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '2001:db8:50::/48')}: export_north "
+        "2001:db8:50::/48 of handoff VRF gpu-a is IPv6: the handoff is IPv4 only (sub-interfaces "
+        "on the links' /31s, IPv4 sessions), so it would never be advertised; remove it"
+    ]
+
+
+def test_handoff007_export_matching_no_gateway_subnet(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "export_north: [10.50.0.0/16]", "export_north: [10.70.0.0/16]"
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "HANDOFF-007") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.70.0.0/16')}: export_north 10.70.0.0/16 of "
+        "handoff VRF gpu-a matches none of the VRF's gateway subnets (10.50.1.0/24, "
+        "10.50.2.0/24, 10.50.3.0/24, 10.50.4.0/24): the border leaves would advertise nothing "
+        "for it; write a prefix covering the subnets to export"
+    ]
+    assert result.errors
+
+
+def test_handoff008_gateway_subnet_longer_than_the_handoff_exports(example: Path) -> None:
+    edit_tenants(example, "gateway_v4: 10.50.4.1/24", "gateway_v4: 10.50.4.1/25")
+    attachments = example / ATTACHMENTS
+    assert findings_of(lint_repo(example), "HANDOFF-008") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.50.0.0/16')}: gateway subnet 10.50.4.0/25 of "
+        "network gpu-tenant-a/gpu-a-compute-4 lies in export_north 10.50.0.0/16 of handoff VRF "
+        "gpu-a, but the handoff exports subnets of it up to /24, so it would not go north; add "
+        "10.50.4.0/25 to export_north"
+    ]
+    # as its own entry it is exported exactly, and overlapping its own VRF's export is fine
+    replace_in(
+        attachments, "export_north: [10.50.0.0/16]", "export_north: [10.50.0.0/16, 10.50.4.0/25]"
+    )
+    assert [f for f in lint_repo(example).findings if f.rule.startswith(FEATURE_RULES)] == []
+
+
+def test_handoff009_exports_of_two_vrfs_overlap(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "export_north: [10.50.0.0/16]", "export_north: [10.0.0.0/8]"
+    )
+    assert findings_of(lint_repo(example), "HANDOFF-009") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '10.60.0.0/16')}: export_north 10.60.0.0/16 of "
+        "handoff VRF storage overlaps 10.0.0.0/8 of handoff VRF gpu-a: the borders would learn "
+        "the same addresses from two tenants' VRFs and route one's traffic to the other once "
+        "they meet north of the border; export disjoint prefixes"
+    ]

@@ -1,0 +1,199 @@
+"""PLAT-*: what the device's platform cannot print. One rule id per limit.
+
+Each platform plug-in (generators/platforms/) lists its limits as gap checks over the device
+model; `platform_findings` runs them on every built model before anything renders (the
+pipeline calls it), so a limit is a finding at the intent line that asks for it and never a
+template failure. The device model does not carry intent paths: a finding points at the
+device's `platform:` line unless the gap names a line of its own. RPKI is also checked on the
+intent (PLAT-001's engine check), because the builder leaves the caches out of a model whose
+platform cannot validate origins.
+
+Gap findings take no waiver and no severity override: the renderer refuses a model with a gap
+whatever the finding is called, so lowering it would only turn exit 1 into exit 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from meetme.generators.model import DeviceModel
+from meetme.generators.platforms import PLATFORMS, Gap, Platform
+from meetme.generators.platforms import gaps as limits
+from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
+
+from meetme.intent.loader import LoadedIntent
+
+GATE = "docs/standards.md#platform-gate"
+
+
+def _no_intent_check(_ctx: SiteContext) -> Iterator[Hit]:
+    """Reported from the device model by `platform_findings`, not from the intent."""
+    return iter(())
+
+
+def _limit(rule_id: str, title: str, rationale: str, source: str) -> None:
+    rule(rule_id, "error", title, rationale, f"{GATE}; {source}")(_no_intent_check)
+
+
+@rule(
+    limits.RPKI,
+    "error",
+    "RPKI origin validation only on platforms that can configure it",
+    "An edge router asked to drop RPKI-invalid routes on a platform without a verified RTR "
+    "cache and origin-validation form would either print an invented command or leave the "
+    "routes unvalidated while the intent says they are; meetme refuses it instead of "
+    "rendering a router that accepts hijacked prefixes silently.",
+    f"{GATE}; docs/syntax.md#capabilities (NX-OS: no verified RTR or `match rpki` form; NVUE "
+    "5.16: no RPKI key in the object model, nvueschema v5_16)",
+)
+def rpki_on_capable_platforms(ctx: SiteContext) -> Iterator[Hit]:
+    edge = ctx.site.peering.edge
+    if edge is None or not edge.rpki_caches:
+        return
+    for name, device in sorted(ctx.site.devices.items()):
+        platform = PLATFORMS.get(device.platform)
+        internet = [s for s in ctx.fabric.edge.of_device(name)[1] if s.internet]
+        if platform is None or platform.capabilities.rpki or not internet:
+            continue  # only Internet sessions drop RPKI-invalid routes (edge_policy.py)
+        parties = ", ".join(sorted({s.party for s in internet}))
+        yield Hit(
+            _message(
+                name,
+                platform,
+                f"RPKI origin validation toward {parties}",
+                "no verified RTR cache or origin-validation form",
+            ),
+            (*ctx.base, "peering", "edge", "rpki_caches"),
+        )
+
+
+_limit(
+    limits.STATIC_NEXT_HOP,
+    "Static routes are discard routes",
+    "The model gives a static route no next hop; a template would have to guess one. Only "
+    "discard routes (Null0 / blackhole) anchoring originated aggregates are rendered.",
+    "docs/syntax.md#iosxr-base, docs/syntax.md#nxos-base, docs/syntax.md#nvue-bgp",
+)
+_limit(
+    limits.VRF_SESSION,
+    "BGP sessions sit in a VRF block the platform's templates print",
+    "A session is printed inside its VRF's block; EOS prints only EVPN VRFs (no VRF-lite "
+    "block yet) and IOS-XR only plain VRFs, so a session elsewhere would be lost silently.",
+    "docs/syntax.md#eos-bgp, docs/syntax.md#eos-vrfs, docs/syntax.md#iosxr-bgp",
+)
+_limit(
+    limits.PREFIX_DENY,
+    "IOS-XR prefix sets hold permit entries only",
+    "An RPL prefix-set lists what matches and has no deny; translating a deny entry needs a "
+    "second set and a drop branch, which meetme does not build. Printing it as a permit would "
+    "accept what the intent denies.",
+    "docs/syntax.md#iosxr-route-policy (Cisco IOS XR Routing Configuration Guide, "
+    '"Implementing Routing Policy")',
+)
+_limit(
+    limits.AS_PATH_DENY,
+    "IOS-XR AS-path sets hold permit entries only",
+    "An RPL as-path-set lists what matches and has no deny entry; printing one as a match "
+    "would accept paths the intent denies.",
+    "docs/syntax.md#iosxr-route-policy (Cisco IOS XR Routing Configuration Guide, "
+    '"Implementing Routing Policy")',
+)
+_limit(
+    limits.UNREACHABLE_CLAUSE,
+    "No route-map clause follows a match-everything clause on IOS-XR",
+    "A route map becomes one RPL if/elseif chain; a clause without a match ends it, so a "
+    "clause after it could never match and would be dropped from the policy silently.",
+    "docs/syntax.md#iosxr-route-policy (Cisco IOS XR Routing Configuration Guide, RPL "
+    "`if/elseif/else`)",
+)
+_limit(
+    limits.NEXT_HOP_UNCHANGED,
+    "An EVPN spine keeps VTEP next hops only where the platform has a verified form",
+    "A spine between eBGP VTEPs must pass the originating VTEP's next hop through; without the "
+    "form it rewrites next hops to itself and VXLAN tunnels end on the spine. NX-OS needs an "
+    "outbound route map with `set ip next-hop unchanged` that the model does not carry yet; "
+    "the NVUE form is unverified.",
+    "docs/syntax.md#nxos-evpn, docs/syntax.md#nvue-evpn",
+)
+_limit(
+    limits.L3VNI_VLAN,
+    "An NX-OS VTEP's EVPN VRF has an L3VNI carrier VLAN",
+    "NX-OS maps the L3VNI through a VLAN and its SVI; a VRF without one would leave the L3VNI "
+    "unmapped and symmetric IRB broken.",
+    "docs/syntax.md#nxos-evpn, docs/syntax.md#nxos-vrfs",
+)
+_limit(
+    limits.BOND_MODE,
+    "Host bonds use a multihoming mode the platform's templates print",
+    "EOS and IOS-XR templates print no host bonds and no MLAG pair; NX-OS prints Ethernet "
+    "segments but not vPC. A bond the templates skip would leave the host single-homed or "
+    "unconnected without a word.",
+    "docs/syntax.md#capabilities, docs/syntax.md#eos-lags, docs/syntax.md#iosxr-lags, "
+    "docs/syntax.md#nxos-lags",
+)
+_limit(
+    limits.SEGMENT_OFF_VTEP,
+    "Ethernet segments only on VTEPs",
+    "An EVPN Ethernet segment is signalled by the BGP EVPN control plane of a VTEP; on another "
+    "device it has nothing to advertise it and the host's bond would not form across leaves.",
+    'docs/syntax.md#nxos-lags, docs/syntax.md#nvue-lags (CLDOCS "EVPN Multihoming")',
+)
+_limit(
+    limits.TRUNK_WITHOUT_VLANS,
+    "An NX-OS host trunk carries VLANs",
+    "`switchport trunk allowed vlan` without a list is an incomplete command on NX-OS.",
+    "docs/syntax.md#nxos-lags",
+)
+_limit(
+    limits.SEGMENT_ON_MLAG,
+    "No Ethernet segment on an NVUE MLAG leaf",
+    'Cumulus Linux runs EVPN multihoming or MLAG on a switch, never both ("To use EVPN-MH, '
+    'you must remove any MLAG configuration on the switch").',
+    'docs/syntax.md#nvue-lags (CLDOCS 5.16 "EVPN Multihoming")',
+)
+_limit(
+    limits.SEGMENT_WITHOUT_SUPPRESSION,
+    "NVUE Ethernet segments need ARP/ND suppression",
+    "ARP/ND suppression is a required feature of EVPN multihoming on Cumulus Linux.",
+    'docs/syntax.md#nvue-lags (CLDOCS 5.16 "EVPN Multihoming", Required Features)',
+)
+_limit(
+    limits.MLAG_WITHOUT_PEER_LINK,
+    "An NVUE MLAG pair has peer-link ports",
+    "clagd needs the peer link; an MLAG pair without member ports never forms.",
+    'docs/syntax.md#nvue-lags (CLDOCS 5.16 "Multi-Chassis Link Aggregation - MLAG")',
+)
+
+
+def platform_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
+    """A finding for every gap of every device model (a device on an unknown platform is
+    the schema's business and is skipped here)."""
+    found: list[Finding] = []
+    for model in models:
+        platform = PLATFORMS.get(model.platform)
+        if platform is None:
+            continue
+        for gap in platform.gaps(model):
+            found.append(_finding(loaded, model, platform, gap))
+    return found
+
+
+def has_gaps(model: DeviceModel) -> bool:
+    platform = PLATFORMS.get(model.platform)
+    return platform is not None and bool(platform.gaps(model))
+
+
+def _finding(loaded: LoadedIntent, model: DeviceModel, platform: Platform, gap: Gap) -> Finding:
+    path = gap.path or ("sites", model.site, "devices", model.hostname, "platform")
+    current = RULES[gap.rule]
+    return Finding(
+        rule=current.id,
+        severity=current.severity,
+        message=_message(model.hostname, platform, gap.feature, gap.detail),
+        location=loaded.where(path),
+        path=".".join(str(p) for p in path),
+    )
+
+
+def _message(device: str, platform: Platform, feature: str, detail: str) -> str:
+    return f"{device} ({platform.title}) cannot render {feature}: {detail}"
