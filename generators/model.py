@@ -27,15 +27,11 @@ class Address(Model):
     ip: str  # 10.1.0.1
     prefixlen: int  # 31
     cidr: str  # 10.1.0.1/31
-    netmask: str | None  # 255.255.255.254; None for IPv6
 
     @classmethod
     def of(cls, cidr: str) -> Address:
         iface = ipaddress.ip_interface(cidr)
-        netmask = str(iface.netmask) if iface.version == 4 else None
-        return cls(
-            ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface), netmask=netmask
-        )
+        return cls(ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface))
 
 
 class PeerPort(Model):
@@ -79,7 +75,6 @@ class AsPathEntry(Model):
     action: Literal["permit", "deny"]
     first: int
     last: int
-    regexes: tuple[str, ...]  # the same range as AS-path regular expressions, for platforms without
     description: str
 
 
@@ -314,7 +309,6 @@ class Evpn(Model):
     source_interface: str | None
     source_address: str | None
     anycast_mac: str  # 00:1c:73:00:00:99
-    anycast_mac_dotted: str  # 001c.7300.0099, as NX-OS writes it
     arp_nd_suppression: bool
     vlans: tuple[EvpnVlan, ...] = ()
     vrfs: tuple[EvpnVrf, ...] = ()
@@ -334,7 +328,6 @@ class Lag(Model):
     segment_id: int  # MLAG id, or the Ethernet segment's local id
     esi: str | None  # type-0 ESI, 00:..., identical on both leaves of the segment
     lacp_system_mac: str
-    lacp_system_mac_dotted: str
 
 
 class Mlag(Model):

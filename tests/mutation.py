@@ -53,7 +53,7 @@ COPIED = ("tests", "intent", "docs", "pyproject.toml")  # what the tests read be
 # set by `snapshot`: the installed-layout copy that the parent imports and the children mutate
 REPO = CHECKOUT
 # rule modules without a test file of their own -> the families whose tests exercise them
-FAMILIES = {"cabling": ["phy"], "ports": ["ports", "phy"], "peers": ["addr", "edge"]}
+FAMILIES = {"cabling": ["cabling", "phy"], "ports": ["ports", "phy"], "peers": ["addr", "edge"]}
 NOT_RULES = {"__init__", "catalogue"}  # nothing to mutate
 PACKAGE = "meetme.validators.rules"
 SOURCE_DIR = CHECKOUT / "validators" / "rules"
@@ -95,6 +95,7 @@ class Mutant:
     line: int
     end_line: int
     in_function: bool  # False: module level, run at import, so every test is affected
+    rule: str | None  # the id of the rule whose check function holds the mutant
     description: str
 
     @property
@@ -145,16 +146,36 @@ def _function_lines(tree: ast.AST) -> list[tuple[int, int]]:
     ]
 
 
+def _rule_lines(tree: ast.Module) -> list[tuple[int, int, str]]:
+    """(first, last, rule id) of every function registered with @rule("ID", ...)."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                if (
+                    isinstance(decorator, ast.Call)
+                    and isinstance(decorator.func, ast.Name)
+                    and decorator.func.id == "rule"
+                    and decorator.args
+                    and isinstance(decorator.args[0], ast.Constant)
+                ):
+                    last = node.end_lineno or node.lineno
+                    found.append((node.lineno, last, str(decorator.args[0].value)))
+    return found
+
+
 def mutants_of(module: str) -> list[Mutant]:
     tree = ast.parse((SOURCE_DIR / f"{module}.py").read_text())
     functions = _function_lines(tree)
+    rules = _rule_lines(tree)
     found: list[Mutant] = []
 
     def add(index: int, node: ast.expr, kind: str, detail: int, text: str) -> None:
         end = node.end_lineno or node.lineno
         inside = any(first < node.lineno and end <= last for first, last in functions)
+        rule = next((r for first, last, r in rules if first <= node.lineno <= last), None)
         found.append(
-            Mutant(module, len(found), index, kind, detail, node.lineno, end, inside, text)
+            Mutant(module, len(found), index, kind, detail, node.lineno, end, inside, rule, text)
         )
 
     for index, node in enumerate(ast.walk(tree)):
@@ -306,13 +327,20 @@ def baseline(tests: list[str]) -> Baseline | None:
 
 
 def selected(mutant: Mutant, base: Baseline, tests: list[str]) -> list[str]:
-    """The passing tests of the module's files that reach the mutant."""
+    """The passing tests of the module's files that reach the mutant; first the tests named
+    after its rule (test_edge002_...), then the example's, which usually kill it soonest."""
     files = tuple(f"{t}::" for t in tests)
     mine = [t for t in base.order if t.startswith(files)]
-    if not mutant.in_function:
-        return mine
-    span = {(mutant.module, n) for n in range(mutant.line, mutant.end_line + 1)}
-    return [t for t in mine if base.lines[t] & span]
+    if mutant.in_function:
+        span = {(mutant.module, n) for n in range(mutant.line, mutant.end_line + 1)}
+        mine = [t for t in mine if base.lines[t] & span]
+    named = (mutant.rule or "").replace("-", "").lower() or None
+
+    def rank(test: str) -> int:
+        name = test.split("::")[-1]
+        return 0 if named and named in name else 1 if "example" in name else 2
+
+    return sorted(mine, key=rank)
 
 
 def run_mutant(mutant: Mutant, tests: list[str]) -> str:

@@ -69,3 +69,96 @@ def test_addr006_spine_asn_at_the_private_range_ends(
     replace_in(site, "spine: 4200009000", f"spine: {asn}")
     expected = [f"{SITE}:{line_of(site, f'spine: {asn}')}: {SPINES} (ASN {asn}){ADDR006_TAIL}"]
     assert findings_of(lint_repo(example), "ADDR-006") == ([] if private else expected)
+
+
+# ADDR-005: overlapping pools are reported once, on the pools; an allocation outside its own
+# pool that lies in the other one is still reported
+
+
+def test_addr005_override_outside_its_own_overlapping_pool(example: Path) -> None:
+    site = example / SITE
+    replace_in(site, "vtep_v4: 10.0.1.0/24 ", "vtep_v4: 10.0.0.128/25")
+    devices = example / DEVICES
+    replace_in(
+        devices,
+        "management: 192.168.10.103/24\n",
+        "management: 192.168.10.103/24\n        vtep_v4: 10.0.0.5/32\n",
+    )
+    assert findings_of(lint_repo(example), "ADDR-005") == [
+        f"{DEVICES}:{line_of(devices, 'vtep_v4: 10.0.0.5/32')}: aus1-lf3 vtep_v4 10.0.0.5/32 "
+        "lies in pool loopback_v4 10.0.0.0/24; take it from outside that pool",
+        f"{SITE}:{line_of(site, 'vtep_v4: 10.0.0.128/25')}: pool vtep_v4 10.0.0.128/25 overlaps "
+        "pool loopback_v4 10.0.0.0/24; pools must be disjoint",
+    ]
+
+
+@pytest.mark.parametrize("vtep", ["10.0.0.128/32", "10.0.0.255/32"])
+def test_addr005_override_at_either_end_of_its_own_overlapping_pool(
+    example: Path, vtep: str
+) -> None:
+    """Inside its own pool (first and last address included): only the pools are reported."""
+    site = example / SITE
+    replace_in(site, "vtep_v4: 10.0.1.0/24 ", "vtep_v4: 10.0.0.128/25")
+    replace_in(
+        example / DEVICES,
+        "management: 192.168.10.103/24\n",
+        f"management: 192.168.10.103/24\n        vtep_v4: {vtep}\n",
+    )
+    assert findings_of(lint_repo(example), "ADDR-005") == [
+        f"{SITE}:{line_of(site, 'vtep_v4: 10.0.0.128/25')}: pool vtep_v4 10.0.0.128/25 overlaps "
+        "pool loopback_v4 10.0.0.0/24; pools must be disjoint",
+    ]
+
+
+def test_addr005_two_loopbacks_on_the_last_address_of_a_p2p_31(example: Path) -> None:
+    """Both overlap the /31 (its last address included), not each other: one address on two
+    loopbacks is ADDR-001/002's."""
+    devices = example / DEVICES
+    for address in ("192.168.10.103/24", "192.168.10.104/24"):
+        replace_in(
+            devices,
+            f"management: {address}\n",
+            f"management: {address}\n        loopback_v4: 10.1.11.1/32\n",
+        )
+    link = (
+        "p2p 10.1.11.0/31 of aus1-sp1 Ethernet1/1 - aus1-br1 FourHundredGigE0/0/0/0 "
+        "(rule spine-to-border)"
+    )
+    expected = []
+    for number, leaf in ((1, "aus1-lf3"), (2, "aus1-lf4")):
+        line = line_of(devices, "loopback_v4: 10.1.11.1/32", number)
+        where = f"{DEVICES}:{line}: {leaf} loopback_v4 10.1.11.1/32"
+        expected += [
+            f"{where} lies in pool p2p_v4 10.1.0.0/16; take it from outside that pool",
+            f"{where} overlaps {link}; give one of them a free prefix",
+        ]
+    assert findings_of(lint_repo(example), "ADDR-005") == expected
+
+
+# ADDR-006 lists at most four devices of one scheme, then how many more
+
+
+@pytest.mark.parametrize("overridden", [0, 7])
+def test_addr006_public_base_lists_four_devices_and_the_rest(
+    example: Path, overridden: int
+) -> None:
+    """The base scheme numbers the six border leaves (ids 21-26) and six leaves (101-106);
+    `overridden` of them get their own private ASN, leaving 12 or 5 on the public base."""
+    devices = example / DEVICES
+    own = [("31", 21), ("32", 22), ("33", 23), ("34", 24), ("35", 25), ("36", 26), ("101", 101)]
+    for host, device_id in own[:overridden]:
+        address = f"192.168.10.{host}/24"
+        replace_in(
+            devices,
+            f"management: {address}\n",
+            f"management: {address}\n        asn: {4200000000 + device_id}\n",
+        )
+    site = example / SITE
+    replace_in(site, "base: 4200000000 ", "base: 42000      ")
+    public = [f"aus1-bl{n} (ASN {42020 + n})" for n in range(1, 7)]
+    public += [f"aus1-lf{n} (ASN {42100 + n})" for n in range(1, 7)]
+    shown = ", ".join(public[overridden : overridden + 4])
+    more = 12 - overridden - 4
+    assert findings_of(lint_repo(example), "ADDR-006") == [
+        f"{SITE}:{line_of(site, 'base: 42000 ')}: {shown} and {more} more{ADDR006_TAIL}"
+    ]

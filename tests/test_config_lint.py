@@ -18,6 +18,7 @@ import pytest
 from conftest import EXAMPLE_INTENT, REPO
 from meetme.generators.model import (
     Address,
+    Afi,
     BgpNeighbor,
     DeviceModel,
     Evpn,
@@ -680,9 +681,14 @@ def vtep_model(base: DeviceModel, platform: str) -> DeviceModel:
             svi=svi,
         )
 
-    def tenant(name: str, vni: int, vlan: int) -> EvpnVrf:
+    def tenant(name: str, vni: int, vlan: int, families: tuple[Afi, ...] = ("ipv4",)) -> EvpnVrf:
         return EvpnVrf(
-            name=name, vni=vni, vlan=vlan, rd=f"10.0.0.21:{vni}", route_target=f"65000:{vni}"
+            name=name,
+            vni=vni,
+            vlan=vlan,
+            rd=f"10.0.0.21:{vni}",
+            route_target=f"65000:{vni}",
+            address_families=families,
         )
 
     neighbors = [
@@ -695,13 +701,12 @@ def vtep_model(base: DeviceModel, platform: str) -> DeviceModel:
         source_interface="Loopback1",
         source_address="10.0.1.21",
         anycast_mac="00:1c:73:00:00:99",
-        anycast_mac_dotted="001c.7300.0099",
         arp_nd_suppression=True,
         vlans=[
             network(101, "gpu-a-compute", "gpu-a", "10.20.1.1/24"),
             network(201, "storage-data", "storage", "10.30.1.1/24", "2001:db8:30:1::1/64"),
         ],
-        vrfs=[tenant("gpu-a", 50001, 3001), tenant("storage", 50010, 3010)],
+        vrfs=[tenant("gpu-a", 50001, 3001), tenant("storage", 50010, 3010, ("ipv4", "ipv6"))],
         peers=[
             EvpnPeer(
                 address="10.0.0.1",
@@ -1103,7 +1108,7 @@ def test_nxos_template_without_member_vni_fails_at_nve1_for_every_vlan(
     broken_templates: Callable[[str, str, str], Path],
 ) -> None:
     templates = broken_templates(
-        "cisco_nxos/evpn_interfaces.j2", "  member vni {{ vlan.vni }}\n", ""
+        "cisco_nxos/overlay_interfaces.j2", "  member vni {{ vlan.vni }}\n", ""
     )
     result = lint(example / "intent", templates=templates)
 
@@ -1127,7 +1132,7 @@ def test_eos_template_without_vxlan_vrf_fails_at_vxlan1_for_every_vrf(
     broken_templates: Callable[[str, str, str], Path],
 ) -> None:
     templates = broken_templates(
-        "arista_eos/vxlan.j2", "   vxlan vrf {{ vrf.name }} vni {{ vrf.vni }}\n", ""
+        "arista_eos/overlay.j2", "   vxlan vrf {{ vrf.name }} vni {{ vrf.vni }}\n", ""
     )
     result = lint(example / "intent", templates=templates)
 
@@ -1151,7 +1156,7 @@ def test_nvue_template_without_the_l2vni_fails_at_each_bridge_vlan(
     broken_templates: Callable[[str, str, str], Path],
 ) -> None:
     templates = broken_templates(
-        "nvidia_nvue/evpn.j2", "                '{{ vlan.vni }}': {}\n", ""
+        "nvidia_nvue/overlay.j2", "                '{{ vlan.vni }}': {}\n", ""
     )
     result = lint(example / "intent", templates=templates)
 
@@ -1218,3 +1223,79 @@ def test_eos_template_without_the_evpn_limit_fails_on_every_overlay_session(
         ]
     assert spines >= 2 and len(expected) >= 4
     assert vtep_findings(result.findings, "CFG-009") == sorted(expected)
+
+
+# --- one read-back per file, the same inheritance for every session --------------------------
+
+NXOS_EVPN_TEMPLATE = (
+    "  template peer SPINES\n    address-family l2vpn evpn\n      maximum-prefix {limit} 80\n"
+)
+
+
+@pytest.mark.parametrize(("limit", "found"), [(20000, []), (19999, ["CFG-009"])])
+def test_an_nxos_evpn_peer_limit_inherited_from_a_template_is_read_there(
+    limit: int, found: list[str], example_models: dict[str, DeviceModel]
+) -> None:
+    """The EVPN session's limit is resolved like a unicast one: through `inherit peer`. The
+    model's limit passes; one less is reported at the template's line, not the neighbour's."""
+    text = (DATA / "nxos_vtep.cfg").read_text()
+    old = "  neighbor 10.0.0.1\n"
+    assert text.count("      maximum-prefix 20000 80\n") == 1
+    broken = text.replace("      maximum-prefix 20000 80\n", "")  # the neighbour's own
+    template = NXOS_EVPN_TEMPLATE.format(limit=limit)
+    broken = broken.replace(old, template + old + "    inherit peer SPINES\n", 1)
+    hits = lint_vtep(example_models["aus1-bl1"], "cisco_nxos", broken)
+    assert [h.split(" ")[1] for h in hits] == found
+    if found:
+        line = line_in(broken, f"maximum-prefix {limit} 80")
+        assert hits[0].startswith(f"rendered/lab/nxos_vtep.cfg:{line}: CFG-009 EVPN peer 10.0.0.1")
+        assert hits[0].endswith(f"has maximum-prefix {limit}; the device model's is 20000")
+
+
+@pytest.mark.parametrize("platform", ["arista_eos", "cisco_nxos"])
+def test_a_vtep_with_external_sessions_is_parsed_once(
+    platform: str, example_models: dict[str, DeviceModel], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sessions (CFG-001..005) and EVPN services (CFG-006..009) read the same read-back: one
+    ciscoconfparse2 parse per file, and a broken line found by both kinds of check."""
+    from meetme.validators import config_lint
+    from meetme.validators.config_lint import cisco
+
+    parses: list[int] = []
+    real = cisco.CiscoConfParse
+
+    def counting(lines: list[str], **options: object) -> object:
+        parses.append(len(lines))
+        return real(lines, **options)
+
+    monkeypatch.setattr(cisco, "CiscoConfParse", counting)
+    config_lint.read.cache_clear()
+    text = (DATA / VTEP_FILES[platform]).read_text() + "! read once\n"
+    assert lint_vtep(example_models["aus1-bl1"], platform, text) == []
+    assert len(parses) == 1
+    # only the blocks the checks read are parsed, not the whole file
+    assert 0 < parses[0] < len(text.splitlines())
+
+
+def test_a_limit_the_model_does_not_have_is_drift(example_models: dict[str, DeviceModel]) -> None:
+    """A session without a limit in the model (EDGE-001 waived) must render none: a limit the
+    text still carries is drift, reported where it is written."""
+    model = example_models["aus1-br1"]
+    text = render_device(model)
+    first = next(n for n in model.bgp.neighbors if n.max_prefix is not None and n.vrf is None)
+    unlimited = tuple(
+        n.model_copy(update={"max_prefix": None}) if n is first else n for n in model.bgp.neighbors
+    )
+    without = model.model_copy(
+        update={"bgp": model.bgp.model_copy(update={"neighbors": unlimited})}
+    )
+    found = cfg_findings(lint_configs([RenderedConfig(without, "rendered/aus1/br1.cfg", text)]))
+    assert len(found) == 1
+    assert found[0].startswith("rendered/aus1/br1.cfg:")
+    assert f"CFG-001 underlay neighbor {first.address} ({first.peer_device})" in found[0]
+    assert found[0].endswith(
+        f"has maximum-prefix {first.max_prefix}; the device model has no limit"
+    )
+    # and the text rendered from the unlimited model carries no limit for it: clean
+    again = RenderedConfig(without, "rendered/aus1/br1.cfg", render_device(without))
+    assert cfg_findings(lint_configs([again])) == []

@@ -227,11 +227,6 @@ def _waive_edge001(repo: Path) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs validators/config_lint/__init__.py _prefix_limit to accept a model without a "
-    "limit (max_prefix None); see the report",
-)
 def test_an_edge001_waived_session_without_a_limit_lints_clean(example: Path) -> None:
     _waive_edge001(example)
     result = lint_repo(example)

@@ -9,9 +9,15 @@ from pathlib import Path
 
 import pytest
 from conftest import line_of, lint_repo
-from meetme.generators.model import DeviceModel, PrefixListEntry, RouteMapEntry, StaticRoute
+from meetme.generators.model import (
+    AsPathEntry,
+    DeviceModel,
+    PrefixListEntry,
+    RouteMapEntry,
+    StaticRoute,
+)
 from meetme.generators.platforms import PLATFORMS, register, unregister
-from meetme.generators.platforms.spellings import dotted_mac, netmask
+from meetme.generators.platforms.spellings import as_path_regexes, dotted_mac, netmask
 from meetme.generators.render import PlatformGapError, output_name, render, render_device
 from meetme.validators.engine import RULES
 from meetme.validators.rules.platform import platform_findings
@@ -97,8 +103,20 @@ def test_vendor_spellings() -> None:
     assert netmask("10.1.0.1/31") == "255.255.255.254"
     assert netmask("192.168.10.11/24") == "255.255.255.0"
     assert netmask("10.0.0.1/32") == "255.255.255.255"
-    assert set(PLATFORMS["cisco_nxos"].filters) == {"dotted_mac"}
-    assert set(PLATFORMS["cisco_iosxr"].filters) == {"netmask"}
+    assert set(PLATFORMS["cisco_nxos"].filters) == {"dotted_mac", "as_path_regexes"}
+    assert set(PLATFORMS["cisco_iosxr"].filters) == {"netmask", "as_path_regexes"}
+    assert set(PLATFORMS["arista_eos"].filters) == {"as_path_regexes"}
+    assert set(PLATFORMS["nvidia_nvue"].filters) == {"as_path_regexes"}
+    # private 16-bit ASNs as EOS, NX-OS and NVUE as-path lists need them: one regex per digit run
+    entry = AsPathEntry(seq=10, action="deny", first=64512, last=65534, description="private")
+    assert as_path_regexes(entry) == [
+        "_6451[2-9]_",
+        "_645[2-9][0-9]_",
+        "_64[6-9][0-9][0-9]_",
+        "_65[0-4][0-9][0-9]_",
+        "_655[0-2][0-9]_",
+        "_6553[0-4]_",
+    ]
 
 
 def test_the_filters_print_what_the_model_spelled_before(models: dict[str, DeviceModel]) -> None:

@@ -13,7 +13,7 @@ from meetme.generators.model import (
     RpkiCache,
     StaticRoute,
 )
-from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms import PLATFORMS, Platform
 from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
 
@@ -41,9 +41,7 @@ def edge_device(
     if not ports and not sessions:
         return result
     platform = PLATFORMS[device.platform]
-    result.interfaces = _interfaces(
-        ports, platform.mtu_overhead, platform.subinterface_mtu_overhead, site.underlay.mtu
-    )
+    result.interfaces = _interfaces(ports, platform, site.underlay.mtu)
     edge = site.peering.edge
     rpki = bool(edge and edge.rpki_caches) and "rpki" in platform.capabilities
     if rpki and edge is not None:
@@ -66,9 +64,7 @@ def edge_device(
     return result
 
 
-def _interfaces(
-    ports: list[ExternalPort], overhead: int, sub_overhead: int, parent_mtu: int
-) -> list[Interface]:
+def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) -> list[Interface]:
     interfaces = []
     parents = sorted({p.parent for p in ports if p.parent is not None})
     for parent in parents:
@@ -78,7 +74,7 @@ def _interfaces(
                 kind="routed",
                 description="carrier of cloud sub-interfaces",
                 ip_mtu=parent_mtu,
-                mtu=parent_mtu + overhead,
+                mtu=platform.mtu(parent_mtu),
             )
         )
     for port in ports:
@@ -92,7 +88,7 @@ def _interfaces(
                 ipv4=Address.of(port.ipv4) if port.ipv4 else None,
                 ipv6=Address.of(port.ipv6) if port.ipv6 else None,
                 ip_mtu=port.ip_mtu,
-                mtu=port.ip_mtu + (sub_overhead if port.vlan is not None else overhead),
+                mtu=platform.mtu(port.ip_mtu, subinterface=port.vlan is not None),
                 speed_gbps=port.speed_gbps,
             )
         )

@@ -15,7 +15,6 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, field
 
-from meetme.generators.build.aspath import range_regexes
 from meetme.generators.model import (
     AsPathEntry,
     AsPathList,
@@ -128,7 +127,6 @@ def _as_path_list(name: str, ranges: tuple[AsnRange, ...] | list[AsnRange]) -> A
                 action="permit",
                 first=r.first,
                 last=r.last,
-                regexes=range_regexes(r.first, r.last),
                 description=r.why,
             )
             for i, r in enumerate(ranges)

@@ -30,18 +30,6 @@ def esi(attachment: Attachment, segment_id: int) -> str:
     return ":".join(["00", *mac, tail[0:2], tail[2:4], tail[4:6]])
 
 
-def dotted(mac: str) -> str:
-    digits = mac.replace(":", "").lower()
-    return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
-
-
-def l2_mtu(allowed: tuple[int, ...] | None, wanted: int) -> int:
-    """The smallest MTU the platform accepts on a Layer 2 port that carries `wanted`."""
-    if allowed is None:
-        return wanted
-    return min((m for m in allowed if m >= wanted), default=max(allowed))
-
-
 def lags_of(site: Site, name: str) -> list[Lag]:
     platform = PLATFORMS[site.devices[name].platform]
     lags = []
@@ -64,7 +52,6 @@ def lags_of(site: Site, name: str) -> list[Lag]:
                     segment_id=segment,
                     esi=esi(attachment, segment) if attachment.mode == "esi" else None,
                     lacp_system_mac=attachment.lacp_system_mac.lower(),
-                    lacp_system_mac_dotted=dotted(attachment.lacp_system_mac),
                 )
             )
     return sorted(lags, key=lambda lag: lag.number)

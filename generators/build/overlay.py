@@ -105,7 +105,6 @@ def evpn_device(
         source_interface=platform.loopback_names[1] if vtep else None,
         source_address=vtep_address.split("/")[0] if vtep_address else None,
         anycast_mac=settings.anycast_mac.lower(),
-        anycast_mac_dotted=_dotted(settings.anycast_mac),
         arp_nd_suppression=True,
         vlans=vlans,
         vrfs=sorted(vrfs, key=lambda v: v.name),
@@ -199,11 +198,6 @@ def _peers(
             )
         )
     return peers
-
-
-def _dotted(mac: str) -> str:
-    digits = mac.replace(":", "").lower()
-    return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
 
 
 def connected_route_maps(evpn: Evpn | None) -> tuple[RouteMap, ...]:

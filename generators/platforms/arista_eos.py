@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meetme.generators.platforms import gaps
+from meetme.generators.platforms import gaps, spellings
 from meetme.generators.platforms.base import Capabilities, LocalUsers, Platform, UserRole
 
 PLATFORM = Platform(
@@ -27,6 +27,7 @@ PLATFORM = Platform(
         password_hash="sha512_crypt",
     ),
     push_drivers=("eos",),
+    filters={"as_path_regexes": spellings.as_path_regexes},  # no ASN ranges in as-path lists
     # bgp.j2 prints VRF sessions inside the EVPN VRF blocks only (no VRF-lite block yet);
     # no template prints host bonds or MLAG.
     gap_checks=(gaps.vrf_sessions_in_evpn_vrfs, gaps.no_host_bonds),

@@ -27,7 +27,10 @@ PLATFORM = Platform(
         password_hash="sha512_crypt",
     ),
     push_drivers=("iosxr", "iosxr_netconf"),
-    filters={"netmask": spellings.netmask},  # `ipv4 address A MASK`
+    filters={
+        "netmask": spellings.netmask,
+        "as_path_regexes": spellings.as_path_regexes,
+    },  # `ipv4 address A MASK`
     # RPL sets list only what matches and an if/elseif chain ends at a match-all clause
     # (routing_policy.j2); static routes are discard routes; VRF sessions print in plain VRFs.
     gap_checks=(

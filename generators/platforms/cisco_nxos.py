@@ -20,7 +20,7 @@ PLATFORM = Platform(
     # No rpki: no vendor source found for NX-OS RTR cache or `match rpki` syntax (PLAT-001
     # reports a model that asks). No esi_multihoming: Cisco's 10.4/10.5 VXLAN guides say
     # Nexus 9000 -EX and later only import ESI routes and cannot host an Ethernet segment; the
-    # GX2 hosts one from 10.6(1) with a CLI not verified here. templates/cisco_nxos/lags.j2
+    # GX2 hosts one from 10.6(1) with a CLI not verified here. templates/cisco_nxos/multihoming.j2
     # keeps the 9.3-era form for when that is settled (EVPN-011 refuses it in intent).
     capabilities=Capabilities(evpn_vxlan=True, evpn_connected_needs_route_map=True),
     # Default roles network-admin / network-operator (Nexus NX-OS security command
@@ -33,7 +33,10 @@ PLATFORM = Platform(
         password_hash="sha256_crypt",
     ),
     push_drivers=("nxos", "nxos_ssh"),
-    filters={"dotted_mac": spellings.dotted_mac},  # `system-mac 0000.0000.0011`
+    filters={
+        "dotted_mac": spellings.dotted_mac,
+        "as_path_regexes": spellings.as_path_regexes,
+    },  # `system-mac 0000.0000.0011`
     gap_checks=(
         gaps.rpki,
         gaps.static_next_hop,

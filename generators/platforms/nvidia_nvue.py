@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meetme.generators.platforms import gaps
+from meetme.generators.platforms import gaps, spellings
 from meetme.generators.platforms.base import (
     Capabilities,
     LocalUsers,
@@ -39,10 +39,11 @@ PLATFORM = Platform(
     ),
     files=(OutputFile("device.j2", ".yaml"),),
     push_drivers=("nvue",),  # accepted in the inventory, no push adapter yet (docs/push.md)
+    filters={"as_path_regexes": spellings.as_path_regexes},  # no ASN ranges in as-path lists
     gap_checks=(
         gaps.rpki,
         gaps.static_next_hop,
-        # the NVUE form for a spine relaying VTEP next hops is unverified (evpn_peers.j2)
+        # the NVUE form for a spine relaying VTEP next hops is unverified (overlay_peers.j2)
         gaps.next_hop_unchanged,
         gaps.segments_off_mlag,
         gaps.segments_on_vteps,

@@ -4,6 +4,9 @@ write them so (`{{ evpn.anycast_mac | dotted_mac }}`)."""
 from __future__ import annotations
 
 import ipaddress
+from typing import Any
+
+from meetme.generators.platforms.aspath import range_regexes
 
 
 def dotted_mac(mac: str) -> str:
@@ -15,3 +18,9 @@ def dotted_mac(mac: str) -> str:
 def netmask(cidr: str) -> str:
     """10.1.0.1/31 -> 255.255.255.254 (IOS-XR's `ipv4 address A MASK`)."""
     return str(ipaddress.ip_interface(cidr).netmask)
+
+
+def as_path_regexes(entry: Any) -> list[str]:
+    """An as-path entry's ASN range [first, last] as `_`-delimited regular expressions, for
+    platforms whose as-path lists have no ranges (EOS, NX-OS, NVUE; IOS-XR for AS 0)."""
+    return range_regexes(entry.first, entry.last)

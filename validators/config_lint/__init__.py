@@ -15,82 +15,48 @@ Neighbours are keyed by (VRF, address): a border-leaf handoff session reuses, in
 tenant VRF, the address of a default-VRF underlay neighbour, and each must carry its own limit
 and policies.
 
-The BGP checks (CFG-001..005) parse only devices with an external or handoff neighbour
-(importing ciscoconfparse2 is a large part of `meetme lint`'s time, so it happens only then).
-On those devices every BGP neighbour of the model is checked, underlay included: border
-devices exercise each platform's underlay template too, at no extra parse. The EVPN checks
-(CFG-006..009, module `evpn`) read every VTEP with a VLAN or VRF to map and every device with
-an EVPN peer (spines included), with a line scan.
+Each rendered file the lint reads is read back once (`readback.py`: ciscoconfparse2 for EOS,
+IOS-XR and NX-OS in `cisco.py`, the YAML node tree for NVUE in `nvue.py`), and every check
+compares that read-back with the device model: `sessions.py` (CFG-001..005) on devices with an
+external or handoff neighbour, where every BGP neighbour of the model is checked, underlay
+included (border devices exercise each platform's underlay template too); `overlay.py`
+(CFG-006..009) on every VTEP with a VLAN or VRF to map and every device with an EVPN peer
+(spines included). ciscoconfparse2 is imported only when a Cisco-style file is read.
 """
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from meetme.validators.config_lint import overlay, sessions
+from meetme.validators.config_lint.overlay import (
+    EVPN_PEER_LIMIT,
+    VLAN_MAPPED,
+    VRF_EXPORTED,
+    VRF_MAPPED,
+)
+from meetme.validators.config_lint.readback import ReadBack
+from meetme.validators.config_lint.sessions import (
+    CONFIGURED,
+    DEFINED,
+    EXPORT_POLICY,
+    IMPORT_POLICY,
+    PREFIX_LIMIT,
+)
 from meetme.validators.engine import RULES, Finding, Hit, Severity, SiteContext, rule
 
 from meetme.core.problems import Location
 
 if TYPE_CHECKING:
-    from meetme.generators.model import BgpNeighbor, DeviceModel
+    from meetme.generators.model import DeviceModel
 
 SOURCE = (
     "docs/standards.md#edge-rfc8212 (RFC 8212 https://www.rfc-editor.org/rfc/rfc8212) and BGP-007 "
     "(RFC 7454 section 8 https://www.rfc-editor.org/rfc/rfc7454); meetme issue 3, config lint"
 )
-
-
-# --- what a platform parser reports ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Value:
-    """A setting read from the config, with the config line (1-based) that sets it."""
-
-    text: str
-    line: int
-    column: int
-
-
-@dataclass
-class Session:
-    """What the config gives one neighbour in the model's address family, after inheritance."""
-
-    line: int  # the neighbour's own line: findings about what is missing point here
-    column: int
-    prefix_limit: Value | None = None
-    policy_in: Value | None = None
-    policy_out: Value | None = None
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A name the config uses and must define: a route-map, prefix-list, AS-path list ..."""
-
-    kind: str  # a key of ParsedConfig.defined, in the platform's own words (e.g. prefix-set)
-    name: str
-    line: int
-    column: int
-    where: str  # what refers to it, e.g. "route-map RM-X permit 10" or "neighbor 192.0.2.1"
-
-
-DEFAULT_VRF = "default"  # NVUE's name for it; a `router bgp` block's top level elsewhere
-
-SessionKey = tuple[str, str]  # (VRF, normalised address)
-
-
-@dataclass
-class ParsedConfig:
-    sessions: dict[SessionKey, Session] = field(default_factory=dict)
-    defined: dict[str, set[str]] = field(default_factory=dict)  # kind -> names
-    references: list[Reference] = field(default_factory=list)
-    unreadable: Value | None = None  # why the text could not be read at all, and where
-    limit_keyword: str = "prefix limit"  # how the platform spells it, for messages
-    policy_keyword: str = "route-map"
 
 
 @dataclass(frozen=True)
@@ -102,14 +68,6 @@ class RenderedConfig:
     text: str
 
 
-def normalise(address: str) -> str:
-    """One spelling per address, so 2001:DB8::1 in a config finds 2001:db8::1 in the model."""
-    try:
-        return str(ipaddress.ip_address(address))
-    except ValueError:
-        return address
-
-
 # --- the rules -------------------------------------------------------------------------------
 
 
@@ -117,16 +75,6 @@ def _reads_rendered_text(ctx: SiteContext) -> Iterator[Hit]:
     """Run by the pipeline over rendered configs (`lint_configs`), not per site by the engine."""
     return iter(())
 
-
-PREFIX_LIMIT = "CFG-001"
-IMPORT_POLICY = "CFG-002"
-EXPORT_POLICY = "CFG-003"
-DEFINED = "CFG-004"
-CONFIGURED = "CFG-005"
-VLAN_MAPPED = "CFG-006"
-VRF_MAPPED = "CFG-007"
-VRF_EXPORTED = "CFG-008"
-EVPN_PEER_LIMIT = "CFG-009"
 
 rule(
     PREFIX_LIMIT,
@@ -179,8 +127,9 @@ rule(
 
 
 EVPN_SOURCE = (
-    "docs/standards.md#evpn-vni-mapping (RFC 8365 https://www.rfc-editor.org/rfc/rfc8365), EVPN-004 and "
-    "EVPN-005 (RFC 9135 https://www.rfc-editor.org/rfc/rfc9135); docs/syntax.md#eos-evpn, docs/syntax.md#nxos-evpn, docs/syntax.md#nvue-evpn; "
+    "docs/standards.md#evpn-vni-mapping (RFC 8365 https://www.rfc-editor.org/rfc/rfc8365), "
+    "EVPN-004 and EVPN-005 (RFC 9135 https://www.rfc-editor.org/rfc/rfc9135); "
+    "docs/syntax.md#eos-evpn, docs/syntax.md#nxos-evpn, docs/syntax.md#nvue-evpn; "
     "meetme issue 4, config lint"
 )
 rule(
@@ -225,7 +174,8 @@ rule(
     "group), NX-OS `maximum-prefix N` under the neighbour's `address-family l2vpn evpn`, NVUE "
     "`address-family l2vpn-evpn prefix-limits inbound maximum N`.",
     "docs/standards.md#evpn-overlay-sessions and docs/standards.md#edge-001 (RFC 7454 section 8 "
-    "https://www.rfc-editor.org/rfc/rfc7454); docs/syntax.md#eos-evpn, docs/syntax.md#nxos-evpn, docs/syntax.md#nvue-evpn; config lint",
+    "https://www.rfc-editor.org/rfc/rfc7454); docs/syntax.md#eos-evpn, docs/syntax.md#nxos-evpn, "
+    "docs/syntax.md#nvue-evpn; config lint",
 )(_reads_rendered_text)
 
 
@@ -254,16 +204,14 @@ def lint_configs(
     overrides = dict(severity or {})
     findings: list[Finding] = []
     for config in configs:
+        model = config.model
+        readback = read(model.platform, config.text)
         hits: list[tuple[str, str, int, int]] = []
-        readable = True
-        if _checks_bgp(config.model):
-            parsed = _parse(config)
-            readable = parsed.unreadable is None  # already reported, once, by CFG-005
-            hits += _check(config.model, parsed)
-        if readable and _checks_evpn(config.model):
-            from meetme.validators.config_lint import evpn
-
-            hits += evpn.check(config.model, config.text)
+        if _checks_bgp(model):
+            hits += sessions.check(model, readback)
+        # YAML that does not parse is reported once: by CFG-005 when it ran
+        if _checks_evpn(model) and not (_checks_bgp(model) and readback.unreadable is not None):
+            hits += overlay.check(model, readback)
         for rule_id, message, line, column in hits:
             findings.append(
                 Finding(
@@ -271,126 +219,23 @@ def lint_configs(
                     severity=overrides.get(rule_id, RULES[rule_id].severity),
                     message=message,
                     location=Location(config.file, line, column),
-                    path=f"sites.{config.model.site}.devices.{config.model.hostname}.config",
+                    path=f"sites.{model.site}.devices.{model.hostname}.config",
                 )
             )
     return findings
 
 
-def _key(neighbor: BgpNeighbor) -> SessionKey:
-    return (neighbor.vrf or DEFAULT_VRF, normalise(neighbor.address))
-
-
-def _parse(config: RenderedConfig) -> ParsedConfig:
-    wanted = tuple(sorted((_key(n), n.afi) for n in config.model.bgp.neighbors))
-    return _parse_text(config.model.platform, config.text, wanted)
-
-
-# One process often lints the same border text again (tests, `meetme diff`); callers only read
-# the cached ParsedConfig, never change it.
+# One process often lints the same text again (tests, `meetme diff`); callers only read the
+# cached ReadBack, never change it.
 @lru_cache(maxsize=64)
-def _parse_text(
-    platform: str, text: str, wanted: tuple[tuple[SessionKey, str], ...]
-) -> ParsedConfig:
+def read(platform: str, text: str) -> ReadBack:
+    """The read-back of one rendered config, by the reader of its platform's family."""
     if platform == "nvidia_nvue":
         from meetme.validators.config_lint import nvue
 
-        return nvue.parse(text, dict(wanted))
+        return nvue.read(text)
     from meetme.validators.config_lint import (
         cisco,  # imports ciscoconfparse2: only now that a Cisco-style file needs it
     )
 
-    return cisco.parse(text, cisco.SYNTAX[platform], dict(wanted))
-
-
-def _check(model: DeviceModel, parsed: ParsedConfig) -> Iterator[tuple[str, str, int, int]]:
-    if parsed.unreadable is not None:
-        where = parsed.unreadable
-        yield (
-            CONFIGURED,
-            f"the rendered config cannot be read ({where.text}); none of its "
-            f"{len(model.bgp.neighbors)} BGP neighbour(s) could be checked",
-            where.line,
-            where.column,
-        )
-        return
-    for neighbor in model.bgp.neighbors:
-        session = parsed.sessions.get(_key(neighbor))
-        who = _who(neighbor)
-        if session is None:
-            scope = "that VRF of router bgp" if neighbor.vrf else "router bgp"
-            yield (
-                CONFIGURED,
-                f"{who} of the device model is not configured in {scope}",
-                1,
-                1,
-            )
-            continue
-        yield from _prefix_limit(neighbor, session, who, parsed.limit_keyword)
-        for rule_id, direction, value, expected in (
-            (IMPORT_POLICY, "import (in)", session.policy_in, neighbor.route_map_in),
-            (EXPORT_POLICY, "export (out)", session.policy_out, neighbor.route_map_out),
-        ):
-            if value is None:
-                yield (
-                    rule_id,
-                    f"{who} has no {direction} {parsed.policy_keyword} for {neighbor.afi} "
-                    "unicast, neither on the neighbour nor through a group or template",
-                    session.line,
-                    session.column,
-                )
-            elif value.text != expected:
-                yield (
-                    rule_id,
-                    f"{who} applies {parsed.policy_keyword} {value.text} as its {direction} "
-                    f"policy; the device model's is {expected}",
-                    value.line,
-                    value.column,
-                )
-    for ref in parsed.references:
-        if ref.name not in parsed.defined.get(ref.kind, set()):
-            yield (
-                DEFINED,
-                f"{ref.where} uses {ref.kind} {ref.name}, which this config does not define",
-                ref.line,
-                ref.column,
-            )
-
-
-def _prefix_limit(
-    neighbor: BgpNeighbor, session: Session, who: str, keyword: str
-) -> Iterator[tuple[str, str, int, int]]:
-    value = session.prefix_limit
-    if value is None:
-        yield (
-            PREFIX_LIMIT,
-            f"{who} has no prefix limit ({keyword}) for {neighbor.afi} unicast, neither on "
-            "the neighbour nor through a group or template",
-            session.line,
-            session.column,
-        )
-        return
-    if not value.text.isdigit() or int(value.text) == 0:
-        yield (
-            PREFIX_LIMIT,
-            f"{who} has {keyword} {value.text}, which is no limit; the device model's is "
-            f"{neighbor.max_prefix}",
-            value.line,
-            value.column,
-        )
-    elif int(value.text) != neighbor.max_prefix:
-        yield (
-            PREFIX_LIMIT,
-            f"{who} has {keyword} {value.text}; the device model's is {neighbor.max_prefix}",
-            value.line,
-            value.column,
-        )
-
-
-def _who(neighbor: BgpNeighbor) -> str:
-    """Names the VRF too: a handoff neighbour shares its address with an underlay one."""
-    vrf = f" in vrf {neighbor.vrf}" if neighbor.vrf else ""
-    if neighbor.external:
-        return f"neighbor {neighbor.address}{vrf} ({neighbor.description})"
-    kind = "handoff" if neighbor.kind == "handoff" else "underlay"
-    return f"{kind} neighbor {neighbor.address}{vrf} ({neighbor.peer_device})"
+    return cisco.read(text, platform)

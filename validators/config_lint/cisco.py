@@ -1,76 +1,170 @@
-"""Read BGP neighbours and policy objects from Cisco-style text: IOS-XR, EOS (parsed as `ios`)
-and NX-OS.
+"""Read back Cisco-style text: IOS-XR, EOS (parsed as `ios`) and NX-OS, with ciscoconfparse2.
 
-The `router bgp` block, where settings nest and are inherited, is parsed with ciscoconfparse2.
-Everything else the lint needs is flat: the names a config defines are top-level lines, and
-what a route-map or route-policy uses is a line inside it, so a line scan reads them. Parsing
-only the BGP block keeps `meetme lint` fast: ciscoconfparse2 needs ~0.2 ms per line and a
-border's route-policies are a thousand lines.
+The blocks the checks need are parsed, in one ciscoconfparse2 pass per file: `router bgp`
+(where settings nest and are inherited) and, on VTEPs, the VXLAN interface, NX-OS's `vlan N`
+and `vrf context X`. Everything else the lint needs is flat: the names a config defines are
+top-level lines, and what a route-map or route-policy uses is a line inside it, so a line scan
+reads them (ciscoconfparse2 costs ~30 us a line, and a border's route-policies are a thousand
+lines).
 
 Neighbours are read in `router bgp` and in each of its `vrf NAME` blocks, and keyed by (VRF,
 address): a handoff session in a tenant VRF reuses the address of a default-VRF neighbour. For
-each neighbour the model expects, the settings are resolved the way the platform inherits
-them, nearest first (groups and templates are defined at the `router bgp` level and used from
-any VRF):
+each neighbour, the settings of each address family are resolved the way the platform
+inherits them, nearest first (groups and templates are defined at the `router bgp` level and
+used from any VRF):
 - IOS-XR: the neighbour's `address-family AFI unicast` block, its `use af-group`, then
   `use neighbor-group` (whose address family may `use af-group` in turn).
 - EOS: `neighbor X ...` under the neighbour's address family, then at `router bgp` (or `vrf`)
   level, then the same for its `neighbor X peer group PG` (in the neighbour's VRF block, then
   at the `router bgp` level).
-- NX-OS: the neighbour's `address-family AFI unicast` block, its `inherit peer-policy`
-  templates, then `inherit peer` templates (their address family and their own inherits).
-Importing this module imports ciscoconfparse2 (~0.6 s): the package imports it lazily.
+- NX-OS: the neighbour's `address-family AFI unicast` (`l2vpn evpn`) block, its `inherit
+  peer-policy` templates, then `inherit peer` templates (their address family and their own
+  inherits).
+EVPN services: EOS `interface Vxlan1` / `vxlan vlan N vni V`, `vxlan vrf X vni V` and `router
+bgp` / `vrf X` / `route-target export evpn RT`; NX-OS `vlan N` / `vn-segment V`, `interface
+nve1` / `member vni V [associate-vrf]`, `vrf context X` / `vni V` and its `address-family AFI
+unicast` / `route-target export|both RT evpn`. One VLAN or VNI per line: a line mapping a
+range is not read (meetme's templates print one mapping per line).
+Importing this module imports ciscoconfparse2: the package imports it lazily.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from meetme.validators.config_lint import (
+from meetme.validators.config_lint.ccp import CiscoConfParse
+from meetme.validators.config_lint.readback import (
     DEFAULT_VRF,
-    ParsedConfig,
+    TOP,
+    Export,
+    Mapping,
+    Member,
+    Neighbor,
+    Position,
+    ReadBack,
     Reference,
     Session,
-    SessionKey,
     Value,
+    Words,
     normalise,
 )
-from meetme.validators.config_lint.ccp import CiscoConfParse
-
-SYNTAX = {"arista_eos": "ios", "cisco_iosxr": "iosxr", "cisco_nxos": "nxos"}
 
 Obj = Any  # ciscoconfparse2's line object (an untyped library)
 Settings = dict[str, Value]  # "limit" | "in" | "out" -> where the config sets it
 
 
-Wanted = Mapping[SessionKey, str]  # (VRF, normalised address) -> the model's address family
+@dataclass(frozen=True)
+class Dialect:
+    syntax: str  # ciscoconfparse2's
+    words: Words
+    families: dict[str, tuple[str, ...]]  # neutral family -> its `address-family` words
+    blocks: Callable[[list[str]], bool]  # which top-level blocks (by words) to parse
 
 
-def parse(text: str, syntax: str, wanted: Wanted) -> ParsedConfig:
-    """`wanted`: the neighbours the model has, with the address family it gives each."""
-    lines = text.splitlines()
-    if syntax == "iosxr":
-        parsed = ParsedConfig(limit_keyword="maximum-prefix", policy_keyword="route-policy")
-        spans = _scan(lines, parsed, _XR_DEFINITIONS, _xr_uses)
-    else:
-        keyword = "maximum-routes" if syntax == "ios" else "maximum-prefix"
-        parsed = ParsedConfig(limit_keyword=keyword, policy_keyword="route-map")
-        spans = _scan(lines, parsed, _IOS_DEFINITIONS, _route_map_uses)
-    for start, end in spans:
-        conf = CiscoConfParse(
-            lines[start:end], syntax=syntax, loguru=False, ignore_blank_lines=False
+def _vtep_block(name: str) -> Callable[[list[str]], bool]:
+    def wanted(words: list[str]) -> bool:
+        return words[:2] == ["router", "bgp"] or (
+            len(words) == 2 and words[0] == "interface" and words[1].lower() == name
         )
-        bgp = _At(start, conf.objs[0])
-        if syntax == "iosxr":
-            _iosxr(bgp, parsed, wanted)
-        elif syntax == "nxos":
-            _nxos(bgp, parsed, wanted)
+
+    return wanted
+
+
+def _nxos_block(words: list[str]) -> bool:
+    return (
+        _vtep_block("nve1")(words)
+        or (len(words) == 2 and words[0] == "vlan")
+        or (len(words) == 3 and words[:2] == ["vrf", "context"])
+    )
+
+
+DIALECTS = {
+    "cisco_iosxr": Dialect(
+        "iosxr",
+        Words(limit="maximum-prefix", policy="route-policy"),
+        {"ipv4": ("ipv4", "unicast"), "ipv6": ("ipv6", "unicast")},
+        lambda words: words[:2] == ["router", "bgp"],
+    ),
+    "arista_eos": Dialect(
+        "ios",
+        Words(
+            limit="maximum-routes",
+            evpn_limit="maximum-routes",
+            evpn_limit_where="on the neighbour or its peer group",
+            vtep="Vxlan1",
+            vlan_missing="{what} is not mapped to its VNI {vni}: no `vxlan vlan {id} vni {vni}` "
+            "{where}",
+            vrf_missing="{what} is not mapped to its L3VNI {vni}: no `vxlan vrf {name} vni {vni}` "
+            "{where}",
+            export_block_missing="VRF {name} does not export to EVPN: router bgp has no `vrf "
+            "{name}` block with `route-target export evpn {rt}`",
+            export_missing="`route-target export evpn {rt}` under `vrf {name}`",
+        ),
+        {"ipv4": ("ipv4",), "ipv6": ("ipv6",), "evpn": ("evpn",)},
+        _vtep_block("vxlan1"),
+    ),
+    "cisco_nxos": Dialect(
+        "nxos",
+        Words(
+            limit="maximum-prefix",
+            evpn_limit="maximum-prefix",
+            evpn_limit_where="under the neighbour's address-family l2vpn evpn",
+            vtep="nve1",
+            vlan_missing="{what} is not mapped to VNI {vni}: no `vlan {id}` with "
+            "`vn-segment {vni}`",
+            vlan_no_vni="{what} has no `vn-segment {vni}` under vlan {id}",
+            vrf_missing="{what} is not mapped to its L3VNI {vni}: no `vrf context {name}` with "
+            "`vni {vni}`",
+            vrf_no_vni="{what} has no `vni {vni}` in its vrf context",
+            member="member vni {vni}",
+            member_l3="associate-vrf",
+            carrier_vlan=True,
+            export_missing="`route-target export {rt} evpn` under `vrf context {name}` / "
+            "`address-family {afi} unicast`",
+            exports_per_family=True,
+        ),
+        {"ipv4": ("ipv4", "unicast"), "ipv6": ("ipv6", "unicast"), "evpn": ("l2vpn", "evpn")},
+        _nxos_block,
+    ),
+}
+PLATFORMS = tuple(DIALECTS)
+
+
+def read(text: str, platform: str) -> ReadBack:
+    """The read-back of one rendered config of a Cisco-style platform (a key of DIALECTS)."""
+    dialect = DIALECTS[platform]
+    readback = ReadBack(dialect.words)
+    lines = text.splitlines()
+    if dialect.syntax == "iosxr":
+        origin = _scan(lines, readback, _XR_DEFINITIONS, _xr_uses, dialect.blocks)
+    else:
+        origin = _scan(lines, readback, _IOS_DEFINITIONS, _route_map_uses, dialect.blocks)
+    if not origin:
+        return readback
+    conf = CiscoConfParse(
+        [lines[i] for i in origin], syntax=dialect.syntax, loguru=True, ignore_blank_lines=False
+    )
+    top = [_At(origin, obj) for obj in conf.objs if obj.indent == 0 and _statement(obj.text)]
+    bgp = next((b for b in top if b.words[:2] == ["router", "bgp"]), None)
+    if bgp is not None:
+        readback.neighbors_at = bgp.at
+        if dialect.syntax == "iosxr":
+            _iosxr(bgp, readback, dialect)
+        elif dialect.syntax == "nxos":
+            _nxos(bgp, readback, dialect)
         else:
-            _eos(bgp, parsed, wanted)
-    return parsed
+            _eos(bgp, readback, dialect)
+    vtep = next((b for b in top if b.words[0] == "interface"), None)
+    if vtep is not None:
+        readback.vtep_at = readback.vlans_at = readback.vrfs_at = vtep.at
+    if platform == "arista_eos":
+        _eos_services(vtep, bgp, readback)
+    elif platform == "cisco_nxos":
+        _nxos_services(vtep, top, readback)
+    return readback
 
 
 # --- the line scan: definitions, what policies use, where `router bgp` is --------------------
@@ -80,38 +174,38 @@ Uses = Callable[[str, str], Iterator[tuple[str, str]]]  # (owner, line) -> (kind
 
 def _scan(
     lines: list[str],
-    parsed: ParsedConfig,
+    readback: ReadBack,
     definitions: tuple[tuple[re.Pattern[str], str], ...],
     uses: Uses,
-) -> list[tuple[int, int]]:
-    """Record defined names and policy references; return the `router bgp` blocks' spans."""
-    spans: list[tuple[int, int]] = []
+    wanted: Callable[[list[str]], bool],
+) -> list[int]:
+    """Record defined names and policy references; return the indexes of the lines of the
+    top-level blocks to parse (`wanted`, given a block's first line as words)."""
+    origin: list[int] = []
     owner = ""
-    bgp_start: int | None = None
+    keep = False
     for index, line in enumerate(lines):
         stripped = line.strip()
         if not stripped or stripped.startswith(("!", "#")):
             continue
         if not line[0].isspace():
-            if bgp_start is not None:
-                spans.append((bgp_start, index))
-                bgp_start = None
             owner = stripped
-            if stripped.split()[:2] == ["router", "bgp"]:
-                bgp_start = index
+            keep = wanted(stripped.split())
+            if keep:
+                origin.append(index)
             for pattern, kind in definitions:
                 match = pattern.match(stripped)
                 if match is not None:
-                    parsed.defined.setdefault(kind, set()).add(match[1])
+                    readback.defined.setdefault(kind, set()).add(match[1])
                     break
             continue
+        if keep:
+            origin.append(index)
         column = len(line) - len(line.lstrip()) + 1
         for kind, name in uses(owner, stripped):
             where = " ".join(owner.split()[:4])
-            parsed.references.append(Reference(kind, name, index + 1, column, where))
-    if bgp_start is not None:
-        spans.append((bgp_start, len(lines)))
-    return spans
+            readback.references.append(Reference(kind, name, index + 1, column, where))
+    return origin
 
 
 _XR_DEFINITIONS = tuple(
@@ -179,14 +273,14 @@ def _route_map_uses(owner: str, line: str) -> Iterator[tuple[str, str]]:
                         yield kind, name
 
 
-# --- the parsed `router bgp` block -----------------------------------------------------------
+# --- the parsed blocks ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class _At:
-    """A ciscoconfparse2 line object, and where its block starts in the whole file."""
+    """A ciscoconfparse2 line object, and the file's line index of each parsed line."""
 
-    offset: int
+    origin: list[int]
     obj: Obj
 
     @property
@@ -197,8 +291,16 @@ class _At:
     def key(self) -> int:  # identifies a group or template on the inheritance path
         return int(self.obj.linenum)
 
+    @property
+    def at(self) -> Position:
+        return self.origin[self.obj.linenum] + 1, self.obj.indent + 1
+
     def children(self) -> list[_At]:
-        return [_At(self.offset, c) for c in self.obj.children if _statement(c.text)]
+        return [_At(self.origin, c) for c in self.obj.children if _statement(c.text)]
+
+    def child(self, *words: str) -> _At | None:
+        """The first child line that starts with these words."""
+        return next((c for c in self.children() if c.words[: len(words)] == list(words)), None)
 
     def descendants(self) -> Iterator[_At]:
         for child in self.children():
@@ -206,15 +308,10 @@ class _At:
             yield from child.descendants()
 
     def value(self, text: str) -> Value:
-        return Value(text, self.offset + self.obj.linenum + 1, self.obj.indent + 1)
+        return Value(text, *self.at)
 
     def reference(self, kind: str, name: str) -> Reference:
-        return Reference(kind, name, *self._position(), self.owner())
-
-    def session(self, settings: Settings) -> Session:
-        return Session(
-            *self._position(), settings.get("limit"), settings.get("in"), settings.get("out")
-        )
+        return Reference(kind, name, *self.at, self.owner())
 
     def owner(self) -> str:
         """The neighbour, group or template this line belongs to, for messages."""
@@ -225,9 +322,6 @@ class _At:
                 return " ".join(words[:3] if words[0] == "template" else words[:2])
             current = current.parent
         return "router bgp"
-
-    def _position(self) -> tuple[int, int]:
-        return self.offset + self.obj.linenum + 1, self.obj.indent + 1
 
 
 def _statement(text: str) -> bool:
@@ -241,6 +335,10 @@ def _merge(found: Settings, inherited: Settings) -> None:
         found.setdefault(key, value)
 
 
+def _session(at: Position, settings: Settings) -> Session:
+    return Session(*at, settings.get("limit"), settings.get("in"), settings.get("out"))
+
+
 def _scopes(bgp: _At) -> list[tuple[str, _At]]:
     """`router bgp` and each of its `vrf NAME` blocks, by VRF: both may hold neighbours."""
     vrfs = [(c.words[1], c) for c in bgp.children() if c.words[0] == "vrf" and len(c.words) > 1]
@@ -250,7 +348,7 @@ def _scopes(bgp: _At) -> list[tuple[str, _At]]:
 # --- IOS-XR ----------------------------------------------------------------------------------
 
 
-def _iosxr(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
+def _iosxr(bgp: _At, readback: ReadBack, dialect: Dialect) -> None:
     groups: dict[str, _At] = {}
     af_groups: dict[tuple[str, str], _At] = {}
     neighbors: list[tuple[str, _At]] = []
@@ -263,14 +361,14 @@ def _iosxr(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
                 af_groups[(words[1], words[3])] = child  # af-group N address-family AFI ..
             elif words[0] == "neighbor" and len(words) == 2:
                 neighbors.append((vrf, child))
-    parsed.defined.setdefault("neighbor-group", set()).update(groups)
-    parsed.defined.setdefault("af-group", set()).update(name for name, _ in af_groups)
+    readback.defined.setdefault("neighbor-group", set()).update(groups)
+    readback.defined.setdefault("af-group", set()).update(name for name, _ in af_groups)
     for line in bgp.descendants():
         words = line.words
         if words[0] == "route-policy" and len(words) >= 2:
-            parsed.references.append(line.reference("route-policy", words[1].split("(")[0]))
+            readback.references.append(line.reference("route-policy", words[1].split("(")[0]))
         elif words[:2] in (["use", "neighbor-group"], ["use", "af-group"]) and len(words) > 2:
-            parsed.references.append(line.reference(words[1], words[2]))
+            readback.references.append(line.reference(words[1], words[2]))
 
     def af_settings(block: _At, afi: str, seen: set[int]) -> Settings:
         found: Settings = {}
@@ -303,10 +401,11 @@ def _iosxr(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
                     _merge(found, settings(group, afi, seen))
         return found
 
-    for vrf, neighbor in neighbors:
-        key = (vrf, normalise(neighbor.words[1]))
-        if key in wanted:
-            parsed.sessions[key] = neighbor.session(settings(neighbor, wanted[key], set()))
+    for vrf, line in neighbors:  # a neighbour written twice: the last one counts
+        neighbor = Neighbor(line.at)
+        for family in dialect.families:
+            neighbor.families[family] = _session(line.at, settings(line, family, set()))
+        readback.neighbors[(vrf, normalise(line.words[1]))] = neighbor
 
 
 # --- EOS -------------------------------------------------------------------------------------
@@ -323,30 +422,30 @@ class _EosScope:
     per_af: dict[tuple[str, str], Settings]  # (afi, neighbour or group) -> its family's
 
 
-def _eos(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
-    scopes = [(vrf, _eos_scope(block, parsed)) for vrf, block in _scopes(bgp)]
+def _eos(bgp: _At, readback: ReadBack, dialect: Dialect) -> None:
+    scopes = [(vrf, _eos_scope(block, readback)) for vrf, block in _scopes(bgp)]
     top = scopes[0][1]  # peer groups are defined here and used from any VRF (AVD vrf-lite)
     for vrf, scope in scopes:
-        parsed.defined.setdefault("peer group", set()).update(scope.groups)
+        readback.defined.setdefault("peer group", set()).update(scope.groups)
         for name, line in scope.first.items():
-            key = (vrf, normalise(name))
-            if key not in wanted or name in scope.groups:
+            if name in scope.groups:
                 continue
-            afi = wanted[key]
             # the neighbour before its group; its family before its level; a VRF's group
             # settings before the `router bgp` level's
             levels = [(scope, name)]
             if name in scope.member_of:
                 group = scope.member_of[name].words[-1]
                 levels += [(scope, group)] + ([(top, group)] if scope is not top else [])
-            found: Settings = {}
-            for level, holder in levels:
-                _merge(found, level.per_af.get((afi, holder), {}))
-                _merge(found, level.base.get(holder, {}))
-            parsed.sessions[key] = line.session(found)
+            neighbor = readback.neighbors.setdefault((vrf, normalise(name)), Neighbor(line.at))
+            for family, (afi,) in dialect.families.items():
+                found: Settings = {}
+                for level, holder in levels:
+                    _merge(found, level.per_af.get((afi, holder), {}))
+                    _merge(found, level.base.get(holder, {}))
+                neighbor.families[family] = _session(line.at, found)
 
 
-def _eos_scope(block: _At, parsed: ParsedConfig) -> _EosScope:
+def _eos_scope(block: _At, readback: ReadBack) -> _EosScope:
     scope = _EosScope(set(), {}, {}, {}, {})
     for child in block.children():
         words = child.words
@@ -357,44 +456,67 @@ def _eos_scope(block: _At, parsed: ParsedConfig) -> _EosScope:
                 continue
             if rest[:2] == ["peer", "group"] or rest[0] == "peer-group":
                 scope.member_of[name] = child
-                parsed.references.append(child.reference("peer group", words[-1]))
+                readback.references.append(child.reference("peer group", words[-1]))
             scope.first.setdefault(name, child)
-            _eos_setting(child, scope.base.setdefault(name, {}), parsed)
+            _eos_setting(child, scope.base.setdefault(name, {}), readback)
         elif words[0] == "address-family" and len(words) >= 2:
             for line in child.children():
                 inner = line.words
                 if inner[0] == "neighbor" and len(inner) >= 3:
-                    _eos_setting(line, scope.per_af.setdefault((words[1], inner[1]), {}), parsed)
+                    per_af = scope.per_af.setdefault((words[1], inner[1]), {})
+                    _eos_setting(line, per_af, readback)
     return scope
 
 
-def _eos_setting(line: _At, store: Settings, parsed: ParsedConfig) -> None:
+def _eos_setting(line: _At, store: Settings, readback: ReadBack) -> None:
     """`neighbor X route-map NAME in|out` and `neighbor X maximum-routes N ...`."""
     words = line.words
     if words[2] == "route-map" and len(words) >= 5 and words[4] in ("in", "out"):
         store.setdefault(words[4], line.value(words[3]))
-        parsed.references.append(line.reference("route-map", words[3]))
+        readback.references.append(line.reference("route-map", words[3]))
     elif words[2] == "maximum-routes" and len(words) >= 4:
         store.setdefault("limit", line.value(words[3]))
+
+
+def _eos_services(vxlan: _At | None, bgp: _At | None, readback: ReadBack) -> None:
+    """`vxlan vlan N vni V` and `vxlan vrf X vni V` on Vxlan1; each `router bgp` / `vrf X`'s
+    `route-target export evpn RT` (for all the VRF's families)."""
+    for line in vxlan.children() if vxlan is not None else []:
+        words = line.words
+        if len(words) == 5 and words[0] == "vxlan" and words[3] == "vni":
+            mapping = Mapping(line.at, [line.value(words[4])])
+            if words[1] == "vlan":
+                readback.vlans.setdefault(words[2], mapping)
+            elif words[1] == "vrf":
+                readback.vrfs.setdefault(words[2], mapping)
+    readback.exports_at = bgp.at if bgp is not None else TOP
+    for block in bgp.children() if bgp is not None else []:
+        if len(block.words) == 2 and block.words[0] == "vrf":
+            targets = [
+                c.value(c.words[3])
+                for c in block.children()
+                if len(c.words) == 4 and c.words[:3] == ["route-target", "export", "evpn"]
+            ]
+            readback.exports[(block.words[1], "")] = Export(block.at, targets)
 
 
 # --- NX-OS -----------------------------------------------------------------------------------
 
 
-def _nxos(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
+def _nxos(bgp: _At, readback: ReadBack, dialect: Dialect) -> None:
     templates: dict[str, dict[str, _At]] = {"peer": {}, "peer-policy": {}}
     for child in bgp.children():
         words = child.words
         if words[0] == "template" and len(words) > 2 and words[1] in templates:
             templates[words[1]][words[2]] = child
     for kind, named in templates.items():
-        parsed.defined.setdefault(f"template {kind}", set()).update(named)
+        readback.defined.setdefault(f"template {kind}", set()).update(named)
     for line in bgp.descendants():
         words = line.words
         if words[0] == "route-map" and len(words) >= 3 and words[2] in ("in", "out"):
-            parsed.references.append(line.reference("route-map", words[1]))
+            readback.references.append(line.reference("route-map", words[1]))
         elif words[0] == "inherit" and len(words) > 2 and words[1] in templates:
-            parsed.references.append(line.reference(f"template {words[1]}", words[2]))
+            readback.references.append(line.reference(f"template {words[1]}", words[2]))
 
     def inherited(holder: _At, kind: str, seen: set[int]) -> Iterator[_At]:
         """`inherit peer T` / `inherit peer-policy T SEQ`: templates fill what is not set."""
@@ -418,20 +540,55 @@ def _nxos(bgp: _At, parsed: ParsedConfig, wanted: Wanted) -> None:
             _merge(found, af_settings(template, seen))
         return found
 
-    def settings(holder: _At, afi: str, seen: set[int]) -> Settings:
+    def settings(holder: _At, family: tuple[str, ...], seen: set[int]) -> Settings:
         found: Settings = {}
         seen.add(holder.key)
         for child in holder.children():
-            if child.words[:3] == ["address-family", afi, "unicast"]:
+            if tuple(child.words) == ("address-family", *family):
                 _merge(found, af_settings(child, seen))
         for template in inherited(holder, "peer", seen):
-            _merge(found, settings(template, afi, seen))
+            _merge(found, settings(template, family, seen))
         return found
 
     for vrf, scope in _scopes(bgp):
         for child in scope.children():
             words = child.words
             if words[0] == "neighbor" and len(words) >= 2:
-                key = (vrf, normalise(words[1]))
-                if key in wanted:
-                    parsed.sessions[key] = child.session(settings(child, wanted[key], set()))
+                neighbor = Neighbor(child.at)  # written twice: the last one counts
+                for family, spelled in dialect.families.items():
+                    found = settings(child, spelled, set())
+                    neighbor.families[family] = _session(child.at, found)
+                readback.neighbors[(vrf, normalise(words[1]))] = neighbor
+
+
+def _nxos_services(nve: _At | None, top: list[_At], readback: ReadBack) -> None:
+    """`vlan N` / `vn-segment V`; `member vni V [associate-vrf]` on nve1; `vrf context X` /
+    `vni V` and its families' `route-target export|both RT evpn`."""
+    readback.members = {}
+    for line in nve.children() if nve is not None else []:
+        if len(line.words) >= 3 and line.words[:2] == ["member", "vni"]:
+            member = Member(line.at, "associate-vrf" in line.words)
+            readback.members.setdefault(line.words[2], member)
+    readback.exports_at = readback.vrfs_at
+    for block in top:
+        words = block.words
+        if len(words) == 2 and words[0] == "vlan" and words[1] not in readback.vlans:
+            segment = block.child("vn-segment")
+            vnis = [segment.value(segment.words[1])] if segment and len(segment.words) == 2 else []
+            readback.vlans[words[1]] = Mapping(block.at, vnis)
+        elif len(words) == 3 and words[:2] == ["vrf", "context"] and words[2] not in readback.vrfs:
+            vni = block.child("vni")
+            vnis = [vni.value(vni.words[1])] if vni is not None and len(vni.words) >= 2 else []
+            readback.vrfs[words[2]] = Mapping(block.at, vnis)
+            for afi in ("ipv4", "ipv6"):
+                family = block.child("address-family", afi, "unicast")
+                targets = [
+                    c.value(c.words[2])
+                    for c in (family.children() if family is not None else [])
+                    if len(c.words) == 4
+                    and c.words[0] == "route-target"
+                    and c.words[1] in ("export", "both")
+                    and c.words[3] == "evpn"
+                ]
+                at = family.at if family is not None else block.at
+                readback.exports[(words[2], afi)] = Export(at, targets)
