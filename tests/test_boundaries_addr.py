@@ -162,3 +162,36 @@ def test_addr006_public_base_lists_four_devices_and_the_rest(
     assert findings_of(lint_repo(example), "ADDR-006") == [
         f"{SITE}:{line_of(site, 'base: 42000 ')}: {shown} and {more} more{ADDR006_TAIL}"
     ]
+
+
+def test_addr005_override_straddling_its_own_pool_lies_only_in_the_other(example: Path) -> None:
+    """A /23 VTEP around its /24 pool: it lies in the loopback pool, not "in" its own."""
+    devices = example / DEVICES
+    replace_in(
+        devices,
+        "management: 192.168.10.103/24\n",
+        "management: 192.168.10.103/24\n        vtep_v4: 10.0.1.103/23\n",
+    )
+    hits = [h for h in findings_of(lint_repo(example), "ADDR-005") if "lies in pool" in h]
+    assert hits == [
+        f"{DEVICES}:{line_of(devices, 'vtep_v4: 10.0.1.103/23')}: aus1-lf3 vtep_v4 "
+        "10.0.1.103/23 lies in pool loopback_v4 10.0.0.0/24; take it from outside that pool"
+    ]
+
+
+# ADDR-001 names the first device that holds the address
+
+
+def test_addr001_third_copy_of_a_vtep_names_the_pool_owner(example: Path) -> None:
+    devices = example / DEVICES
+    for address in ("192.168.10.103/24", "192.168.10.104/24"):
+        replace_in(
+            devices,
+            f"management: {address}\n",
+            f"management: {address}\n        vtep_v4: 10.0.1.101/32\n",
+        )
+    assert findings_of(lint_repo(example), "ADDR-001") == [
+        f"{DEVICES}:{line_of(devices, 'vtep_v4: 10.0.1.101/32', n)}: {leaf} vtep_v4 "
+        "10.0.1.101/32 is also aus1-lf1's vtep_v4; give it an address of its own"
+        for n, leaf in ((1, "aus1-lf3"), (2, "aus1-lf4"))
+    ]

@@ -267,3 +267,31 @@ def test_gcp001_cloud_router_asn_by_interconnect_type(
         f"{wanted}; set cloud_router_asn to the Cloud Router's ASN"
     ]
     assert findings_of(lint_repo(example), "GCP-001") == (expected if wanted else [])
+
+
+# AZ-002: one /30 (IPv4) and one /126 (IPv6) per ExpressRoute link
+
+
+@pytest.mark.parametrize(
+    ("afi", "prefix", "allowed"),
+    [
+        ("ipv4", "172.16.0.0/31", False),
+        ("ipv6", "2001:db8:7a::/125", False),
+        ("ipv6", "2001:db8:7a::/126", True),
+        ("ipv6", "2001:db8:7a::/127", False),
+    ],
+)
+def test_az002_link_one_bit_either_side(
+    example: Path, afi: str, prefix: str, allowed: bool
+) -> None:
+    clouds = example / CLOUDS
+    written = f"ipv4: {prefix}}}" if afi == "ipv4" else f'ipv4: 172.16.0.0/30, ipv6: "{prefix}"}}'
+    replace_in(clouds, "ipv4: 172.16.0.0/30}", written)
+    length = prefix.rsplit("/", 1)[1]
+    wanted = "/30" if afi == "ipv4" else "/126"
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, 'primary:')}: Azure er-syd peering private primary {afi} "
+        f"{prefix} is a /{length}; ExpressRoute takes one {wanted} per link (we use its first "
+        "address, Microsoft the second)"
+    ]
+    assert findings_of(lint_repo(example), "AZ-002") == ([] if allowed else expected)

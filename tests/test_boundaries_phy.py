@@ -9,6 +9,7 @@ from conftest import findings_of, line_of, lint_repo, replace_in
 
 DEVICES = "intent/aus1/devices.yaml"
 ROOMS = "intent/aus1/rooms.yaml"
+LINKS = "intent/aus1/links.yaml"
 
 
 def _lf1_rack_line(devices: Path) -> int:
@@ -49,3 +50,29 @@ def test_loc001_room_and_rack_moved_together_pass(example: Path) -> None:
     lines[line - 1] = lines[line - 1].replace("dh1-r10", "dh2-r10")
     devices.write_text("\n".join(lines) + "\n")
     assert findings_of(lint_repo(example), "LOC-001") == []
+
+
+# PHY-014 names at most four devices a link rule cables to themselves
+
+
+SPINE_MESH = """\
+      - name: spine-mesh
+        a: {role: spine, interface: "Ethernet{n}/1", first: 40, peer_id_base: 11}
+        b: {role: spine, interface: "Ethernet{n}/1", first: 50, peer_id_base: 11}
+        speed: 400G
+"""
+SPINE_5 = (
+    "      aus1-sp5: {id: 15, role: spine, platform: arista_eos, model: 7060X6-64PE, "
+    "room: aus1-dh2, rack: dh2-r02, management: 192.168.10.25/24, power_feeds: [A, B]}\n"
+)
+
+
+def test_phy014_rule_meshing_five_spines_names_four_and_one_more(example: Path) -> None:
+    links = example / LINKS
+    replace_in(links, "    link_rules:\n", "    link_rules:\n" + SPINE_MESH)
+    replace_in(example / DEVICES, "      # Leaves:", SPINE_5 + "      # Leaves:")
+    assert findings_of(lint_repo(example), "PHY-014") == [
+        f"{LINKS}:{line_of(links, 'first: 50')}: link rule spine-mesh selects aus1-sp1, "
+        "aus1-sp2, aus1-sp3, aus1-sp4 and 1 more on both sides, so it cables each of them to "
+        "itself; narrow one side (role or platform) so the two sides are different devices"
+    ]

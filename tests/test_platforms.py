@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import line_of, lint_repo
 from meetme.generators.model import (
     AsPathEntry,
@@ -17,7 +18,7 @@ from meetme.generators.model import (
     StaticRoute,
 )
 from meetme.generators.platforms import PLATFORMS, register, unregister
-from meetme.generators.platforms.spellings import as_path_regexes, dotted_mac, netmask
+from meetme.generators.platforms.spellings import as_path_regexes, dotted_mac, netmask, yaml_str
 from meetme.generators.render import PlatformGapError, output_name, render, render_device
 from meetme.validators.engine import RULES
 from meetme.validators.rules.platform import platform_findings
@@ -106,7 +107,7 @@ def test_vendor_spellings() -> None:
     assert set(PLATFORMS["cisco_nxos"].filters) == {"dotted_mac", "as_path_regexes"}
     assert set(PLATFORMS["cisco_iosxr"].filters) == {"netmask", "as_path_regexes"}
     assert set(PLATFORMS["arista_eos"].filters) == {"as_path_regexes"}
-    assert set(PLATFORMS["nvidia_nvue"].filters) == {"as_path_regexes"}
+    assert set(PLATFORMS["nvidia_nvue"].filters) == {"as_path_regexes", "yaml_str"}
     # private 16-bit ASNs as EOS, NX-OS and NVUE as-path lists need them: one regex per digit run
     entry = AsPathEntry(seq=10, action="deny", first=64512, last=65534, description="private")
     assert as_path_regexes(entry) == [
@@ -260,3 +261,15 @@ def test_the_toy_platform_has_its_own_gaps(toy: None, models: dict[str, DeviceMo
     assert "PLAT-001" in _rules(border)  # the border's RTR caches: the toy has no RPKI
     with pytest.raises(PlatformGapError, match="PLAT-001 RPKI origin validation"):
         render(border)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["monitor", "it's", "a: b # c", "''", "x" * 300, "10.0.0.1/32", "- [not, a, list]", "yes"],
+)
+def test_nvue_text_is_quoted_by_the_yaml_library(text: str) -> None:
+    """Every text value NVUE templates print is one single-quoted scalar that reads back as
+    the same string: no value can open a key, a list, a comment or a second line."""
+    quoted = yaml_str(text)
+    assert quoted.startswith("'") and quoted.endswith("'") and "\n" not in quoted
+    assert yaml.safe_load(f"key: {quoted}") == {"key": text}

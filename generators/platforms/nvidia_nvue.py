@@ -39,7 +39,10 @@ PLATFORM = Platform(
     ),
     files=(OutputFile("device.j2", ".yaml"),),
     push_drivers=("nvue",),  # accepted in the inventory, no push adapter yet (docs/push.md)
-    filters={"as_path_regexes": spellings.as_path_regexes},  # no ASN ranges in as-path lists
+    filters={
+        "as_path_regexes": spellings.as_path_regexes,  # no ASN ranges in as-path lists
+        "yaml_str": spellings.yaml_str,  # YAML quoting by the library, not by hand
+    },
     gap_checks=(
         gaps.rpki,
         gaps.static_next_hop,

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+import yaml
+
 from meetme.generators.platforms.aspath import range_regexes
 
 
@@ -24,3 +26,12 @@ def as_path_regexes(entry: Any) -> list[str]:
     """An as-path entry's ASN range [first, last] as `_`-delimited regular expressions, for
     platforms whose as-path lists have no ranges (EOS, NX-OS, NVUE; IOS-XR for AS 0)."""
     return range_regexes(entry.first, entry.last)
+
+
+def yaml_str(value: object) -> str:
+    """A value as one single-quoted YAML scalar, quoted by the YAML library (a `'` doubled, no
+    line folding): NVUE templates print every text value through it, never quote by hand."""
+    text: str = yaml.safe_dump(
+        str(value), default_style="'", width=float("inf"), allow_unicode=True
+    )
+    return text.removesuffix("\n")
