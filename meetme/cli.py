@@ -303,7 +303,7 @@ def lint_command(
 def _render_or_exit(intent_dir: Path, show_findings: bool) -> dict[str, str]:
     """Lint and render in memory; exit 1 on error findings, 2 unusable, 3 template failure."""
     from meetme.generators.render import RenderError
-    from meetme.pipeline import device_models, render_all
+    from meetme.pipeline import rendered_files
 
     result = _lint_or_exit(intent_dir)
     if result.findings and (show_findings or result.errors):
@@ -312,7 +312,7 @@ def _render_or_exit(intent_dir: Path, show_findings: bool) -> dict[str, str]:
         err.print("lint found errors; nothing was written.")
         raise typer.Exit(EXIT_FINDINGS)
     try:
-        return render_all(device_models(result))
+        return rendered_files(result)
     except IntentError as exc:
         _unusable(exc)
     except RenderError as exc:

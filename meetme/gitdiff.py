@@ -21,7 +21,7 @@ from pathlib import Path
 from meetme.core.problems import IntentError, Location, Problem
 from meetme.intent.loader import display_path
 from meetme.intent.yaml_source import MAX_FILE_BYTES
-from meetme.pipeline import device_models, lint
+from meetme.pipeline import device_models, lint, rendered_files
 from meetme.validators.engine import Finding
 
 MARKDOWN_BUDGET = 60_000  # GitHub refuses comments over 65,536 characters
@@ -151,11 +151,12 @@ def diff_intent(intent_dir: Path, base: str) -> DiffReport:
 
 def _render(intent_dir: Path) -> _Side:
     """Lint and render; a template failure (RenderError, a meetme bug) goes to the caller."""
-    from meetme.generators.render import output_name, render_device
+    from meetme.generators.render import output_name
 
     result = lint(intent_dir)
     models = device_models(result)
-    files = {name: (output_name(m), render_device(m)) for name, m in models.items()}
+    texts = rendered_files(result)
+    files = {name: (output_name(m), texts[output_name(m)]) for name, m in models.items()}
     return _Side(files, result.findings)
 
 

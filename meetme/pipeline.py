@@ -11,7 +11,7 @@ from pathlib import Path
 
 from meetme.generators.build.devices import build_models
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name, render, render_device
+from meetme.generators.render import RenderError, output_name, render
 from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import MARKER, folder_entries, write_folder
@@ -34,6 +34,9 @@ class LintResult:
     # Templates that failed on a device model: a meetme bug, reported by `meetme render`. The
     # config lint skips those devices; nothing here turns them into findings.
     render_errors: list[RenderError] = field(default_factory=list)
+    # What the config lint rendered, by device: `rendered_files` writes these, not a second
+    # render of the same model.
+    rendered: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[Finding]:
@@ -62,11 +65,13 @@ def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) ->
         if not needs_lint(model) or has_gaps(model):  # only what the lint reads and can render
             continue
         try:
-            text = render_device(model, templates)
+            files = render(model, templates)
         except RenderError as exc:
             result.render_errors.append(exc)
             continue
-        rendered.append(RenderedConfig(model, display_path(out_dir / output_name(model)), text))
+        result.rendered[model.hostname] = files
+        main = output_name(model)
+        rendered.append(RenderedConfig(model, display_path(out_dir / main), files[main]))
     found = lint_configs(rendered, result.loaded.intent.standards.severity)
     result.findings = sorted(
         [*result.findings, *gaps, *found],
@@ -87,6 +92,15 @@ def device_models(result: LintResult) -> dict[str, DeviceModel]:
     if result.models is not None:
         return result.models
     return build_models(result.loaded, result.fabrics)
+
+
+def rendered_files(result: LintResult) -> dict[str, str]:
+    """Relative output path -> file text for every device of a clean lint: what the config
+    lint already rendered, and the devices it did not read rendered now."""
+    files: dict[str, str] = {}
+    for name, model in device_models(result).items():
+        files.update(result.rendered.get(name) or render(model))
+    return files
 
 
 def render_all(models: dict[str, DeviceModel], templates: Path | None = None) -> dict[str, str]:
