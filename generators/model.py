@@ -52,6 +52,9 @@ class Interface(Model):
     mtu: int | None = None  # the number the platform's own `mtu` command takes
     speed_gbps: int | None = None
     peer: PeerPort | None = None
+    # unicast RPF on an external port (RFC 3704, BCP 84): "loose" = the source must have a
+    # route (`reachable-via any`), for multihomed edges; None: not checked
+    urpf: Literal["loose", "strict"] | None = None
 
 
 class PrefixListEntry(Model):
@@ -183,6 +186,8 @@ class BgpNeighbor(Model):
     route_map_out: str
     max_prefix: int | None  # routes accepted before the session is reset; None: no limit
     max_prefix_warning_pct: int
+    # minutes before a session the limit tore down is retried; None: it stays down until cleared
+    max_prefix_restart: int | None = None
     kind: Literal[
         "underlay", "handoff", "transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"
     ] = "underlay"
@@ -254,6 +259,8 @@ class Management(Model):
     vrf: str
     users: tuple[LocalUser, ...] = ()  # sorted by name
     api: bool = False  # render the management API the push driver talks to
+    # authorize each local user's commands by its role (EOS needs it said, docs/syntax.md#eos-aaa)
+    role_authorization: bool = False
     ntp_servers: tuple[str, ...] = ()
     syslog_servers: tuple[str, ...] = ()
 
@@ -287,6 +294,14 @@ class EvpnVrf(Model):
     # the families the VRF routes here (its gateways' and its sessions'; IPv4 when neither)
     address_families: tuple[Afi, ...] = ("ipv4",)
     session_families: tuple[Afi, ...] = ()  # those of its BGP sessions on this device
+    # ECMP in the VRF: paths installed per prefix (the site's `underlay.ecmp`), and whether
+    # equal-length AS paths through different ASNs count as equal (each leaf has its own ASN,
+    # so the same prefix from two border leaves never has the same AS path)
+    maximum_paths: int = 1
+    multipath_relax: bool = False
+    # the MTU of the L3VNI carrier SVI (NX-OS `interface VlanN`): the largest MTU of the VRF's
+    # networks in the site, so a routed packet that fits a tenant SVI fits the L3VNI too
+    l3vni_mtu: int | None = None
 
 
 class EvpnPeer(Model):
@@ -302,6 +317,10 @@ class EvpnPeer(Model):
     max_routes: int  # EVPN routes accepted before the session is reset
     max_routes_warning_pct: int
     next_hop_unchanged: bool  # spines pass the VTEP next hop through untouched
+    bfd: bool = False  # multihop BFD (RFC 5883) on the session, with `Evpn.multihop_bfd` timers
+    # the community attributes the session sends: EVPN needs extended (route targets, router
+    # MAC); standard and large carry graceful shutdown (RFC 8326) and our class tags
+    send_communities: tuple[Literal["standard", "extended", "large"], ...] = ("extended",)
 
 
 class Evpn(Model):
@@ -313,6 +332,7 @@ class Evpn(Model):
     vlans: tuple[EvpnVlan, ...] = ()
     vrfs: tuple[EvpnVrf, ...] = ()
     peers: tuple[EvpnPeer, ...] = ()
+    multihop_bfd: BfdTimers | None = None  # timers of the peers' multihop BFD; None: no BFD
 
 
 class Lag(Model):
@@ -330,6 +350,30 @@ class Lag(Model):
     lacp_system_mac: str
 
 
+class PeerLinkFamily(Model):
+    afi: Literal["ipv4", "ipv6"]
+    route_map_in: str
+    route_map_out: str
+
+
+class PeerLinkSession(Model):
+    """The routed adjacency between the two leaves of an MLAG pair, over the peer link's routed
+    sub-interface: BGP unnumbered (IPv6 link-local, RFC 8950), no address to plan. With VRR, a
+    leaf whose uplinks are down still forwards through its peer (NVIDIA MLAG, "Peer Link
+    Routing")."""
+
+    interface: str  # peerlink.4094
+    remote_as: int
+    description: str
+    peer_device: str
+    families: tuple[PeerLinkFamily, ...]  # the underlay's unicast families and their policies
+    evpn: bool  # the l2vpn-evpn family too (NVIDIA: with EVPN and MLAG)
+    bfd: bool
+    max_prefix: int | None  # unicast routes accepted per family before a reset; None: no limit
+    max_routes: int | None  # EVPN routes accepted, when `evpn`
+    max_prefix_warning_pct: int
+
+
 class Mlag(Model):
     peer: str  # the other leaf of the pair
     peer_link: str
@@ -338,6 +382,7 @@ class Mlag(Model):
     backup_address: str  # the peer's management address, for the MLAG heartbeat
     backup_vrf: str
     anycast_vtep: str | None  # the VTEP address the pair shares
+    peer_link_session: PeerLinkSession | None = None
 
 
 class PlainVrf(Model):
@@ -347,6 +392,10 @@ class PlainVrf(Model):
     rd: str
     # the families the VRF routes here: IPv4 (its sub-interfaces), and its sessions' families
     address_families: tuple[Afi, ...] = ("ipv4",)
+    # ECMP in the VRF (see EvpnVrf): the handoff reaches the border over several border
+    # leaves, each with its own ASN
+    maximum_paths: int = 1
+    multipath_relax: bool = False
 
 
 class DeviceModel(Model):

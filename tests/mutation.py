@@ -58,6 +58,7 @@ NOT_RULES = {"__init__", "catalogue"}  # nothing to mutate
 PACKAGE = "meetme.validators.rules"
 SOURCE_DIR = CHECKOUT / "validators" / "rules"
 TIMEOUT = 120.0  # seconds; a mutant that loops forever is killed by the timeout
+BASELINE_TIMEOUT = 3600.0  # the traced, unmutated run of every selected test file
 
 SWAPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,
@@ -274,7 +275,7 @@ class _Baseline:
             self.lines[item.nodeid] = sorted(seen)
 
 
-def _fork(work: Callable[[], int]) -> str:
+def _fork(work: Callable[[], int], timeout: float = TIMEOUT) -> str:
     """Run `work` in a forked child: 'killed' (non-zero exit), 'survived' or 'timeout'."""
     child = os.fork()
     if child == 0:
@@ -287,7 +288,7 @@ def _fork(work: Callable[[], int]) -> str:
             status = 3  # e.g. the mutant broke the import: the suite would fail
         finally:
             os._exit(status)
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + timeout
     while True:
         done, wait_status = os.waitpid(child, os.WNOHANG)
         if done:
@@ -316,7 +317,7 @@ def baseline(tests: list[str]) -> Baseline | None:
             record.write_text(json.dumps({"failed": plugin.failed, "lines": plugin.lines}))
             return 0
 
-        _fork(work)
+        _fork(work, timeout=BASELINE_TIMEOUT)
         if not record.exists():
             return None
         data = json.loads(record.read_text())

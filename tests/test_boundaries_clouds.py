@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from meetme.validators.engine import all_rules
 
 # Cloud limits (validators/data/providers.yaml); the example's on-ramps are in clouds.yaml
 
@@ -295,3 +296,24 @@ def test_az002_link_one_bit_either_side(
         "address, Microsoft the second)"
     ]
     assert findings_of(lint_repo(example), "AZ-002") == ([] if allowed else expected)
+
+
+# What `meetme rules` and docs/rules.md say of the limits is read from providers.yaml
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "quoted"),
+    [
+        ("AWS-003", "A private VIF runs 1500, 9001 or 8500, a transit VIF 1500 or 8500, a public "
+         "VIF 1500 (AWS documents both 9001 and 8500 as the private jumbo MTU"),
+        ("AZ-003", "Azure reserves ASNs 65515-65520 for internal use and peers from 12076"),
+        ("AZ-004", "(private peering 4,000 IPv4 and 100 IPv6, 10,000 IPv4 with Premium; "
+         "Microsoft peering 200 IPv4 and 200 IPv6)"),
+        ("CLOUD-003", "(Azure: 2x the circuit bandwidth over both links; Google: 50,000 Mb/s per "
+         "VLAN attachment)"),
+        ("GCP-006", "Cloud Router BFD accepts 1000 ms or slower"),
+    ],
+)  # fmt: skip
+def test_rule_rationale_quotes_the_provider_limits(rule_id: str, quoted: str) -> None:
+    rules = {r.id: r for r in all_rules()}
+    assert quoted in rules[rule_id].rationale

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from meetme.validators.engine import all_rules
 
 DEVICES = "intent/aus1/devices.yaml"
 CLOUDS = "intent/aus1/clouds.yaml"
@@ -156,3 +157,11 @@ def test_edge001_single_circuit_transit_without_ipv4_limit(example: Path) -> Non
         "without limit; set max_prefix_v4 to the full Internet table of that family plus "
         "20-50 % headroom"
     ]
+
+
+def test_edge_rule_titles_quote_the_limits() -> None:
+    rules = {r.id: r for r in all_rules()}
+    assert rules["EDGE-002"].title == "The prefix-limit warning threshold is between 75 and 90 %"
+    assert rules["EDGE-007"].title == (
+        "Routers validate route origins against at least 2 RPKI caches"
+    )

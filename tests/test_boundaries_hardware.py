@@ -4,10 +4,12 @@ cages and the first and last breakout sub-port or lane, each with its neighbour 
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from conftest import findings_of, line_of, lint_repo
 from meetme.validators.rules.hardware import port_problem
 
 
@@ -75,3 +77,25 @@ def test_port_problem_at_the_ends_of_each_range(
     device: Any, interface: str, problem: str | None
 ) -> None:
     assert port_problem(device, interface) == problem
+
+
+LINKS = "intent/aus1/links.yaml"
+
+
+# HW-001 on an explicit link names the link by its number
+
+
+def test_hw001_explicit_link_past_the_last_port(example: Path) -> None:
+    links = example / LINKS
+    links.write_text(
+        links.read_text()
+        + "    links:\n"
+        + "      - a: {device: aus1-lf1, interface: swp65}\n"
+        + "        b: {device: aus1-lf2, interface: swp1}\n"
+        + "        index: 64\n"
+        + "        speed: 400G\n"
+    )
+    assert findings_of(lint_repo(example), "HW-001") == [
+        f"{LINKS}:{line_of(links, 'swp65')}: explicit link #0 gives swp65 on aus1-lf1, but a "
+        "SN5600 has ports 1-64 (OSFP 800G)"
+    ]

@@ -76,3 +76,98 @@ def test_phy014_rule_meshing_five_spines_names_four_and_one_more(example: Path) 
         "aus1-sp2, aus1-sp3, aus1-sp4 and 1 more on both sides, so it cables each of them to "
         "itself; narrow one side (role or platform) so the two sides are different devices"
     ]
+
+
+# PHY-001: border group members live in different MDFs (its family had no failing case)
+
+
+def _move_br1(example: Path, room: str) -> Path:
+    """aus1-br1 and a new rack for it into `room`."""
+    replace_in(
+        example / ROOMS,
+        "      mdf-a-r01: {room: aus1-mdf-a}\n",
+        f"      mdf-a-r01: {{room: aus1-mdf-a}}\n      new-r01: {{room: {room}}}\n",
+    )
+    devices = example / DEVICES
+    replace_in(
+        devices, "room: aus1-mdf-a\n        rack: mdf-a-r01", f"room: {room}\n        rack: new-r01"
+    )
+    return devices
+
+
+def test_phy001_border_in_a_meet_me_room(example: Path) -> None:
+    devices = _move_br1(example, "aus1-mmr1")
+    assert findings_of(lint_repo(example), "PHY-001") == [
+        f"{DEVICES}:{line_of(devices, 'room: aus1-mmr1')}: border aus1-br1 is in aus1-mmr1, a "
+        "mmr, not an MDF"
+    ]
+
+
+def test_phy001_both_borders_in_one_mdf(example: Path) -> None:
+    devices = _move_br1(example, "aus1-mdf-b")
+    assert findings_of(lint_repo(example), "PHY-001") == [
+        f"{DEVICES}:{line_of(devices, 'room: aus1-mdf-b', 2)}: border aus1-br2 shares MDF "
+        "aus1-mdf-b with aus1-br1"
+    ]
+
+
+def test_phy001_a_leaf_outside_an_mdf_is_fine(example: Path) -> None:
+    assert findings_of(lint_repo(example), "PHY-001") == []
+
+
+# PHY-005: a party with a single circuit has no redundancy to check (EDGE-004 warns instead)
+
+
+def test_phy005_single_circuit_party_is_not_judged(example: Path) -> None:
+    circuits = example / "intent/aus1/circuits.yaml"
+    text = circuits.read_text()
+    circuits.write_text("".join(line for line in text.splitlines(True) if "XC-PNI-2:" not in line))
+    peering = example / "intent/aus1/peering.yaml"
+    text = peering.read_text()
+    peering.write_text("".join(line for line in text.splitlines(True) if "XC-PNI-2," not in line))
+    result = lint_repo(example)
+    assert findings_of(result, "PHY-005") == []
+    assert len(findings_of(result, "EDGE-004")) == 1
+
+
+# PHY-006: without super-spines, every spine uplinks to the borders, linked or not
+
+
+def test_phy006_spine_that_no_link_rule_reaches(example: Path) -> None:
+    replace_in(
+        example / LINKS,
+        'a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}',
+        'a: {role: spine, platform: arista_eos, interface: "Ethernet{n}/1", first: 1, '
+        "peer_id_base: 1}",
+    )
+    devices = example / DEVICES
+    replace_in(
+        devices,
+        "      # Leaves:",
+        "      aus1-sp5: {id: 15, role: spine, platform: cisco_nxos, model: N9K-C9364D-GX2A, "
+        "room: aus1-dh2, rack: dh2-r02, management: 192.168.10.25/24, power_feeds: [A, B]}\n"
+        "      # Leaves:",
+    )
+    assert findings_of(lint_repo(example), "PHY-006") == [
+        f"{DEVICES}:{line_of(devices, 'aus1-sp5:')}: spine aus1-sp5 has no link to border "
+        "aus1-br1, aus1-br2; link it to every border (a link rule or explicit links)"
+    ]
+
+
+# PHY-004 names the first member a third one shares a failure domain with
+
+
+def test_phy004_three_members_on_one_floor(example: Path) -> None:
+    rooms = example / ROOMS
+    rooms.write_text(
+        rooms.read_text()
+        + "    redundancy_groups:\n      trio: {members: [aus1-lf1, aus1-lf2, aus1-lf5]}\n"
+    )
+    devices = example / DEVICES
+    floor = f"{ROOMS}:{line_of(rooms, 'floor: 1', 3)}: redundancy group trio:"  # aus1-dh1's
+    assert findings_of(lint_repo(example), "PHY-004") == [
+        f"{DEVICES}:{line_of(devices, 'rack: dh1-r10', 2)}: redundancy group trio: aus1-lf2 "
+        "shares rack dh1-r10 with aus1-lf1; members must not share a rack",
+        f"{floor} aus1-lf2 shares floor 1 with aus1-lf1; members must not share a floor",
+        f"{floor} aus1-lf5 shares floor 1 with aus1-lf1; members must not share a floor",
+    ]

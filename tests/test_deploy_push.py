@@ -232,7 +232,8 @@ def test_a_missing_secret_stops_before_any_device_is_touched(
 def test_a_push_that_would_switch_off_eapi_is_refused(lab: Lab) -> None:
     path = lab.rendered("aus1-sp2")
     stanza = (
-        "management api http-commands\n   no shutdown\n   !\n   vrf MGMT\n      no shutdown\n!\n"
+        "management api http-commands\n   no shutdown\n   !\n   vrf default\n      shutdown\n"
+        "   !\n   vrf MGMT\n      no shutdown\n!\n"
     )
     assert stanza in path.read_text()  # rendered from the model, no longer added by the lab
     path.write_text(path.read_text().replace(stanza, ""))

@@ -881,17 +881,21 @@ def _management_api_present(r: Rendered) -> bool:
             return False
         assert lines == ["feature nxapi", f"nxapi use-vrf {vrf}", "feature scp-server"]
         return True
+    # SSH always, in the management VRF only (shut in the default VRF)
+    (ssh,) = r.parse.find_objects(r"^management ssh$")
+    (ssh_vrf,) = [c for c in ssh.children if c.text == f"   vrf {vrf}"]
+    assert _children(ssh_vrf, r"^      no shutdown$")
+    (ssh_default,) = [c for c in ssh.children if c.text == "   vrf default"]
+    assert _children(ssh_default, r"^      shutdown$")
     apis = r.parse.find_objects(r"^management api http-commands$")
     if not apis:
-        assert not r.parse.find_objects(r"^management ssh$")
         return False
     (api,) = apis
     assert _children(api, r"^   no shutdown$")
     (api_vrf,) = [c for c in api.children if c.text == f"   vrf {vrf}"]
     assert _children(api_vrf, r"^      no shutdown$")
-    (ssh,) = r.parse.find_objects(r"^management ssh$")
-    (ssh_vrf,) = [c for c in ssh.children if c.text == f"   vrf {vrf}"]
-    assert _children(ssh_vrf, r"^      no shutdown$")
+    (api_default,) = [c for c in api.children if c.text == "   vrf default"]
+    assert _children(api_default, r"^      shutdown$")
     return True
 
 
@@ -1031,8 +1035,9 @@ def test_eos_evpn_peers_are_multihop_loopback_sessions(r: Rendered) -> None:
         assert f"update-source {p.update_source}" in lines, p.address
         assert f"ebgp-multihop {p.ebgp_multihop}" in lines, p.address
         assert f"description {p.description}" in lines, p.address
-        # Route targets and the router MAC are extended communities: without them no import.
-        assert "send-community extended" in lines, p.address
+        # Route targets and the router MAC are extended communities: without them no import
+        # (graceful shutdown and class tags ride standard and large: test_overlay_fixes.py).
+        assert "send-community standard extended large" in lines, p.address
         # A spine passes the VTEP next hop through; a VTEP never rewrites it either way.
         assert ("next-hop-unchanged" in lines) == p.next_hop_unchanged, p.address
         assert p.next_hop_unchanged == (r.model.role == "spine"), p.address
@@ -1101,6 +1106,7 @@ def test_eos_vtep_maps_every_vlan_and_vrf(r: Rendered) -> None:
             f"rd {v.rd}",
             f"route-target import evpn {v.route_target}",
             f"route-target export evpn {v.route_target}",
+            f"maximum-paths {v.maximum_paths} ecmp {v.maximum_paths}",
             "redistribute connected",
         ], v.name
     # An RD names one VTEP: router-id first, so two leaves never collide (EVPN-004).
@@ -1240,6 +1246,7 @@ def test_nxos_vrfs_route_over_their_l3vni_and_exchange_its_rt_in_evpn(r: Rendere
             assert in_bgp[f"address-family {family} unicast"] == [
                 "advertise l2vpn evpn",
                 redistribute,
+                f"maximum-paths {vrf.maximum_paths}",  # ECMP: test_overlay_fixes.py
             ], vrf.name
         assert r.parse.find_objects(rf"^route-map {vrf.connected_route_map} permit \d+$")
 

@@ -147,9 +147,11 @@ def test_every_neighbor_is_complete(rendered: Rendered) -> None:
             # RFC 8212 on XR: without both policies the session carries no routes at all.
             assert one(af, r"route-policy \S+ in$").text.split()[1] == nbr.route_map_in
             assert one(af, r"route-policy \S+ out$").text.split()[1] == nbr.route_map_out
+            restart = ["restart", str(nbr.max_prefix_restart)] if nbr.max_prefix_restart else []
             assert one(af, r"maximum-prefix ").text.split()[1:] == [
                 str(nbr.max_prefix),
                 str(nbr.max_prefix_warning_pct),
+                *restart,
             ], where
 
 
@@ -691,9 +693,11 @@ def test_handoff_sessions_sit_in_their_vrf_with_policies_limit_and_bfd(
             # XR is RFC 8212 compliant: both policies, or no route crosses the handoff.
             assert one(af, r"route-policy \S+ in$").text.split()[1] == nbr.route_map_in, where
             assert one(af, r"route-policy \S+ out$").text.split()[1] == nbr.route_map_out, where
+            restart = ["restart", str(nbr.max_prefix_restart)] if nbr.max_prefix_restart else []
             assert one(af, r"maximum-prefix ").text.split()[1:] == [
                 str(nbr.max_prefix),
                 str(nbr.max_prefix_warning_pct),
+                *restart,
             ], where
             # default-originate is printed exactly when the model asks for it (not yet: the
             # border's side of the VRF has no exit to send a default route toward)

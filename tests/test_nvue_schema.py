@@ -231,7 +231,9 @@ def test_every_neighbor_is_protected(nvue_devices: list[tuple[DeviceModel, str]]
         bfd_profiles = tree["router"]["bfd"]["profile"]
         neighbors = tree["vrf"]["default"]["router"]["bgp"]["neighbor"]
         overlay = {p.address for p in model.evpn.peers} if model.evpn else set()
-        assert set(neighbors) == {n.address for n in model.bgp.neighbors} | overlay
+        session = model.mlag.peer_link_session if model.mlag else None
+        peer_link = {session.interface} if session else set()  # test_overlay_fixes.py
+        assert set(neighbors) == {n.address for n in model.bgp.neighbors} | overlay | peer_link
         for expected in model.bgp.neighbors:
             where = f"{model.hostname} neighbor {expected.address}"
             neighbor = neighbors[expected.address]
@@ -512,7 +514,12 @@ def test_management_plane_follows_the_model(
             assert users[name]["hashed-password"] == placeholder(reference_name(user.password_hash))
             assert PLACEHOLDER_RE.fullmatch(users[name]["hashed-password"])
         assert users["netops"]["role"] == "system-admin"
-        assert system["api"] == {"state": "enabled"}
+        assert mgmt.interface.ipv4 is not None
+        assert system["api"] == {
+            "state": "enabled",
+            "listening-address": {mgmt.interface.ipv4.ip: {}},  # never every address
+        }
+        assert system["ssh-server"] == {"vrf": {"mgmt": {}}}
         assert system["ntp"] == {"vrf": "mgmt", "server": {s: {} for s in mgmt.ntp_servers}}
         assert system["syslog"] == {"server": {s: {"vrf": "mgmt"} for s in mgmt.syslog_servers}}
 

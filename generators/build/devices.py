@@ -7,7 +7,7 @@ import ipaddress
 
 from meetme.generators.build.edge_device import edge_device
 from meetme.generators.build.handoff import handoff_of
-from meetme.generators.build.multihoming import lags_of, mlag_of
+from meetme.generators.build.multihoming import lags_of, mlag_of, peer_link_session
 from meetme.generators.build.overlay import connected_route_maps, evpn_device
 from meetme.generators.build.underlay import device_bfd, underlay_of
 from meetme.generators.model import (
@@ -17,6 +17,7 @@ from meetme.generators.model import (
     Interface,
     LocalUser,
     Management,
+    PeerLinkFamily,
 )
 from meetme.generators.platforms import PLATFORMS, PlatformInfo
 from meetme.generators.resolve import allocate
@@ -86,6 +87,8 @@ def build_device(
         vrf=platform.fixed_management_vrf or site.management.vrf,
         users=_local_users(site, name, platform, source),
         api=site.management.api,
+        # local users get their roles enforced wherever there are any
+        role_authorization=bool(site.management.users),
         ntp_servers=site.management.ntp_servers,
         syslog_servers=site.management.syslog_servers,
     )
@@ -111,6 +114,24 @@ def build_device(
         rpki_caches=edge.rpki_caches,
     )
     evpn = evpn_device(intent, site, name, device, fabric, neighbors)
+    if mlag is not None:
+        # the routed adjacency over the peer link, with the underlay's families and policies
+        policies: dict[str, PeerLinkFamily] = {}
+        for n in underlay.neighbors:
+            policies.setdefault(
+                n.afi,
+                PeerLinkFamily(
+                    afi=n.afi, route_map_in=n.route_map_in, route_map_out=n.route_map_out
+                ),
+            )
+        families = tuple(policies[afi] for afi in ("ipv4", "ipv6") if afi in policies)
+        mlag = mlag.model_copy(
+            update={
+                "peer_link_session": peer_link_session(
+                    intent, site, mlag, families, evpn is not None, fabric.warning_pct
+                )
+            }
+        )
     return DeviceModel(
         hostname=name,
         site=site_name,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from meetme.generators.build.edge_policy import PolicySet, build_policies
 from meetme.generators.model import (
@@ -90,9 +91,20 @@ def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) 
                 ip_mtu=port.ip_mtu,
                 mtu=platform.mtu(port.ip_mtu, subinterface=port.vlan is not None),
                 speed_gbps=port.speed_gbps,
+                urpf=_urpf(port, platform),
             )
         )
     return interfaces
+
+
+def _urpf(port: ExternalPort, platform: Platform) -> Literal["loose"] | None:
+    """Every addressed external port drops packets whose source has no route (RFC 3704 section
+    2.3 loose mode, BCP 84): a transit, IX or cloud may send any of our prefixes back to us and
+    an edge is multihomed, so strict mode would drop legitimate asymmetric traffic. Platforms
+    without a verified form (NVUE 5.16) print none; docs/standards.md#edge-urpf."""
+    if not platform.capabilities.urpf or not (port.ipv4 or port.ipv6):
+        return None
+    return "loose"
 
 
 def _neighbor(s: ExternalSession, route_maps: tuple[str, str], warning_pct: int) -> BgpNeighbor:

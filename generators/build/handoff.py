@@ -30,6 +30,9 @@ from meetme.generators.resolve.fabric import SiteFabric
 from meetme.intent.schema import Device, Intent, Site
 
 NORTH_MAX_LENGTH = 24  # subnets of an exported prefix go north; host routes stay inside
+# minutes before a handoff session torn down by its prefix limit is retried: a tenant that
+# over-announces recovers by itself once fixed, and a flapping one is held down meanwhile
+MAX_PREFIX_RESTART = 5
 DEFAULT_LIST = "PL-HANDOFF-DEFAULT-V4"
 
 
@@ -90,6 +93,7 @@ def handoff_of(
         )
         rm_in, rm_out = (f"RM-HANDOFF-{vrf_name.upper()}-IN", f"RM-HANDOFF-{vrf_name.upper()}-OUT")
         accept, send = (north, DEFAULT_LIST) if on_border else (DEFAULT_LIST, north)
+        accept_list = next(pl for pl in parts.prefix_lists if pl.name == accept)
         parts.route_maps += [
             RouteMap(
                 name=rm_in,
@@ -148,8 +152,9 @@ def handoff_of(
                     bfd=True,
                     route_map_in=rm_in,
                     route_map_out=rm_out,
-                    max_prefix=vrf.max_prefix,
+                    max_prefix=max(vrf.max_prefix, admitted(accept_list)),
                     max_prefix_warning_pct=fabric.warning_pct,
+                    max_prefix_restart=MAX_PREFIX_RESTART,
                     kind="handoff",
                     vrf=vrf_name,
                     # Not yet: the border's VRF has no exit of its own (no leaking into the
@@ -166,6 +171,26 @@ def handoff_of(
                     rd=f"{router_id}:{vrf.vlan}",
                     # IPv4 always: its sub-interfaces carry IPv4 addresses
                     address_families=families(["ipv4", *(n.afi for n in sessions)]),
+                    # the VRF's prefixes arrive from every border leaf of the handoff, each
+                    # with its own ASN: ECMP across them needs the AS-path relax
+                    maximum_paths=site.underlay.ecmp,
+                    multipath_relax=True,
                 )
             )
     return parts
+
+
+def admitted(prefix_list: PrefixList) -> int:
+    """How many distinct prefixes the list's permit entries admit (each prefix and, with `le`,
+    every more specific one up to that length): the least prefix limit that never resets a
+    session announcing only what its import policy accepts."""
+    total = 0
+    for entry in prefix_list.entries:
+        if entry.action != "permit":
+            continue
+        length = int(entry.prefix.split("/")[1])
+        first = entry.ge if entry.ge is not None else length
+        width = 128 if ":" in entry.prefix else 32  # `ge` alone reaches the host length
+        last = entry.le if entry.le is not None else (width if entry.ge is not None else length)
+        total += sum(2 ** (n - length) for n in range(first, last + 1))
+    return total

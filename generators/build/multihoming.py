@@ -6,10 +6,11 @@ the attachment alone, so the two halves of every bond agree by construction.
 
 from __future__ import annotations
 
-from meetme.generators.model import Lag, Mlag
+from meetme.generators.model import Lag, Mlag, PeerLinkFamily, PeerLinkSession
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve import allocate
 
-from meetme.intent.schema import Site
+from meetme.intent.schema import Intent, Site
 from meetme.intent.schema_multihoming import Attachment
 
 
@@ -75,3 +76,33 @@ def mlag_of(site: Site, name: str) -> Mlag | None:
             ),
         )
     return None
+
+
+PEER_LINK_VLAN = 4094  # NVUE's fixed peer-link VLAN: its routed sub-interface is peerlink.4094
+
+
+def peer_link_session(
+    intent: Intent,
+    site: Site,
+    mlag: Mlag,
+    families: tuple[PeerLinkFamily, ...],
+    evpn: bool,
+    warning_pct: int,
+) -> PeerLinkSession:
+    """The pair's routed adjacency over the peer link (NVIDIA MLAG "Peer Link Routing": with VRR,
+    a leaf that loses its uplinks forwards through its peer; with EVPN the session carries the
+    EVPN family too). It carries the underlay's families with the underlay's policies and
+    limits: the loopbacks and VTEP addresses, nothing else."""
+    settings = site.evpn
+    return PeerLinkSession(
+        interface=f"{mlag.peer_link}.{PEER_LINK_VLAN}",
+        remote_as=allocate.device_asn(intent, site, site.devices[mlag.peer]),
+        description=f"mlag peer link to {mlag.peer}",
+        peer_device=mlag.peer,
+        families=families,
+        evpn=evpn,
+        bfd=True,
+        max_prefix=site.underlay.max_prefix,
+        max_routes=settings.max_routes if evpn and settings is not None else None,
+        max_prefix_warning_pct=warning_pct,
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable
 
+from meetme.generators.build.underlay import device_bfd
 from meetme.generators.model import (
     Address,
     Afi,
@@ -98,6 +99,9 @@ def evpn_device(
                 connected_route_map=connected_map,
                 address_families=families([*gateways, *sessions]) or ("ipv4",),
                 session_families=families(sessions),
+                maximum_paths=site.underlay.ecmp,
+                multipath_relax=True,
+                l3vni_mtu=_l3vni_mtu(site, vrf_name),
             )
         )
     return Evpn(
@@ -109,7 +113,20 @@ def evpn_device(
         vlans=vlans,
         vrfs=sorted(vrfs, key=lambda v: v.name),
         peers=_peers(intent, site, name, device, fabric),
+        multihop_bfd=device_bfd(site),
     )
+
+
+def _l3vni_mtu(site: Site, vrf_name: str) -> int | None:
+    """The largest MTU of the VRF's routed networks (those with a gateway) anywhere in the site:
+    a packet routed into the L3VNI may come from, or go to, any of them. None without one."""
+    mtus = [
+        network.mtu
+        for tenant in site.tenants.values()
+        for network in tenant.networks.values()
+        if network.vrf == vrf_name and (network.gateway_v4 or network.gateway_v6)
+    ]
+    return max(mtus, default=None)
 
 
 def _vlan(
@@ -195,6 +212,11 @@ def _peers(
                 max_routes=settings.max_routes,
                 max_routes_warning_pct=fabric.warning_pct,
                 next_hop_unchanged=next_hop_unchanged,
+                # docs/standards.md#evpn-overlay-sessions: multihop BFD on every overlay
+                # session; every community kind the platform can send, so graceful shutdown
+                # (RFC 8326) and the large-community class tags survive the overlay
+                bfd=True,
+                send_communities=PLATFORMS[device.platform].evpn_send_communities,
             )
         )
     return peers

@@ -18,7 +18,8 @@ PLATFORM = Platform(
     loopback_names=("Loopback0", "Loopback1"),
     # rpki: `rpki cache` / `rpki origin-validation` under router bgp and route-map
     # `match origin-as validity invalid` (MANRS implementation guide; NLNOG filter guide).
-    capabilities=Capabilities(evpn_vxlan=True, rpki=True),
+    # urpf: `ip verify unicast source reachable-via any` on a routed port (docs/syntax.md#eos-urpf).
+    capabilities=Capabilities(evpn_vxlan=True, rpki=True, urpf=True),
     # Built-in roles network-admin / network-operator; `secret sha512` takes a $6$ hash
     # (AVD eos_cli_config_gen local_users; EOS 4.30 `show running-config` excerpts).
     local_users=LocalUsers(

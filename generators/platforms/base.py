@@ -47,6 +47,7 @@ class Capabilities:
     esi_multihoming: bool = False  # EVPN Ethernet segments on host bonds
     svi_needs_unique_address: bool = False  # the anycast gateway also needs a per-leaf address
     evpn_connected_needs_route_map: bool = False  # `redistribute connected` takes a route map
+    urpf: bool = False  # unicast RPF on a routed port (`verify unicast source reachable-via`)
 
     def __contains__(self, name: object) -> bool:
         """`"rpki" in platform.capabilities`: the spelling builders and rules used when this
@@ -99,6 +100,13 @@ class Platform:
     # the only MTUs a Layer 2 port takes, when the platform restricts them (NX-OS: the default
     # or the system jumbo MTU, Cisco TAC 118994); None: any value
     l2_mtus: tuple[int, ...] | None = None
+    # the community attributes an EVPN session is told to send, where the platform has a
+    # verified form for each (docs/syntax.md, `<platform>-evpn`); the builder asks for all three
+    evpn_send_communities: tuple[Literal["standard", "extended", "large"], ...] = (
+        "standard",
+        "extended",
+        "large",
+    )
     # vendor spellings, as Jinja filters of this platform's templates
     filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     # what the templates cannot print: each check yields a Gap per value it meets

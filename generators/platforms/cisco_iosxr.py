@@ -17,7 +17,8 @@ PLATFORM = Platform(
     mlag_peer_link="Bundle-Ether1000",
     svi_format="BVI{vlan}",
     loopback_names=("Loopback0", "Loopback1"),
-    capabilities=Capabilities(rpki=True),
+    # urpf: `ipv4 verify unicast source reachable-via any` (docs/syntax.md#iosxr-urpf).
+    capabilities=Capabilities(rpki=True, urpf=True),
     # Predefined user groups (Cisco IOS XR Getting Started Guide, "Predefined User Groups":
     # root-lr = all commands in the SDR, operator = day-to-day monitoring); `secret 10`
     # takes a $6$ SHA-512-crypt hash (IOS XR 24.4 `show running-config` excerpts).

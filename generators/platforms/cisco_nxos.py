@@ -15,6 +15,10 @@ PLATFORM = Platform(
     lag_format="port-channel{n}",
     mlag_peer_link="port-channel1000",
     l2_mtus=(1500, 9216),
+    # `send-community` and `send-community extended` under the l2vpn evpn family
+    # (docs/syntax.md#nxos-evpn); no NX-OS source read shows a large-community form there
+    # (Batfish CiscoNxos_bgp.g4 knows `send-community [both|standard|extended]` only)
+    evpn_send_communities=("standard", "extended"),
     svi_format="Vlan{vlan}",
     loopback_names=("loopback0", "loopback1"),
     # No rpki: no vendor source found for NX-OS RTR cache or `match rpki` syntax (PLAT-001
@@ -22,7 +26,8 @@ PLATFORM = Platform(
     # Nexus 9000 -EX and later only import ESI routes and cannot host an Ethernet segment; the
     # GX2 hosts one from 10.6(1) with a CLI not verified here. templates/cisco_nxos/multihoming.j2
     # keeps the 9.3-era form for when that is settled (EVPN-011 refuses it in intent).
-    capabilities=Capabilities(evpn_vxlan=True, evpn_connected_needs_route_map=True),
+    # urpf: `ip verify unicast source reachable-via any` (docs/syntax.md#nxos-urpf).
+    capabilities=Capabilities(evpn_vxlan=True, evpn_connected_needs_route_map=True, urpf=True),
     # Default roles network-admin / network-operator (Nexus NX-OS security command
     # reference, `username`); NX-OS stores and accepts `password 5` as SHA-256-crypt
     # ($5$: NX-OS 10.x `show running-config`; cisco.nxos nxos_user hashed_password, tested
@@ -47,5 +52,6 @@ PLATFORM = Platform(
         gaps.no_mlag_bonds,
         gaps.segments_on_vteps,
         gaps.trunks_with_vlans,
+        gaps.nxos_multihop_bfd,
     ),
 )

@@ -25,6 +25,7 @@ TRUNK_WITHOUT_VLANS = "PLAT-011"
 SEGMENT_ON_MLAG = "PLAT-012"
 SEGMENT_WITHOUT_SUPPRESSION = "PLAT-013"
 MLAG_WITHOUT_PEER_LINK = "PLAT-014"
+MULTIHOP_BFD_RANGE = "PLAT-015"
 
 RULE_IDS = (
     RPKI,
@@ -41,6 +42,7 @@ RULE_IDS = (
     SEGMENT_ON_MLAG,
     SEGMENT_WITHOUT_SUPPRESSION,
     MLAG_WITHOUT_PEER_LINK,
+    MULTIHOP_BFD_RANGE,
 )
 
 
@@ -202,3 +204,20 @@ def mlag_peer_link(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
     """An MLAG pair needs peer-link ports."""
     if model.mlag is not None and not model.mlag.peer_link_members:
         yield Gap(MLAG_WITHOUT_PEER_LINK, f"MLAG pair with {model.mlag.peer}", "no peer-link ports")
+
+
+NXOS_MULTIHOP_BFD_MS = (250, 999)  # Nexus 9000 Interfaces guide, "BFD Multihop": 250-999 ms
+
+
+def nxos_multihop_bfd(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """NX-OS takes multihop BFD intervals of 250-999 ms only (the EVPN sessions' timers)."""
+    timers = model.evpn.multihop_bfd if model.evpn else None
+    low, high = NXOS_MULTIHOP_BFD_MS
+    if timers is None or low <= timers.interval <= high:
+        return
+    yield Gap(
+        MULTIHOP_BFD_RANGE,
+        f"multihop BFD every {timers.interval} ms on the EVPN sessions",
+        f"NX-OS takes {low}-{high} ms",
+        path=("sites", model.site, "underlay", "bfd", "interval"),
+    )

@@ -7,7 +7,6 @@ import ipaddress
 from typing import Any
 
 import yaml
-
 from meetme.generators.platforms.aspath import range_regexes
 
 

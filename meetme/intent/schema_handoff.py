@@ -17,7 +17,12 @@ class HandoffVrf(Node):
         default_factory=list, description="What this VRF may advertise to the border."
     )
     max_prefix: int = Field(
-        default=100, ge=1, le=1_000_000, description="Routes accepted from the border on this VRF."
+        default=100,
+        ge=1,
+        le=1_000_000,
+        description="Routes accepted on each handoff session of this VRF before it is reset "
+        "(and retried after 5 minutes); raised to what the session's import policy admits "
+        "where that is more (the border accepts export_north and its subnets to /24).",
     )
 
 

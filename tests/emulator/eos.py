@@ -70,6 +70,7 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"logging( vrf \S+)? host \S+( \d+)?", None),
         (r"vlan \d+", "vlan"),
         (r"ip virtual-router mac-address \S+", None),
+        (r"aaa authorization (exec|commands all) default local", None),
     ],
     "vlan": [
         (r"name \S+", None),
@@ -91,6 +92,7 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"vxlan vlan \d+ vni \d+", None),
         (r"vxlan vrf \S+ vni \d+", None),
         (r"encapsulation dot1q vlan \d+", None),
+        (r"ipv6? verify unicast source reachable-via (any|rx)", None),
     ],
     "router-bgp": [
         (r"router-id \S+", None),
@@ -126,6 +128,7 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"route-target (import|export) evpn \S+", None),
         (r"redistribute connected", None),
         (r"router-id \S+", None),
+        (r"maximum-paths \d+( ecmp \d+)?", None),  # EOS VRF ECMP (docs/syntax.md#eos-vrfs)
         (r"neighbor \S+ .+", None),
         (r"network \S+( route-map \S+)?", None),
         (r"address-family (ipv4|ipv6)( unicast)?", "bgp-af"),

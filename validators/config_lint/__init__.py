@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from meetme.validators.config_lint import overlay, sessions
+from meetme.validators.config_lint import hardening, overlay, sessions
+from meetme.validators.config_lint.hardening import EXTERNAL_URPF, MANAGEMENT_VRF
 from meetme.validators.config_lint.overlay import (
     EVPN_PEER_LIMIT,
     VLAN_MAPPED,
@@ -179,12 +180,48 @@ rule(
 )(_reads_rendered_text)
 
 
+HARDENING_SOURCE = (
+    "docs/standards.md#mgmt-plane and docs/standards.md#edge-urpf (BCP 38 "
+    "https://www.rfc-editor.org/rfc/rfc2827, BCP 84 https://www.rfc-editor.org/rfc/rfc3704); "
+    "docs/syntax.md#eos-management, "
+    "docs/syntax.md#nvue-management, docs/syntax.md#eos-urpf; meetme issue 11, config lint"
+)
+rule(
+    MANAGEMENT_VRF,
+    "error",
+    "Every management service in a rendered config answers in the management VRF only",
+    "SSH and the management APIs (EOS eAPI, IOS-XR NETCONF, NX-API, the NVUE REST API) that "
+    "listen on every address answer on the border's transit, IX and cloud sub-interfaces: "
+    "anyone on the Internet can reach the login prompt. Checked on the rendered text: EOS "
+    "`management ssh` / `management api http-commands` with `vrf default` shut and the "
+    "management VRF up, IOS-XR `ssh server vrf` and `ssh server netconf vrf`, NX-OS `nxapi "
+    "use-vrf`, NVUE `system ssh-server vrf` and `system api listening-address`.",
+    HARDENING_SOURCE,
+)(_reads_rendered_text)
+rule(
+    EXTERNAL_URPF,
+    "error",
+    "Every external port in a rendered config checks unicast RPF",
+    "A port facing a transit, IX, PNI or cloud that forwards packets whatever their source "
+    "lets spoofed traffic in (BCP 38/84): reflection attacks sourced from our own aggregates "
+    "or from unrouted space. Loose uRPF drops every packet whose source has no route; checked "
+    "on the rendered interface for each address family it carries (EOS and NX-OS `ip[v6] "
+    "verify unicast source reachable-via any`, IOS-XR `ipv4|ipv6 verify ...`).",
+    HARDENING_SOURCE,
+)(_reads_rendered_text)
+
+
 # --- running them ----------------------------------------------------------------------------
 
 
 def needs_lint(model: DeviceModel) -> bool:
     """Whether the config lint reads this device's rendered text (see the module docstring)."""
-    return _checks_bgp(model) or _checks_evpn(model)
+    return _checks_bgp(model) or _checks_evpn(model) or _checks_hardening(model)
+
+
+def _checks_hardening(model: DeviceModel) -> bool:
+    """Every device runs management services; external ports are checked where they are."""
+    return True
 
 
 def _checks_bgp(model: DeviceModel) -> bool:
@@ -212,6 +249,8 @@ def lint_configs(
         # YAML that does not parse is reported once: by CFG-005 when it ran
         if _checks_evpn(model) and not (_checks_bgp(model) and readback.unreadable is not None):
             hits += overlay.check(model, readback)
+        if _checks_hardening(model):
+            hits += hardening.check(model, config.text)
         for rule_id, message, line, column in hits:
             findings.append(
                 Finding(

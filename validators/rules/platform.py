@@ -163,6 +163,15 @@ _limit(
     "clagd needs the peer link; an MLAG pair without member ports never forms.",
     'docs/syntax.md#nvue-lags (CLDOCS 5.16 "Multi-Chassis Link Aggregation - MLAG")',
 )
+_limit(
+    limits.MULTIHOP_BFD_RANGE,
+    "NX-OS multihop BFD timers are within 250-999 ms",
+    "The EVPN sessions run multihop BFD with the site's underlay BFD interval; NX-OS accepts "
+    "multihop intervals of 250 to 999 ms only, so any other value would leave the overlay "
+    "without failure detection.",
+    "docs/syntax.md#nxos-evpn (Cisco Nexus 9000 NX-OS Interfaces Configuration Guide, "
+    '"BFD Multihop")',
+)
 
 
 def platform_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:

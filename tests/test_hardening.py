@@ -1,0 +1,183 @@
+"""Issue 11 items 3-4 (edge, handoff, management): the rendered text read back, with hand-written
+expected lines. Cisco-style files through ciscoconfparse2, NVUE through its YAML tree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from ciscoconfparse2 import CiscoConfParse
+from conftest import EXAMPLE_INTENT
+from meetme.generators.build.handoff import admitted
+from meetme.generators.model import DeviceModel, PrefixList, PrefixListEntry
+from meetme.generators.render import output_name
+from meetme.validators.config_lint import hardening
+
+from meetme.pipeline import device_models, lint, render_all
+
+Rendered = tuple[dict[str, DeviceModel], dict[str, str]]
+
+
+@pytest.fixture(scope="module")
+def rendered() -> Rendered:
+    result = lint(EXAMPLE_INTENT)
+    assert result.errors == []
+    models = device_models(result)
+    return models, render_all(models)
+
+
+def text(rendered: Rendered, name: str) -> str:
+    models, files = rendered
+    return files[output_name(models[name])]
+
+
+def parse(config: str, syntax: str) -> Any:
+    return CiscoConfParse(config.splitlines(), syntax=syntax)
+
+
+def children(conf: Any, parent: str) -> list[str]:
+    """The lines under the first top-level line equal to `parent`, stripped, in order."""
+    objs = [o for o in conf.objs if o.indent == 0 and o.text.strip() == parent]
+    assert objs, f"no `{parent}`"
+    return [c.text.strip() for c in objs[0].all_children if c.text.strip() != "!"]
+
+
+# --- item 1: handoff prefix limit -----------------------------------------------------------
+
+
+def test_admitted_counts_every_prefix_the_list_permits() -> None:
+    north = PrefixList(
+        name="N",
+        afi="ipv4",
+        entries=(PrefixListEntry(seq=10, action="permit", prefix="10.50.0.0/16", le=24),),
+    )
+    assert admitted(north) == 511  # /16 .. /24: 1 + 2 + ... + 256
+    default = PrefixList(
+        name="D",
+        afi="ipv4",
+        entries=(PrefixListEntry(seq=10, action="permit", prefix="0.0.0.0/0"),),
+    )
+    assert admitted(default) == 1
+
+
+def test_iosxr_handoff_limit_admits_the_policy_and_restarts(rendered: Rendered) -> None:
+    conf = parse(text(rendered, "aus1-br1"), "iosxr")
+    bgp = children(conf, "router bgp 64500")
+    # the tenant VRF's sessions: at least the 511 prefixes 10.50.0.0/16 le 24 admits, retried
+    assert "maximum-prefix 511 80 restart 5" in bgp
+    assert "maximum-prefix 10 80" not in bgp
+
+
+def test_eos_leaf_handoff_limit_unchanged_without_restart(rendered: Rendered) -> None:
+    # the border leaf accepts only a default route: 10 is already more; EOS has no restart form
+    config = text(rendered, "aus1-bl1")
+    assert "maximum-routes 10 warning-limit 80 percent" in config
+    assert "restart" not in "\n".join(
+        line for line in config.splitlines() if "maximum-routes" in line
+    )
+
+
+# --- item 2: management services in the management VRF --------------------------------------
+
+
+def test_eos_ssh_and_eapi_only_in_the_management_vrf(rendered: Rendered) -> None:
+    conf = parse(text(rendered, "aus1-bl1"), "ios")
+    assert children(conf, "management ssh") == [
+        "vrf default",
+        "shutdown",
+        "vrf MGMT",
+        "no shutdown",
+    ]
+    assert children(conf, "management api http-commands") == [
+        "no shutdown",
+        "vrf default",
+        "shutdown",
+        "vrf MGMT",
+        "no shutdown",
+    ]
+
+
+def test_nvue_ssh_and_api_bound_to_management(rendered: Rendered) -> None:
+    tree = yaml.safe_load(text(rendered, "aus1-bl5"))
+    system = tree[0]["set"]["system"]
+    assert system["ssh-server"] == {"vrf": {"mgmt": {}}}
+    assert system["api"] == {"state": "enabled", "listening-address": {"192.168.10.35": {}}}
+
+
+def test_iosxr_and_nxos_apis_in_the_management_vrf(rendered: Rendered) -> None:
+    xr = text(rendered, "aus1-br1").splitlines()
+    assert "ssh server vrf MGMT" in xr and "ssh server netconf vrf MGMT" in xr
+    assert "nxapi use-vrf management" in text(rendered, "aus1-bl3").splitlines()
+
+
+# --- item 3: EOS AAA ------------------------------------------------------------------------
+
+
+def test_eos_roles_are_enforced(rendered: Rendered) -> None:
+    lines = text(rendered, "aus1-sp1").splitlines()
+    assert "aaa authorization exec default local" in lines
+    assert "aaa authorization commands all default local" in lines
+
+
+# --- item 4: uRPF on external ports ---------------------------------------------------------
+
+
+def test_iosxr_transit_port_checks_both_families(rendered: Rendered) -> None:
+    models, _ = rendered
+    conf = parse(text(rendered, "aus1-br1"), "iosxr")
+    ports = hardening.external_ports(models["aus1-br1"])
+    assert ports
+    for port in ports:
+        lines = children(conf, f"interface {port.name}")
+        if port.ipv4:
+            assert "ipv4 verify unicast source reachable-via any" in lines
+        if port.ipv6:
+            assert "ipv6 verify unicast source reachable-via any" in lines
+
+
+def test_eos_and_nxos_cloud_subinterfaces_check_sources(rendered: Rendered) -> None:
+    eos = parse(text(rendered, "aus1-bl1"), "ios")
+    nxos = parse(text(rendered, "aus1-bl3"), "nxos")
+    eos_ports = hardening.external_ports(rendered[0]["aus1-bl1"])
+    nxos_ports = hardening.external_ports(rendered[0]["aus1-bl3"])
+    assert eos_ports and nxos_ports
+    for port in eos_ports:
+        assert "ip verify unicast source reachable-via any" in children(
+            eos, f"interface {port.name}"
+        )
+    for port in nxos_ports:
+        assert "ip verify unicast source reachable-via any" in children(
+            nxos, f"interface {port.name}"
+        )
+
+
+# --- item 5: CFG-010 / CFG-011 on the rendered text -----------------------------------------
+
+
+def test_config_lint_passes_the_example(rendered: Rendered) -> None:
+    models, _ = rendered
+    for name, model in models.items():
+        assert hardening.check(model, text(rendered, name)) == [], name
+
+
+def test_cfg010_fails_an_eos_ssh_open_in_the_default_vrf(rendered: Rendered) -> None:
+    model = rendered[0]["aus1-sp1"]
+    broken = text(rendered, "aus1-sp1").replace("   vrf default\n      shutdown\n", "", 1)
+    rules = [hit[0] for hit in hardening.check(model, broken)]
+    assert rules == ["CFG-010"]
+
+
+def test_cfg010_fails_nvue_api_on_every_address(rendered: Rendered) -> None:
+    model = rendered[0]["aus1-lf1"]
+    broken = text(rendered, "aus1-lf1").replace("        listening-address:\n", "", 1)
+    broken = broken.replace("          '192.168.10.101': {}\n", "", 1)
+    assert [hit[0] for hit in hardening.check(model, broken)] == ["CFG-010"]
+
+
+def test_cfg011_fails_a_transit_port_without_urpf(rendered: Rendered) -> None:
+    model = rendered[0]["aus1-br1"]
+    broken = text(rendered, "aus1-br1").replace(
+        " ipv4 verify unicast source reachable-via any\n", "", 1
+    )
+    assert [hit[0] for hit in hardening.check(model, broken)] == ["CFG-011"]
