@@ -273,3 +273,30 @@ def test_nvue_text_is_quoted_by_the_yaml_library(text: str) -> None:
     quoted = yaml_str(text)
     assert quoted.startswith("'") and quoted.endswith("'") and "\n" not in quoted
     assert yaml.safe_load(f"key: {quoted}") == {"key": text}
+
+
+def test_xr_as_path_set_takes_permits_only(models: dict[str, DeviceModel]) -> None:
+    """PLAT-005: an RPL as-path-set lists what matches; a deny entry has no form in it."""
+    border = models["aus1-br1"]
+    first = border.as_path_lists[0]
+    entry = AsPathEntry(seq=5, action="deny", first=64999, last=64999, description="x")
+    permit = entry.model_copy(update={"action": "permit"})
+
+    def with_entry(model: DeviceModel, added: AsPathEntry) -> DeviceModel:
+        changed = first.model_copy(update={"entries": (added, *first.entries)})
+        return model.model_copy(update={"as_path_lists": (changed, *border.as_path_lists[1:])})
+
+    assert "PLAT-005" not in _rules(with_entry(border, permit))
+    assert _rules(with_entry(border, entry)) == ["PLAT-005"]
+    # EOS as-path access lists have deny entries: the same list renders there
+    eos = models["aus1-sp1"]
+    assert _rules(with_entry(eos, entry)) == []
+
+
+def test_nvue_mlag_pair_without_peer_link_ports_is_a_gap(models: dict[str, DeviceModel]) -> None:
+    """PLAT-014: an MLAG pair is printed with its peer link; without ports it cannot be."""
+    leaf = next(m for m in models.values() if m.platform == "nvidia_nvue" and m.mlag is not None)
+    assert leaf.mlag is not None and leaf.mlag.peer_link_members
+    assert _rules(leaf) == []
+    lone = leaf.mlag.model_copy(update={"peer_link_members": ()})
+    assert _rules(leaf.model_copy(update={"mlag": lone})) == ["PLAT-014"]
