@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from meetme.pipeline import LintResult, lint
+
+if TYPE_CHECKING:
+    from emulator.lab import Lab
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_INTENT = REPO / "intent"
@@ -51,3 +56,20 @@ def findings_of(result: LintResult, rule_id: str) -> list[str]:
         for f in result.findings
         if f.rule == rule_id
     ]
+
+
+@pytest.fixture
+def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """Three EOS spines behind eAPI emulators on 127.0.0.1, the example rendered for them,
+    every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import SECRET_ENV, build_lab, example_lint
+
+    built = build_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    for name, value in SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()

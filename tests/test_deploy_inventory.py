@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from emulator.lab import REPO, SECRET_ENV, SPINES, Lab, build_lab, example_lint, example_models
+from emulator.lab import REPO, SECRET_ENV, SPINES, Lab, example_models
 from meetme.deploy.inventory import DRIVER_PLATFORMS, load_inventory
 from meetme.deploy.journal import Journal
 from meetme.deploy.secret_store import SecretStore, env_name
@@ -17,19 +16,6 @@ from typer.testing import CliRunner
 from meetme.cli import app
 
 runner = CliRunner()
-
-
-@pytest.fixture
-def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
-    built = build_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    for name, value in SECRET_ENV.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
 
 
 def plan(*extra: str) -> tuple[int, str]:

@@ -8,7 +8,6 @@ Wave 1: aus1-sp1 and aus1-sp2; wave 2: aus1-sp3.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,8 +17,6 @@ from emulator.lab import (
     SPINES,
     USER_HASHES,
     Lab,
-    build_lab,
-    example_lint,
     journal,
     steps,
 )
@@ -36,19 +33,6 @@ APPLIED = [
     ("post-check", "ok"),
     ("confirm", "ok"),
 ]
-
-
-@pytest.fixture
-def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
-    built = build_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    for name, value in SECRET_ENV.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
 
 
 def push(*extra: str) -> tuple[int, str]:

@@ -15,12 +15,12 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from emulator.lab import SECRET_ENV, SPINES, Lab, build_lab, example_lint
+from emulator.lab import SPINES, Lab
 from test_safety_outputs import tree_hash
 from typer.testing import CliRunner
 
@@ -236,19 +236,6 @@ def test_a_report_into_new_folders_removes_them_on_failure(example: Path, disk: 
 
 
 # --- plan and push: the journal ----------------------------------------------------------------
-
-
-@pytest.fixture
-def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
-    built = build_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    for name, value in SECRET_ENV.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
 
 
 @pytest.mark.parametrize("code", FAULTS, ids=errno.errorcode.get)

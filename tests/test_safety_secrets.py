@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,8 @@ import pytest
 from emulator.lab import (
     ADMIN_PASSWORD,
     BGP_KEY,
-    SECRET_ENV,
     SPINES,
     Lab,
-    build_lab,
-    example_lint,
     example_models,
 )
 from emulator.lab import journal as journal_records
@@ -38,19 +34,6 @@ from meetme.cli import app
 
 runner = CliRunner()
 KEY_ENV = "MEETME_SECRET_BGP_AUS1_BR1"
-
-
-@pytest.fixture
-def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
-    built = build_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    for name, value in SECRET_ENV.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
 
 
 def cli(*args: str) -> tuple[int, str]:
