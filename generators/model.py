@@ -160,6 +160,7 @@ class StaticRoute(Model):
     afi: Literal["ipv4", "ipv6"]
     discard: bool  # to Null0 / blackhole: anchors an aggregate we originate
     description: str
+    vrf: str | None = None  # None: the default VRF; else a tenant VRF (a cloud's aggregate)
 
 
 class RpkiCache(Model):
@@ -302,6 +303,21 @@ class EvpnVrf(Model):
     # the MTU of the L3VNI carrier SVI (NX-OS `interface VlanN`): the largest MTU of the VRF's
     # networks in the site, so a routed packet that fits a tenant SVI fits the L3VNI too
     l3vni_mtu: int | None = None
+    # aggregates originated in the VRF here (`network`), each anchored by a discard route in
+    # the VRF (`DeviceModel.static_routes` with this `vrf`): what a cloud it serves is sent
+    networks_v4: tuple[str, ...] = ()
+    networks_v6: tuple[str, ...] = ()
+
+    def networks(self, afi: Afi) -> tuple[str, ...]:
+        return self.networks_v4 if afi == "ipv4" else self.networks_v6
+
+    @property
+    def bgp_families(self) -> tuple[Afi, ...]:
+        """The VRF's BGP families that need a block of their own here: those of its sessions
+        and of the aggregates it originates."""
+        return tuple(
+            afi for afi in ("ipv4", "ipv6") if afi in self.session_families or self.networks(afi)
+        )
 
 
 class EvpnPeer(Model):

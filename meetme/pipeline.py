@@ -21,6 +21,7 @@ from meetme.validators.engine import RULES, SEVERITY_ORDER, Finding, Rule, all_r
 # The pipeline assembles the rule catalogue: importing the rule modules (and the config lint,
 # above) registers their rules with the engine, which itself knows none of them.
 from meetme.validators.rules import catalogue  # noqa: F401
+from meetme.validators.rules.flow import flow_findings
 from meetme.validators.rules.platform import has_gaps, platform_findings
 
 
@@ -60,6 +61,8 @@ def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) ->
     models = build_models(result.loaded, result.fabrics)
     result.models = models
     gaps = platform_findings(result.loaded, models.values())  # PLAT-*: before any render
+    # FLOW-*: where routes go on the built models (origins, session VRFs, export policies)
+    gaps += flow_findings(result.loaded, result.fabrics, models.values())
     rendered: list[RenderedConfig] = []
     for model in models.values():
         if not needs_lint(model) or has_gaps(model):  # only what the lint reads and can render

@@ -13,7 +13,7 @@ from meetme.validators.engine import all_rules
 # Cloud limits (validators/data/providers.yaml); the example's on-ramps are in clouds.yaml
 
 CLOUDS = "intent/aus1/clouds.yaml"
-AZ_ADVERTISE = "advertise: [10.70.0.0/16]"
+AZ_ADVERTISE = "advertise: [10.60.0.0/16]\n"  # the peering's (block style)
 PREMIUM = (
     "              type: private\n",
     "              type: private\n              premium: true\n",
@@ -53,7 +53,7 @@ def test_az004_prefix_limit_at_and_just_over(
     clouds = example / CLOUDS
     if premium:
         replace_in(clouds, *PREMIUM)
-    replace_in(clouds, AZ_ADVERTISE, f"advertise: {_prefixes(supernet, length, count)}")
+    replace_in(clouds, AZ_ADVERTISE, f"advertise: {_prefixes(supernet, length, count)}\n")
     expected = _az004(clouds, count, afi, limit, " (Premium)" if premium else "")
     assert findings_of(lint_repo(example), "AZ-004") == (expected if count > limit else [])
 

@@ -131,7 +131,7 @@ def test_edge008_ix_peer_finding_is_on_the_neighbor_not_the_port(example: Path) 
 
 def test_edge005_azure_peering_that_advertises_nothing(example: Path) -> None:
     clouds = example / CLOUDS
-    replace_in(clouds, "advertise: [10.70.0.0/16]", "advertise: []")
+    replace_in(clouds, "advertise: [10.60.0.0/16]\n", "advertise: []\n")
     assert findings_of(lint_repo(example), "EDGE-005") == [
         f"{CLOUDS}:{line_of(clouds, '            private:')}: Azure peering er-syd/private "
         "advertises nothing: the export policy permits no route, so the cloud learns no path "

@@ -562,7 +562,7 @@ def test_nvue_neighbour_without_prefix_limits_is_reported_at_its_key(
     name = f"rendered/{output_name(model)}"
     found = cfg_findings(lint_configs([RenderedConfig(model, name, broken)]))
     assert found == [
-        f"rendered/aus1/aus1-bl5.yaml:{key}: CFG-001 neighbor {gcp.address} "
+        f"rendered/aus1/aus1-bl5.yaml:{key}: CFG-001 neighbor {gcp.address} in vrf {gcp.vrf} "
         f"({gcp.description}) has no prefix limit (prefix-limits inbound maximum) for ipv4 "
         "unicast, neither on the neighbour nor through a group or template"
     ]

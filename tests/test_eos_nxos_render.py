@@ -348,10 +348,16 @@ def test_management_lives_in_its_vrf_with_a_default_route(r: Rendered) -> None:
 
 
 def eos_session_lines(r: Rendered, address: str) -> list[str]:
-    """Every `[no ]neighbor ADDRESS ...` line directly under `router bgp`, minus the prefix."""
+    """Every `[no ]neighbor ADDRESS ...` line directly under `router bgp` or under one of its
+    `vrf` blocks (a cloud session serving a tenant VRF), minus the prefix."""
     pattern = rf"^   (no )?neighbor {re.escape(address)} "
+    in_vrf = rf"^      (no )?neighbor {re.escape(address)} "
+    vrfs = [c for c in _router_bgp(r).children if c.text.startswith("   vrf ")]
     out = []
-    for line in _children(_router_bgp(r), pattern):
+    lines = _children(_router_bgp(r), pattern) + [
+        line for vrf in vrfs for line in _children(vrf, in_vrf)
+    ]
+    for line in lines:
         words = line.split()
         no = "no " if words[0] == "no" else ""
         out.append(no + " ".join(words[3:] if no else words[2:]))
@@ -378,6 +384,7 @@ def _edge_variant(r: Rendered) -> Rendered:
             "party": "ix-syd/rs1",
             "peer_device": "ix-syd/rs1",
             "circuit": "XC-IX-1",
+            "vrf": None,  # an IX sits in the default VRF (the clouds serve tenant VRFs)
             "password": None,
             "ttl_security": True,
             "enforce_first_as": False,
@@ -437,7 +444,22 @@ def test_eos_external_sessions_are_hardened(r: Rendered) -> None:
             assert not [line for line in lines if line.startswith("bfd interval")], n.address
         # Our tags stay inside: nothing asks EOS to send communities to an external party.
         assert not [line for line in lines if "send-community" in line], n.address
-        assert found[n.address].activated_in == (n.afi,), n.address
+        if n.vrf is None:
+            assert found[n.address].activated_in == (n.afi,), n.address
+        else:  # activated in its VRF's family only (a cloud serving a tenant VRF)
+            assert eos_vrf_activations(r, n.vrf)[n.address] == (n.afi,), n.address
+            assert n.address not in found, n.address
+
+
+def eos_vrf_activations(r: Rendered, vrf: str) -> dict[str, tuple[str, ...]]:
+    """Neighbor -> the families it is activated in, inside `router bgp` / `vrf VRF`."""
+    (block,) = [c for c in _router_bgp(r).children if c.text == f"   vrf {vrf}"]
+    found: dict[str, tuple[str, ...]] = {}
+    for af in block.children:
+        if m := re.fullmatch(r"\s+address-family (ipv4|ipv6)", af.text):
+            for line in _children(af, r"^         neighbor \S+ activate$"):
+                found[line.split()[1]] = (*found.get(line.split()[1], ()), m[1])
+    return found
 
 
 @pytest.mark.parametrize("r", EOS_EDGE, ids=EOS_EDGE_IDS)
@@ -597,12 +619,16 @@ def _nxos(model: DeviceModel) -> Rendered:
 
 def nxos_session(r: Rendered, address: str) -> tuple[list[str], dict[str, list[str]]]:
     """(lines directly under `neighbor ADDRESS`, {address family: its lines}), stripped."""
-    (block,) = [c for c in _router_bgp(r).children if c.text == f"  neighbor {address}"]
+    bgp = _router_bgp(r)
+    vrfs = [c for c in bgp.children if c.text.startswith("  vrf ")]
+    (block,) = [c for c in bgp.children if c.text == f"  neighbor {address}"] + [
+        c for vrf in vrfs for c in vrf.children if c.text == f"    neighbor {address}"
+    ]
     lines = [c.text.strip() for c in block.children]
     families = {
         c.text.split()[1]: [g.text.strip() for g in c.children]
         for c in block.children
-        if c.text.startswith("    address-family ")
+        if c.text.strip().startswith("address-family ")
     }
     return lines, families
 
@@ -622,6 +648,7 @@ def _nxos_edge_variant(r: Rendered) -> Rendered:
             "party": "ix-syd/rs1",
             "peer_device": "ix-syd/rs1",
             "circuit": "XC-IX-1",
+            "vrf": None,  # an IX sits in the default VRF (the clouds serve tenant VRFs)
             "ttl_security": True,
             "enforce_first_as": False,
             "bfd": False,
@@ -690,8 +717,13 @@ def test_nxos_passwords_are_placeholders_only() -> None:
     expected = {n.address: n.password for n in r.model.bgp.neighbors if n.password}
     assert expected
     printed = {}
-    for block in _router_bgp(r).children:
-        for line in _children(block, r"^    password "):
+    bgp = _router_bgp(r)
+    blocks = [
+        *bgp.children,
+        *(c for v in bgp.children if v.text.startswith("  vrf ") for c in v.children),
+    ]
+    for block in blocks:
+        for line in _children(block, r"^\s+password "):
             printed[block.text.split()[1]] = line.split(maxsplit=1)[1]
     assert printed == {address: f"0 {secret}" for address, secret in expected.items()}
     for value in printed.values():
@@ -1239,7 +1271,11 @@ def test_nxos_vrfs_route_over_their_l3vni_and_exchange_its_rt_in_evpn(r: Rendere
         svi = _nxos_lines(_nxos_block(r, f"interface Vlan{vrf.vlan}"))
         assert f"vrf member {vrf.name}" in svi and "ip forward" in svi, vrf.name
         assert "no shutdown" in svi and not [line for line in svi if "address" in line]
-        in_bgp = {c.text.strip(): _nxos_lines(c) for c in bgp_vrfs[vrf.name].children}
+        in_bgp = {
+            c.text.strip(): _nxos_lines(c)
+            for c in bgp_vrfs[vrf.name].children
+            if c.text.strip().startswith("address-family ")
+        }
         # type-5: the VRF's BGP table is advertised, SVI subnets enter it through the map
         redistribute = f"redistribute direct route-map {vrf.connected_route_map}"
         for family in ("ipv4", "ipv6"):
@@ -1247,6 +1283,8 @@ def test_nxos_vrfs_route_over_their_l3vni_and_exchange_its_rt_in_evpn(r: Rendere
                 "advertise l2vpn evpn",
                 redistribute,
                 f"maximum-paths {vrf.maximum_paths}",  # ECMP: test_overlay_fixes.py
+                # the aggregates the VRF originates for a cloud it serves (test_north_south.py)
+                *(f"network {p}" for p in vrf.networks(family)),  # type: ignore[arg-type]
             ], vrf.name
         assert r.parse.find_objects(rf"^route-map {vrf.connected_route_map} permit \d+$")
 

@@ -222,6 +222,14 @@ def test_misspelled_key_is_rejected(
         forbid_schema.model_validate(tree)
 
 
+def all_neighbors(tree: dict[str, Any]) -> dict[str, Any]:
+    """Every BGP neighbor of every VRF (a cloud session sits in the tenant VRF it serves)."""
+    found: dict[str, Any] = {}
+    for vrf in tree["vrf"].values():
+        found.update(vrf.get("router", {}).get("bgp", {}).get("neighbor", {}))
+    return found
+
+
 def test_every_neighbor_is_protected(nvue_devices: list[tuple[DeviceModel, str]]) -> None:
     """remote-as, description, BFD with the profile holding its timers, both route-maps (which
     exist) and a prefix limit in the address family the session carries."""
@@ -229,7 +237,7 @@ def test_every_neighbor_is_protected(nvue_devices: list[tuple[DeviceModel, str]]
         tree = set_tree(text)
         route_maps = tree["router"]["policy"]["route-map"]
         bfd_profiles = tree["router"]["bfd"]["profile"]
-        neighbors = tree["vrf"]["default"]["router"]["bgp"]["neighbor"]
+        neighbors = all_neighbors(tree)
         overlay = {p.address for p in model.evpn.peers} if model.evpn else set()
         session = model.mlag.peer_link_session if model.mlag else None
         peer_link = {session.interface} if session else set()  # test_overlay_fixes.py
@@ -302,7 +310,7 @@ def test_session_hardening_is_printed_and_valid(
     model = _hardened(border_leaf[0])
     tree = validate(forbid_schema, model.hostname, render_device(model))
     default = tree["vrf"]["default"]["router"]
-    neighbors = default["bgp"]["neighbor"]
+    neighbors = all_neighbors(tree)
     for expected in model.bgp.neighbors:
         neighbor = neighbors[expected.address]
         where = f"{model.hostname} neighbor {expected.address}"
@@ -339,7 +347,7 @@ def test_md5_key_from_intent_is_a_placeholder(
     seen = 0
     for model, text in devices:
         tree = validate(forbid_schema, model.hostname, text)
-        for address, neighbor in tree["vrf"]["default"]["router"]["bgp"]["neighbor"].items():
+        for address, neighbor in all_neighbors(tree).items():
             if "password" in neighbor:  # every password in the file is a whole placeholder
                 assert PLACEHOLDER_RE.fullmatch(neighbor["password"]), f"{model.hostname} {address}"
                 seen += neighbor["password"] == "<<secret:gcp-md5>>"
@@ -690,7 +698,7 @@ def test_evpn_sessions_run_loopback_to_loopback(
                 "ipv4-unicast": {"state": "disabled"},
                 "l2vpn-evpn": {"state": "enabled", "prefix-limits": {"inbound": limit}},
             }, where
-        for underlay in model.bgp.neighbors:
+        for underlay in model.bgp.default_vrf_neighbors:
             assert "l2vpn-evpn" not in neighbors[underlay.address]["address-family"]
 
 
@@ -708,7 +716,10 @@ def test_an_nvue_evpn_spine_is_refused_not_guessed(border_leaf: tuple[DeviceMode
 def test_device_without_evpn_has_no_overlay(
     forbid_schema: type[BaseModel], border_leaf: tuple[DeviceModel, str]
 ) -> None:
-    model = border_leaf[0].model_copy(update={"evpn": None})
+    # without EVPN the device has no tenant VRF: its cloud sessions go too (else PLAT-003)
+    bgp = border_leaf[0].bgp
+    bgp = bgp.model_copy(update={"neighbors": bgp.default_vrf_neighbors})
+    model = border_leaf[0].model_copy(update={"evpn": None, "bgp": bgp, "static_routes": ()})
     tree = validate(forbid_schema, model.hostname, render_device(model))
     assert not {"bridge", "evpn", "nve"} & set(tree)
     assert "vrr" not in tree["router"]

@@ -209,7 +209,7 @@ def test_az003_border_leaf_on_an_azure_reserved_asn(example: Path) -> None:
 def test_az004_private_peering_over_4000_prefixes(example: Path) -> None:
     clouds = clouds_of(example)
     replace_in(
-        clouds, "advertise: [10.70.0.0/16]", f"advertise: {prefixes('10.64.0.0/10', 24, 4001)}"
+        clouds, "advertise: [10.60.0.0/16]\n", f"advertise: {prefixes('10.64.0.0/10', 24, 4001)}\n"
     )
     result = lint_repo(example)
     assert findings_of(result, "AZ-004") == [
@@ -228,7 +228,7 @@ def test_az004_premium_takes_10000(example: Path) -> None:
         "              type: private\n              premium: true\n",
     )
     replace_in(
-        clouds, "advertise: [10.70.0.0/16]", f"advertise: {prefixes('10.64.0.0/10', 24, 4001)}"
+        clouds, "advertise: [10.60.0.0/16]\n", f"advertise: {prefixes('10.64.0.0/10', 24, 4001)}\n"
     )
     assert findings_of(lint_repo(example), "AZ-004") == []
 

@@ -113,7 +113,7 @@ def build_device(
         neighbors=neighbors,
         rpki_caches=edge.rpki_caches,
     )
-    evpn = evpn_device(intent, site, name, device, fabric, neighbors)
+    evpn = evpn_device(intent, site, name, device, fabric, neighbors, edge.static_routes)
     if mlag is not None:
         # the routed adjacency over the peer link, with the underlay's families and policies
         policies: dict[str, PeerLinkFamily] = {}

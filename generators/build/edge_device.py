@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -29,9 +30,10 @@ class EdgeDevice:
     static_routes: list[StaticRoute] = field(default_factory=list)
     rpki_caches: list[RpkiCache] = field(default_factory=list)
 
-    def networks(self, afi: str) -> list[str]:
-        """Aggregates we originate: each anchored by a discard route."""
-        return [r.prefix for r in self.static_routes if r.afi == afi and r.discard]
+    def networks(self, afi: str, vrf: str | None = None) -> list[str]:
+        """Aggregates we originate in a VRF (None: the default VRF), each anchored by a
+        discard route."""
+        return [r.prefix for r in self.static_routes if r.afi == afi and r.discard and r.vrf == vrf]
 
 
 def edge_device(
@@ -62,7 +64,46 @@ def edge_device(
             )
             for p in intent.organisation.aggregates
         ]
+    result.static_routes += _cloud_aggregates(site, sessions)
     return result
+
+
+def _cloud_aggregates(site: Site, sessions: list[ExternalSession]) -> list[StaticRoute]:
+    """The prefixes a private cloud attachment advertises, originated in the tenant VRF it
+    serves: each one that holds at least one of that VRF's subnets (anywhere in the site) gets
+    a discard route in the VRF, which `network` then originates. A prefix covering none of
+    the VRF's subnets is not originated (it would announce space the VRF cannot reach):
+    FLOW-001 reports it at its `advertise:` line."""
+    subnets: dict[str, list[ipaddress.IPv4Network | ipaddress.IPv6Network]] = {}
+    for tenant in site.tenants.values():
+        for network in tenant.networks.values():
+            for gateway in (network.gateway_v4, network.gateway_v6):
+                if gateway:
+                    subnets.setdefault(network.vrf, []).append(
+                        ipaddress.ip_interface(gateway).network
+                    )
+    routes: dict[tuple[str, str], StaticRoute] = {}
+    for s in sessions:
+        if s.vrf is None:
+            continue
+        for prefix in s.export_prefixes:
+            aggregate = ipaddress.ip_network(prefix)
+            if not any(
+                net.version == aggregate.version and net.subnet_of(aggregate)  # type: ignore[arg-type]
+                for net in subnets.get(s.vrf, [])
+            ):
+                continue
+            routes.setdefault(
+                (s.vrf, prefix),
+                StaticRoute(
+                    prefix=prefix,
+                    afi="ipv6" if aggregate.version == 6 else "ipv4",
+                    discard=True,
+                    description=f"anchor for the aggregate {s.vrf} sends {s.kind}",
+                    vrf=s.vrf,
+                ),
+            )
+    return [routes[key] for key in sorted(routes)]
 
 
 def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) -> list[Interface]:
@@ -92,6 +133,7 @@ def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) 
                 mtu=platform.mtu(port.ip_mtu, subinterface=port.vlan is not None),
                 speed_gbps=port.speed_gbps,
                 urpf=_urpf(port, platform),
+                vrf=port.vrf,
             )
         )
     return interfaces
@@ -138,4 +180,5 @@ def _neighbor(s: ExternalSession, route_maps: tuple[str, str], warning_pct: int)
         ttl_security=s.gtsm,
         enforce_first_as=s.enforce_first_as,
         bfd_timers=timers,
+        vrf=s.vrf,
     )

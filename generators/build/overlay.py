@@ -21,6 +21,7 @@ from meetme.generators.model import (
     Interface,
     RouteMap,
     RouteMapEntry,
+    StaticRoute,
 )
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
@@ -54,8 +55,11 @@ def evpn_device(
     device: Device,
     fabric: SiteFabric,
     neighbors: tuple[BgpNeighbor, ...],
+    static_routes: Iterable[StaticRoute] = (),
 ) -> Evpn | None:
-    """`neighbors`: the device's BGP sessions (those in a tenant VRF decide its families)."""
+    """`neighbors`: the device's BGP sessions (those in a tenant VRF decide its families and
+    place the VRF on the device); `static_routes`: its discard routes, those in a tenant VRF
+    anchoring the aggregates the VRF originates."""
     settings = site.evpn
     if settings is None or device.role not in (*VTEP_ROLES, *OVERLAY_ROLES):
         return None
@@ -72,7 +76,12 @@ def evpn_device(
     connected_map = (
         CONNECTED_ROUTE_MAP if "evpn_connected_needs_route_map" in platform.capabilities else None
     )
-    vrf_names = sorted({(p.tenant, p.network.vrf) for p in placed} | _handoff_vrfs(site, name))
+    vrf_names = sorted(
+        {(p.tenant, p.network.vrf) for p in placed}
+        | _handoff_vrfs(site, name)
+        | _session_vrfs(site, neighbors)
+    )
+    anchors = [r for r in static_routes if r.vrf is not None and r.discard]
     vrfs = []
     for tenant, vrf_name in vrf_names:
         vrf = site.tenants[tenant].vrfs[vrf_name]
@@ -102,6 +111,12 @@ def evpn_device(
                 maximum_paths=site.underlay.ecmp,
                 multipath_relax=True,
                 l3vni_mtu=_l3vni_mtu(site, vrf_name),
+                networks_v4=tuple(
+                    r.prefix for r in anchors if r.vrf == vrf_name and r.afi == "ipv4"
+                ),
+                networks_v6=tuple(
+                    r.prefix for r in anchors if r.vrf == vrf_name and r.afi == "ipv6"
+                ),
             )
         )
     return Evpn(
@@ -248,4 +263,16 @@ def _handoff_vrfs(site: Site, name: str) -> set[tuple[str, str]]:
         for tenant_name, tenant in site.tenants.items()
         for vrf_name in tenant.vrfs
         if vrf_name in site.handoff.vrfs
+    }
+
+
+def _session_vrfs(site: Site, neighbors: tuple[BgpNeighbor, ...]) -> set[tuple[str, str]]:
+    """(tenant, VRF) of the tenant VRFs the device's BGP sessions sit in (a cloud attachment
+    serving a tenant VRF on a border leaf): the device must carry them."""
+    wanted = {n.vrf for n in neighbors if n.vrf is not None}
+    return {
+        (tenant_name, vrf_name)
+        for tenant_name, tenant in site.tenants.items()
+        for vrf_name in tenant.vrfs
+        if vrf_name in wanted
     }

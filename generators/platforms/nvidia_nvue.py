@@ -46,6 +46,7 @@ PLATFORM = Platform(
     gap_checks=(
         gaps.rpki,
         gaps.static_next_hop,
+        gaps.vrf_sessions_in_evpn_vrfs,
         # the NVUE form for a spine relaying VTEP next hops is unverified (overlay_peers.j2)
         gaps.next_hop_unchanged,
         gaps.segments_off_mlag,

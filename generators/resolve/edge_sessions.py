@@ -47,6 +47,7 @@ class ExternalPort:
     ip_mtu: int
     speed_gbps: int | None
     source: Path_
+    vrf: str | None = None  # the tenant VRF a private cloud attachment serves; None: default
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class ExternalSession:
     peer_lock: bool  # reject well-known transit ASNs in the path (BGP-011)
     private_asns_ok: bool  # the peer's own side uses private ASNs (cloud private)
     source: Path_  # intent path of the session's declaration
+    vrf: str | None = None  # the tenant VRF a private cloud attachment serves; None: default
 
 
 @dataclass
@@ -118,6 +120,7 @@ class _Collector:
         mtu: int,
         source: Path_,
         vlan: int | None = None,
+        vrf: str | None = None,
     ) -> str:
         device, interface, speed = self.circuit_port(circuit)
         name = interface if vlan is None else f"{interface}.{vlan}"
@@ -133,6 +136,7 @@ class _Collector:
                 ip_mtu=mtu,
                 speed_gbps=speed if vlan is None else None,
                 source=source,
+                vrf=vrf,
             )
         )
         return name
@@ -158,6 +162,7 @@ class _Collector:
         export: tuple[str, ...] = (),
         peer_lan: str | None = None,
         enforce_first_as: bool = True,
+        vrf: str | None = None,
     ) -> None:
         device = self.site.cross_connects[circuit].device
         key = key if options is None else options.key
@@ -191,6 +196,7 @@ class _Collector:
                 peer_lock=kind in ("ix_peer", "pni"),
                 private_asns_ok=not internet,
                 source=source,
+                vrf=vrf,
             )
         )
 
@@ -307,6 +313,7 @@ def _cloud_sessions(
     max_prefix: int,
     export: tuple[str, ...],
     bfd: tuple[bool, int, int],
+    vrf: str | None,
 ) -> None:
     interface = c.port(
         session.circuit,
@@ -316,6 +323,7 @@ def _cloud_sessions(
         session.mtu,
         path,
         vlan=session.vlan,
+        vrf=vrf,
     )
     for local, peer in ((session.ipv4, session.peer_ipv4), (session.ipv6, session.peer_ipv6)):
         if local is None or peer is None:
@@ -334,6 +342,7 @@ def _cloud_sessions(
             bfd=bfd,
             key=key,
             export=export,
+            vrf=vrf,
         )
 
 
@@ -352,6 +361,7 @@ def _aws(c: _Collector) -> None:
                 vif.max_prefix,
                 tuple(vif.advertise),
                 (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
+                vif.vrf,
             )
 
 
@@ -383,6 +393,7 @@ def _azure(c: _Collector) -> None:
                     peering.max_prefix,
                     tuple(peering.advertise),
                     (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
+                    peering.vrf,
                 )
 
 
@@ -401,6 +412,7 @@ def _gcp(c: _Collector) -> None:
                 attachment.max_prefix,
                 tuple(attachment.advertise),
                 (True, gcp.bfd_interval, facts["bfd_multiplier"]),
+                attachment.vrf,
             )
 
 

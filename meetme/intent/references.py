@@ -310,6 +310,40 @@ def _attachment_references(
     for name in _mapping(handoff, "vrfs"):
         if name not in vrfs:
             yield _unknown("VRF", name, vrfs), key_at("handoff", "vrfs", name), DANGLING
+    yield from _cloud_vrf_references(site, vrfs, at)
+
+
+# where each cloud names its attachments, below sites.NAME.peering.<kind>.<party>, and the
+# attachment types that carry public prefixes in the default VRF (no `vrf:`)
+_CLOUD_ATTACHMENTS: dict[str, tuple[str, str]] = {
+    "aws": ("vifs", "public"),
+    "azure": ("peerings", "microsoft"),
+    "gcp": ("attachments", ""),
+}
+
+
+def _cloud_vrf_references(
+    site: dict[str, Any], vrfs: dict[str, Any], at: Callable[..., Location]
+) -> Iterator[tuple[str, Location, str]]:
+    """A cloud attachment's `vrf:` names a tenant VRF of its site; a public attachment (AWS
+    public VIF, Azure Microsoft peering) names none: it carries public prefixes."""
+    peering = _mapping(site, "peering")
+    for kind, (collection, public) in _CLOUD_ATTACHMENTS.items():
+        for party, body in _mapping(peering, kind).items():
+            for name, attachment in _mapping(body, collection).items():
+                vrf = _get(attachment, "vrf")
+                if not isinstance(vrf, str):
+                    continue
+                path = ("peering", kind, party, collection, name, "vrf")
+                if public and _get(attachment, "type") == public:
+                    yield (
+                        f"a {kind} {public} attachment carries public prefixes in the default "
+                        f"VRF: remove vrf: {vrf}",
+                        at(*path),
+                        "bad-value",
+                    )
+                elif vrf not in vrfs:
+                    yield _unknown("VRF", vrf, vrfs), at(*path), DANGLING
 
 
 def _placeholders(

@@ -2,7 +2,8 @@
 Interconnect on-ramps under `peering.aws`, `peering.azure` and `peering.gcp`.
 
 Each session rides a cross-connect of the edge (`site.cross_connects`); keys are secret
-references (`secret:NAME`), never values.
+references (`secret:NAME`), never values. A private attachment names the tenant VRF it serves
+(`vrf:`); public ones (AWS public VIF, Azure Microsoft peering) stay in the default VRF.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ from meetme.intent.types import (
 )
 
 Vlan = Annotated[int, Field(ge=1, le=4094)]
+VRF_HELP = (
+    "The tenant VRF this attachment serves: its session, sub-interface and originated "
+    "`advertise` prefixes live in that VRF on the border leaf. Required (FLOW-001) on AWS "
+    "private/transit VIFs, Azure private peering and GCP attachments; never on an AWS public "
+    "VIF or Azure Microsoft peering, which carry public prefixes in the default VRF."
+)
 
 
 class BurstProfile(Node):
@@ -51,6 +58,7 @@ class AwsVif(CloudSession):
     amazon_asn: Asn
     key: SecretRef | None = Field(default=None, description="AWS always runs MD5.")
     advertise: list[Prefix] = Field(default_factory=list)
+    vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = Field(default=100, description="Routes we accept from AWS.")
     gtsm: bool = False
 
@@ -74,6 +82,7 @@ class AzurePeering(Node):
     key: SecretRef | None = None
     premium: bool = False
     advertise: list[Prefix] = Field(default_factory=list)
+    vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = Field(default=4000, description="Routes we accept from Microsoft.")
     mtu: int = Field(default=1500, ge=1280, le=9216)
 
@@ -91,6 +100,7 @@ class GcpAttachment(CloudSession):
     edge_availability_domain: Literal["availability-domain-1", "availability-domain-2"]
     key: SecretRef | None = None
     advertise: list[Prefix] = Field(default_factory=list)
+    vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = Field(default=1000, description="Routes we accept from Google.")
     mtu: int = Field(default=1440, ge=1280, le=9216)
 

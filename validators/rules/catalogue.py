@@ -6,6 +6,7 @@ from meetme.validators.rules import (  # noqa: F401
     cabling,
     clouds,
     edge,
+    flow,
     handoff,
     hardware,
     management,
