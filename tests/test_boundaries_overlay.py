@@ -1,0 +1,268 @@
+"""EVPN-*: the overlay rules just inside and just outside their limits (docs/mutation.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+from overlay_edits import TENANTS, edit_tenants
+
+SITE = "intent/aus1/site.yaml"
+LINKS = "intent/aus1/links.yaml"
+
+
+# --- EVPN-001: the largest network MTU a fabric link can carry --------------------------------
+
+
+@pytest.mark.parametrize(("mtu", "carried"), [(9166, True), (9167, False)])
+def test_evpn001_network_mtu_at_the_largest_ip_mtu_less_the_overhead(
+    example: Path, mtu: int, carried: bool
+) -> None:
+    # every fabric link at the largest IP MTU (9216), so only the network's own limit speaks
+    replace_in(example / SITE, "mtu: 9214", "mtu: 9216")
+    tenants = edit_tenants(
+        example, "l2vni: 10101, gateway_v4", f"l2vni: 10101, mtu: {mtu}, gateway_v4"
+    )
+    expected = (
+        []
+        if carried
+        else [
+            f"{TENANTS}:{line_of(tenants, 'mtu: 9167')}: network gpu-tenant-a/gpu-a-compute-1 "
+            "has mtu 9167: VXLAN over IPv4 adds 50 bytes, and no fabric link takes an IP MTU of "
+            "9217 (at most 9216); lower the network's mtu to at most 9166"
+        ]
+    )
+    assert findings_of(lint_repo(example), "EVPN-001") == expected
+
+
+def _explicit_links_on_the_site_mtu(repo: Path, how_many: int) -> Path:
+    """Every link rule at 9214 of its own, the site's underlay mtu at 9000, and `how_many`
+    explicit spine-border links without an mtu: only those take the site's 9000."""
+    links = repo / LINKS
+    text = links.read_text()
+    for speed in ("speed: 400G\n", "speed: 100G\n"):
+        text = text.replace(speed, f"{speed}        mtu: 9214\n")
+    text += "    links:\n"
+    for k in range(how_many):
+        text += (
+            f"      - a: {{device: aus1-sp1, interface: Ethernet{5 + k}/1}}\n"
+            f"        b: {{device: aus1-br1, interface: FourHundredGigE0/0/0/{30 + k}}}\n"
+            f"        index: {100 + k}\n"
+            "        speed: 400G\n"
+        )
+    links.write_text(text)
+    site = repo / SITE
+    replace_in(site, "mtu: 9214", "mtu: 9000")
+    return site
+
+
+@pytest.mark.parametrize(
+    ("how_many", "more", "origins"),
+    [(1, "", "link #0"), (2, " and 1 more", "link #0, link #1")],
+)
+def test_evpn001_one_low_link_is_named_alone_two_are_one_and_1_more(
+    example: Path, how_many: int, more: str, origins: str
+) -> None:
+    site = _explicit_links_on_the_site_mtu(example, how_many)
+    assert findings_of(lint_repo(example), "EVPN-001") == [
+        f"{SITE}:{line_of(site, 'mtu: 9000')}: IP MTU 9000 on fabric link aus1-sp1 Ethernet5/1 "
+        f"- aus1-br1 FourHundredGigE0/0/0/30{more} ({origins}) is below 9050: network "
+        "gpu-tenant-a/gpu-a-compute-1 has mtu 9000 and VXLAN over IPv4 adds 50 bytes (the VTEPs "
+        "strip the 802.1Q tag); VTEPs do not fragment, so larger frames are dropped. Set mtu to "
+        "at least 9050"
+    ]
+
+
+# --- EVPN-004: route targets shared by VNIs ---------------------------------------------------
+
+
+def test_evpn004_two_explicit_route_targets_report_the_later_one_only(example: Path) -> None:
+    """No default route target in the group: the first use in the file owns it, and only the
+    other one is reported (never a network against itself)."""
+    edit_tenants(
+        example,
+        "l2vni: 10101, gateway_v4",
+        'l2vni: 10101, route_target: "65000:7", gateway_v4',
+    )
+    tenants = edit_tenants(
+        example,
+        "l2vni: 10102, gateway_v4",
+        'l2vni: 10102, route_target: "65000:7", gateway_v4',
+    )
+    assert findings_of(lint_repo(example), "EVPN-004") == [
+        f"{TENANTS}:{line_of(tenants, '65000:7', 2)}: route target 65000:7 of network "
+        "gpu-tenant-a/gpu-a-compute-2 (VNI 10102) is also the route target of network "
+        "gpu-tenant-a/gpu-a-compute-1 (VNI 10101): VTEPs would import each one's routes into "
+        "the other; give each VNI its own route target"
+    ]
+
+
+def test_evpn004_network_route_target_equal_to_a_vrf_default(example: Path) -> None:
+    """An L3VNI's default route target (65000:50001 of VRF gpu-a) is taken too."""
+    tenants = edit_tenants(
+        example,
+        "l2vni: 10102, gateway_v4",
+        'l2vni: 10102, route_target: "65000:50001", gateway_v4',
+    )
+    assert findings_of(lint_repo(example), "EVPN-004") == [
+        f"{TENANTS}:{line_of(tenants, '65000:50001')}: route target 65000:50001 of network "
+        "gpu-tenant-a/gpu-a-compute-2 (VNI 10102) is also the route target of VRF gpu-a "
+        "of tenant gpu-tenant-a (VNI 50001): VTEPs would import each one's routes into the other; "
+        "give each VNI its own route target"
+    ]
+
+
+# --- EVPN-006: gateway addresses ----------------------------------------------------------------
+
+
+V6_COMPUTE_1 = 'gateway_v6: "2001:db8:50:1::1/64", racks: [dh1-r10]'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "value", "problem"),
+    [
+        # IPv4: a /30 has a network address, a /31 (RFC 3021) has none
+        (
+            "gateway_v4: 10.50.4.1/24",
+            "gateway_v4: 10.50.4.0/30",
+            "10.50.4.0/30",
+            "is the subnet's network address; use a host address such as 10.50.4.1",
+        ),
+        ("gateway_v4: 10.50.4.1/24", "gateway_v4: 10.50.4.0/31", "10.50.4.0/31", None),
+        # IPv6: a /126 has a Subnet-Router anycast address, a /127 (RFC 6164) has none. A /127
+        # leaves no per-leaf SVI address (pool-exhausted), so it is placed on a rack without
+        # leaves (EVPN-020's finding), where the gateway is still checked.
+        (
+            V6_COMPUTE_1,
+            'gateway_v6: "2001:db8:50:1::/126", racks: [dh1-r10]',
+            "2001:db8:50:1::/126",
+            "is the Subnet-Router anycast address (RFC 4291 2.6.1); use a host address such as "
+            "2001:db8:50:1::1",
+        ),
+        (
+            V6_COMPUTE_1,
+            'gateway_v6: "2001:db8:50:1::/127", racks: [dh1-r01]',
+            "2001:db8:50:1::/127",
+            None,
+        ),
+        # an IPv6 subnet as short as an IPv4 /30 is still IPv6: the IPv6 wording
+        (
+            V6_COMPUTE_1,
+            'gateway_v6: "2001:db8::/30", racks: [dh1-r10]',
+            "2001:db8::/30",
+            "is the Subnet-Router anycast address (RFC 4291 2.6.1); use a host address such as "
+            "2001:db8::1",
+        ),
+    ],
+)
+def test_evpn006_gateway_address_limits(
+    example: Path, old: str, new: str, value: str, problem: str | None
+) -> None:
+    tenants = edit_tenants(example, old, new)
+    key = new.split(":")[0]
+    network = "gpu-a-compute-1" if key == "gateway_v6" else "gpu-a-compute-4"
+    expected = (
+        []
+        if problem is None
+        else [
+            f"{TENANTS}:{line_of(tenants, value)}: {key} {value} of network "
+            f"gpu-tenant-a/{network} {problem}"
+        ]
+    )
+    assert findings_of(lint_repo(example), "EVPN-006") == expected
+
+
+# --- EVPN-018: the group bit, read as hexadecimal ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("octet", "group"),
+    [("10", False), ("11", True), ("0e", False), ("0f", True), ("fe", False)],
+)  # 0x10 is even (16) though "10" would be odd in base 15 or 17
+def test_evpn018_first_octet_is_hexadecimal(example: Path, octet: str, group: bool) -> None:
+    mac = f"{octet}:1c:73:00:00:99"
+    tenants = edit_tenants(example, '"00:1c:73:00:00:99"', f'"{mac}"')
+    expected = (
+        [
+            f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac {mac} is a group "
+            "(multicast) address: its first octet is odd; use a unicast MAC (first octet even, "
+            "e.g. 00:1c:73:00:00:99)"
+        ]
+        if group
+        else []
+    )
+    assert findings_of(lint_repo(example), "EVPN-018") == expected
+
+
+# --- EVPN-020: networks named on leaves --------------------------------------------------------
+
+
+def test_evpn020_network_named_on_a_leaf_and_an_unknown_device(example: Path) -> None:
+    """A leaf is a VTEP (no finding); an unknown name is the reference check's, not EVPN-020's."""
+    edit_tenants(
+        example,
+        "gateway_v4: 10.60.4.1/24, racks: [dh2-r10]}",
+        "gateway_v4: 10.60.4.1/24, racks: [dh2-r10], leaves: [aus1-lf3, aus1-bl1]}",
+    )
+    assert findings_of(lint_repo(example), "EVPN-020") == []
+
+
+# --- EVPN-014: the L3VNI at the RD's limit ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("vni", "fits"), [(65535, True), (65536, False)])
+def test_evpn014_l3vni_rd_boundary(example: Path, vni: int, fits: bool) -> None:
+    tenants = edit_tenants(example, "gpu-a:      {l3vni: 50001,", f"gpu-a:      {{l3vni: {vni},")
+    expected = (
+        []
+        if fits
+        else [
+            f"{TENANTS}:{line_of(tenants, 'l3vni: 65536')}: VRF gpu-a of gpu-tenant-a: L3VNI "
+            "65536 does not fit the RD router-id:VNI (at most 65535); choose a VNI up to 65535"
+        ]
+    )
+    assert findings_of(lint_repo(example), "EVPN-014") == expected
+
+
+# --- EVPN-010: three networks named, a fourth is "..." ----------------------------------------
+
+
+def _only_networks(repo: Path, kept: int) -> Path:
+    """The site without evpn settings and with only its first `kept` networks; both
+    attachments trunk gpu-a-compute-1 only."""
+    tenants = repo / TENANTS
+    text = tenants.read_text()
+    start, end = text.index("    evpn:\n"), text.index("    tenants:\n")
+    lines, seen = [], 0
+    for line in (text[:start] + text[end:]).splitlines(keepends=True):
+        if "{vrf:" in line:
+            seen += 1
+            if seen > kept:
+                continue
+        lines.append(line)
+    for i, line in enumerate(lines):  # a tenant left without networks: an empty mapping
+        if line.endswith("networks:\n") and (i + 1 == len(lines) or "{vrf:" not in lines[i + 1]):
+            lines[i] = line.replace("networks:", "networks: {}")
+    tenants.write_text("".join(lines))
+    attachments = repo / "intent/aus1/attachments.yaml"
+    attachments.write_text(
+        re.sub(r"networks: \[.*\]", "networks: [gpu-a-compute-1]", attachments.read_text())
+    )
+    return tenants
+
+
+@pytest.mark.parametrize(
+    ("kept", "listed"),
+    [
+        (3, "gpu-a-compute-1, gpu-a-compute-2, gpu-a-compute-3"),
+        (4, "gpu-a-compute-1, gpu-a-compute-2, gpu-a-compute-3, ..."),
+    ],
+)
+def test_evpn010_names_at_most_three_networks(example: Path, kept: int, listed: str) -> None:
+    tenants = _only_networks(example, kept)
+    assert findings_of(lint_repo(example), "EVPN-010") == [
+        f"{TENANTS}:{line_of(tenants, 'tenants:')}: site aus1 declares networks ({listed}) but "
+        "no evpn settings, so no device renders them; add evpn: {anycast_mac: ...} to the site"
+    ]
