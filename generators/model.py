@@ -435,6 +435,10 @@ class DeviceModel(Model):
     mlag: Mlag | None = None
     vrfs: tuple[PlainVrf, ...] = ()
 
+    def discard_routes(self, vrf: str | None = None) -> tuple[StaticRoute, ...]:
+        """The discard routes of one VRF (None: the default VRF), each printed in that VRF only."""
+        return tuple(r for r in self.static_routes if r.discard and r.vrf == vrf)
+
     @property
     def esi_multihoming(self) -> bool:
         """The device hosts EVPN Ethernet segments (it isolates them if it loses the fabric)."""

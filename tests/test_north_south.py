@@ -210,3 +210,17 @@ def test_an_unknown_vrf_is_a_dangling_reference(example: Path) -> None:
     result = runner.invoke(app, ["lint"])
     assert result.exit_code == 2
     assert "gpu-b" in result.output
+
+
+def test_a_tenant_anchor_sits_in_its_vrf_only() -> None:
+    """The discard route anchoring what gpu-a sends Google is in VRF gpu-a on the NVUE border
+    leaf, and nowhere in VRF default (the underlay), where it would black-hole the fabric's own
+    view of 10.50/16."""
+    tree = yaml.safe_load(
+        (Path(__file__).parent.parent / "rendered/aus1/aus1-bl5.yaml").read_text()
+    )
+    vrfs = tree[0]["set"]["vrf"]
+    assert "static" not in vrfs["default"]["router"]
+    assert vrfs["gpu-a"]["router"]["static"] == {
+        "10.50.0.0/16": {"address-family": "ipv4-unicast", "via": {"blackhole": {}}}
+    }
