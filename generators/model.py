@@ -55,6 +55,24 @@ class Interface(Model):
     # unicast RPF on an external port (RFC 3704, BCP 84): "loose" = the source must have a
     # route (`reachable-via any`), for multihomed edges; None: not checked
     urpf: Literal["loose", "strict"] | None = None
+    # ingress ACLs (by name, one per family) where the platform has no uRPF: they drop packets
+    # claiming a source no outside party may use (RFC 3704 section 2.1, ingress ACL)
+    acls_in: tuple[str, ...] = ()
+
+
+class AclRule(Model):
+    seq: int
+    action: Literal["permit", "deny"]
+    source: str | None  # a prefix; None: any source
+    description: str
+
+
+class Acl(Model):
+    """An IP access list (first match wins; the last rule permits the rest)."""
+
+    name: str
+    afi: Afi
+    rules: tuple[AclRule, ...]
 
 
 class PrefixListEntry(Model):
@@ -190,7 +208,16 @@ class BgpNeighbor(Model):
     # minutes before a session the limit tore down is retried; None: it stays down until cleared
     max_prefix_restart: int | None = None
     kind: Literal[
-        "underlay", "handoff", "transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"
+        "underlay",
+        "handoff",
+        "border_ibgp",
+        "transit",
+        "ix_rs",
+        "ix_peer",
+        "pni",
+        "aws",
+        "azure",
+        "gcp",
     ] = "underlay"
     vrf: str | None = None  # None: the default VRF
     default_originate: bool = False  # send a default route (the border toward a tenant VRF)
@@ -200,10 +227,13 @@ class BgpNeighbor(Model):
     ttl_security: bool = False  # GTSM: accept only TTL 255 (one hop)
     enforce_first_as: bool = True  # off toward IX route servers (RFC 7947)
     bfd_timers: BfdTimers | None = None  # per-session timers; None = the device's defaults
+    # iBGP between the border pair: routes from the other border's transits keep their external
+    # next hop, which this border cannot reach; it sends itself as the next hop instead
+    next_hop_self: bool = False
 
     @property
     def external(self) -> bool:
-        return self.kind not in ("underlay", "handoff")
+        return self.kind not in ("underlay", "handoff", "border_ibgp")
 
 
 class Bgp(Model):
@@ -401,6 +431,15 @@ class Mlag(Model):
     peer_link_session: PeerLinkSession | None = None
 
 
+class VrfLeak(Model):
+    """Routes shared between a plain VRF and the default VRF (the Internet table), one family:
+    each direction through its own policy, None where nothing crosses that way."""
+
+    afi: Afi
+    import_from_default: str | None  # e.g. the default route, into the tenant VRF
+    export_to_default: str | None  # e.g. the tenant's public prefixes, into the Internet table
+
+
 class PlainVrf(Model):
     """A VRF without EVPN (the border routers' end of the VRF-lite handoff)."""
 
@@ -412,6 +451,10 @@ class PlainVrf(Model):
     # leaves, each with its own ASN
     maximum_paths: int = 1
     multipath_relax: bool = False
+    leaks: tuple[VrfLeak, ...] = ()
+
+    def leak(self, afi: str) -> VrfLeak | None:
+        return next((leak for leak in self.leaks if leak.afi == afi), None)
 
 
 class DeviceModel(Model):
@@ -434,6 +477,7 @@ class DeviceModel(Model):
     lags: tuple[Lag, ...] = ()
     mlag: Mlag | None = None
     vrfs: tuple[PlainVrf, ...] = ()
+    acls: tuple[Acl, ...] = ()
 
     def discard_routes(self, vrf: str | None = None) -> tuple[StaticRoute, ...]:
         """The discard routes of one VRF (None: the default VRF), each printed in that VRF only."""

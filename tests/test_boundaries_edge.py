@@ -150,7 +150,12 @@ def test_edge001_single_circuit_transit_without_ipv4_limit(example: Path) -> Non
         'ipv6: "2001:db8:b::3/127", peer_ipv6: "2001:db8:b::2"}\n',
         "",
     )
-    replace_in(peering, "asn: 64502\n          max_prefix_v4: 1500000\n", "asn: 64502\n")
+    replace_in(
+        peering,
+        "accept_default: true\n          max_prefix_v4: 1500000\n",
+        "accept_default: true\n",
+        count=1,
+    )
     assert findings_of(lint_repo(example), "EDGE-001") == [
         f"{PEERING}:{line_of(peering, 'transit-b:')}: transit transit-b has IPv4 sessions "
         "(192.0.2.8 on aus1-br1) but no max_prefix_v4: a leak from it would be accepted "

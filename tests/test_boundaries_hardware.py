@@ -89,13 +89,13 @@ def test_hw001_explicit_link_past_the_last_port(example: Path) -> None:
     links = example / LINKS
     links.write_text(
         links.read_text()
-        + "    links:\n"
+        # appended to the example's explicit links (the border pair's two)
         + "      - a: {device: aus1-lf1, interface: swp65}\n"
         + "        b: {device: aus1-lf2, interface: swp1}\n"
         + "        index: 64\n"
         + "        speed: 400G\n"
     )
     assert findings_of(lint_repo(example), "HW-001") == [
-        f"{LINKS}:{line_of(links, 'swp65')}: explicit link #0 gives swp65 on aus1-lf1, but a "
+        f"{LINKS}:{line_of(links, 'swp65')}: explicit link #2 gives swp65 on aus1-lf1, but a "
         "SN5600 has ports 1-64 (OSFP 800G)"
     ]

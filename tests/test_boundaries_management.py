@@ -18,7 +18,7 @@ def _explicit_link(repo: Path, ipv4: str) -> None:
     links = repo / LINKS
     links.write_text(
         links.read_text()
-        + "    links:\n"
+        # appended to the example's explicit links (the border pair's two)
         + "      - a: {device: aus1-sp1, interface: Ethernet5/1}\n"
         + "        b: {device: aus1-br1, interface: FourHundredGigE0/0/0/30}\n"
         + "        index: 100\n"

@@ -44,7 +44,8 @@ def _explicit_links_on_the_site_mtu(repo: Path, how_many: int) -> Path:
     text = links.read_text()
     for speed in ("speed: 400G\n", "speed: 100G\n"):
         text = text.replace(speed, f"{speed}        mtu: 9214\n")
-    text += "    links:\n"
+    text = text.replace("speed: 400G}", "speed: 400G, mtu: 9214}")  # the border pair's links
+    # appended to the example's explicit links (the border pair's links #0 and #1)
     for k in range(how_many):
         text += (
             f"      - a: {{device: aus1-sp1, interface: Ethernet{5 + k}/1}}\n"
@@ -60,7 +61,7 @@ def _explicit_links_on_the_site_mtu(repo: Path, how_many: int) -> Path:
 
 @pytest.mark.parametrize(
     ("how_many", "more", "origins"),
-    [(1, "", "link #0"), (2, " and 1 more", "link #0, link #1")],
+    [(1, "", "link #2"), (2, " and 1 more", "link #2, link #3")],
 )
 def test_evpn001_one_low_link_is_named_alone_two_are_one_and_1_more(
     example: Path, how_many: int, more: str, origins: str

@@ -20,7 +20,8 @@ PARTIES = (
     "ix-syd/content-a, ix-syd/eyeball-b, ix-syd/rs1, ix-syd/rs2, pni-cdn, transit-a, transit-b"
 )
 RPKI_CACHES = (
-    "        rpki_caches:                       # two independent RTR caches (BGP-012)\n"
+    "        rpki_caches:                       # two independent RTR caches (BGP-012) "
+    "on the services LAN\n"
     "          - {address: 10.9.0.11, port: 3323}\n"
     "          - {address: 10.9.0.12, port: 3323}\n"
 )

@@ -40,6 +40,18 @@ TRANSIT_A = 64501
 GOOD = Route("8.8.8.0/24", as_path=(TRANSIT_A, 15169))
 
 
+def test_the_default_route_is_accepted_only_where_asked_for(
+    models: dict[str, DeviceModel],
+) -> None:
+    """transit-a has `accept_default: true` (the tenants' way out); the IX route server and the
+    PNI do not, and drop it at their default-route clause."""
+    default = Route("0.0.0.0/0", as_path=(TRANSIT_A,))
+    assert judge(models["aus1-br1"], "transit-a", default).accepted
+    for party in ("ix-syd/rs1", "pni-cdn"):
+        verdict = judge(models["aus1-br1"], party, Route("0.0.0.0/0", as_path=(64504,)))
+        assert not verdict.accepted and verdict.description == "default route", party
+
+
 @pytest.mark.parametrize(
     ("route", "why"),
     [
@@ -47,7 +59,6 @@ GOOD = Route("8.8.8.0/24", as_path=(TRANSIT_A, 15169))
         (Route("10.20.0.0/16", as_path=(TRANSIT_A,)), "bogon"),
         (Route("8.8.8.0/25", as_path=(TRANSIT_A, 15169)), "too long"),
         (Route("198.51.100.0/24", as_path=(TRANSIT_A, 64999)), "own"),
-        (Route("0.0.0.0/0", as_path=(TRANSIT_A,)), "default"),
         (Route("8.8.8.0/24", as_path=(TRANSIT_A, 65001, 15169)), "private ASN"),
         (Route("8.8.8.0/24", as_path=(TRANSIT_A, 23456)), "reserved ASN"),
         (Route("8.8.8.0/24", as_path=(TRANSIT_A, 15169), rpki_invalid=True), "RPKI"),

@@ -402,7 +402,11 @@ def _edge_variant(r: Rendered) -> Rendered:
         StaticRoute(prefix="203.0.113.0/24", afi="ipv4", discard=True, description="aggregate"),
         StaticRoute(prefix="2001:db8:100::/40", afi="ipv6", discard=True, description="aggregate"),
     ]
-    bgp = model.bgp.model_copy(update={"neighbors": [*model.bgp.neighbors, rs]})
+    # an Internet session validates origins (the example's cloud-only border leaves do not)
+    caches = [RpkiCache(address="10.9.0.11", port=3323), RpkiCache(address="10.9.0.12", port=3323)]
+    bgp = model.bgp.model_copy(
+        update={"neighbors": [*model.bgp.neighbors, rs], "rpki_caches": caches}
+    )
     return _eos(model.model_copy(update={"bgp": bgp, "route_maps": maps, "static_routes": statics}))
 
 
@@ -571,7 +575,14 @@ def test_eos_cloud_subinterfaces_are_tagged_under_a_routed_parent(r: Rendered) -
         assert ipaddress.ip_address(n.address) in network, n.address
 
 
-@pytest.mark.parametrize("r", EOS_EDGE, ids=EOS_EDGE_IDS)
+def test_eos_cloud_only_border_leaves_validate_no_origins() -> None:
+    """A cloud sends private space no ROA covers: no RTR cache, no `rpki` lines."""
+    for r in EOS_BORDER:
+        assert r.model.bgp.rpki_caches == ()
+        assert not [c for c in _router_bgp(r).children if "rpki" in c.text], r.model.hostname
+
+
+@pytest.mark.parametrize("r", EOS_EDGE[-1:], ids=EOS_EDGE_IDS[-1:])
 def test_eos_rpki_caches_feed_origin_validation(r: Rendered) -> None:
     bgp = _router_bgp(r)
     caches = r.model.bgp.rpki_caches
@@ -1737,8 +1748,9 @@ def test_eos_handoff_subinterfaces_are_in_their_vrf(r: Rendered) -> None:
         assert "no switchport" in _children(_block(r, f"interface {sub.parent}"), r".")
     for n in sessions:
         (sub,) = [i for i in subs if i.name == n.local_interface]
-        assert sub.vrf == n.vrf and sub.ipv4 is not None, n.address
-        assert ipaddress.ip_address(n.address) in ipaddress.ip_interface(sub.ipv4.cidr).network
+        local = sub.ipv6 if n.afi == "ipv6" else sub.ipv4
+        assert sub.vrf == n.vrf and local is not None, n.address
+        assert ipaddress.ip_address(n.address) in ipaddress.ip_interface(local.cidr).network
 
 
 def test_eos_default_originate_is_sent_from_the_vrf() -> None:

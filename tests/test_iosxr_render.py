@@ -689,7 +689,7 @@ def test_handoff_sessions_sit_in_their_vrf_with_policies_limit_and_bfd(
             block = neighbor_blocks(model, config, nbr.vrf)[nbr.address]
             assert one(block, r"remote-as ").text.split()[1] == str(nbr.remote_as), where
             one(block, r"bfd fast-detect$")
-            af = one(block, r"address-family ipv4 unicast$")
+            af = one(block, rf"address-family {nbr.afi} unicast$")
             # XR is RFC 8212 compliant: both policies, or no route crosses the handoff.
             assert one(af, r"route-policy \S+ in$").text.split()[1] == nbr.route_map_in, where
             assert one(af, r"route-policy \S+ out$").text.split()[1] == nbr.route_map_out, where
@@ -699,8 +699,8 @@ def test_handoff_sessions_sit_in_their_vrf_with_policies_limit_and_bfd(
                 str(nbr.max_prefix_warning_pct),
                 *restart,
             ], where
-            # default-originate is printed exactly when the model asks for it (not yet: the
-            # border's side of the VRF has no exit to send a default route toward)
+            # default-originate is printed exactly when the model asks for it (never here:
+            # the default route is leaked from the Internet table instead)
             if nbr.default_originate:
                 one(af, r"default-originate$")
             else:
@@ -733,13 +733,15 @@ def test_handoff_subinterface_carries_the_session_in_its_vrf(rendered: Rendered)
         for nbr in (n for n in model.bgp.neighbors if n.vrf is not None):
             where = f"{name} {nbr.vrf} {nbr.address}"
             (sub,) = [i for i in subs if i.name == nbr.local_interface]
-            assert sub.vrf == nbr.vrf and sub.ipv4 is not None, where
-            link = ipaddress.ip_interface(sub.ipv4.cidr).network
+            local = sub.ipv6 if nbr.afi == "ipv6" else sub.ipv4
+            assert sub.vrf == nbr.vrf and local is not None, where
+            link = ipaddress.ip_interface(local.cidr).network
             assert ipaddress.ip_address(nbr.address) in link, where
             far = next(
                 i
                 for i in models[nbr.peer_device].interfaces
-                if i.ipv4 is not None and i.ipv4.ip == nbr.address and i.vrf == nbr.vrf
+                if nbr.address in (i.ipv4.ip if i.ipv4 else None, i.ipv6.ip if i.ipv6 else None)
+                and i.vrf == nbr.vrf
             )
             assert (far.kind, far.vlan) == ("subinterface", sub.vlan), where
 

@@ -80,7 +80,7 @@ def _findings(output: str) -> list[tuple[int, str, str]]:
         (
             _borders_to_eos,
             "Arista EOS",
-            ["aus1-br1", "aus1-br1", "aus1-br2", "aus1-br2"],  # VRFs gpu-a and storage each
+            ["aus1-br1"] * 3 + ["aus1-br2"] * 3,  # VRFs gpu-a, gpu-a-mgmt and storage each
             "BGP sessions in VRF",
         ),
     ],

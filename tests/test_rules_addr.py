@@ -8,7 +8,6 @@ from conftest import findings_of, line_of, lint_repo, replace_in
 ADDR_RULES = tuple(f"ADDR-00{n}" for n in range(1, 10))
 
 LF1_LF2_LINK = """\
-    links:
       - a: {device: aus1-lf1, interface: swp40}
         b: {device: aus1-lf2, interface: swp40}
         index: 10
@@ -76,7 +75,7 @@ def test_addr003_leaf_peer_link_with_a_30(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "ADDR-003") == [
         f"intent/aus1/links.yaml:{line_of(links, 'ipv4: 10.9.0.0/30')}: link aus1-lf1 swp40 - "
-        "aus1-lf2 swp40 (link #0) uses 10.9.0.0/30; internal point-to-point links use /31 "
+        "aus1-lf2 swp40 (link #2) uses 10.9.0.0/30; internal point-to-point links use /31 "
         "unless the other side mandates a wider subnet"
     ]
     assert result.errors == []
@@ -87,7 +86,7 @@ def test_addr004_leaf_peer_link_with_a_126(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "ADDR-004") == [
         f"intent/aus1/links.yaml:{line_of(links, 'ipv6: 2001:db8:0:2000::/126')}: link "
-        "aus1-lf1 swp40 - aus1-lf2 swp40 (link #0) uses 2001:db8:0:2000::/126; internal "
+        "aus1-lf1 swp40 - aus1-lf2 swp40 (link #2) uses 2001:db8:0:2000::/126; internal "
         "point-to-point links use /127 unless the other side mandates a wider subnet"
     ]
     assert result.errors == []
@@ -98,7 +97,6 @@ def test_addr005_explicit_link_reuses_an_index(example: Path) -> None:
     links.write_text(
         links.read_text()
         + """\
-    links:
       - a: {device: aus1-sp1, interface: Ethernet5/1}
         b: {device: aus1-br1, interface: FourHundredGigE0/0/0/30}
         index: 0
@@ -106,8 +104,8 @@ def test_addr005_explicit_link_reuses_an_index(example: Path) -> None:
 """
     )
     result = lint_repo(example)
-    line = line_of(links, "index: 0")
-    link = "aus1-sp1 Ethernet5/1 - aus1-br1 FourHundredGigE0/0/0/30 (link #0)"
+    line = line_of(links, "        index: 0")
+    link = "aus1-sp1 Ethernet5/1 - aus1-br1 FourHundredGigE0/0/0/30 (link #2)"
     rule = "aus1-sp1 Ethernet1/1 - aus1-br1 FourHundredGigE0/0/0/0 (rule spine-to-border)"
     assert findings_of(result, "ADDR-005") == [
         f"intent/aus1/links.yaml:{line}: p2p 10.1.11.0/31 of {link} overlaps p2p 10.1.11.0/31 "

@@ -130,15 +130,28 @@ def test_handoff005_handoff_vlan_is_an_nxos_carrier_vlan(example: Path) -> None:
 # --- HANDOFF-006..HANDOFF-009: what goes north -----------------------------------------------
 
 
-def test_handoff006_ipv6_export(example: Path) -> None:
+def test_handoff006_ipv6_export_over_ipv4_only_links(example: Path) -> None:
+    """IPv6 goes north on the links' /127s; without pools.p2p_v6 the links have none."""
     attachments = edit_attachments(
         example, "export_north: [10.50.0.0/16]", 'export_north: [10.50.0.0/16, "2001:db8:50::/48"]'
     )
-    assert findings_of(lint_repo(example), "HANDOFF-006") == [
+    replace_in(example / "intent/aus1/site.yaml", "      p2p_v6: 2001:db8:0:1000::/52\n", "")
+    found = findings_of(lint_repo(example), "HANDOFF-006")
+    assert found[0] == (
         f"{ATTACHMENTS}:{line_of(attachments, '2001:db8:50::/48')}: export_north "
-        "2001:db8:50::/48 of handoff VRF gpu-a is IPv6: the handoff is IPv4 only (sub-interfaces "
-        "on the links' /31s, IPv4 sessions), so it would never be advertised; remove it"
-    ]
+        "2001:db8:50::/48 of handoff VRF gpu-a is IPv6, but the handoff links (aus1-bl1 "
+        "Ethernet1/1, aus1-bl1 Ethernet2/1, aus1-bl1 Ethernet3/1, aus1-bl1 Ethernet4/1, aus1-bl2 "
+        "Ethernet1/1, aus1-bl2 Ethernet2/1, aus1-bl2 Ethernet3/1, aus1-bl2 Ethernet4/1) have no "
+        "IPv6 addresses, so it would never be advertised; give the site a pools.p2p_v6 or "
+        "remove it"
+    )
+
+
+def test_handoff006_ipv6_export_with_ipv6_links_is_fine(example: Path) -> None:
+    edit_attachments(
+        example, "export_north: [10.50.0.0/16]", 'export_north: [10.50.0.0/16, "2001:db8:50::/48"]'
+    )
+    assert findings_of(lint_repo(example), "HANDOFF-006") == []
 
 
 def test_handoff007_export_matching_no_gateway_subnet(example: Path) -> None:
@@ -149,7 +162,8 @@ def test_handoff007_export_matching_no_gateway_subnet(example: Path) -> None:
     assert findings_of(result, "HANDOFF-007") == [
         f"{ATTACHMENTS}:{line_of(attachments, '10.70.0.0/16')}: export_north 10.70.0.0/16 of "
         "handoff VRF gpu-a matches none of the VRF's gateway subnets (10.50.1.0/24, "
-        "10.50.2.0/24, 10.50.3.0/24, 10.50.4.0/24): the border leaves would advertise nothing "
+        "2001:db8:50:1::/64, 10.50.2.0/24, 2001:db8:50:2::/64, 10.50.3.0/24, 10.50.4.0/24, "
+        "198.51.100.128/26, 2001:db8:4000:50::/64): the border leaves would advertise nothing "
         "for it; write a prefix covering the subnets to export"
     ]
     assert result.errors
@@ -176,8 +190,9 @@ def test_handoff009_exports_of_two_vrfs_overlap(example: Path) -> None:
         example, "export_north: [10.50.0.0/16]", "export_north: [10.0.0.0/8]"
     )
     assert findings_of(lint_repo(example), "HANDOFF-009") == [
-        f"{ATTACHMENTS}:{line_of(attachments, '10.60.0.0/16')}: export_north 10.60.0.0/16 of "
-        "handoff VRF storage overlaps 10.0.0.0/8 of handoff VRF gpu-a: the borders would learn "
-        "the same addresses from two tenants' VRFs and route one's traffic to the other once "
-        "they meet north of the border; export disjoint prefixes"
+        f"{ATTACHMENTS}:{line_of(attachments, other)}: export_north {other} of handoff VRF "
+        f"{vrf} overlaps 10.0.0.0/8 of handoff VRF gpu-a: the borders would learn the same "
+        "addresses from two tenants' VRFs and route one's traffic to the other once they meet "
+        "north of the border; export disjoint prefixes"
+        for vrf, other in (("gpu-a-mgmt", "10.51.0.0/16"), ("storage", "10.60.0.0/16"))
     ]

@@ -499,7 +499,7 @@ def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: P
             "dangling-name",
             "unknown network 'storage-back-9'; did you mean 'storage-back-2'? (known: "
             "gpu-a-compute-1, gpu-a-compute-2, gpu-a-compute-3, gpu-a-compute-4, gpu-a-oob-1, "
-            "gpu-a-oob-2, storage-back-1, storage-back-2)",
+            "gpu-a-oob-2, gpu-a-public, storage-back-1)",
         ),
         (
             ATTACHMENTS,

@@ -88,8 +88,7 @@ def test_evpn001_site_underlay_mtu_is_reported_once_at_its_line(example: Path) -
 def test_evpn001_explicit_link_mtu(example: Path) -> None:
     links = example / "intent/aus1/links.yaml"
     links.write_text(
-        links.read_text()
-        + "    links:\n"
+        links.read_text()  # after the border pair's explicit links
         + "      - a: {device: aus1-sp1, interface: Ethernet5/1}\n"
         + "        b: {device: aus1-br1, interface: FourHundredGigE0/0/0/30}\n"
         + "        index: 100\n"
@@ -99,7 +98,7 @@ def test_evpn001_explicit_link_mtu(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "EVPN-001") == [
         f"intent/aus1/links.yaml:{line_of(links, 'mtu: 9000')}: IP MTU 9000 on fabric link "
-        "aus1-sp1 Ethernet5/1 - aus1-br1 FourHundredGigE0/0/0/30 (link #0) is below 9050: "
+        "aus1-sp1 Ethernet5/1 - aus1-br1 FourHundredGigE0/0/0/30 (link #2) is below 9050: "
         "network gpu-tenant-a/gpu-a-compute-1 has mtu 9000 and VXLAN over IPv4 adds 50 bytes "
         "(the VTEPs strip the 802.1Q tag); VTEPs do not fragment, so larger frames are dropped. "
         "Set mtu to at least 9050"
@@ -434,7 +433,17 @@ def test_evpn021_nxos_vrf_without_carrier_vlan(example: Path) -> None:
 
 def test_evpn021_cumulus_only_vrf_needs_no_carrier_vlan(example: Path) -> None:
     edit_tenants(example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {l3vni: 50001}")
-    assert findings_of(lint_repo(example), "EVPN-021") == []  # gpu-a: Cumulus racks only
+    # gpu-a on Cumulus racks only: its public network moves from the NX-OS rack to an
+    # IPv6-only one on a Cumulus rack (a /26 leaves no per-leaf SVI address for NVUE ids > 62)
+    edit_tenants(
+        example,
+        'gateway_v4: 198.51.100.129/26, gateway_v6: "2001:db8:4000:50::1/64", racks: [dh2-r10]',
+        'gateway_v6: "2001:db8:4000:50::1/64", racks: [dh1-r10]',
+    )
+    replace_in(
+        example / "intent/aus1/attachments.yaml", "public: [198.51.100.128/26, ", "public: ["
+    )
+    assert findings_of(lint_repo(example), "EVPN-021") == []
 
 
 # --- EVPN-010: overlay settings; EVPN-022: VTEP addresses ------------------------------------

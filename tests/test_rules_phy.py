@@ -13,7 +13,6 @@ PHY_RULES = (
 
 # An extra 400G link between spine 1 and border 1, on free ports and a free address index.
 SP1_BR1_LINK = """\
-    links:
       - a: {device: aus1-sp1, interface: Ethernet5/1%s}
         b: {device: aus1-br1, interface: FourHundredGigE0/0/0/30%s}
         index: 100
@@ -255,10 +254,10 @@ ATTACHMENTS = "intent/aus1/attachments.yaml"
 
 
 def append_links(repo: Path, *links: str) -> Path:
-    """Explicit links (flow mappings) appended to links.yaml."""
+    """Explicit links (flow mappings) appended to links.yaml, after the border pair's two."""
     path = repo / LINKS
     body = "".join(f"      - {link}\n" for link in links)
-    path.write_text(path.read_text() + "    links:\n" + body)
+    path.write_text(path.read_text() + body)
     return path
 
 
@@ -322,7 +321,7 @@ def test_phy013_breakout_sub_ports_of_a_host_port(example: Path) -> None:
     column = (example / ATTACHMENTS).read_text().splitlines()[ports - 1].index("swp1") + 1
     where = f"{ATTACHMENTS}:{ports}:{column}"
     assert hits == [
-        f"{LINKS}:{line}: aus1-lf{n}: link #0 to aus1-lf{3 - n} uses swp1s1, but that is a "
+        f"{LINKS}:{line}: aus1-lf{n}: link #2 to aus1-lf{3 - n} uses swp1s1, but that is a "
         f"breakout sub-port of swp1, which attachment dh1-r10-gpu-hosts host port (at "
         f"{where}) uses whole; one port carries one cable: move one of them to a free port"
         for n in (1, 2)
@@ -396,7 +395,7 @@ def test_phy014_explicit_link_to_itself(example: Path) -> None:
     links = append_links(example, leaf_link("swp40", "swp41", 40, b_dev="aus1-lf1"))
     result = lint_repo(example)
     assert findings_of(result, "PHY-014") == [
-        f"{LINKS}:{line_of(links, 'swp41')}: link #0 joins aus1-lf1 swp40 to swp41 on the same "
+        f"{LINKS}:{line_of(links, 'swp41')}: link #2 joins aus1-lf1 swp40 to swp41 on the same "
         "device; a link needs another device at its b end"
     ]
     assert result.errors

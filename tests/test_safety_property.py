@@ -43,7 +43,8 @@ SEEDS: list[tuple[str, str]] = [
     ),
     (
         "aus1/links.yaml",
-        "    links:\n      - {a: {device: aus1-lf1, interface: swp33}, b: {device: aus1-lf2,"
+        # one more explicit link, after the border pair's two
+        "      - {a: {device: aus1-lf1, interface: swp33}, b: {device: aus1-lf2,"
         " interface: swp33}, index: 100, speed: 400G}\n",
     ),
     (

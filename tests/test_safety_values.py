@@ -63,7 +63,8 @@ def position(repo: Path, file: str, needle: str, line_with: str = "") -> str:
 def add_link(repo: Path, a: str, b: str) -> None:
     """An explicit link between two written ends (`device: X, interface: Y`)."""
     with (repo / LINKS).open("a") as handle:
-        handle.write(f"    links:\n      - {{a: {{{a}}}, b: {{{b}}}, index: 100, speed: 400G}}\n")
+        # after the border pair's explicit links
+        handle.write(f"      - {{a: {{{a}}}, b: {{{b}}}, index: 100, speed: 400G}}\n")
 
 
 def refused_at(repo: Path, where: str, kind: str, *fragments: str) -> str:
@@ -85,7 +86,7 @@ def test_a_newline_in_a_link_interface_is_refused_at_the_value(
     peer = "device: aus1-lf2, interface: swp33" if device != "aus1-lf2" else ""
     add_link(example, f'device: {device}, interface: "{port}{payload}"', peer)
     output = refused_at(
-        example, position(example, LINKS, f'"{port}'), "bad-value", "links.0.a.interface", "U+000A"
+        example, position(example, LINKS, f'"{port}'), "bad-value", "links.2.a.interface", "U+000A"
     )
     # the message quotes a short escaped prefix: no payload line reaches the terminal or CI
     assert not any(line.lstrip().startswith(("username", "system")) for line in output.splitlines())

@@ -47,8 +47,7 @@ def test_adding_a_leaf_changes_only_the_spines_it_connects_to(example: Path) -> 
 def test_adding_an_explicit_link_changes_only_its_two_ends(example: Path) -> None:
     before = render(example)
     with (example / "intent/aus1/links.yaml").open("a") as links:
-        links.write("""
-    links:
+        links.write("""\
       - a: {device: aus1-lf1, interface: swp40}
         b: {device: aus1-lf2, interface: swp40}
         index: 64

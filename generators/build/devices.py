@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from meetme.generators.build.border_pair import border_pair_of
 from meetme.generators.build.edge_device import edge_device
 from meetme.generators.build.handoff import handoff_of
 from meetme.generators.build.multihoming import lags_of, mlag_of, peer_link_session
@@ -71,8 +72,12 @@ def build_device(
     loopbacks = underlay.loopbacks
     edge = edge_device(intent, site, name, device, fabric)
     handoff = handoff_of(intent, site, name, device, fabric)
+    pair = border_pair_of(intent, site, name, device, fabric)
     interfaces = sorted(
-        underlay.interfaces + tuple(edge.interfaces) + tuple(handoff.interfaces),
+        underlay.interfaces
+        + tuple(pair.interfaces)
+        + tuple(edge.interfaces)
+        + tuple(handoff.interfaces),
         key=lambda i: natural_key(i.name),
     )
     management = Management(
@@ -93,7 +98,12 @@ def build_device(
         syslog_servers=site.management.syslog_servers,
     )
     mlag = mlag_of(site, name)
-    neighbors = underlay.neighbors + tuple(handoff.neighbors) + tuple(edge.neighbors)
+    neighbors = (
+        underlay.neighbors
+        + tuple(pair.neighbors)
+        + tuple(handoff.neighbors)
+        + tuple(edge.neighbors)
+    )
     bgp = Bgp(
         asn=allocate.device_asn(intent, site, device),
         router_id=fabric.router_ids[name],
@@ -151,6 +161,7 @@ def build_device(
         community_lists=tuple(edge.policies.community_lists.values()),
         route_maps=(
             *underlay.route_maps,
+            *pair.route_maps,
             *handoff.route_maps,
             *edge.policies.route_maps.values(),
             *connected_route_maps(evpn),
@@ -161,6 +172,7 @@ def build_device(
         lags=lags,
         mlag=mlag,
         vrfs=handoff.vrfs,
+        acls=edge.acls,
     )
 
 

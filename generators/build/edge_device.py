@@ -6,8 +6,15 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Literal
 
-from meetme.generators.build.edge_policy import PolicySet, build_policies
+from meetme.generators.build.edge_policy import (
+    BOGONS_V4,
+    BOGONS_V6,
+    PolicySet,
+    build_policies,
+)
 from meetme.generators.model import (
+    Acl,
+    AclRule,
     Address,
     BfdTimers,
     BgpNeighbor,
@@ -19,6 +26,7 @@ from meetme.generators.platforms import PLATFORMS, Platform
 from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
 
+from meetme.core.numbering import documentation_prefix
 from meetme.intent.schema import Device, Intent, Site
 
 
@@ -29,6 +37,7 @@ class EdgeDevice:
     policies: PolicySet = field(default_factory=PolicySet)
     static_routes: list[StaticRoute] = field(default_factory=list)
     rpki_caches: list[RpkiCache] = field(default_factory=list)
+    acls: list[Acl] = field(default_factory=list)
 
     def networks(self, afi: str, vrf: str | None = None) -> list[str]:
         """Aggregates we originate in a VRF (None: the default VRF), each anchored by a
@@ -45,8 +54,15 @@ def edge_device(
         return result
     platform = PLATFORMS[device.platform]
     result.interfaces = _interfaces(ports, platform, site.underlay.mtu)
+    if not platform.capabilities.urpf:
+        result.interfaces, result.acls = _ingress_acls(
+            result.interfaces, sessions, intent.organisation.aggregates, site.environment == "lab"
+        )
     edge = site.peering.edge
-    rpki = bool(edge and edge.rpki_caches) and "rpki" in platform.capabilities
+    # origin validation guards the Internet table; a cloud sends private space, which no ROA
+    # covers, so a device with only cloud sessions needs no cache (and no route to one)
+    internet = any(s.internet for s in sessions)
+    rpki = internet and bool(edge and edge.rpki_caches) and "rpki" in platform.capabilities
     if rpki and edge is not None:
         result.rpki_caches = [RpkiCache(address=c.address, port=c.port) for c in edge.rpki_caches]
     site_code = edge.site_code if edge is not None else 0
@@ -54,7 +70,7 @@ def edge_device(
         intent.organisation.asn, site_code, sessions, rpki, lab=site.environment == "lab"
     )
     result.neighbors = [_neighbor(s, names[s], fabric.warning_pct) for s in sessions]
-    if any(s.internet for s in sessions):
+    if internet:
         result.static_routes = [
             StaticRoute(
                 prefix=p,
@@ -137,6 +153,61 @@ def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) 
             )
         )
     return interfaces
+
+
+def _ingress_acls(
+    interfaces: list[Interface],
+    sessions: list[ExternalSession],
+    aggregates: list[str],
+    lab: bool,
+) -> tuple[list[Interface], list[Acl]]:
+    """Where the platform has no uRPF (NVUE 5.16), an ingress ACL on each addressed external
+    port does the part of BCP 84 that matters at an edge (RFC 3704 section 2.1): a packet from
+    outside may not claim our own space as its source — our aggregates and every prefix we
+    announce from this device — and on an Internet port not a bogon either. A cloud's
+    private space is legitimate, so cloud ports drop only our own."""
+    own = sorted({*aggregates, *(p for s in sessions for p in s.export_prefixes)}, key=_prefix_key)
+    internet_ports = {s.interface for s in sessions if s.internet}
+    acls: dict[str, Acl] = {}
+    result = []
+    for intf in interfaces:
+        names: list[str] = []
+        for afi, address in (("ipv4", intf.ipv4), ("ipv6", intf.ipv6)):
+            if address is None:
+                continue
+            internet = intf.name in internet_ports
+            kind, suffix = "INTERNET" if internet else "CLOUD", "V4" if afi == "ipv4" else "V6"
+            name = f"ACL-EDGE-{kind}-IN-{suffix}"
+            if name not in acls:
+                acls[name] = _acl(name, afi, own, internet, lab)
+            names.append(name)
+        result.append(intf.model_copy(update={"acls_in": tuple(names)}) if names else intf)
+    return result, [acls[key] for key in sorted(acls)]
+
+
+def _acl(name: str, afi: str, own: list[str], internet: bool, lab: bool) -> Acl:
+    v6 = afi == "ipv6"
+    denied = [(p, "our own address space") for p in own if (":" in p) == v6]
+    if internet:
+        bogons = BOGONS_V6 if v6 else BOGONS_V4
+        denied += [
+            (p, "a bogon source")
+            for p in bogons
+            if not (lab and documentation_prefix(ipaddress.ip_network(p)))
+        ]
+    rules = [
+        AclRule(seq=10 * (i + 1), action="deny", source=p, description=why)
+        for i, (p, why) in enumerate(denied)
+    ]
+    rules.append(
+        AclRule(seq=10 * (len(rules) + 1), action="permit", source=None, description="the rest")
+    )
+    return Acl(name=name, afi=afi, rules=rules)
+
+
+def _prefix_key(prefix: str) -> tuple[int, int, int]:
+    net = ipaddress.ip_network(prefix)
+    return net.version, int(net.network_address), net.prefixlen
 
 
 def _urpf(port: ExternalPort, platform: Platform) -> Literal["loose"] | None:

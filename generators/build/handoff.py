@@ -1,20 +1,28 @@
-"""VRF-lite handoff between the border leaves and the border routers.
+"""VRF-lite handoff between the border leaves and the border routers, and the tenant VRFs' way
+to the Internet through the borders (docs/architecture.md#north-south).
 
 On every link between a handing-off border leaf and a border router, each handed-off VRF gets an
-802.1Q sub-interface on both ends, reusing the link's own /31 (the VRFs are separate routing
-contexts), and an eBGP session in the VRF. The border leaf advertises the VRF's northbound
-prefixes (their subnets, never host routes) and accepts only a default route; the border router
-accepts only those prefixes and will send that default route once its side of the VRF has an
-exit (leaking into the Internet table or a cloud on-ramp: not modelled yet).
+802.1Q sub-interface on both ends, reusing the link's own /31 and /127 (the VRFs are separate
+routing contexts), and an eBGP session in the VRF per family the link carries. The border leaf
+advertises the VRF's northbound prefixes (their subnets, never host routes) and, when the VRF
+has Internet access, accepts only a default route; the border router accepts only those prefixes.
+
+Internet access (`internet: default`) is route leaking on the border: the tenant VRF imports
+the default route from the Internet table (the default VRF), where it exists only while a
+transit sends one — to this border or, over the border pair's iBGP, to the other — so a border
+that has lost its way out stops offering one. The VRF's public prefixes are exported to the
+Internet table, behind our aggregates, so the Internet reaches them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from meetme.generators.build.overlay import families
 from meetme.generators.model import (
     Address,
+    Afi,
     BgpNeighbor,
     Interface,
     PlainVrf,
@@ -22,18 +30,26 @@ from meetme.generators.model import (
     PrefixListEntry,
     RouteMap,
     RouteMapEntry,
+    VrfLeak,
 )
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.fabric import SiteFabric
 
 from meetme.intent.schema import Device, Intent, Site
+from meetme.intent.schema_handoff import HandoffVrf
 
-NORTH_MAX_LENGTH = 24  # subnets of an exported prefix go north; host routes stay inside
+# subnets of an exported prefix go north up to this length; host routes stay inside
+NORTH_MAX_LENGTH: dict[str, int] = {"ipv4": 24, "ipv6": 64}
+DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
+SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
 # minutes before a handoff session torn down by its prefix limit is retried: a tenant that
 # over-announces recovers by itself once fixed, and a flapping one is held down meanwhile
 MAX_PREFIX_RESTART = 5
-DEFAULT_LIST = "PL-HANDOFF-DEFAULT-V4"
+
+
+def default_list(afi: str) -> str:
+    return f"PL-HANDOFF-DEFAULT-{SUFFIX[afi]}"
 
 
 @dataclass
@@ -47,6 +63,52 @@ class HandoffParts:
 
 def handed_off(site: Site, name: str) -> bool:
     return site.handoff is not None and name in site.handoff.border_leaves
+
+
+def north_prefixes(vrf: HandoffVrf, afi: str) -> list[str]:
+    """What the VRF sends north in one family: its exports, then its public prefixes."""
+    wanted = [*vrf.export_north, *(p for p in vrf.public if p not in vrf.export_north)]
+    return [p for p in wanted if (":" in p) == (afi == "ipv6")]
+
+
+def _entries(prefixes: list[str], afi: str) -> list[PrefixListEntry]:
+    longest = NORTH_MAX_LENGTH[afi]
+    return [
+        PrefixListEntry(
+            seq=10 * (i + 1),
+            action="permit",
+            prefix=p,
+            le=longest if int(p.split("/")[1]) < longest else None,
+        )
+        for i, p in enumerate(prefixes)
+    ]
+
+
+def _vrf_has(site: Site, vrf_name: str, afi: str) -> bool:
+    """Whether any network of the VRF has a gateway in this family."""
+    return any(
+        (network.gateway_v6 if afi == "ipv6" else network.gateway_v4) is not None
+        for tenant in site.tenants.values()
+        for network in tenant.networks.values()
+        if network.vrf == vrf_name
+    )
+
+
+def _one(
+    name: str, afi: Afi, action: Literal["permit", "deny"], description: str, match: str | None
+) -> RouteMap:
+    return RouteMap(
+        name=name,
+        afi=afi,
+        entries=[
+            RouteMapEntry(
+                seq=10,
+                action=action,
+                match_prefix_list=match,
+                description=description,
+            )
+        ],
+    )
 
 
 def handoff_of(
@@ -67,100 +129,120 @@ def handoff_of(
     if not links:
         return parts
     router_id = fabric.router_ids[name]
-    parts.prefix_lists.append(
-        PrefixList(
-            name=DEFAULT_LIST,
-            afi="ipv4",
-            entries=[PrefixListEntry(seq=10, action="permit", prefix="0.0.0.0/0")],
+    lists: dict[str, PrefixList] = {}
+
+    def prefix_list(list_name: str, afi: Afi, prefixes: list[str], exact: bool = False) -> str:
+        entries = (
+            [
+                PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=p)
+                for i, p in enumerate(prefixes)
+            ]
+            if exact
+            else _entries(prefixes, afi)
         )
-    )
+        lists.setdefault(list_name, PrefixList(name=list_name, afi=afi, entries=entries))
+        return list_name
+
     for vrf_name, vrf in sorted(handoff.vrfs.items()):
-        north = f"PL-HANDOFF-{vrf_name.upper()}-NORTH-V4"
-        parts.prefix_lists.append(
-            PrefixList(
-                name=north,
-                afi="ipv4",
-                entries=[
-                    PrefixListEntry(
-                        seq=10 * (i + 1),
-                        action="permit",
-                        prefix=p,
-                        le=NORTH_MAX_LENGTH if int(p.split("/")[1]) < NORTH_MAX_LENGTH else None,
-                    )
-                    for i, p in enumerate(p for p in vrf.export_north if ":" not in p)
-                ],
-            )
-        )
-        rm_in, rm_out = (f"RM-HANDOFF-{vrf_name.upper()}-IN", f"RM-HANDOFF-{vrf_name.upper()}-OUT")
-        accept, send = (north, DEFAULT_LIST) if on_border else (DEFAULT_LIST, north)
-        accept_list = next(pl for pl in parts.prefix_lists if pl.name == accept)
-        parts.route_maps += [
-            RouteMap(
-                name=rm_in,
-                afi="ipv4",
-                entries=[
-                    RouteMapEntry(
-                        seq=10,
-                        action="permit",
-                        match_prefix_list=accept,
-                        description="the tenant's northbound prefixes"
-                        if on_border
-                        else "the default route from the border",
-                    )
-                ],
-            ),
-            RouteMap(
-                name=rm_out,
-                afi="ipv4",
-                entries=[
-                    RouteMapEntry(
-                        seq=10,
-                        action="permit",
-                        match_prefix_list=send,
-                        description="the default route toward the tenant"
-                        if on_border
-                        else "the VRF's northbound prefixes",
-                    )
-                ],
-            ),
-        ]
+        tag = vrf_name.upper()
+        internet = vrf.internet == "default"
         sessions: list[BgpNeighbor] = []
-        for local, remote, peer in links:
-            sub = f"{local.interface}.{vrf.vlan}"
-            far = f"{remote.device} {remote.interface}.{vrf.vlan}"
+        leaks: list[VrfLeak] = []
+        for afi in ("ipv4", "ipv6"):
+            north = north_prefixes(vrf, afi)
+            # IPv6 rides the links' /127s where the VRF routes IPv6 at all
+            if afi == "ipv6" and not (north or _vrf_has(site, vrf_name, afi)):
+                continue
+            sfx = SUFFIX[afi]
+            north_list = prefix_list(f"PL-HANDOFF-{tag}-NORTH-{sfx}", afi, north)
+            default = (
+                prefix_list(default_list(afi), afi, [DEFAULT_ROUTE[afi]], exact=True)
+                if internet
+                else None
+            )
+            rm_in, rm_out = f"RM-HANDOFF-{tag}-IN-{sfx}", f"RM-HANDOFF-{tag}-OUT-{sfx}"
+            tenant = _one(
+                rm_in if on_border else rm_out,
+                afi,
+                "permit",
+                "the tenant's northbound prefixes",
+                north_list,
+            )
+            way_out = (
+                _one(
+                    rm_out if on_border else rm_in,
+                    afi,
+                    "permit",
+                    "the default route toward the tenant"
+                    if on_border
+                    else "the default route from the border",
+                    default,
+                )
+                if default
+                else _one(
+                    rm_out if on_border else rm_in,
+                    afi,
+                    "deny",
+                    "nothing: the VRF has no Internet access (internet: none)",
+                    None,
+                )
+            )
+            parts.route_maps += sorted([tenant, way_out], key=lambda rm: rm.name)
+            accepted = lists[north_list] if on_border else lists.get(default or "")
+            for local, remote, peer in links:
+                remote_address = remote.address_v6 if afi == "ipv6" else remote.address_v4
+                local_address = local.address_v6 if afi == "ipv6" else local.address_v4
+                if remote_address is None or local_address is None:
+                    continue
+                sessions.append(
+                    BgpNeighbor(
+                        address=remote_address.split("/")[0],
+                        afi=afi,
+                        remote_as=allocate.device_asn(intent, site, peer),
+                        description=f"handoff {vrf_name} {remote.device} {remote.interface}",
+                        local_interface=f"{local.interface}.{vrf.vlan}",
+                        peer_device=remote.device,
+                        bfd=True,
+                        route_map_in=rm_in,
+                        route_map_out=rm_out,
+                        max_prefix=max(
+                            vrf.max_prefix, admitted(accepted) if accepted is not None else 0
+                        ),
+                        max_prefix_warning_pct=fabric.warning_pct,
+                        max_prefix_restart=MAX_PREFIX_RESTART,
+                        kind="handoff",
+                        vrf=vrf_name,
+                    )
+                )
+            if on_border and internet:
+                public = [p for p in vrf.public if (":" in p) == (afi == "ipv6")]
+                out = None
+                if public:
+                    out = f"RM-LEAK-{tag}-TO-DEFAULT-{sfx}"
+                    public_list = prefix_list(f"PL-HANDOFF-{tag}-PUBLIC-{sfx}", afi, public)
+                    parts.route_maps.append(
+                        _one(out, afi, "permit", "the tenant's public prefixes", public_list)
+                    )
+                into = f"RM-LEAK-{tag}-FROM-DEFAULT-{sfx}"
+                parts.route_maps.append(
+                    _one(into, afi, "permit", "the default route of the Internet table", default)
+                )
+                leaks.append(VrfLeak(afi=afi, import_from_default=into, export_to_default=out))
+        for local, remote, _peer in links:
+            sub, far = f"{local.interface}.{vrf.vlan}", f"{remote.device} {remote.interface}"
+            v6 = any(n.afi == "ipv6" and n.local_interface == sub for n in sessions)
             parts.interfaces.append(
                 Interface(
                     name=sub,
                     kind="subinterface",
                     parent=local.interface,
                     vlan=vrf.vlan,
-                    description=f"handoff {vrf_name} to {far}",
+                    description=f"handoff {vrf_name} to {far}.{vrf.vlan}",
                     vrf=vrf_name,
                     ipv4=Address.of(local.address_v4),
+                    ipv6=Address.of(local.address_v6) if v6 and local.address_v6 else None,
                     ip_mtu=local.ip_mtu,
                     mtu=platform.mtu(local.ip_mtu, subinterface=True),
-                )
-            )
-            sessions.append(
-                BgpNeighbor(
-                    address=remote.address_v4.split("/")[0],
-                    afi="ipv4",
-                    remote_as=allocate.device_asn(intent, site, peer),
-                    description=f"handoff {vrf_name} {remote.device} {remote.interface}",
-                    local_interface=sub,
-                    peer_device=remote.device,
-                    bfd=True,
-                    route_map_in=rm_in,
-                    route_map_out=rm_out,
-                    max_prefix=max(vrf.max_prefix, admitted(accept_list)),
-                    max_prefix_warning_pct=fabric.warning_pct,
-                    max_prefix_restart=MAX_PREFIX_RESTART,
-                    kind="handoff",
-                    vrf=vrf_name,
-                    # Not yet: the border's VRF has no exit of its own (no leaking into the
-                    # Internet table or an on-ramp), so a default sent south would draw traffic
-                    # into a black hole. The templates print it once the VRF can forward it.
-                    default_originate=False,
                 )
             )
         parts.neighbors += sessions
@@ -175,8 +257,10 @@ def handoff_of(
                     # with its own ASN: ECMP across them needs the AS-path relax
                     maximum_paths=site.underlay.ecmp,
                     multipath_relax=True,
+                    leaks=leaks,
                 )
             )
+    parts.prefix_lists = [lists[key] for key in sorted(lists)]
     return parts
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from meetme.generators.build.border_pair import pair_link
 from meetme.generators.model import (
     Address,
     BfdTimers,
@@ -109,6 +110,8 @@ def _fabric_links(
     interfaces: list[Interface] = []
     neighbors: list[BgpNeighbor] = []
     for local, remote, _link in fabric.links_of(name):
+        if pair_link(intent, site, device, remote):
+            continue  # the border pair's own link: iBGP, built by border_pair
         peer = site.devices[remote.device]
         far = f"{remote.device} {remote.interface}"
         interfaces.append(

@@ -209,6 +209,7 @@ def resolve_edge(intent: Intent, site_name: str, site: Site) -> SiteEdge:
     _aws(c)
     _azure(c)
     _gcp(c)
+    _services(c)
     c.edge.ports.sort(key=lambda p: (p.device, p.name))
     c.edge.sessions.sort(key=lambda s: (s.device, s.afi, s.kind, s.party, s.peer_address))
     return c.edge
@@ -414,6 +415,29 @@ def _gcp(c: _Collector) -> None:
                 (True, gcp.bfd_interval, facts["bfd_multiplier"]),
                 attachment.vrf,
             )
+
+
+def _services(c: _Collector) -> None:
+    """Each border's port on the in-band services LAN (RPKI validators): a routed port in the
+    default VRF with no session, so the LAN is a connected route there."""
+    edge = c.site.peering.edge
+    if edge is None:
+        return
+    for device, port in sorted(edge.services.items()):
+        c.edge.ports.append(
+            ExternalPort(
+                device=device,
+                name=port.interface,
+                parent=None,
+                vlan=None,
+                description="services LAN (RPKI validators)",
+                ipv4=port.ipv4,
+                ipv6=port.ipv6,
+                ip_mtu=1500,
+                speed_gbps=None,  # the LAN's switch sets it; the port auto-negotiates
+                source=(*c.base, "edge", "services", device),
+            )
+        )
 
 
 def _nth_host(subnet: str, n: int) -> str:

@@ -152,6 +152,15 @@ def _site_problems(
     yield from _interface_names(site, devices, at)
     yield from _link_rule_patterns(site, devices, at)
 
+    services = _mapping(_get(_mapping(site, "peering"), "edge"), "services")
+    for device in services:
+        if device not in devices:
+            yield (
+                _unknown("device", device, devices),
+                key_at("peering", "edge", "services", device),
+                DANGLING,
+            )
+
     circuits = _mapping(site, "cross_connects")
     for party, path in _circuit_references(_mapping(site, "peering")):
         circuit = _resolve(site, ("peering", *path))
@@ -403,6 +412,10 @@ def _interface_names(
     for xc_name, xc in _mapping(site, "cross_connects").items():
         where = ("cross_connects", xc_name, "interface")
         named.append((_get(xc, "device"), _get(xc, "interface"), where))
+    edge = _get(_mapping(site, "peering"), "edge")
+    for device, port in _mapping(edge, "services").items():
+        where = ("peering", "edge", "services", device, "interface")
+        named.append((device, _get(port, "interface"), where))
     for att_name, attachment in _mapping(site, "attachments").items():
         leaves = _list(attachment, "leaves")
         if len({_platform(devices, leaf) for leaf in leaves}) != 1:

@@ -110,6 +110,14 @@ class RpkiCache(Node):
     )
 
 
+class ServicesPort(Node):
+    """A border's routed port on the in-band services LAN, where the RPKI validators live."""
+
+    interface: InterfaceName = Field(description="As the device's platform names it.")
+    ipv4: InterfaceV4 = Field(description="Our address on the LAN, with its length.")
+    ipv6: InterfaceV6 | None = None
+
+
 class EdgeSettings(Node):
     """Site-wide edge policy knobs."""
 
@@ -117,7 +125,15 @@ class EdgeSettings(Node):
         ge=1, le=65535, description="Location value in our large communities (ASN:2:code)."
     )
     rpki_caches: list[RpkiCache] = Field(
-        default_factory=list, description="RPKI-to-router caches (RFC 8210)."
+        default_factory=list,
+        description="RPKI-to-router caches (RFC 8210), used by every device with an Internet "
+        "session; each must be reachable in that device's default VRF (FLOW-005), e.g. on the "
+        "services LAN.",
+    )
+    services: dict[Name, ServicesPort] = Field(
+        default_factory=dict,
+        description="Per border device: its port on the in-band services LAN (RPKI "
+        "validators), routed in the default VRF.",
     )
     max_prefix_warning_pct: int = Field(default=80, ge=50, le=99)
 

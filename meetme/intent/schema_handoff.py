@@ -4,6 +4,8 @@ border leaves to the border routers, one 802.1Q sub-interface and eBGP session p
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from meetme.intent.schema_base import Node
@@ -15,6 +17,18 @@ class HandoffVrf(Node):
     vlan: VlanId = Field(description="Sub-interface VLAN of this VRF on every handoff link.")
     export_north: list[Prefix] = Field(
         default_factory=list, description="What this VRF may advertise to the border."
+    )
+    internet: Literal["default", "none"] = Field(
+        default="none",
+        description="How the VRF reaches the Internet: `default` - the borders send it a "
+        "default route, leaked from their Internet table while a transit gives them one "
+        "(`accept_default` on a transit); `none` - no way out.",
+    )
+    public: list[Prefix] = Field(
+        default_factory=list,
+        description="The VRF's public prefixes, inside the organisation's aggregates: accepted "
+        "from the border leaves and leaked into the borders' Internet table, so the Internet "
+        "reaches them behind our aggregates. The VRF must originate each (a network's subnet).",
     )
     max_prefix: int = Field(
         default=100,

@@ -17,13 +17,18 @@ from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
-from meetme.validators.policy_eval import Route, evaluate
+from meetme.validators.policy_eval import Route, Verdict, evaluate
 
 from meetme.intent.loader import LoadedIntent
 
 EXPORT_ORIGINATED = "FLOW-001"
 SESSION_VRF_EXISTS = "FLOW-002"
+DEFAULT_REACHES_TENANTS = "FLOW-003"
+EXPORTS_EXACT = "FLOW-004"
+RPKI_REACHABLE = "FLOW-005"
 CLOUD_KINDS = ("aws", "azure", "gcp")
+INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
+DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 DEFAULT_VRF = "default"
 
 Path_ = tuple[str | int, ...]
@@ -57,6 +62,42 @@ rule(
 )(_from_models)
 
 
+rule(
+    DEFAULT_REACHES_TENANTS,
+    "error",
+    "A tenant VRF with Internet access gets the default route from every border",
+    "`internet: default` promises each leaf of the VRF a default route through the borders. "
+    "It exists only where a border's Internet table has one (a transit, or the other border "
+    "over the pair's iBGP, whose import policy admits it), the border leaks it into the VRF, "
+    "and the handoff policies on both ends pass it; the border leaves then carry it to every "
+    "leaf of the VRF over EVPN (one route target fabric-wide). A border where it stops leaves "
+    "the tenant one border short of a way out, or with none, while lint of the intent alone "
+    "looks clean.",
+    "docs/standards.md#flow-003",
+)(_from_models)
+rule(
+    EXPORTS_EXACT,
+    "error",
+    "Only our aggregates reach the Internet; only the agreed prefixes reach each cloud",
+    "An export policy is an allow-list: every other route the session's VRF holds — the "
+    "default route, other parties' routes, the VRF's own subnets and more specifics, "
+    "loopbacks, a tenant's public more specifics — must stop at it. One that passes leaks "
+    "tenant space to a cloud or de-aggregates us on the Internet (RFC 7454 section 6.2).",
+    "docs/standards.md#flow-004",
+)(_from_models)
+rule(
+    RPKI_REACHABLE,
+    "error",
+    "Every RPKI cache is reachable from the device that validates against it",
+    "A router reaches its RPKI caches in its default VRF (no platform here is given another "
+    "VRF for RTR): the cache address needs a connected subnet there (the services LAN) or a "
+    "static route. The underlay carries loopbacks only and the Internet imports drop private "
+    "space, so without one every route stays 'not found' and the `invalid` drop never fires, "
+    "silently.",
+    "docs/standards.md#flow-005",
+)(_from_models)
+
+
 @dataclass(frozen=True)
 class _Flow:
     """A session's intent: where it is declared and what it exports."""
@@ -71,7 +112,8 @@ def flow_findings(
     loaded: LoadedIntent, fabrics: Mapping[str, SiteFabric], models: Iterable[DeviceModel]
 ) -> list[Finding]:
     found: list[Finding] = []
-    for model in models:
+    built = list(models)
+    for model in built:
         fabric = fabrics.get(model.site)
         if fabric is None:
             continue
@@ -79,6 +121,8 @@ def flow_findings(
         for rule_id, message, path in [
             *_session_vrfs(model, flows),
             *_exports(model, flows),
+            *_exports_exact(model, flows, _vrf_subnets(built)),
+            *_rpki_reachable(model),
         ]:
             current = RULES[rule_id]
             found.append(
@@ -90,7 +134,259 @@ def flow_findings(
                     path=".".join(str(p) for p in path),
                 )
             )
+    by_name = {m.hostname: m for m in built}
+    for site_name in sorted(fabrics):
+        for message, path in _defaults(loaded, site_name, by_name):
+            current = RULES[DEFAULT_REACHES_TENANTS]
+            found.append(
+                Finding(
+                    rule=current.id,
+                    severity=current.severity,
+                    message=message,
+                    location=loaded.where(path),
+                    path=".".join(str(p) for p in path),
+                )
+            )
     return found
+
+
+def _defaults(
+    loaded: LoadedIntent, site_name: str, models: Mapping[str, DeviceModel]
+) -> Iterator[tuple[str, Path_]]:
+    """Follow each Internet-facing handoff VRF's default route from the borders' Internet
+    tables to the border leaves, per family; report the first hop where it stops."""
+    site = loaded.intent.sites[site_name]
+    if site.handoff is None:
+        return
+    for vrf_name, vrf in sorted(site.handoff.vrfs.items()):
+        if vrf.internet != "default":
+            continue
+        path: Path_ = ("sites", site_name, "handoff", "vrfs", vrf_name, "internet")
+        for afi in ("ipv4", "ipv6"):
+            # the border leaves' sessions of this VRF and family, grouped by border
+            by_border: dict[str, list[tuple[DeviceModel, BgpNeighbor]]] = {}
+            for leaf in site.handoff.border_leaves:
+                model = models.get(leaf)
+                for n in model.bgp.in_vrf(vrf_name) if model else ():
+                    if n.kind == "handoff" and n.afi == afi:
+                        by_border.setdefault(n.peer_device, []).append((model, n))  # type: ignore[arg-type]
+            for border, sessions in sorted(by_border.items()):
+                if border not in models:
+                    continue
+                stop = _default_at_border(models, border, vrf_name, afi)
+                for leaf_model, n in sessions:
+                    if stop is None:
+                        stop = _default_to_leaf(models, border, leaf_model, n, vrf_name, afi)
+                    if stop is not None:
+                        yield f"VRF {vrf_name}, {stop}", path
+                        break
+
+
+def _internet_default(model: DeviceModel, afi: str) -> Route | None:
+    """The default route as this border's Internet table holds it: from an Internet session
+    whose import policy admits it (with the attributes that policy sets)."""
+    for n in model.bgp.default_vrf_neighbors:
+        if n.kind not in INTERNET_KINDS or n.afi != afi:
+            continue
+        route = Route(prefix=DEFAULT_ROUTE[afi], as_path=(n.remote_as,))
+        verdict = evaluate(model, n.route_map_in, route)
+        if verdict.accepted:
+            return Route(
+                prefix=route.prefix,
+                as_path=route.as_path,
+                large_communities=verdict.large_communities,
+            )
+    return None
+
+
+def _default_at_border(
+    models: Mapping[str, DeviceModel], border: str, vrf_name: str, afi: str
+) -> str | None:
+    """None when the border holds the default route in the VRF; else where and why not."""
+    model = models.get(border)
+    if model is None:
+        return None  # judged where the whole site is built (a partial set has no border)
+    route = _internet_default(model, afi)
+    if route is None:  # over the pair's iBGP, from the other border's Internet table
+        for n in model.bgp.default_vrf_neighbors:
+            other = models.get(n.peer_device)
+            if n.kind != "border_ibgp" or n.afi != afi or other is None:
+                continue
+            theirs = _internet_default(other, afi)
+            if theirs is None:
+                continue
+            back = next(
+                (
+                    m
+                    for m in other.bgp.default_vrf_neighbors
+                    if m.peer_device == border and m.afi == afi
+                ),
+                None,
+            )
+            if back is None or not evaluate(other, back.route_map_out, theirs).accepted:
+                continue
+            if evaluate(model, n.route_map_in, theirs).accepted:
+                route = theirs
+                break
+    if route is None:
+        return (
+            f"{border}: no session of {border}'s Internet table (nor of its pair's, over iBGP) "
+            f"admits a default route ({DEFAULT_ROUTE[afi]}), so {border} has none to give the "
+            f"VRF and the route stops at {border}: set `accept_default: true` on a transit "
+            "that sends one, or set `internet: none`"
+        )
+    plain = next((v for v in model.vrfs if v.name == vrf_name), None)
+    leak = plain.leak(afi) if plain is not None else None
+    if leak is None or leak.import_from_default is None:
+        return (
+            f"{border}: VRF {vrf_name} does not import from {border}'s Internet table, so the "
+            f"default route stops at {border}"
+        )
+    verdict = evaluate(model, leak.import_from_default, route)
+    if not verdict.accepted:
+        return (
+            f"{border}: the leak policy {leak.import_from_default} denies the default route "
+            f"({_clause(verdict)}), so it stops at {border}"
+        )
+    return None
+
+
+def _default_to_leaf(
+    models: Mapping[str, DeviceModel],
+    border: str,
+    leaf: DeviceModel,
+    n: BgpNeighbor,
+    vrf_name: str,
+    afi: str,
+) -> str | None:
+    """None when the border's handoff session sends the default route and the border leaf's
+    session `n` accepts it; else where and why not."""
+    model = models[border]
+    own = next((i for i in leaf.interfaces if i.name == n.local_interface), None)
+    address = (own.ipv6 if afi == "ipv6" else own.ipv4) if own is not None else None
+    back = next(
+        (m for m in model.bgp.in_vrf(vrf_name) if address and m.address == address.ip),
+        None,
+    )
+    route = Route(prefix=DEFAULT_ROUTE[afi], as_path=(model.bgp.asn,))
+    if back is not None:
+        verdict = evaluate(model, back.route_map_out, route)
+        if not verdict.accepted:
+            return (
+                f"{border}: its handoff policy {back.route_map_out} toward {leaf.hostname} "
+                f"denies the default route ({_clause(verdict)}), so it stops at {border}"
+            )
+    verdict = evaluate(leaf, n.route_map_in, route)
+    if not verdict.accepted:
+        return (
+            f"{leaf.hostname}: its handoff policy {n.route_map_in} from {border} denies the "
+            f"default route ({_clause(verdict)}), so it stops at {leaf.hostname}"
+        )
+    return None
+
+
+def _clause(verdict: Verdict) -> str:
+    return (
+        f"clause {verdict.clause}, {verdict.description}"
+        if verdict.clause is not None
+        else "no clause matches it"
+    )
+
+
+def _vrf_subnets(models: Iterable[DeviceModel]) -> dict[str, set[str]]:
+    """Every tenant VRF's gateway subnets anywhere in the fabric: EVPN brings them to each
+    VTEP of the VRF, the border leaves included."""
+    subnets: dict[str, set[str]] = {}
+    for model in models:
+        for vlan in model.evpn.vlans if model.evpn else ():
+            for address in (vlan.gateway_v4, vlan.gateway_v6):
+                if address is not None:
+                    subnets.setdefault(vlan.vrf, set()).add(_net(address.cidr))
+    return subnets
+
+
+def _candidates(model: DeviceModel, vrf: str | None, subnets: set[str]) -> list[Route]:
+    """Routes a session's VRF holds besides the agreed ones: each must stop at its export."""
+    external = frozenset({f"{model.bgp.asn}:1:100"})  # as a transit tags what it sends
+    routes = [
+        Route(prefix="0.0.0.0/0", as_path=(64496,), large_communities=external),
+        Route(prefix="::/0", as_path=(64496,), large_communities=external),
+        Route(prefix="0.0.0.0/0", as_path=(model.bgp.asn,)),  # the handoff's default
+        Route(prefix="::/0", as_path=(model.bgp.asn,)),
+    ]
+    origins = _originated(model, vrf) | subnets
+    if vrf is None:
+        origins |= {_net(lo.ipv4.cidr) for lo in model.loopbacks if lo.ipv4}
+        for plain in model.vrfs:  # a tenant's public more specifics, leaked in
+            for leak in plain.leaks:
+                if leak.export_to_default is None:
+                    continue
+                for rm in model.route_maps:
+                    if rm.name != leak.export_to_default:
+                        continue
+                    lists = {e.match_prefix_list for e in rm.entries if e.match_prefix_list}
+                    origins |= {
+                        e.prefix
+                        for pl in model.prefix_lists
+                        if pl.name in lists
+                        for e in pl.entries
+                    }
+    routes += [Route(prefix=p, as_path=()) for p in sorted(origins)]
+    return routes
+
+
+def _exports_exact(
+    model: DeviceModel, flows: dict[tuple[str, str | None], _Flow], subnets: dict[str, set[str]]
+) -> Iterator[tuple[str, str, Path_]]:
+    for n in model.bgp.neighbors:
+        flow = flows.get((n.address, n.vrf))
+        if flow is None or n.kind not in (*CLOUD_KINDS, *INTERNET_KINDS):
+            continue
+        agreed = {_net(p) for p in flow.export_paths}
+        vrf_subnets = subnets.get(n.vrf, set()) if n.vrf is not None else set()
+        for route in _candidates(model, n.vrf, vrf_subnets):
+            if _afi(route.prefix) != n.afi or _net(route.prefix) in agreed:
+                continue
+            verdict = evaluate(model, n.route_map_out, route)
+            if verdict.accepted:
+                yield (
+                    EXPORTS_EXACT,
+                    f"VRF {n.vrf or DEFAULT_VRF}, {model.hostname}: {_party(n)} would also "
+                    f"export {route.prefix}, which is not agreed for it: its export policy "
+                    f"{n.route_map_out} passes it ({_clause(verdict)}); the route leaks at "
+                    f"{model.hostname}",
+                    flow.source,
+                )
+
+
+def _rpki_reachable(model: DeviceModel) -> Iterator[tuple[str, str, Path_]]:
+    """Each RPKI cache has a connected subnet or a static route in the default VRF."""
+    covering = [
+        ipaddress.ip_interface(address.cidr).network
+        for i in (*model.loopbacks, *model.interfaces)
+        if i.vrf is None and i.kind != "management"
+        for address in (i.ipv4, i.ipv6)
+        if address is not None and address.prefixlen < (32 if ":" not in address.ip else 128)
+    ]
+    covering += [
+        ipaddress.ip_network(r.prefix)
+        for r in model.static_routes
+        if r.vrf is None and not r.discard
+    ]
+    for index, cache in enumerate(model.bgp.rpki_caches):
+        address = ipaddress.ip_address(cache.address)
+        if any(address.version == net.version and address in net for net in covering):
+            continue
+        yield (
+            RPKI_REACHABLE,
+            f"default VRF, {model.hostname}: RPKI cache {cache.address} has no route on "
+            f"{model.hostname} (no connected subnet or static route covers it in the default "
+            "VRF; the underlay carries loopbacks only and the Internet imports drop private "
+            "space), so every route stays 'not found' and the invalid drop never fires: put "
+            "the cache on the services LAN (peering.edge.services) or give the border a port "
+            "on its subnet",
+            ("sites", model.site, "peering", "edge", "rpki_caches", index, "address"),
+        )
 
 
 def _flows(

@@ -243,66 +243,86 @@ def handoff_vlans_not_bridged(ctx: SiteContext) -> Iterator[Hit]:
 # --- HANDOFF-006..HANDOFF-009: what goes north --------------------------------------------------
 
 
-def _exports(ctx: SiteContext) -> Iterator[tuple[Handed, str, ipaddress.IPv4Network, Path_]]:
-    """Every IPv4 export_north entry of the handed-off VRFs (IPv6 ones are HANDOFF-006's)."""
+Net = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _family(network: Net) -> str:
+    return "ipv6" if network.version == 6 else "ipv4"
+
+
+def _exports(ctx: SiteContext) -> Iterator[tuple[Handed, str, Net, Path_]]:
+    """Every prefix a handed-off VRF sends north: its export_north, then its public ones."""
     for item in _handed(ctx):
-        for index, prefix in enumerate(item.wanted.export_north):
-            network = ipaddress.ip_network(prefix)
-            if isinstance(network, ipaddress.IPv4Network):
-                yield item, prefix, network, (*item.wanted.path, "export_north", index)
+        for key in ("export_north", "public"):
+            for index, prefix in enumerate(getattr(item.wanted, key)):
+                yield item, prefix, ipaddress.ip_network(prefix), (*item.wanted.path, key, index)
+
+
+def _links_without_v6(ctx: SiteContext) -> list[str]:
+    """The handoff links (border leaf side) with no IPv6 addresses to carry IPv6 sessions."""
+    handoff = ctx.site.handoff
+    missing = []
+    for leaf in handoff.border_leaves if handoff else []:
+        for local, remote, _ in ctx.fabric.links_of(leaf):
+            peer = ctx.site.devices.get(remote.device)
+            if peer is not None and peer.role == "border" and local.address_v6 is None:
+                missing.append(f"{leaf} {local.interface}")
+    return missing
 
 
 @rule(
     "HANDOFF-006",
     "error",
-    "Exports north are IPv4",
-    "The handoff is IPv4 only (sub-interfaces on the links' /31s, IPv4 sessions): an IPv6 "
-    "export_north would never be advertised.",
+    "IPv6 goes north only over links with IPv6",
+    "An IPv6 prefix goes north over IPv6 sessions on the handoff links' /127s: where the site has "
+    "no IPv6 link pool (pools.p2p_v6) the handoff links carry IPv4 only and the prefix would "
+    "never be advertised.",
     f"docs/standards.md#handoff-006; RFC 4364 section 10 {RFC4364}",
 )
-def exports_ipv4(ctx: SiteContext) -> Iterator[Hit]:
-    for item in _handed(ctx):
-        for index, prefix in enumerate(item.wanted.export_north):
-            if not isinstance(ipaddress.ip_network(prefix), ipaddress.IPv4Network):
-                yield Hit(
-                    f"export_north {prefix} of handoff VRF {item.name} is IPv6: the handoff is "
-                    "IPv4 only (sub-interfaces on the links' /31s, IPv4 sessions), so it would "
-                    "never be advertised; remove it",
-                    (*item.wanted.path, "export_north", index),
-                )
+def exports_have_their_family(ctx: SiteContext) -> Iterator[Hit]:
+    missing = _links_without_v6(ctx)
+    if not missing:
+        return
+    for item, text, network, path in _exports(ctx):
+        if network.version == 6:
+            yield Hit(
+                f"{path[-2]} {text} of handoff VRF {item.name} is IPv6, but the handoff links "
+                f"({_names(missing)}) have no IPv6 addresses, so it would never be advertised; "
+                "give the site a pools.p2p_v6 or remove it",
+                path,
+            )
 
 
-def _exported(prefix: ipaddress.IPv4Network, subnet: ipaddress.IPv4Network) -> bool:
+def _exported(prefix: Net, subnet: Net) -> bool:
     """Whether the handoff's northbound prefix-list entry for `prefix` permits `subnet`
     (generators/build/handoff.py: `le NORTH_MAX_LENGTH` below that length, else exact)."""
-    if prefix.prefixlen < NORTH_MAX_LENGTH:
-        return subnet.subnet_of(prefix) and subnet.prefixlen <= NORTH_MAX_LENGTH
+    if prefix.version != subnet.version:
+        return False
+    longest = NORTH_MAX_LENGTH[_family(prefix)]
+    if prefix.prefixlen < longest:
+        return subnet.subnet_of(prefix) and subnet.prefixlen <= longest  # type: ignore[arg-type]
     return subnet == prefix
 
 
-def _gateway_subnets(vrf: PlacedVrf) -> list[tuple[ipaddress.IPv4Network, Placed]]:
-    """The IPv4 gateway subnets of the VRF's placed networks."""
-    subnets = []
+def _gateway_subnets(vrf: PlacedVrf) -> list[tuple[Net, Placed]]:
+    """The gateway subnets (both families) of the VRF's placed networks."""
+    subnets: list[tuple[Net, Placed]] = []
     for placed in vrf.gateways:
-        gateway = placed.network.gateway_v4
-        if placed.devices and gateway is not None:
-            subnets.append((ipaddress.IPv4Interface(gateway).network, placed))
+        for gateway in (placed.network.gateway_v4, placed.network.gateway_v6):
+            if placed.devices and gateway is not None:
+                subnets.append((ipaddress.ip_interface(gateway).network, placed))
     return subnets
 
 
-def _skipped(
-    item: Handed, prefix: ipaddress.IPv4Network
-) -> list[tuple[ipaddress.IPv4Network, Placed]]:
-    """The VRF's gateway subnets inside `prefix` that no export_north entry lets north."""
-    entries = [
-        n
-        for n in (ipaddress.ip_network(e) for e in item.wanted.export_north)
-        if isinstance(n, ipaddress.IPv4Network)
-    ]
+def _skipped(item: Handed, prefix: Net) -> list[tuple[Net, Placed]]:
+    """The VRF's gateway subnets inside `prefix` that no northbound entry lets north."""
+    entries = [ipaddress.ip_network(e) for e in (*item.wanted.export_north, *item.wanted.public)]
     return [
         (subnet, placed)
         for subnet, placed in _gateway_subnets(item.vrf)
-        if subnet.subnet_of(prefix) and not any(_exported(entry, subnet) for entry in entries)
+        if subnet.version == prefix.version
+        and subnet.subnet_of(prefix)  # type: ignore[arg-type]
+        and not any(_exported(entry, subnet) for entry in entries)
     ]
 
 
@@ -311,8 +331,8 @@ def _skipped(
     "error",
     "Every export north matches a gateway subnet of its VRF",
     "Export north is an allow-list: an entry that matches none of the VRF's own gateway subnets "
-    f"the way the handoff prefix-list does (a shorter prefix takes subnets of it up to "
-    f"/{NORTH_MAX_LENGTH}, a longer one itself only) exports nothing, which is a typo or a "
+    "the way the handoff prefix-list does (a shorter prefix takes subnets of it up to /24 in "
+    "IPv4 and /64 in IPv6, a longer one itself only) exports nothing, which is a typo or a "
     "stale entry. It need not avoid other VRFs' subnets: overlapping tenant address space in "
     "separate VRFs is legitimate as long as one VRF exports it (HANDOFF-009).",
     "docs/standards.md#handoff-007 and docs/standards.md#edge-export (outbound is an "
@@ -325,7 +345,7 @@ def exports_match_gateways(ctx: SiteContext) -> Iterator[Hit]:
             continue  # a subnet inside it that does not go north: HANDOFF-008
         own = _names([str(s) for s, _ in subnets]) if subnets else "it has none"
         yield Hit(
-            f"export_north {text} of handoff VRF {item.name} matches none of the VRF's gateway "
+            f"{path[-2]} {text} of handoff VRF {item.name} matches none of the VRF's gateway "
             f"subnets ({own}): the border leaves would advertise nothing for it; write a "
             "prefix covering the subnets to export",
             path,
@@ -336,23 +356,20 @@ def exports_match_gateways(ctx: SiteContext) -> Iterator[Hit]:
     "HANDOFF-008",
     "error",
     "Every gateway subnet inside an export north goes north",
-    f"The handoff prefix-list lets subnets of an exported prefix north up to /{NORTH_MAX_LENGTH} "
-    "(a longer export matches itself only), so host routes stay inside. A gateway subnet that "
-    "lies in an export but is longer than that, or inside an export of its own length, would "
+    "The handoff prefix-list lets subnets of an exported prefix north up to /24 (IPv4) or /64 "
+    "(IPv6; a longer export matches itself only), so host routes stay inside. A gateway subnet "
+    "that lies in an export but is longer than that, or inside an export of its own length, would "
     "silently not go north.",
     "docs/standards.md#handoff-008 and docs/standards.md#edge-export; "
     "generators/build/handoff.py NORTH_MAX_LENGTH",
 )
 def exports_cover_their_subnets(ctx: SiteContext) -> Iterator[Hit]:
     for item, text, prefix, path in _exports(ctx):
-        only = (
-            f"subnets of it up to /{NORTH_MAX_LENGTH}"
-            if prefix.prefixlen < NORTH_MAX_LENGTH
-            else f"{text} itself"
-        )
+        longest = NORTH_MAX_LENGTH[_family(prefix)]
+        only = f"subnets of it up to /{longest}" if prefix.prefixlen < longest else f"{text} itself"
         for subnet, placed in _skipped(item, prefix):
             yield Hit(
-                f"gateway subnet {subnet} of {placed.label} lies in export_north {text} of "
+                f"gateway subnet {subnet} of {placed.label} lies in {path[-2]} {text} of "
                 f"handoff VRF {item.name}, but the handoff exports {only}, so it would not go "
                 f"north; add {subnet} to export_north",
                 path,
@@ -369,15 +386,64 @@ def exports_cover_their_subnets(ctx: SiteContext) -> Iterator[Hit]:
     f"{RFC4364}",
 )
 def exports_disjoint(ctx: SiteContext) -> Iterator[Hit]:
-    exports: list[tuple[str, ipaddress.IPv4Network]] = []
+    exports: list[tuple[str, Net]] = []
     for item, text, network, path in _exports(ctx):
         for other, theirs in exports:
-            if other != item.name and theirs.overlaps(network):
+            if (
+                other != item.name
+                and theirs.version == network.version
+                and theirs.overlaps(network)
+            ):
                 yield Hit(
-                    f"export_north {text} of handoff VRF {item.name} overlaps {theirs} of "
+                    f"{path[-2]} {text} of handoff VRF {item.name} overlaps {theirs} of "
                     f"handoff VRF {other}: the borders would learn the same addresses from "
                     "two tenants' VRFs and route one's traffic to the other once they meet "
                     "north of the border; export disjoint prefixes",
                     path,
                 )
         exports.append((item.name, network))
+
+
+@rule(
+    "HANDOFF-010",
+    "error",
+    "A VRF's public prefixes lie inside our aggregates",
+    "The Internet receives our aggregates only: a public prefix is reachable from the Internet "
+    "as a more specific of one, leaked into the borders' Internet table. One outside every "
+    "aggregate would be routed to nobody, and is not ours to announce.",
+    "docs/standards.md#handoff-010; RFC 7454 section 6.2",
+)
+def public_inside_aggregates(ctx: SiteContext) -> Iterator[Hit]:
+    aggregates = [ipaddress.ip_network(a) for a in ctx.loaded.intent.organisation.aggregates]
+    for item in _handed(ctx):
+        for index, prefix in enumerate(item.wanted.public):
+            network = ipaddress.ip_network(prefix)
+            if any(
+                a.version == network.version and network.subnet_of(a)  # type: ignore[arg-type]
+                for a in aggregates
+            ):
+                continue
+            yield Hit(
+                f"public {prefix} of handoff VRF {item.name} lies in none of our aggregates "
+                f"({_names([str(a) for a in aggregates]) or 'none'}): the Internet would never "
+                "route it to us; use space inside an aggregate or add the aggregate",
+                (*item.wanted.path, "public", index),
+            )
+
+
+@rule(
+    "HANDOFF-011",
+    "error",
+    "Public prefixes come with Internet access",
+    "A VRF's public prefixes are leaked into the Internet table only when the VRF has "
+    "`internet: default`; with `internet: none` they go north and stop at the border.",
+    "docs/standards.md#handoff-011",
+)
+def public_needs_internet(ctx: SiteContext) -> Iterator[Hit]:
+    for item in _handed(ctx):
+        if item.wanted.public and item.wanted.internet != "default":
+            yield Hit(
+                f"handoff VRF {item.name} has public prefixes but `internet: none`: they would "
+                "stop at the border; set `internet: default` or remove `public`",
+                (*item.wanted.path, "public"),
+            )

@@ -144,6 +144,8 @@ def underlay_mtu_covers_vxlan(ctx: SiteContext) -> Iterator[Hit]:
     need = largest.network.mtu + VXLAN_OVERHEAD_V4
     low: dict[tuple[Path_, int], list[FabricLink]] = defaultdict(list)
     for link in ctx.fabric.links:
+        if {ctx.site.devices[e.device].role for e in (link.a, link.b)} == {"border"}:
+            continue  # the border pair's own link: Internet traffic, never VXLAN
         end = min((link.b, link.a), key=lambda e: e.ip_mtu)  # b first: as PHY-010 points
         if end.ip_mtu < need:
             low[end.ip_mtu_source, end.ip_mtu].append(link)

@@ -1,0 +1,121 @@
+"""iBGP between the border routers of a pair, over their direct links.
+
+The borders share one ASN, so neither can learn the other's routes through the fabric (AS-path
+loop detection drops them) and a border whose transits fail would have no way out. One iBGP
+session per family on every direct border-to-border link carries each border's Internet table
+to the other; `next-hop-self` replaces the transit's next hop, which the other border cannot
+reach, with the link address, which it can. Either border then keeps the default route and the
+Internet table while the other still has a transit (docs/architecture.md#north-south).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meetme.generators.model import (
+    Address,
+    BgpNeighbor,
+    Interface,
+    PeerPort,
+    RouteMap,
+    RouteMapEntry,
+)
+from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.fabric import LinkEndFacts, SiteFabric
+
+from meetme.intent.schema import Device, Intent, Site
+
+SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
+
+
+@dataclass
+class BorderPair:
+    interfaces: list[Interface] = field(default_factory=list)
+    neighbors: list[BgpNeighbor] = field(default_factory=list)
+    route_maps: list[RouteMap] = field(default_factory=list)
+
+
+def pair_link(intent: Intent, site: Site, local_device: Device, remote: LinkEndFacts) -> bool:
+    """A direct link between two borders of one ASN: it carries their iBGP, not the underlay."""
+    peer = site.devices[remote.device]
+    return (
+        local_device.role == "border"
+        and peer.role == "border"
+        and allocate.device_asn(intent, site, local_device)
+        == allocate.device_asn(intent, site, peer)
+    )
+
+
+def border_pair_of(
+    intent: Intent, site: Site, name: str, device: Device, fabric: SiteFabric
+) -> BorderPair:
+    result = BorderPair()
+    platform = PLATFORMS[device.platform]
+    asn = allocate.device_asn(intent, site, device)
+    for local, remote, _link in fabric.links_of(name):
+        if not pair_link(intent, site, device, remote):
+            continue
+        far = f"{remote.device} {remote.interface}"
+        result.interfaces.append(
+            Interface(
+                name=local.interface,
+                kind="routed",
+                description=f"border pair link to {far}",
+                ipv4=Address.of(local.address_v4),
+                ipv6=Address.of(local.address_v6) if local.address_v6 else None,
+                ip_mtu=local.ip_mtu,
+                mtu=platform.mtu(local.ip_mtu),
+                speed_gbps=local.speed_gbps,
+                peer=PeerPort(device=remote.device, interface=remote.interface),
+            )
+        )
+        for afi, address in (("ipv4", remote.address_v4), ("ipv6", remote.address_v6)):
+            if address is None:
+                continue
+            rm_in, rm_out = (f"RM-BORDER-IBGP-{d}-{SUFFIX[afi]}" for d in ("IN", "OUT"))
+            if not any(rm.name == rm_in for rm in result.route_maps):
+                result.route_maps += [
+                    _pass_all(rm_in, afi, "everything the other border holds"),
+                    _pass_all(rm_out, afi, "everything this border holds"),
+                ]
+            result.neighbors.append(
+                BgpNeighbor(
+                    address=address.split("/")[0],
+                    afi=afi,
+                    remote_as=asn,
+                    description=f"border pair {far}",
+                    local_interface=local.interface,
+                    peer_device=remote.device,
+                    bfd=True,
+                    route_map_in=rm_in,
+                    route_map_out=rm_out,
+                    # the other border's whole Internet table: as large as the largest
+                    # table a party of the site may send (a transit's full table), no larger
+                    max_prefix=_table_limit(fabric, afi),
+                    max_prefix_warning_pct=fabric.warning_pct,
+                    max_prefix_restart=5,
+                    kind="border_ibgp",
+                    next_hop_self=True,
+                )
+            )
+    return result
+
+
+def _pass_all(name: str, afi: str, description: str) -> RouteMap:
+    return RouteMap(
+        name=name,
+        afi=afi,
+        entries=[RouteMapEntry(seq=10, action="permit", description=description)],
+    )
+
+
+def _table_limit(fabric: SiteFabric, afi: str) -> int | None:
+    """The largest prefix limit of the site's Internet sessions in one family: what the other
+    border's table can hold. None when no Internet session has a limit (EDGE-001 reports it)."""
+    limits = [
+        s.max_prefix
+        for s in fabric.edge.sessions
+        if s.internet and s.afi == afi and s.max_prefix is not None
+    ]
+    return max(limits, default=None)
