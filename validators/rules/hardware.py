@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 import yaml
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
+from meetme.intent.interfaces import foreign_name
 from meetme.intent.schema import Device
 
 if TYPE_CHECKING:
@@ -127,8 +128,8 @@ Found = dict[tuple[Path_, str, str], dict[str, list[str]]]
 
 def _note(found: Found, ctx: SiteContext, where: Path_, origin: str, name: str, iface: str) -> None:
     device = _checked(ctx, name)
-    if device is None:
-        return
+    if device is None or foreign_name(device.platform, iface.split(".", 1)[0]):
+        return  # a name of another platform: PLAT-016 reports it, once
     reason = port_problem(device, iface)
     if reason is not None:
         listed = found[(where, origin, reason)][name]
