@@ -1,16 +1,32 @@
-"""The platform x role matrix: the example with its spines on NX-OS or NVUE, or its borders on
-EOS, lints and renders to exit 0 or exit 1 with findings at intent lines, never exit 3."""
+"""The platform x role matrix.
+
+- Every (platform, role) pair applied to every kind of device of the example, keeping its
+  interface names, hardware model and links as they are, ends in exit 0 or exit 1 with findings
+  (never 2, never 3); every platform refusal names device, platform and feature. The pipeline
+  runs in-process on one shared copy of the example (only devices.yaml changes per case).
+- Moving the spines or the borders to each platform, ports renamed, the lint refuses exactly
+  what docs/platforms.md says the platform refuses in that role; that page is generated.
+- Golden files pin one rendered device per (platform, role) pair that renders and that the
+  example itself does not show (tests/golden/matrix/; test_golden.py pins the example's).
+"""
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import line_of
+from conftest import EXAMPLE_INTENT, REPO, line_of
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.core.problems import IntentError
+from meetme.generators.platforms import PLATFORMS, support
+from meetme.pipeline import LintResult, lint, rendered_files
 
 DEVICES = Path("intent/aus1/devices.yaml")
 
@@ -137,3 +153,113 @@ def test_rpki_on_eos_borders_is_no_finding(example: Path) -> None:
     _borders_to_eos(example)
     result = CliRunner().invoke(app, ["lint"])
     assert "PLAT-001" not in result.output
+
+
+# --- the whole matrix, in-process --------------------------------------------------------------
+
+# Every kind of device the example has: its role, platform and what it carries.
+KINDS = {
+    "border (IOS-XR, edge and handoff)": ["aus1-br1", "aus1-br2"],
+    "spine (EOS)": ["aus1-sp1", "aus1-sp2", "aus1-sp3", "aus1-sp4"],
+    "leaf (NVUE, MLAG hosts)": ["aus1-lf1", "aus1-lf2"],
+    "leaf (NVUE, ESI hosts)": ["aus1-lf5", "aus1-lf6"],
+    "leaf (NX-OS)": ["aus1-lf3", "aus1-lf4"],
+    "border leaf (EOS, AWS and handoff)": ["aus1-bl1", "aus1-bl2"],
+    "border leaf (NX-OS, Azure)": ["aus1-bl3", "aus1-bl4"],
+    "border leaf (NVUE, Google)": ["aus1-bl5", "aus1-bl6"],
+}
+ROLES = list(support.ROLES)
+MESSAGE = re.compile(r"^(?P<devices>[\w, -]+) \((?P<title>[^)]+(?:\))?)\) (?P<says>.+)$")
+
+
+def set_devices(text: str, names: list[str], **values: str) -> str:
+    """devices.yaml with `key: value` replaced inside each named device's block."""
+    lines = text.splitlines(keepends=True)
+    for name in names:
+        start = next(i for i, line in enumerate(lines) if line.strip() == f"{name}:")
+        for index in range(start + 1, len(lines)):
+            if not lines[index].startswith("        "):
+                break
+            for key, value in values.items():
+                lines[index] = re.sub(rf"^(\s+{key}: ).*$", rf"\g<1>{value}", lines[index])
+    return "".join(lines)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One copy of the example for the whole matrix; each case rewrites devices.yaml only."""
+    repo = tmp_path_factory.mktemp("matrix")
+    shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    yield repo
+
+
+def outcome(repo: Path) -> tuple[int, LintResult | None]:
+    """The exit code `meetme render` would give, from the pipeline in-process (an exception
+    escaping it is exit 3, as the CLI reports it)."""
+    try:
+        result = lint(repo / "intent")
+    except IntentError as exc:
+        pytest.fail("exit 2: " + "; ".join(str(p) for p in exc.problems[:5]))
+    assert not result.render_errors, f"exit 3: {result.render_errors[0]}"
+    if result.errors:
+        return 1, result
+    rendered_files(result)  # raises on a template failure: exit 3
+    return 0, result
+
+
+def _cases() -> Iterator[tuple[str, list[str], str, str]]:
+    for platform in sorted(PLATFORMS):
+        for role in ROLES:
+            for kind, names in KINDS.items():
+                yield kind, names, platform, role
+
+
+@pytest.mark.parametrize("platform", sorted(PLATFORMS))
+@pytest.mark.parametrize("scope", ["one device", "every device of the kind"])
+def test_every_pair_on_every_kind_of_device_is_exit_0_or_findings(
+    shared: Path, platform: str, scope: str
+) -> None:
+    devices = shared / DEVICES
+    original = (EXAMPLE_INTENT / "aus1/devices.yaml").read_text()
+    seen_codes = set()
+    try:
+        for kind, names, _, role in (c for c in _cases() if c[2] == platform):
+            moved = names[:1] if scope == "one device" else names
+            devices.write_text(set_devices(original, moved, platform=platform, role=role))
+            code, result = outcome(shared)
+            seen_codes.add(code)
+            if code == 1:
+                assert result is not None and result.errors, (kind, role)
+                _assert_refusals_name_device_platform_feature(result, f"{kind} -> {role}")
+    finally:
+        devices.write_text(original)
+    assert 1 in seen_codes  # the matrix met refusals, not only clean moves
+
+
+def _assert_refusals_name_device_platform_feature(result: LintResult, case: str) -> None:
+    site = result.loaded.intent.sites["aus1"]
+    for finding in result.errors:
+        if not finding.rule.startswith("PLAT-"):
+            continue
+        parsed = MESSAGE.match(finding.message)
+        assert parsed is not None, (case, finding.message)
+        named = parsed["devices"].split(", ")
+        assert all(n in site.devices for n in named), (case, finding.message)
+        titles = {PLATFORMS[site.devices[n].platform].title for n in named}
+        assert titles == {parsed["title"]}, (case, finding.message)  # the device's platform
+        if finding.rule == "PLAT-016":
+            assert re.match(r"(has|have) no interface \S+, a name of ", parsed["says"]), case
+        else:  # a gap: "cannot render <feature>: <why>"
+            assert re.match(r"cannot render .+: .+", parsed["says"]), (case, finding.message)
+        assert finding.location.file.startswith("intent/") or "/intent/" in finding.location.file
+        assert finding.location.line > 0
+
+
+def test_the_committed_support_matrix_is_up_to_date() -> None:
+    result = CliRunner().invoke(app, ["platforms", "--format", "markdown"])
+    assert result.exit_code == 0
+    committed = (REPO / "docs/platforms.md").read_text(encoding="utf-8")
+    assert committed == result.stdout, (
+        "docs/platforms.md is out of date; regenerate it from the repository root: "
+        "meetme platforms --format markdown > docs/platforms.md"
+    )
