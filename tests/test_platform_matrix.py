@@ -263,3 +263,98 @@ def test_the_committed_support_matrix_is_up_to_date() -> None:
         "docs/platforms.md is out of date; regenerate it from the repository root: "
         "meetme platforms --format markdown > docs/platforms.md"
     )
+
+
+# --- what a moved device does to the link rules: findings, not unusable input ------------------
+
+LINKS = Path("intent/aus1/links.yaml")
+
+
+def _errors(repo: Path, rule_id: str) -> list[tuple[str, int, str]]:
+    result = lint(repo / "intent")
+    return [
+        (f.location.file, f.location.line, f.message) for f in result.errors if f.rule == rule_id
+    ]
+
+
+def _move(repo: Path, names: list[str], **values: str) -> None:
+    devices = repo / DEVICES
+    devices.write_text(set_devices(devices.read_text(), names, **values))
+
+
+@pytest.mark.parametrize(("peer_id_base", "negative"), [(25, False), (26, True)])
+def test_a_device_below_a_rules_peer_id_base_is_phy_016_at_the_base(
+    example: Path, peer_id_base: int, negative: bool
+) -> None:
+    """Border leaf bl5 (id 25) made a leaf: the Cumulus leaf rule numbers the spine ports from
+    peer_id_base; was exit 2 at resolve. 25 is just inside, 26 just outside."""
+    _move(example, ["aus1-bl5"], role="leaf")
+    old = 'b: {role: spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}'
+    text = (example / LINKS).read_text()
+    assert text.count(old) == 2
+    (example / LINKS).write_text(text.replace(old, old.replace("101", str(peer_id_base)), 1))
+    line = line_of(example / LINKS, "name: leaf-to-spine-cumulus") + 2  # its b side
+    expected = [
+        (
+            "intent/aus1/links.yaml",
+            line,
+            "link rule 'leaf-to-spine-cumulus': device 'aus1-bl5' (id 25) has an id below "
+            f"b.peer_id_base ({peer_id_base}), so its port number would be negative",
+        )
+    ]
+    assert _errors(example, "PHY-016") == (expected if negative else [])
+
+
+@pytest.mark.parametrize(("links_per_device", "outside"), [(202, False), (201, True)])
+def test_rule_links_past_links_per_device_are_phy_016_per_device(
+    example: Path, links_per_device: int, outside: bool
+) -> None:
+    """Leaf lf1 (id 101) made a border: every spine's ports toward it are 201 and 202 (index
+    200 and 201), so links_per_device 202 holds them and 201 does not; was exit 2."""
+    _move(example, ["aus1-lf1"], role="border", platform="cisco_iosxr", model="8201-32FH")
+    site = example / "intent/aus1/site.yaml"
+    site.write_text(
+        site.read_text().replace("links_per_device: 128", f"links_per_device: {links_per_device}")
+    )
+    found = [m for _, _, m in _errors(example, "PHY-016") if "spine-to-border" in m]
+    expected = [
+        f"link rule 'spine-to-border': the links of {spine} (id {spine_id}) fall outside the "
+        f"p2p pools (link index 201 is beyond links_per_device ({links_per_device})); widen "
+        "the pools or lower links_per_device"
+        for spine, spine_id in (
+            ("aus1-sp1", 11),
+            ("aus1-sp2", 12),
+            ("aus1-sp3", 13),
+            ("aus1-sp4", 14),
+        )
+    ]
+    assert found == (expected if outside else [])
+
+
+def _explicit_links(repo: Path, *ends: tuple[str, str]) -> None:
+    """Explicit links aus1-sp1 <name> - aus1-lf2 swp<33+i>, one per name."""
+    rows = "".join(
+        f"      - {{a: {{device: aus1-sp1, interface: {name}}}, b: {{device: aus1-lf2, "
+        f"interface: swp{33 + i}}}, index: {100 + i}, speed: 400G}}\n"
+        for i, (_, name) in enumerate(ends)
+    )
+    with (repo / LINKS).open("a") as handle:
+        handle.write("    links:\n" + rows)
+
+
+def test_a_port_channel_named_by_two_links_is_one_phy_017(example: Path) -> None:
+    """PHY-013 cannot read a port-channel as a front-panel port; PHY-017 reports the clash
+    (was a duplicate-port exit 2 at resolve)."""
+    _explicit_links(example, ("sp1", "Port-Channel5"), ("sp1", "Port-Channel5"))
+    line = line_of(example / LINKS, "Port-Channel5", 2)
+    assert [(ln, m.split(" is already")[0]) for _, ln, m in _errors(example, "PHY-017")] == [
+        (line, "aus1-sp1 Port-Channel5")
+    ]
+    assert _errors(example, "PHY-013") == []
+
+
+def test_a_front_panel_port_named_by_two_links_is_phy_013_only(example: Path) -> None:
+    """The same clash on a port PHY-013 reads: one finding, PHY-013's, not two."""
+    _explicit_links(example, ("sp1", "Ethernet40/1"), ("sp1", "Ethernet40/1"))
+    assert len(_errors(example, "PHY-013")) == 1
+    assert _errors(example, "PHY-017") == []
