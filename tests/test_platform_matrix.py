@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT, REPO, line_of
+from meetme.generators.platforms import PLATFORMS, support
 from typer.testing import CliRunner
 
 from meetme.cli import app
 from meetme.core.problems import IntentError
-from meetme.generators.platforms import PLATFORMS, support
 from meetme.pipeline import LintResult, lint, rendered_files
 
 DEVICES = Path("intent/aus1/devices.yaml")
@@ -358,3 +358,164 @@ def test_a_front_panel_port_named_by_two_links_is_phy_013_only(example: Path) ->
     _explicit_links(example, ("sp1", "Ethernet40/1"), ("sp1", "Ethernet40/1"))
     assert len(_errors(example, "PHY-013")) == 1
     assert _errors(example, "PHY-017") == []
+
+
+# --- docs/platforms.md says what the lint does -------------------------------------------------
+
+SPINE_PORTS = {
+    "arista_eos": ("7060X6-64PE", "Ethernet{n}/1"),
+    "cisco_iosxr": ("8201-32FH", "FourHundredGigE0/0/0/{n}"),
+    "cisco_nxos": ("N9K-C9364D-GX2A", "Ethernet1/{n}"),
+    "nvidia_nvue": ("SN5600", "swp{n}"),
+}
+BORDER_PORTS = {
+    "arista_eos": ("7060X6-64PE", "Ethernet{}/1"),
+    "cisco_nxos": ("N9K-C9364D-GX2A", "Ethernet1/{}"),
+    "nvidia_nvue": ("SN5600", "swp{}"),
+}
+
+
+def _error_rules(repo: Path) -> set[str]:
+    return {f.rule for f in lint(repo / "intent").errors}
+
+
+def _documented(platform: str, role: support.Role) -> set[str]:
+    return {rule for _, rule in support.refused(PLATFORMS[platform], role)}
+
+
+@pytest.mark.parametrize("platform", sorted(SPINE_PORTS))
+def test_spines_are_refused_exactly_as_the_support_matrix_says(
+    example: Path, platform: str
+) -> None:
+    model, ports = SPINE_PORTS[platform]
+    _spines_to(example, platform, model, ports)
+    assert _error_rules(example) == _documented(platform, "spine")
+
+
+@pytest.mark.parametrize("platform", sorted(BORDER_PORTS))
+def test_borders_are_refused_as_the_support_matrix_says(example: Path, platform: str) -> None:
+    """The example's borders ask for RPKI and the VRF-lite handoff; the lint stops at the
+    first refusal it meets (an intent rule before the device models' gaps), so it reports
+    some of the documented rules and nothing else."""
+    model, port = BORDER_PORTS[platform]
+    _borders_to(example, platform, model, port)
+    found = _error_rules(example)
+    assert found and found <= _documented(platform, "border"), found
+
+
+# --- golden files: one device per (platform, role) pair that renders ---------------------------
+
+GOLDEN = Path(__file__).parent / "golden" / "matrix"
+
+
+def _no_handoff(repo: Path) -> None:
+    attachments = repo / "intent/aus1/attachments.yaml"
+    text = attachments.read_text()
+    attachments.write_text(text[: text.index("    handoff:")])
+
+
+def _border_on(platform: str) -> Callable[[Path], None]:
+    """Both borders on `platform` without the VRF-lite handoff (PLAT-003 on all but IOS-XR);
+    on a platform without RPKI (PLAT-001) the caches go and EDGE-007, which asks for them, is
+    waived, as a site running origin validation elsewhere would."""
+
+    def scenario(repo: Path) -> None:
+        model, port = BORDER_PORTS[platform]
+        _borders_to(repo, platform, model, port)
+        _no_handoff(repo)
+        if not PLATFORMS[platform].capabilities.rpki:
+            peering = repo / "intent/aus1/peering.yaml"
+            peering.write_text(re.sub(r"\n +rpki_caches:.*\n.*\n.*", "", peering.read_text()))
+            with (repo / "intent/organisation.yaml").open("a") as handle:
+                handle.write(
+                    "waivers:\n  - {rule: EDGE-007, object: sites.aus1, reason: origin "
+                    "validation on the route servers, owner: netops, expires: 2099-01-01}\n"
+                )
+
+    return scenario
+
+
+def _super_spines_on(platform: str) -> Callable[[Path], None]:
+    """Spines sp3 and sp4 become super-spines on `platform`, cabled to both borders by the
+    spine-to-border rule; sp1 and sp2 stay the leaves' spines."""
+
+    def scenario(repo: Path) -> None:
+        model, ports = SPINE_PORTS[platform]
+        _move(repo, ["aus1-sp3", "aus1-sp4"], role="super_spine", platform=platform, model=model)
+        first = 0 if platform == "cisco_iosxr" else 1  # IOS-XR numbers its ports from 0
+        replace = (
+            'a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}',
+            f'a: {{role: super_spine, interface: "{ports}", first: {first}, peer_id_base: 1}}',
+        )
+        links = repo / LINKS
+        assert replace[0] in links.read_text()
+        links.write_text(links.read_text().replace(*replace))
+
+    return scenario
+
+
+def _nxos_leaves_on_eos(repo: Path) -> None:
+    _move(repo, ["aus1-lf3", "aus1-lf4"], platform="arista_eos", model="7060X6-64PE")
+    links = repo / LINKS
+    old = 'a: {role: leaf, platform: cisco_nxos, interface: "Ethernet1/{n}"'
+    assert old in links.read_text()
+    links.write_text(
+        links.read_text().replace(
+            old, 'a: {role: leaf, platform: arista_eos, interface: "Ethernet{n}/1"'
+        )
+    )
+
+
+# (scenario, device): pairs the example itself does not render (test_golden.py pins those)
+PAIRS: dict[str, tuple[Callable[[Path], None], str]] = {
+    "arista_eos border": (_border_on("arista_eos"), "aus1-br1"),
+    "cisco_nxos border": (_border_on("cisco_nxos"), "aus1-br1"),
+    "nvidia_nvue border": (_border_on("nvidia_nvue"), "aus1-br1"),
+    **{
+        f"{platform} super_spine": (_super_spines_on(platform), "aus1-sp3")
+        for platform in sorted(PLATFORMS)
+    },
+    "arista_eos leaf": (_nxos_leaves_on_eos, "aus1-lf3"),
+}
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_rendered_pair_matches_golden(example: Path, pair: str) -> None:
+    scenario, device = PAIRS[pair]
+    scenario(example)
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    platform = PLATFORMS[pair.split()[0]]
+    name = f"{device}{platform.file_suffix}"
+    text = (example / "rendered/aus1" / name).read_text()
+    golden = GOLDEN / f"{pair.replace(' ', '-')}-{name}"
+    if os.environ.get("MEETME_UPDATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(text)
+    expected = golden.read_text()
+    if text != expected:
+        diff = difflib.unified_diff(
+            expected.splitlines(), text.splitlines(), str(golden), name, lineterm=""
+        )
+        pytest.fail("rendered output differs from the golden file:\n" + "\n".join(diff))
+
+
+def test_every_rendering_pair_is_pinned() -> None:
+    """The golden files and the support matrix agree: each (platform, role) pair that renders
+    is pinned by the example (test_golden.py) or here, and no refused pair is. Borders on EOS,
+    NX-OS and NVUE render without the handoff (and RPKI) only, and are pinned that way."""
+    from test_golden import PINNED
+
+    example_pairs = {
+        re.sub(r" \(.*\)$", "", label).replace("border leaf", "border_leaf")
+        for label in PINNED.values()
+    }
+    pinned = example_pairs | set(PAIRS)
+    rendering = {
+        f"{platform} {role}"
+        for platform in sorted(PLATFORMS)
+        for role in support.ROLES
+        if support.renders(PLATFORMS[platform], role)
+    }
+    assert pinned == rendering
+    assert len(rendering) == 15  # 4 borders, 4 super-spines, 1 spine, 3 leaves, 3 border leaves

@@ -53,6 +53,7 @@ class Feature:
     missing: str = ""  # the rule refusing a platform without it; "" when it is left out instead
     left_out: str = ""  # why a platform without the capability prints nothing (documented)
     refused_by: tuple[GapCheck, ...] = ()  # gap checks that refuse it whenever the role asks
+    core: bool = False  # the role is nothing without it: refused, no device of the role renders
 
 
 @dataclass(frozen=True)
@@ -94,12 +95,14 @@ FEATURES: tuple[Feature, ...] = (
         "evpn_vxlan",
         "EVPN-009",
         refused_by=(gaps.next_hop_unchanged,),
+        core=True,
     ),
     Feature(
         "EVPN-VXLAN VTEP: L2/L3 VNIs, symmetric IRB",
         ("leaf", "border_leaf"),
         "evpn_vxlan",
         "EVPN-009",
+        core=True,
     ),
     Feature(
         "VRF-lite handoff, border-leaf side (sessions in EVPN VRFs)",
@@ -172,12 +175,21 @@ def conditional_limits(platform: Platform) -> list[tuple[str, str]]:
     ]
 
 
+def renders(platform: Platform, role: Role) -> bool:
+    """Whether a device of `role` renders on `platform` at all (its core feature is not
+    refused; the rest may be)."""
+    return not any(f.core for f, _ in refused(platform, role))
+
+
 def _glance(refusals: list[tuple[Feature, str]]) -> str:
-    if not refusals:
-        return "renders every feature"
-    return "all but " + "; ".join(
+    said = "; ".join(
         f"{f.name.split(':')[0]} ([{r}](standards.md#{r.lower()}))" for f, r in refusals
     )
+    if not refusals:
+        return "renders every feature"
+    if any(f.core for f, _ in refusals):
+        return f"refused: {said}"
+    return f"renders, except {said}"
 
 
 def _first_line(text: str | None) -> str:
