@@ -210,8 +210,10 @@ def markdown(chosen: Iterable[Platform] | None = None) -> str:
         "",
         "A device of each role on each platform either renders each feature its role asks for "
         "or is refused at lint by the rule named, with a finding that names device, platform "
-        "and feature at the intent line, before any template runs (exit 1, never a crash). A "
-        "port named as another platform names it is [PLAT-016](standards.md#plat-016).",
+        "and feature at the intent line, before any template runs (exit 1, never a crash). "
+        "A device moved to another platform also meets [PLAT-016](standards.md#plat-016) for "
+        "each port still named as the old platform names it and [HW-003](standards.md#hw-003) "
+        "for a hardware model of another platform.",
         "",
         "## Roles at a glance",
         "",
