@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from meetme.generators.platforms import PLATFORMS, gaps
 from meetme.generators.platforms.base import GapCheck, Platform
 
-Role = Literal["border", "super_spine", "spine", "leaf", "border_leaf"]
-ROLES: tuple[Role, ...] = ("border", "super_spine", "spine", "leaf", "border_leaf")
-ALL_ROLES = ROLES
+from meetme.intent.types import Role
+
+ROLES: tuple[Role, ...] = get_args(Role)  # every role the schema accepts, in its order
 
 # The rule id each gap check reports (a check yields Gaps of one rule).
 GAP_RULES: dict[GapCheck, str] = {
@@ -71,8 +71,8 @@ class Cell:
 
 
 FEATURES: tuple[Feature, ...] = (
-    Feature("eBGP underlay with BFD, loopbacks, p2p links", ALL_ROLES),
-    Feature("management plane (VRF, users, NTP, syslog, API)", ALL_ROLES),
+    Feature("eBGP underlay with BFD, loopbacks, p2p links", ROLES),
+    Feature("management plane (VRF, users, NTP, syslog, API)", ROLES),
     Feature(
         "Internet edge: transit, IX and PNI sessions with routing policy, aggregates",
         ("border",),
