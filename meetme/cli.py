@@ -165,6 +165,11 @@ class RulesFormat(StrEnum):
     json = "json"
 
 
+class PlatformsFormat(StrEnum):
+    text = "text"
+    markdown = "markdown"
+
+
 class DiffFormat(StrEnum):
     text = "text"
     json = "json"
@@ -390,6 +395,26 @@ def rules_command(
     else:
         for current in rules:
             out.print(f"{current.id:<10} {current.severity:<8} {_escape(current.title)}")
+
+
+@app.command("platforms")
+def platforms_command(
+    fmt: Annotated[
+        PlatformsFormat,
+        typer.Option("--format", help="markdown writes the support matrix (docs/platforms.md)."),
+    ] = PlatformsFormat.text,
+) -> None:
+    """The platform x role support matrix: what renders, and which rule refuses the rest."""
+    from meetme.generators.platforms import support
+
+    if fmt is PlatformsFormat.markdown:
+        sys.stdout.write(support.markdown())
+        return
+    for platform in support.platforms():
+        for role in support.ROLES:
+            refusals = support.refused(platform, role)
+            said = "; ".join(f"{f.name} ({r})" for f, r in refusals) or "renders every feature"
+            out.print(f"{platform.name:<12} {role:<12} {_escape(said)}")
 
 
 @app.command("explain")

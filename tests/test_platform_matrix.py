@@ -1,16 +1,32 @@
-"""The platform x role matrix: the example with its spines on NX-OS or NVUE, or its borders on
-EOS, lints and renders to exit 0 or exit 1 with findings at intent lines, never exit 3."""
+"""The platform x role matrix.
+
+- Every (platform, role) pair applied to every kind of device of the example, keeping its
+  interface names, hardware model and links as they are, ends in exit 0 or exit 1 with findings
+  (never 2, never 3); every platform refusal names device, platform and feature. The pipeline
+  runs in-process on one shared copy of the example (only devices.yaml changes per case).
+- Moving the spines or the borders to each platform, ports renamed, the lint refuses exactly
+  what docs/platforms.md says the platform refuses in that role; that page is generated.
+- Golden files pin one rendered device per (platform, role) pair that renders and that the
+  example itself does not show (tests/golden/matrix/; test_golden.py pins the example's).
+"""
 
 from __future__ import annotations
 
+import difflib
+import os
 import re
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import line_of
+from conftest import EXAMPLE_INTENT, REPO, line_of
+from meetme.generators.platforms import PLATFORMS, support
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.core.problems import IntentError
+from meetme.pipeline import LintResult, lint, rendered_files
 
 DEVICES = Path("intent/aus1/devices.yaml")
 
@@ -137,3 +153,369 @@ def test_rpki_on_eos_borders_is_no_finding(example: Path) -> None:
     _borders_to_eos(example)
     result = CliRunner().invoke(app, ["lint"])
     assert "PLAT-001" not in result.output
+
+
+# --- the whole matrix, in-process --------------------------------------------------------------
+
+# Every kind of device the example has: its role, platform and what it carries.
+KINDS = {
+    "border (IOS-XR, edge and handoff)": ["aus1-br1", "aus1-br2"],
+    "spine (EOS)": ["aus1-sp1", "aus1-sp2", "aus1-sp3", "aus1-sp4"],
+    "leaf (NVUE, MLAG hosts)": ["aus1-lf1", "aus1-lf2"],
+    "leaf (NVUE, ESI hosts)": ["aus1-lf5", "aus1-lf6"],
+    "leaf (NX-OS)": ["aus1-lf3", "aus1-lf4"],
+    "border leaf (EOS, AWS and handoff)": ["aus1-bl1", "aus1-bl2"],
+    "border leaf (NX-OS, Azure)": ["aus1-bl3", "aus1-bl4"],
+    "border leaf (NVUE, Google)": ["aus1-bl5", "aus1-bl6"],
+}
+ROLES = list(support.ROLES)
+MESSAGE = re.compile(r"^(?P<devices>[\w, -]+) \((?P<title>[^)]+(?:\))?)\) (?P<says>.+)$")
+
+
+def set_devices(text: str, names: list[str], **values: str) -> str:
+    """devices.yaml with `key: value` replaced inside each named device's block."""
+    lines = text.splitlines(keepends=True)
+    for name in names:
+        start = next(i for i, line in enumerate(lines) if line.strip() == f"{name}:")
+        for index in range(start + 1, len(lines)):
+            if not lines[index].startswith("        "):
+                break
+            for key, value in values.items():
+                lines[index] = re.sub(rf"^(\s+{key}: ).*$", rf"\g<1>{value}", lines[index])
+    return "".join(lines)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One copy of the example for the whole matrix; each case rewrites devices.yaml only."""
+    repo = tmp_path_factory.mktemp("matrix")
+    shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    yield repo
+
+
+def outcome(repo: Path) -> tuple[int, LintResult | None]:
+    """The exit code `meetme render` would give, from the pipeline in-process (an exception
+    escaping it is exit 3, as the CLI reports it)."""
+    try:
+        result = lint(repo / "intent")
+    except IntentError as exc:
+        pytest.fail("exit 2: " + "; ".join(str(p) for p in exc.problems[:5]))
+    assert not result.render_errors, f"exit 3: {result.render_errors[0]}"
+    if result.errors:
+        return 1, result
+    rendered_files(result)  # raises on a template failure: exit 3
+    return 0, result
+
+
+def _cases() -> Iterator[tuple[str, list[str], str, str]]:
+    for platform in sorted(PLATFORMS):
+        for role in ROLES:
+            for kind, names in KINDS.items():
+                yield kind, names, platform, role
+
+
+@pytest.mark.parametrize("platform", sorted(PLATFORMS))
+@pytest.mark.parametrize("scope", ["one device", "every device of the kind"])
+def test_every_pair_on_every_kind_of_device_is_exit_0_or_findings(
+    shared: Path, platform: str, scope: str
+) -> None:
+    devices = shared / DEVICES
+    original = (EXAMPLE_INTENT / "aus1/devices.yaml").read_text()
+    seen_codes = set()
+    try:
+        for kind, names, _, role in (c for c in _cases() if c[2] == platform):
+            moved = names[:1] if scope == "one device" else names
+            devices.write_text(set_devices(original, moved, platform=platform, role=role))
+            code, result = outcome(shared)
+            seen_codes.add(code)
+            if code == 1:
+                assert result is not None and result.errors, (kind, role)
+                _assert_refusals_name_device_platform_feature(result, f"{kind} -> {role}")
+    finally:
+        devices.write_text(original)
+    assert 1 in seen_codes  # the matrix met refusals, not only clean moves
+
+
+def _assert_refusals_name_device_platform_feature(result: LintResult, case: str) -> None:
+    site = result.loaded.intent.sites["aus1"]
+    for finding in result.errors:
+        if not finding.rule.startswith("PLAT-"):
+            continue
+        parsed = MESSAGE.match(finding.message)
+        assert parsed is not None, (case, finding.message)
+        named = parsed["devices"].split(", ")
+        assert all(n in site.devices for n in named), (case, finding.message)
+        titles = {PLATFORMS[site.devices[n].platform].title for n in named}
+        assert titles == {parsed["title"]}, (case, finding.message)  # the device's platform
+        if finding.rule == "PLAT-016":
+            assert re.match(r"(has|have) no interface \S+, a name of ", parsed["says"]), case
+        else:  # a gap: "cannot render <feature>: <why>"
+            assert re.match(r"cannot render .+: .+", parsed["says"]), (case, finding.message)
+        assert finding.location.file.startswith("intent/") or "/intent/" in finding.location.file
+        assert finding.location.line > 0
+
+
+def test_the_committed_support_matrix_is_up_to_date() -> None:
+    result = CliRunner().invoke(app, ["platforms", "--format", "markdown"])
+    assert result.exit_code == 0
+    committed = (REPO / "docs/platforms.md").read_text(encoding="utf-8")
+    assert committed == result.stdout, (
+        "docs/platforms.md is out of date; regenerate it from the repository root: "
+        "meetme platforms --format markdown > docs/platforms.md"
+    )
+
+
+# --- what a moved device does to the link rules: findings, not unusable input ------------------
+
+LINKS = Path("intent/aus1/links.yaml")
+
+
+def _errors(repo: Path, rule_id: str) -> list[tuple[str, int, str]]:
+    result = lint(repo / "intent")
+    return [
+        (f.location.file, f.location.line, f.message) for f in result.errors if f.rule == rule_id
+    ]
+
+
+def _move(repo: Path, names: list[str], **values: str) -> None:
+    devices = repo / DEVICES
+    devices.write_text(set_devices(devices.read_text(), names, **values))
+
+
+@pytest.mark.parametrize(("peer_id_base", "negative"), [(25, False), (26, True)])
+def test_a_device_below_a_rules_peer_id_base_is_phy_016_at_the_base(
+    example: Path, peer_id_base: int, negative: bool
+) -> None:
+    """Border leaf bl5 (id 25) made a leaf: the Cumulus leaf rule numbers the spine ports from
+    peer_id_base; was exit 2 at resolve. 25 is just inside, 26 just outside."""
+    _move(example, ["aus1-bl5"], role="leaf")
+    old = 'b: {role: spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}'
+    text = (example / LINKS).read_text()
+    assert text.count(old) == 2
+    (example / LINKS).write_text(text.replace(old, old.replace("101", str(peer_id_base)), 1))
+    line = line_of(example / LINKS, "name: leaf-to-spine-cumulus") + 2  # its b side
+    expected = [
+        (
+            "intent/aus1/links.yaml",
+            line,
+            "link rule 'leaf-to-spine-cumulus': device 'aus1-bl5' (id 25) has an id below "
+            f"b.peer_id_base ({peer_id_base}), so its port number would be negative",
+        )
+    ]
+    assert _errors(example, "PHY-016") == (expected if negative else [])
+
+
+@pytest.mark.parametrize(("links_per_device", "outside"), [(202, False), (201, True)])
+def test_rule_links_past_links_per_device_are_phy_016_per_device(
+    example: Path, links_per_device: int, outside: bool
+) -> None:
+    """Leaf lf1 (id 101) made a border: every spine's ports toward it are 201 and 202 (index
+    200 and 201), so links_per_device 202 holds them and 201 does not; was exit 2."""
+    _move(example, ["aus1-lf1"], role="border", platform="cisco_iosxr", model="8201-32FH")
+    site = example / "intent/aus1/site.yaml"
+    site.write_text(
+        site.read_text().replace("links_per_device: 128", f"links_per_device: {links_per_device}")
+    )
+    found = [m for _, _, m in _errors(example, "PHY-016") if "spine-to-border" in m]
+    expected = [
+        f"link rule 'spine-to-border': the links of {spine} (id {spine_id}) fall outside the "
+        f"p2p pools (link index 201 is beyond links_per_device ({links_per_device})); widen "
+        "the pools or lower links_per_device"
+        for spine, spine_id in (
+            ("aus1-sp1", 11),
+            ("aus1-sp2", 12),
+            ("aus1-sp3", 13),
+            ("aus1-sp4", 14),
+        )
+    ]
+    assert found == (expected if outside else [])
+
+
+def _explicit_links(repo: Path, *ends: tuple[str, str]) -> None:
+    """Explicit links aus1-sp1 <name> - aus1-lf2 swp<33+i>, one per name."""
+    rows = "".join(
+        f"      - {{a: {{device: aus1-sp1, interface: {name}}}, b: {{device: aus1-lf2, "
+        f"interface: swp{33 + i}}}, index: {100 + i}, speed: 400G}}\n"
+        for i, (_, name) in enumerate(ends)
+    )
+    with (repo / LINKS).open("a") as handle:
+        handle.write("    links:\n" + rows)
+
+
+def test_a_port_channel_named_by_two_links_is_one_phy_017(example: Path) -> None:
+    """PHY-013 cannot read a port-channel as a front-panel port; PHY-017 reports the clash
+    (was a duplicate-port exit 2 at resolve)."""
+    _explicit_links(example, ("sp1", "Port-Channel5"), ("sp1", "Port-Channel5"))
+    line = line_of(example / LINKS, "Port-Channel5", 2)
+    assert [(ln, m.split(" is already")[0]) for _, ln, m in _errors(example, "PHY-017")] == [
+        (line, "aus1-sp1 Port-Channel5")
+    ]
+    assert _errors(example, "PHY-013") == []
+
+
+def test_a_front_panel_port_named_by_two_links_is_phy_013_only(example: Path) -> None:
+    """The same clash on a port PHY-013 reads: one finding, PHY-013's, not two."""
+    _explicit_links(example, ("sp1", "Ethernet40/1"), ("sp1", "Ethernet40/1"))
+    assert len(_errors(example, "PHY-013")) == 1
+    assert _errors(example, "PHY-017") == []
+
+
+# --- docs/platforms.md says what the lint does -------------------------------------------------
+
+SPINE_PORTS = {
+    "arista_eos": ("7060X6-64PE", "Ethernet{n}/1"),
+    "cisco_iosxr": ("8201-32FH", "FourHundredGigE0/0/0/{n}"),
+    "cisco_nxos": ("N9K-C9364D-GX2A", "Ethernet1/{n}"),
+    "nvidia_nvue": ("SN5600", "swp{n}"),
+}
+BORDER_PORTS = {
+    "arista_eos": ("7060X6-64PE", "Ethernet{}/1"),
+    "cisco_nxos": ("N9K-C9364D-GX2A", "Ethernet1/{}"),
+    "nvidia_nvue": ("SN5600", "swp{}"),
+}
+
+
+def _error_rules(repo: Path) -> set[str]:
+    return {f.rule for f in lint(repo / "intent").errors}
+
+
+def _documented(platform: str, role: support.Role) -> set[str]:
+    return {rule for _, rule in support.refused(PLATFORMS[platform], role)}
+
+
+@pytest.mark.parametrize("platform", sorted(SPINE_PORTS))
+def test_spines_are_refused_exactly_as_the_support_matrix_says(
+    example: Path, platform: str
+) -> None:
+    model, ports = SPINE_PORTS[platform]
+    _spines_to(example, platform, model, ports)
+    assert _error_rules(example) == _documented(platform, "spine")
+
+
+@pytest.mark.parametrize("platform", sorted(BORDER_PORTS))
+def test_borders_are_refused_as_the_support_matrix_says(example: Path, platform: str) -> None:
+    """The example's borders ask for RPKI and the VRF-lite handoff; the lint stops at the
+    first refusal it meets (an intent rule before the device models' gaps), so it reports
+    some of the documented rules and nothing else."""
+    model, port = BORDER_PORTS[platform]
+    _borders_to(example, platform, model, port)
+    found = _error_rules(example)
+    assert found and found <= _documented(platform, "border"), found
+
+
+# --- golden files: one device per (platform, role) pair that renders ---------------------------
+
+GOLDEN = Path(__file__).parent / "golden" / "matrix"
+
+
+def _no_handoff(repo: Path) -> None:
+    attachments = repo / "intent/aus1/attachments.yaml"
+    text = attachments.read_text()
+    attachments.write_text(text[: text.index("    handoff:")])
+
+
+def _border_on(platform: str) -> Callable[[Path], None]:
+    """Both borders on `platform` without the VRF-lite handoff (PLAT-003 on all but IOS-XR);
+    on a platform without RPKI (PLAT-001) the caches go and EDGE-007, which asks for them, is
+    waived, as a site running origin validation elsewhere would."""
+
+    def scenario(repo: Path) -> None:
+        model, port = BORDER_PORTS[platform]
+        _borders_to(repo, platform, model, port)
+        _no_handoff(repo)
+        if not PLATFORMS[platform].capabilities.rpki:
+            peering = repo / "intent/aus1/peering.yaml"
+            peering.write_text(re.sub(r"\n +rpki_caches:.*\n.*\n.*", "", peering.read_text()))
+            with (repo / "intent/organisation.yaml").open("a") as handle:
+                handle.write(
+                    "waivers:\n  - {rule: EDGE-007, object: sites.aus1, reason: origin "
+                    "validation on the route servers, owner: netops, expires: 2099-01-01}\n"
+                )
+
+    return scenario
+
+
+def _super_spines_on(platform: str) -> Callable[[Path], None]:
+    """Spines sp3 and sp4 become super-spines on `platform`, cabled to both borders by the
+    spine-to-border rule; sp1 and sp2 stay the leaves' spines."""
+
+    def scenario(repo: Path) -> None:
+        model, ports = SPINE_PORTS[platform]
+        _move(repo, ["aus1-sp3", "aus1-sp4"], role="super_spine", platform=platform, model=model)
+        first = 0 if platform == "cisco_iosxr" else 1  # IOS-XR numbers its ports from 0
+        replace = (
+            'a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}',
+            f'a: {{role: super_spine, interface: "{ports}", first: {first}, peer_id_base: 1}}',
+        )
+        links = repo / LINKS
+        assert replace[0] in links.read_text()
+        links.write_text(links.read_text().replace(*replace))
+
+    return scenario
+
+
+def _nxos_leaves_on_eos(repo: Path) -> None:
+    _move(repo, ["aus1-lf3", "aus1-lf4"], platform="arista_eos", model="7060X6-64PE")
+    links = repo / LINKS
+    old = 'a: {role: leaf, platform: cisco_nxos, interface: "Ethernet1/{n}"'
+    assert old in links.read_text()
+    links.write_text(
+        links.read_text().replace(
+            old, 'a: {role: leaf, platform: arista_eos, interface: "Ethernet{n}/1"'
+        )
+    )
+
+
+# (scenario, device): pairs the example itself does not render (test_golden.py pins those)
+PAIRS: dict[str, tuple[Callable[[Path], None], str]] = {
+    "arista_eos border": (_border_on("arista_eos"), "aus1-br1"),
+    "cisco_nxos border": (_border_on("cisco_nxos"), "aus1-br1"),
+    "nvidia_nvue border": (_border_on("nvidia_nvue"), "aus1-br1"),
+    **{
+        f"{platform} super_spine": (_super_spines_on(platform), "aus1-sp3")
+        for platform in sorted(PLATFORMS)
+    },
+    "arista_eos leaf": (_nxos_leaves_on_eos, "aus1-lf3"),
+}
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_rendered_pair_matches_golden(example: Path, pair: str) -> None:
+    scenario, device = PAIRS[pair]
+    scenario(example)
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    platform = PLATFORMS[pair.split()[0]]
+    name = f"{device}{platform.file_suffix}"
+    text = (example / "rendered/aus1" / name).read_text()
+    golden = GOLDEN / f"{pair.replace(' ', '-')}-{name}"
+    if os.environ.get("MEETME_UPDATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(text)
+    expected = golden.read_text()
+    if text != expected:
+        diff = difflib.unified_diff(
+            expected.splitlines(), text.splitlines(), str(golden), name, lineterm=""
+        )
+        pytest.fail("rendered output differs from the golden file:\n" + "\n".join(diff))
+
+
+def test_every_rendering_pair_is_pinned() -> None:
+    """The golden files and the support matrix agree: each (platform, role) pair that renders
+    is pinned by the example (test_golden.py) or here, and no refused pair is. Borders on EOS,
+    NX-OS and NVUE render without the handoff (and RPKI) only, and are pinned that way."""
+    from test_golden import PINNED
+
+    example_pairs = {
+        re.sub(r" \(.*\)$", "", label).replace("border leaf", "border_leaf")
+        for label in PINNED.values()
+    }
+    pinned = example_pairs | set(PAIRS)
+    rendering = {
+        f"{platform} {role}"
+        for platform in sorted(PLATFORMS)
+        for role in support.ROLES
+        if support.renders(PLATFORMS[platform], role)
+    }
+    assert pinned == rendering
+    assert len(rendering) == 15  # 4 borders, 4 super-spines, 1 spine, 3 leaves, 3 border leaves

@@ -1,4 +1,5 @@
-"""HW-001/HW-002: every rendered interface is a front-panel port of the device's hardware."""
+"""HW-001/HW-002/HW-003: every rendered interface is a front-panel port of the device's
+hardware, and the hardware runs the device's platform."""
 
 from pathlib import Path
 
@@ -120,3 +121,34 @@ def test_unknown_model_is_a_warning_and_skips_the_ports(example: Path) -> None:
     ]
     assert {f.severity for f in result.findings if f.rule == "HW-002"} == {"warning"}
     assert findings_of(result, "HW-001") == []
+
+
+def test_a_model_of_another_platform_is_an_error_at_the_model(example: Path) -> None:
+    """A leaf moved to EOS keeps its NX-OS hardware: HW-003, an error (was a HW-002 warning,
+    which let such a device render with exit 0)."""
+    devices = example / "intent/aus1/devices.yaml"
+    text = devices.read_text()
+    block = text.index("  aus1-lf3:")
+    devices.write_text(
+        text[:block] + text[block:].replace("platform: cisco_nxos", "platform: arista_eos", 1)
+    )
+    result = lint_repo(example)
+    line = line_of(devices, "model: N9K-C9364D-GX2A")  # lf3's, the first of the two
+    assert findings_of(result, "HW-003") == [
+        f"intent/aus1/devices.yaml:{line}: aus1-lf3: the N9K-C9364D-GX2A runs cisco_nxos "
+        "(validators/data/hardware.yaml), not arista_eos; give the device a model that runs "
+        "arista_eos, or the platform its model runs"
+    ]
+    assert {f.severity for f in result.findings if f.rule == "HW-003"} == {"error"}
+    assert findings_of(result, "HW-002") == []
+
+
+def test_a_model_of_the_devices_platform_is_no_hw_003(example: Path) -> None:
+    """The boundary: the same move with an EOS model raises none."""
+    devices = example / "intent/aus1/devices.yaml"
+    text = devices.read_text()
+    block = text.index("  aus1-lf3:")
+    moved = text[block:].replace("platform: cisco_nxos", "platform: arista_eos", 1)
+    moved = moved.replace("model: N9K-C9364D-GX2A", "model: 7060X6-64PE", 1)
+    devices.write_text(text[:block] + moved)
+    assert findings_of(lint_repo(example), "HW-003") == []

@@ -8,13 +8,14 @@ at the value's file:line:column, nothing rendered); the renderer refuses what sl
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import jinja2
 import pytest
-from conftest import EXAMPLE_INTENT
+from conftest import EXAMPLE_INTENT, line_of
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, environment, render_device
 from meetme.generators.resolve.fabric import resolve_fabric
@@ -139,13 +140,43 @@ def test_a_valid_sub_interface_suffix_loads(example: Path) -> None:
     load_intent(example / "intent")  # raises IntentError on any problem
 
 
-def test_a_port_of_another_platform_is_refused_with_the_platform_grammar(example: Path) -> None:
+def found_at(repo: Path, file: str, line: int, rule: str, *fragments: str) -> None:
+    """Run `meetme render`: exit 1, exactly one finding, of `rule` at `file:line`, holding
+    every fragment; nothing written."""
+    result = runner.invoke(app, ["render"])
+    assert result.exit_code == 1, result.output
+    found = re.findall(r"^  (\d+):\d+\s+error\s+(\S+)\s+(.*)$", result.output, re.MULTILINE)
+    assert len(found) == 1, result.output
+    (at, got, message), heading = found[0], result.output.splitlines()[0]
+    assert (heading, int(at), got) == (file, line, rule), result.output
+    assert all(f in message for f in fragments), message
+    assert not (repo / "rendered").exists()
+
+
+def test_a_port_of_another_platform_is_a_finding_naming_device_platform_and_port(
+    example: Path,
+) -> None:
+    """Was exit 2 at load; a name of another platform is a design question (PLAT-016), and
+    HW-001 does not report the same name again."""
     add_link(example, "device: aus1-sp1, interface: swp5", "device: aus1-lf2, interface: swp33")
+    found_at(
+        example,
+        LINKS,
+        line_of(example / LINKS, "swp5"),
+        "PLAT-016",
+        "aus1-sp1 (Arista EOS) has no interface swp5, a name of NVIDIA Cumulus Linux",
+        "arista_eos writes Ethernet<port>",
+    )
+
+
+def test_a_port_of_no_platform_is_still_refused_with_the_platform_grammar(example: Path) -> None:
+    """The boundary: `Swp5` fits the shared grammar but no platform's (case matters)."""
+    add_link(example, "device: aus1-sp1, interface: Swp5", "device: aus1-lf2, interface: swp33")
     refused_at(
         example,
-        position(example, LINKS, "swp5"),
+        position(example, LINKS, "Swp5"),
         "bad-interface",
-        "'swp5' is not an interface name on arista_eos",
+        "'Swp5' is not an interface name on arista_eos",
         "(device aus1-sp1)",
     )
 
@@ -209,14 +240,28 @@ def test_a_link_rule_pattern_with_its_n_is_expanded_by_plain_replacement() -> No
 
 
 def test_a_link_rule_pattern_is_checked_against_the_platform_of_its_side(example: Path) -> None:
+    """A pattern of another platform: one finding for the devices the side selects."""
     links = example / LINKS
     text = links.read_text().replace('"Ethernet1/{n}", first: 61', '"swp{n}", first: 61', 1)
     links.write_text(text)
+    found_at(
+        example,
+        LINKS,
+        int(position(example, LINKS, '"swp{n}"', line_with="platform: cisco_nxos").split(":")[1]),
+        "PLAT-016",
+        "aus1-lf3, aus1-lf4 (Cisco NX-OS) have no interface swp61",
+    )
+
+
+def test_a_link_rule_pattern_of_no_platform_is_refused(example: Path) -> None:
+    links = example / LINKS
+    text = links.read_text().replace('"Ethernet1/{n}", first: 61', '"Eth{n}", first: 61', 1)
+    links.write_text(text)
     refused_at(
         example,
-        position(example, LINKS, '"swp{n}"', line_with="platform: cisco_nxos"),
+        position(example, LINKS, '"Eth{n}"', line_with="platform: cisco_nxos"),
         "bad-interface",
-        "link rule side a, with n=61: 'swp61' is not an interface name on cisco_nxos",
+        "link rule side a, with n=61: 'Eth61' is not an interface name on cisco_nxos",
     )
 
 
@@ -314,13 +359,15 @@ def test_attachment_ports_are_names_of_the_leaves_platform(example: Path) -> Non
     attachments = example / "intent/aus1/attachments.yaml"
     text = attachments.read_text()
     attachments.write_text(text.replace("ports: [swp1,", "ports: [Ethernet1/1,", 1))
-    refused_at(
-        example,
-        position(example, "intent/aus1/attachments.yaml", "Ethernet1/1"),
-        "bad-interface",
-        "'Ethernet1/1' is not an interface name on nvidia_nvue",
-        "(device aus1-lf1)",
-    )
+    result = runner.invoke(app, ["lint"])
+    assert result.exit_code == 1, result.output
+    line = line_of(attachments, "Ethernet1/1")
+    # one finding per leaf of the pair, at the port; no HW-001 for the same name
+    assert re.findall(rf"^  {line}:\d+\s+error\s+(\S+)\s+(\S+) ", result.output, re.M) == [
+        ("PLAT-016", "aus1-lf1"),
+        ("PLAT-016", "aus1-lf2"),
+    ]
+    assert "HW-001" not in result.output
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Literal
 
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
@@ -55,6 +56,19 @@ class FabricLink:
 EndPair = tuple["LinkEndFacts", "LinkEndFacts", "FabricLink"]
 
 
+@dataclass(frozen=True)
+class Conflict:
+    """A cabling decision the intent leaves impossible, found while resolving: a design
+    question the lint reports (PHY-016, PHY-017), not unusable input. The link or port it
+    concerns is left out of the fabric; the lint's errors keep any model from being built."""
+
+    kind: Literal["numbering", "duplicate-port"]
+    path: Path_  # the intent value to change
+    message: str
+    device: str
+    interface: str | None = None  # the port a duplicate-port conflict is about
+
+
 @dataclass
 class SiteFabric:
     name: str
@@ -65,6 +79,8 @@ class SiteFabric:
     router_ids: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     # the prefix-limit warning threshold of every session the site's devices run (EDGE-002)
     warning_pct: int = field(default_factory=lambda: default_warning_pct())
+    # what the link rules and circuits cannot be resolved to (reported by the lint)
+    conflicts: list[Conflict] = field(default_factory=list)
 
     _index: dict[str, list[EndPair]] = field(default_factory=dict, repr=False)
     _indexed: int = field(default=-1, repr=False)  # len(links) when the index was built
@@ -88,9 +104,7 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
     for site_name, site in sorted(loaded.intent.sites.items()):
         fabric = SiteFabric(site_name, site)
         for rule_index, rule in enumerate(site.link_rules):
-            _expand_rule(
-                site, rule, ("sites", site_name, "link_rules", rule_index), fabric, loaded, problems
-            )
+            _expand_rule(site, rule, ("sites", site_name, "link_rules", rule_index), fabric)
         for link_index, link in enumerate(site.links):
             _add_explicit(
                 site,
@@ -105,7 +119,7 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
         fabric.placement = resolve_placement(site)
         fabric.router_ids = _router_ids(site)
         fabric.warning_pct = warning_pct(site)
-        _check_ports_unique(fabric, loaded, problems)
+        _check_ports_unique(fabric, loaded)
         _check_edge(fabric, loaded, problems)
         _check_device_pools(loaded, site, problems)
         fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
@@ -170,18 +184,15 @@ def _side_devices(site: Site, side: LinkRuleSide) -> list[tuple[str, Device]]:
     )
 
 
-def _expand_rule(
-    site: Site,
-    rule: LinkRule,
-    path: Path_,
-    fabric: SiteFabric,
-    loaded: LoadedIntent,
-    problems: list[Problem],
-) -> None:
+def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric) -> None:
+    """The links of one rule. A device whose id puts a port below `first` (an id under the
+    other side's peer_id_base), or whose links fall outside the p2p pools, is a numbering
+    conflict: typically a device given a role or platform the rule's numbering was not laid
+    out for."""
     mtu = rule.mtu or site.underlay.mtu
     mtu_source = (*path, "mtu") if rule.mtu is not None else (*path[:2], "underlay", "mtu")
     speed = SPEED_GBPS[rule.speed]
-    exhausted: set[str] = set()
+    reported: set[tuple[str, str]] = set()  # one conflict per device and cause, not per port
     for a_name, a_dev in _side_devices(site, rule.a):
         for b_name, b_dev in _side_devices(site, rule.b):
             for k in range(rule.count):
@@ -189,28 +200,35 @@ def _expand_rule(
                 b_n = rule.b.first + (a_dev.id - rule.b.peer_id_base) * rule.count + k
                 if a_n < rule.a.first or b_n < rule.b.first:
                     low_dev, low_side = (b_name, "a") if a_n < rule.a.first else (a_name, "b")
-                    problems.append(
-                        Problem(
-                            loaded.where((*path, low_side, "peer_id_base")),
-                            f"link rule '{rule.name}': device '{low_dev}' has an id below "
-                            f"{low_side}.peer_id_base, so its port number would be negative",
-                            "bad-value",
+                    if (low_dev, "low") not in reported:
+                        reported.add((low_dev, "low"))
+                        fabric.conflicts.append(
+                            Conflict(
+                                "numbering",
+                                (*path, low_side, "peer_id_base"),
+                                f"link rule '{rule.name}': device '{low_dev}' (id "
+                                f"{site.devices[low_dev].id}) has an id below "
+                                f"{low_side}.peer_id_base ({getattr(rule, low_side).peer_id_base})"
+                                ", so its port number would be negative",
+                                low_dev,
+                            )
                         )
-                    )
                     continue
                 index = a_n - rule.a.first
                 try:
                     v4, v6 = allocate.p2p_subnets(site, a_dev.id, index)
                 except PoolExhausted as exc:
-                    message = (
-                        f"link rule '{rule.name}': the links of {a_name} (id "
-                        f"{a_dev.id}) fall outside the p2p pools ({exc}); widen the "
-                        "pools or lower links_per_device"
-                    )
-                    if a_name not in exhausted:  # one problem per device, not per port
-                        exhausted.add(a_name)
-                        problems.append(
-                            Problem(loaded.where((*path, "a")), message, "pool-exhausted")
+                    if (a_name, "pool") not in reported:  # one conflict per device, not per port
+                        reported.add((a_name, "pool"))
+                        fabric.conflicts.append(
+                            Conflict(
+                                "numbering",
+                                (*path, "a"),
+                                f"link rule '{rule.name}': the links of {a_name} (id "
+                                f"{a_dev.id}) fall outside the p2p pools ({exc}); widen the "
+                                "pools or lower links_per_device",
+                                a_name,
+                            )
                         )
                     continue
                 # plain replacement: str.format would run any other field the text held
@@ -288,18 +306,20 @@ def _host(subnet: str, offset: int) -> str:
     return allocate.nth_address(subnet, offset if point_to_point else offset + 1, length)
 
 
-def _check_ports_unique(fabric: SiteFabric, loaded: LoadedIntent, problems: list[Problem]) -> None:
+def _check_ports_unique(fabric: SiteFabric, loaded: LoadedIntent) -> None:
     seen: dict[tuple[str, str], FabricLink] = {}
     for link in fabric.links:
         for end in (link.a, link.b):
             key = (end.device, end.interface)
             if key in seen:
-                problems.append(
-                    Problem(
-                        loaded.where(link.source),
+                fabric.conflicts.append(
+                    Conflict(
+                        "duplicate-port",
+                        link.source,
                         f"{end.device} {end.interface} is already used by {seen[key].origin} "
                         f"(at {loaded.where(seen[key].source)}); a port carries one link",
-                        "duplicate-port",
+                        end.device,
+                        end.interface,
                     )
                 )
             else:
@@ -331,12 +351,14 @@ def _check_edge(fabric: SiteFabric, loaded: LoadedIntent, problems: list[Problem
     for port in fabric.edge.ports:
         physical = (port.device, port.parent or port.name)
         if physical in fabric_ports:
-            problems.append(
-                Problem(
-                    loaded.where(port.source),
+            fabric.conflicts.append(
+                Conflict(
+                    "duplicate-port",
+                    port.source,
                     f"{port.device} {physical[1]} carries fabric {fabric_ports[physical].origin}; "
                     "an external circuit needs a port of its own",
-                    "duplicate-port",
+                    port.device,
+                    physical[1],
                 )
             )
         key = (port.device, port.name)

@@ -2,8 +2,10 @@
 templates render, and 802.1Q sub-interfaces of either.
 
 The schema checks the grammar all four platforms share (types.InterfaceName); this module
-checks a name against its device's own platform, so `swp1` on an EOS box or `Ethernet1/1` on
-Cumulus is refused at load, at the value. Port numbers are not range-checked here: which ports
+checks a name against its device's own platform. A name no platform has (`Eth9`,
+`HundredGigabitEthernet0/0/0/1`) is refused at load, at the value; a name of another platform
+(`swp1` on an EOS box, after the device moved platform) is a design question that the lint
+reports (PLAT-016), so one run lists every port that must be renamed. Port numbers are not range-checked here: which ports
 a model has is the hardware catalogue's business (rules HW-*).
 
 Sources: the naming in validators/data/hardware.yaml and generators/platforms/ (LAG and
@@ -80,9 +82,27 @@ def platform_problem(platform: str, name: str) -> str | None:
     return None
 
 
+def platforms_naming(name: str) -> list[str]:
+    """The platforms whose interface grammar `name` fits (LAG number limits included)."""
+    return [platform for platform in GRAMMARS if platform_problem(platform, name) is None]
+
+
+def foreign_name(platform: str, name: str) -> bool:
+    """`name` is no interface of `platform` but is one of another platform: a lint finding
+    (PLAT-016) rather than unusable input."""
+    return platform_problem(platform, name) is not None and bool(platforms_naming(name))
+
+
 def sample(template: str, n: int) -> str:
     """A link rule's interface pattern with its {n} filled in (see types.InterfaceTemplate)."""
     return template.replace("{n}", str(n))
 
 
-__all__ = ["GRAMMARS", "VLAN_MAX", "platform_problem", "sample"]
+__all__ = [
+    "GRAMMARS",
+    "VLAN_MAX",
+    "foreign_name",
+    "platform_problem",
+    "platforms_naming",
+    "sample",
+]

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from meetme.core.problems import Location, Problem
-from meetme.intent.interfaces import platform_problem, sample
+from meetme.intent.interfaces import foreign_name, platform_problem, sample
 from meetme.intent.types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
 from meetme.intent.yaml_source import Path_
 
@@ -402,7 +402,8 @@ def _interface_names(
 ) -> Iterator[tuple[str, Location, str]]:
     """Every interface name written in intent is one its device's platform has: links,
     cross-connects, and the host ports and peer links of attachments. An attachment's names
-    are the same on both leaves: of a pair of two platforms, MH-001 reports the pair."""
+    are the same on both leaves: of a pair of two platforms, MH-001 reports the pair. A name
+    of another platform is left to the lint (PLAT-016)."""
     named: list[tuple[Any, Any, Path_]] = []
     for index, link in enumerate(_list(site, "links")):
         for end in ("a", "b"):
@@ -428,7 +429,7 @@ def _interface_names(
         if platform is None or not isinstance(name, str):
             continue
         problem = platform_problem(platform, name)
-        if problem is not None:
+        if problem is not None and not foreign_name(platform, name):
             yield f"{problem} (device {device})", at(*path), BAD_INTERFACE
 
 
@@ -436,7 +437,8 @@ def _link_rule_patterns(
     site: dict[str, Any], devices: dict[str, Any], at: Callable[..., Location]
 ) -> Iterator[tuple[str, Location, str]]:
     """A link rule's interface pattern, filled with its first port number, names an interface
-    of every platform the side selects: the one it names, else those of its role's devices."""
+    of every platform the side selects: the one it names, else those of its role's devices
+    (a name of another platform is left to the lint, PLAT-016)."""
     for index, rule in enumerate(_list(site, "link_rules")):
         for end in ("a", "b"):
             side = _get(rule, end)
@@ -458,8 +460,9 @@ def _link_rule_patterns(
                 }
             )
             for platform in sorted(platforms):
-                problem = platform_problem(platform, sample(pattern, n))
-                if problem is not None:
+                name = sample(pattern, n)
+                problem = platform_problem(platform, name)
+                if problem is not None and not foreign_name(platform, name):
                     yield (
                         f"link rule side {end}, with n={n}: {problem}",
                         at("link_rules", index, end, "interface"),

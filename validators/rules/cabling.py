@@ -230,3 +230,42 @@ def link_rule_names_unique(ctx: SiteContext) -> Iterator[Hit]:
             )
         else:
             seen[link_rule.name] = index
+
+
+@rule(
+    "PHY-016",
+    "error",
+    "A link rule numbers the ports and addresses of every device it selects",
+    "A link rule derives each port from the peer's id (port = first + (peer id - peer_id_base) "
+    "x count + k) and each /31 from the a-side port. A device whose id lies below the other "
+    "side's peer_id_base would get a port below `first`, and one whose id puts its links past "
+    "links_per_device has no p2p subnet: typically a device given a role or platform the "
+    "rule's numbering was not laid out for. The rule makes no link for it, so the lint stops "
+    "here instead of rendering a fabric with that device missing.",
+    "docs/standards.md#phy-016; RFC 7938 section 5 (stable, id-derived fabric numbering)",
+)
+def link_rule_numbering_fits(ctx: SiteContext) -> Iterator[Hit]:
+    for conflict in ctx.fabric.conflicts:
+        if conflict.kind == "numbering":
+            yield Hit(conflict.message, conflict.path)
+
+
+@rule(
+    "PHY-017",
+    "error",
+    "An interface name carries one link or one circuit",
+    "Two link rules, an explicit link and a rule, or a circuit and a fabric link that give one "
+    "device the same interface would render two configs of one interface, and the last wins "
+    "on the device. PHY-013 reports this for every front-panel port it can read; this rule "
+    "covers the other names (port-channels and names of another platform), so each clash is "
+    "one finding.",
+    "docs/standards.md#phy-017",
+)
+def interface_names_used_once(ctx: SiteContext) -> Iterator[Hit]:
+    for conflict in ctx.fabric.conflicts:
+        if conflict.kind != "duplicate-port" or conflict.interface is None:
+            continue
+        device = ctx.site.devices.get(conflict.device)
+        if device is not None and port_id(device.platform, conflict.interface) is not None:
+            continue  # a front-panel port of its platform: PHY-013 reports the clash
+        yield Hit(conflict.message, conflict.path)

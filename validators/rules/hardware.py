@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 import yaml
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
+from meetme.intent.interfaces import foreign_name
 from meetme.intent.schema import Device
 
 if TYPE_CHECKING:
@@ -111,7 +112,8 @@ def port_problem(device: Device, interface: str) -> str | None:
 
 
 def _checked(ctx: SiteContext, name: str) -> Device | None:
-    """The device when its model is catalogued for its platform (else HW-002 reports it)."""
+    """The device when its model is catalogued for its platform (else HW-002 or HW-003
+    reports it)."""
     device = ctx.site.devices.get(name)
     if device is None:
         return None
@@ -127,8 +129,8 @@ Found = dict[tuple[Path_, str, str], dict[str, list[str]]]
 
 def _note(found: Found, ctx: SiteContext, where: Path_, origin: str, name: str, iface: str) -> None:
     device = _checked(ctx, name)
-    if device is None:
-        return
+    if device is None or foreign_name(device.platform, iface.split(".", 1)[0]):
+        return  # a name of another platform: PLAT-016 reports it, once
     reason = port_problem(device, iface)
     if reason is not None:
         listed = found[(where, origin, reason)][name]
@@ -220,10 +222,27 @@ def model_catalogued(ctx: SiteContext) -> Iterator[Hit]:
                 "numbers are unchecked; add the model with its front-panel ports and datasheet",
                 (*device.path, "model"),
             )
-        elif spec["platform"] != device.platform:
+
+
+@rule(
+    "HW-003",
+    "error",
+    "A catalogued hardware model runs the device's platform",
+    "Each hardware model runs one of the four operating systems (an Arista 7060X6 runs EOS, a "
+    "Nexus 9000 NX-OS, a Cisco 8000 IOS-XR, an NVIDIA Spectrum switch Cumulus Linux). A device "
+    "given another platform, or a model copied from another vendor's device, would be rendered "
+    "a config its hardware cannot run, and its ports would go unchecked (HW-001 reads ports as "
+    "the model's platform numbers them).",
+    f"{CATALOGUE} (each model's platform, from its vendor datasheet)",
+)
+def model_runs_the_platform(ctx: SiteContext) -> Iterator[Hit]:
+    models = hardware()["models"]
+    for name, device in sorted(ctx.site.devices.items()):
+        spec = models.get(device.model)
+        if spec is not None and spec["platform"] != device.platform:
             yield Hit(
-                f"{name}: {CATALOGUE} describes the {device.model} on {spec['platform']}, not "
-                f"{device.platform}, so its port numbers are unchecked; add the platform's "
-                "numbering",
+                f"{name}: the {device.model} runs {spec['platform']} ({CATALOGUE}), not "
+                f"{device.platform}; give the device a model that runs {device.platform}, or "
+                f"the platform its model runs",
                 (*device.path, "model"),
             )

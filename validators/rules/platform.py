@@ -21,7 +21,9 @@ from meetme.generators.platforms import PLATFORMS, Gap, Platform
 from meetme.generators.platforms import gaps as limits
 from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
 
+from meetme.intent.interfaces import GRAMMARS, foreign_name, platforms_naming, sample
 from meetme.intent.loader import LoadedIntent
+from meetme.intent.schema import Site
 
 GATE = "docs/standards.md#platform-gate"
 
@@ -172,6 +174,64 @@ _limit(
     "docs/syntax.md#nxos-evpn (Cisco Nexus 9000 NX-OS Interfaces Configuration Guide, "
     '"BFD Multihop")',
 )
+
+
+INTERFACE_NAME = "PLAT-016"
+
+
+@rule(
+    INTERFACE_NAME,
+    "error",
+    "Interface names are written as the device's platform names its ports",
+    "A device moved to another platform (or a port copied from a device of another vendor) "
+    "keeps names the new OS does not have, e.g. `swp1` on an EOS switch: the rendered "
+    "config would configure an interface that does not exist and leave the real port bare. "
+    "A name no platform has is unusable input (exit 2); a name of another platform is this "
+    "finding, one per value, so one run lists every port to rename.",
+    f"{GATE}; meetme/intent/interfaces.py (each platform's interface grammar and its sources)",
+)
+def interface_names_of_the_platform(ctx: SiteContext) -> Iterator[Hit]:
+    site = ctx.site
+    for devices, name, path in _written_names(site):
+        platform = PLATFORMS.get(site.devices[devices[0]].platform)
+        if platform is None or not foreign_name(platform.name, name):
+            continue
+        other = " or ".join(PLATFORMS[p].title for p in platforms_naming(name) if p in PLATFORMS)
+        has = "has" if len(devices) == 1 else "have"
+        yield Hit(
+            f"{', '.join(devices)} ({platform.title}) {has} no interface {name}, a name of "
+            f"{other}; {platform.name} writes {GRAMMARS[platform.name].shapes}",
+            path,
+        )
+
+
+def _written_names(site: Site) -> Iterator[tuple[tuple[str, ...], str, tuple[str | int, ...]]]:
+    """(devices of one platform, interface name, intent path of the name) of every name the
+    intent writes: explicit links, cross-connects, attachment ports and peer links (on each
+    leaf), and link rule patterns with their first port number (on the devices the side
+    selects, grouped by platform: one finding per platform, not one per device)."""
+    for link in site.links:
+        for side, end in (("a", link.a), ("b", link.b)):
+            if end.device in site.devices:
+                yield (end.device,), end.interface, (*link.path, side, "interface")
+    for xc in site.cross_connects.values():
+        if xc.device in site.devices:
+            yield (xc.device,), xc.interface, (*xc.path, "interface")
+    for attachment in site.attachments.values():
+        for key in ("ports", "peer_link"):
+            for index, port in enumerate(getattr(attachment, key)):
+                for leaf in attachment.leaves:
+                    if leaf in site.devices:
+                        yield (leaf,), port, (*attachment.path, key, index)
+    for rule_ in site.link_rules:
+        for side, rule_side in (("a", rule_.a), ("b", rule_.b)):
+            by_platform: dict[str, list[str]] = {}
+            for device_name, device in sorted(site.devices.items(), key=lambda d: d[1].id):
+                if device.role == rule_side.role and rule_side.platform in (None, device.platform):
+                    by_platform.setdefault(device.platform, []).append(device_name)
+            name = sample(rule_side.interface, rule_side.first)
+            for devices in by_platform.values():
+                yield tuple(devices), name, (*rule_.path, side, "interface")
 
 
 def platform_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
