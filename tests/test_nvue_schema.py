@@ -1162,3 +1162,12 @@ def test_misspelled_multihoming_key_is_rejected(
     node[bad_key] = "on"
     with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
         forbid_schema.model_validate(tree)
+
+
+def test_matrix_golden_files_are_valid_nvue_516(forbid_schema: type[BaseModel]) -> None:
+    """NVUE in the roles the example does not show (borders with the full edge and the
+    border pair's iBGP, super-spines) is valid 5.16 too."""
+    golden = sorted((Path(__file__).parent / "golden" / "matrix").glob("nvidia_nvue-*.yaml"))
+    assert len(golden) >= 2
+    for path in golden:
+        validate(forbid_schema, path.name, path.read_text())

@@ -339,7 +339,7 @@ def _explicit_links(repo: Path, *ends: tuple[str, str]) -> None:
         for i, (_, name) in enumerate(ends)
     )
     with (repo / LINKS).open("a") as handle:
-        handle.write("    links:\n" + rows)
+        handle.write(rows)  # after the border pair's explicit links
 
 
 def test_a_port_channel_named_by_two_links_is_one_phy_017(example: Path) -> None:

@@ -208,8 +208,9 @@ def interface_names_of_the_platform(ctx: SiteContext) -> Iterator[Hit]:
 def _written_names(site: Site) -> Iterator[tuple[tuple[str, ...], str, tuple[str | int, ...]]]:
     """(devices of one platform, interface name, intent path of the name) of every name the
     intent writes: explicit links, cross-connects, attachment ports and peer links (on each
-    leaf), and link rule patterns with their first port number (on the devices the side
-    selects, grouped by platform: one finding per platform, not one per device)."""
+    leaf), services LAN ports, and link rule patterns with their first port number (on the
+    devices the side selects, grouped by platform: one finding per platform, not one per
+    device)."""
     for link in site.links:
         for side, end in (("a", link.a), ("b", link.b)):
             if end.device in site.devices:
@@ -223,6 +224,10 @@ def _written_names(site: Site) -> Iterator[tuple[tuple[str, ...], str, tuple[str
                 for leaf in attachment.leaves:
                     if leaf in site.devices:
                         yield (leaf,), port, (*attachment.path, key, index)
+    edge = site.peering.edge
+    for device_name, services in sorted(edge.services.items()) if edge else ():
+        if device_name in site.devices:
+            yield (device_name,), services.interface, (*services.path, "interface")
     for rule_ in site.link_rules:
         for side, rule_side in (("a", rule_.a), ("b", rule_.b)):
             by_platform: dict[str, list[str]] = {}
