@@ -10,10 +10,12 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from meetme.generators.model import DeviceModel, RouteMap
+from meetme.generators.resolve.edge_sessions import ExternalSession
 
 from meetme.pipeline import device_models, lint
 from meetme.twin import runtime
@@ -68,7 +70,8 @@ def clean() -> Iterator[None]:
 def test_example_up_verify_down(clean: None) -> None:
     first = meetme("twin", "up")
     assert first.returncode == 0, first.stderr
-    assert "twin aus1: up, 25 routers in 26 namespaces" in first.stdout
+    # 18 devices and 16 parties; 24 tenant VRF namespaces and the IX LAN's
+    assert "twin aus1: up, 34 routers in 61 namespaces" in first.stdout
     again = meetme("twin", "up")  # idempotent: nothing is built twice
     assert again.returncode == 0 and "already up" in again.stdout
 
@@ -78,12 +81,12 @@ def test_example_up_verify_down(clean: None) -> None:
     by_check: dict[str, list[Result]] = {}
     for r in results:
         by_check.setdefault(r.check, []).append(r)
-    for check in ("sessions", "ecmp", "edge", "prefix-limit", "exports", "failover"):
+    for check in ("sessions", "ecmp", "edge", "prefix-limit", "exports", "clouds", "failover"):
         bad = [r.message for r in by_check[check] if not r.ok]
         assert by_check[check] and not bad, (check, bad)
-    # 422 sessions declared on 18 devices, 42 of them in tenant VRFs (not emulated), and the
-    # flooded peer's two IPv4 sessions, which the prefix-limit check covers
-    assert len(by_check["sessions"]) == 422 - 42 - 2
+    # 422 sessions declared on 18 devices (42 of them in tenant VRFs), but the flooded
+    # peer's two IPv4 sessions, which the prefix-limit check covers
+    assert len(by_check["sessions"]) == 422 - 2
     edge = {r.message for r in by_check["edge"]}
     assert "aus1-br1: session transit-a (192.0.2.0): bogon 100.64.0.0/10 rejected" in edge
     assert "aus1-br1: session transit-a (192.0.2.0): legitimate 1.1.1.0/24 accepted" in edge
@@ -98,17 +101,26 @@ def test_example_up_verify_down(clean: None) -> None:
         "aus1-br2: session transit-b (192.0.2.10) receives ['198.51.100.0/24'], agreed "
         "['198.51.100.0/24']" in exports
     )
+    clouds = {r.message for r in by_check["clouds"]}
+    assert (
+        "aus1-bl5: session gcp-ic/syd-ead1 (169.254.20.1) in VRF gpu-a receives "
+        "['10.50.0.0/16'], agreed ['10.50.0.0/16']" in clouds
+    )
     failover = [r.message for r in by_check["failover"]]
     assert [m.split(":")[0] for m in failover] == ["aus1-br1 stopped", "aus1-br2 stopped"]
     assert all("converged in" in m for m in failover)
-    # north-south through tenant VRFs is not emulated on this kernel: it fails, saying why
-    clouds = [r for r in by_check["clouds"] if not r.ok]
-    assert any(
-        r.device == "aus1-bl5" and "gcp-ic/syd-ead1" in r.subject and "VRF gpu-a" in r.message
-        for r in clouds
+    # each leaf's tenant VRFs have every cloud route they serve, over EVPN type-5 ...
+    tenants = {r.message: r.ok for r in by_check["tenant-vrfs"]}
+    assert tenants["aus1-lf1: VRF gpu-a has aws-syd/private-1's 172.31.0.0/16"]
+    assert tenants["aus1-lf3: VRF storage has er-syd/private's 10.200.0.0/16"]
+    assert tenants["aus1-lf6: VRF gpu-a has gcp-ic/mel-ead1's 10.128.0.0/20"]
+    # ... but no default route: no handoff session originates one (the north-south work)
+    missing = sorted(m for m, ok in tenants.items() if not ok)
+    assert len(missing) == 14 and all("lacks the default route" in m for m in missing)
+    assert (
+        "aus1-lf1: VRF gpu-a lacks the default route: no router sends a default route into "
+        "VRF gpu-a (no handoff session of the model originates one)" in missing
     )
-    tenants = {(r.device, r.subject) for r in by_check["tenant-vrfs"] if not r.ok}
-    assert ("aus1-lf1", "VRF gpu-a") in tenants and ("aus1-lf3", "VRF storage") in tenants
     assert report["passed"] is False and done.returncode == 1
 
     down = meetme("twin", "down")
@@ -118,13 +130,13 @@ def test_example_up_verify_down(clean: None) -> None:
     assert gone.returncode == 2 and gone.stderr.count("\n") == 1
 
 
-def example_models() -> tuple[dict[str, DeviceModel], list[object]]:
+def example_models() -> tuple[dict[str, DeviceModel], list[ExternalSession]]:
     result = lint(EXAMPLE / "intent")
     return dict(device_models(result)), list(result.fabrics["aus1"].edge.sessions)
 
 
-def twin_of(models: dict[str, DeviceModel], sessions: list[object]) -> Twin:
-    return plan("aus1", models, sessions)  # type: ignore[arg-type]
+def twin_of(models: dict[str, DeviceModel], sessions: list[ExternalSession]) -> Twin:
+    return plan("aus1", models, sessions)
 
 
 def _unlink(models: dict[str, DeviceModel], a: str, b: str) -> None:
@@ -183,4 +195,37 @@ def test_import_policy_letting_a_bogon_in_fails_edge(clean: None) -> None:
     bad = [r for r in verifier.edge_results() if not r.ok]
     assert [r.message for r in bad] == [
         "aus1-br1: session transit-a (192.0.2.0): bogon 100.64.0.0/10 accepted (must be rejected)"
+    ]
+
+
+def test_cloud_attachment_in_the_wrong_vrf_fails_clouds(clean: None) -> None:
+    """AWS private-1 serves gpu-a; put its sub-interface and session in storage on bl1."""
+    models, sessions = example_models()
+    bl1 = models["aus1-bl1"]
+    interfaces = tuple(
+        i.model_copy(update={"vrf": "storage"}) if i.name == "Ethernet9/1.101" else i
+        for i in bl1.interfaces
+    )
+    neighbors = tuple(
+        n.model_copy(update={"vrf": "storage"}) if n.address == "169.254.10.2" else n
+        for n in bl1.bgp.neighbors
+    )
+    models["aus1-bl1"] = bl1.model_copy(
+        update={
+            "interfaces": interfaces,
+            "bgp": bl1.bgp.model_copy(update={"neighbors": neighbors}),
+        }
+    )
+    sessions = [
+        replace(s, vrf="storage") if s.peer_address == "169.254.10.2" else s for s in sessions
+    ]
+    twin = twin_of(models, sessions)
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    assert all(r.ok for r in verifier.session_results())  # the session itself comes up
+    bad = [r.message for r in verifier.cloud_results() if not r.ok]
+    assert bad == [
+        "aus1-bl1: session aws-syd/private-1 (169.254.10.2) in VRF storage receives [], "
+        "agreed ['10.50.0.0/16']; extra [], missing ['10.50.0.0/16']"
     ]

@@ -30,6 +30,15 @@ def test_one_namespace_per_device_and_party_under_the_fixed_prefix() -> None:
     parties = sorted(n.name for n in twin.nodes if n.kind == "party")
     assert len(devices) == 18
     assert parties == [
+        "aws-syd/private-1",
+        "aws-syd/private-2",
+        "aws-syd/transit-1",
+        "aws-syd/transit-2",
+        "er-syd/private",
+        "gcp-ic/mel-ead1",
+        "gcp-ic/mel-ead2",
+        "gcp-ic/syd-ead1",
+        "gcp-ic/syd-ead2",
         "ix-syd/content-a",
         "ix-syd/eyeball-b",
         "ix-syd/rs1",
@@ -41,15 +50,23 @@ def test_one_namespace_per_device_and_party_under_the_fixed_prefix() -> None:
     assert twin.node("aus1-br1").namespace == "mm-aus1-br1"
     assert twin.node("transit-a").namespace == "mm-aus1-x-transit-a"
     assert all(ns.startswith("mm-aus1-") for ns in twin.namespaces)
-    assert len(set(twin.namespaces)) == len(twin.namespaces) == 26
+    # 18 devices, 16 parties, the IX LAN, and 26 tenant VRFs (a namespace each)
+    assert len(set(twin.namespaces)) == len(twin.namespaces) == 18 + 16 + 1 + 26
+    assert twin.namespaces_of(twin.node("aus1-lf1")) == [
+        "mm-aus1-lf1",
+        "mm-aus1-lf1.gpu-a",
+        "mm-aus1-lf1.gpu-a-mgmt",
+        "mm-aus1-lf1.storage",
+    ]
 
 
 def test_every_fabric_link_is_one_veth_pair_and_the_ix_lan_one_bridge() -> None:
     twin = example_twin()
     pairs = [s for s in twin.segments if s.bridge_namespace is None]
     # 4 spines x 2 borders x 2 + 6 leaves x 4 spines + 6 border leaves x 2 borders x 2
-    # fabric links, and the transits' and PNI's circuits (3 parties x 2 borders)
-    assert len(pairs) == 16 + 24 + 24 + 6
+    # fabric links, the transits' and PNI's circuits (3 parties x 2 borders), the VRF-lite
+    # handoff (2 border leaves x 4 links x 2 VRFs) and the cloud attachments (10)
+    assert len(pairs) == 16 + 24 + 24 + 6 + 16 + 10
     ix = [s for s in twin.segments if s.bridge_namespace is not None]
     assert [s.key for s in ix] == ["203.0.113.0/24"]
     assert sorted(e.node for e in ix[0].endpoints) == [
@@ -128,4 +145,29 @@ def test_commands_refuse_in_one_line_with_exit_2(
     assert done.exit_code == 2
     assert done.output.strip().splitlines() == [
         "meetme twin: needs root (network namespaces and FRR daemons); run it as root"
+    ]
+
+
+def test_tenant_vrfs_are_namespaces_with_their_l3vni_and_handoff_pairs() -> None:
+    twin = example_twin()
+    leaf = twin.node("aus1-lf5")
+    assert leaf.vrfs == ("gpu-a", "storage")
+    assert leaf.l3vnis == (("gpu-a", 50001), ("storage", 50010))
+    assert leaf.vtep == "10.0.1.105"
+    border = twin.node("aus1-br1")
+    assert border.vrfs == ("gpu-a", "storage") and border.l3vnis == ()  # VRF-lite only
+    handoff = next(s for s in twin.segments if s.key.startswith("aus1-bl1:Ethernet1/1.3101"))
+    assert [(e.node, e.ifname, e.vrf) for e in handoff.endpoints] == [
+        ("aus1-bl1", "e1-1.3101", "gpu-a"),
+        ("aus1-br1", "hu0-0-0-8.3101", "gpu-a"),
+    ]
+    assert twin.namespace_of(handoff.endpoints[1]) == "mm-aus1-br1.gpu-a"
+    aws = next(p for p in twin.party_plans if p.name == "aws-syd/private-1")
+    assert [(s.device, s.vrf, s.export_prefixes) for s in aws.sessions] == [
+        ("aus1-bl1", "gpu-a", ("10.50.0.0/16",))
+    ]
+    # a cloud is not held to Internet hygiene: its own networks and no default route
+    assert [(a.prefix, a.label) for a in aws.announcements] == [
+        ("172.31.0.0/16", "legitimate"),
+        ("0.0.0.0/0", "default route"),
     ]

@@ -25,7 +25,12 @@ _LEGITIMATE: dict[str, dict[Afi, tuple[str, tuple[int, ...]]]] = {
     "ix_rs": {"ipv4": ("8.8.8.0/24", (15169,)), "ipv6": ("2001:4860::/32", (15169,))},
     "ix_peer": {"ipv4": ("9.9.9.0/24", ()), "ipv6": ("2620:fe::/48", ())},
     "pni": {"ipv4": ("151.101.0.0/16", ()), "ipv6": ("2a04:4e40::/32", ())},
+    # a cloud sends its own networks (a VPC, a VNet, a VPC network's subnet)
+    "aws": {"ipv4": ("172.31.0.0/16", ()), "ipv6": ("2600:1f14::/36", ())},
+    "azure": {"ipv4": ("10.200.0.0/16", ()), "ipv6": ("fd00:200::/48", ())},
+    "gcp": {"ipv4": ("10.128.0.0/20", ()), "ipv6": ("fd20:128::/48", ())},
 }
+CLOUDS = frozenset({"aws", "azure", "gcp"})
 _BOGON: dict[Afi, str] = {"ipv4": "100.64.0.0/10", "ipv6": "fc00::/7"}  # RFC 6598, RFC 4193
 _DEFAULT: dict[Afi, str] = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 FLOOD_BEYOND = 10  # routes past the limit the flooding peer sends
@@ -52,6 +57,7 @@ class PartySession:
     our_asn: int
     ttl_security: bool
     export_prefixes: tuple[str, ...]  # exactly what we must send it, in this family
+    vrf: str | None = None  # our end's tenant VRF (a cloud attachment)
 
 
 @dataclass
@@ -134,6 +140,7 @@ def plan_party(
                 devices[session.device].bgp.asn,
                 neighbor.ttl_security,
                 tuple(p for p in session.export_prefixes if _afi(p) == neighbor.afi),
+                neighbor.vrf,
             )
         )
     v4 = [a.split("/")[0] for addrs in interfaces.values() for a in addrs if ":" not in a]
@@ -160,13 +167,14 @@ def _announcements(
     session = next(s for s, _, _ in found if s.afi == afi)
     allowed = [p for p in session.import_prefixes if _afi(p) == afi]
     legit, path = (allowed[0], ()) if allowed else _LEGITIMATE[kind][afi]
-    routes = [
-        Announcement(legit, afi, path, "legitimate"),
-        Announcement(_BOGON[afi], afi, path, "bogon"),
-        Announcement(_too_specific(legit), afi, path, "too specific"),
-    ]
-    own = [p for p in session.export_prefixes if _afi(p) == afi]
-    routes += [Announcement(p, afi, (), "own aggregate") for p in own]
+    routes = [Announcement(legit, afi, path, "legitimate")]
+    if session.internet:  # Internet hygiene: a cloud's private networks are its business
+        own = [p for p in session.export_prefixes if _afi(p) == afi]
+        routes += [
+            Announcement(_BOGON[afi], afi, path, "bogon"),
+            Announcement(_too_specific(legit), afi, path, "too specific"),
+            *(Announcement(p, afi, (), "own aggregate") for p in own),
+        ]
     if not session.accept_default:
         routes.append(Announcement(_DEFAULT[afi], afi, path, "default route"))
     return routes

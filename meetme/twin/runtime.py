@@ -17,7 +17,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from meetme.twin.topology import Node, Twin
+from meetme.twin.topology import Node, Twin, vrf_namespace
 
 STATE_ROOT = Path("/run/meetme-twin")
 FRR_DIR = Path("/usr/lib/frr")
@@ -159,7 +159,6 @@ def up(twin: Twin) -> str:
 
 
 def _links(twin: Twin) -> None:
-    ns_of = {n.name: n.namespace for n in twin.nodes}
     root: list[str] = []
     inside: dict[str, list[str]] = {ns: ["link set lo up"] for ns in twin.namespaces}
     for segment in twin.segments:
@@ -167,23 +166,39 @@ def _links(twin: Twin) -> None:
         if segment.bridge_namespace is None:
             a, b = ends
             root.append(
-                f"link add {a.ifname} netns {ns_of[a.node]} type veth "
-                f"peer name {b.ifname} netns {ns_of[b.node]}"
+                f"link add {a.ifname} netns {twin.namespace_of(a)} type veth "
+                f"peer name {b.ifname} netns {twin.namespace_of(b)}"
             )
         else:
             bridge = segment.bridge_namespace
             inside[bridge].append("link add br0 type bridge")
             for k, end in enumerate(ends):
                 root.append(
-                    f"link add {end.ifname} netns {ns_of[end.node]} type veth "
+                    f"link add {end.ifname} netns {twin.namespace_of(end)} type veth "
                     f"peer name l{k} netns {bridge}"
                 )
                 inside[bridge].append(f"link set l{k} master br0 up")
             inside[bridge].append("link set br0 up")
         for end in ends:
-            inside[ns_of[end.node]].append(f"link set {end.ifname} up")
+            inside[twin.namespace_of(end)].append(f"link set {end.ifname} up")
+    # Each L3VNI: a VXLAN device made in the device's namespace (its underlay: the VTEP
+    # source), moved into the VRF's namespace, a port of a bridge there (FRR's netns VRF
+    # backend takes the bridge as the VRF's L3VNI interface).
+    for node in twin.nodes:
+        for vrf, vni in node.l3vnis:
+            vrf_ns = vrf_namespace(node.namespace, vrf)
+            inside[node.namespace] += [
+                f"link add vx{vni} type vxlan id {vni} dstport 4789 local {node.vtep} nolearning",
+                f"link set vx{vni} netns {vrf_ns}",
+            ]
+            inside[vrf_ns] += [
+                f"link add br{vni} type bridge",
+                f"link set vx{vni} master br{vni}",
+                f"link set vx{vni} up",
+                f"link set br{vni} up",
+            ]
     _run(["ip", "-batch", "-"], "\n".join(root) + "\n")
-    for ns, lines in inside.items():
+    for ns, lines in inside.items():  # each device's namespace before its VRFs'
         _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
 
 
@@ -233,11 +248,14 @@ def _start_daemons(twin: Twin, state: State, path: Path) -> None:
             if daemon not in _daemons(node):
                 continue
             pidfile = FRR_RUN / node.namespace / f"{daemon}.pid"  # written as user frr
-            args = ["ip", "netns", "exec", node.namespace, str(FRR_DIR / daemon), "-d"]
-            args += ["-N", node.namespace, "-i", str(pidfile), "-f", str(empty), "-P", "0"]
+            args = [str(FRR_DIR / daemon), "-d", "-N", node.namespace, "-i", str(pidfile)]
+            args += ["-f", str(empty), "-P", "0"]
             if daemon == "bgpd":
                 args += ["-F", "datacenter"]  # 3 s keepalive, 9 s hold: fast failover
-            procs.append((node, pidfile, subprocess.Popen(args, stderr=subprocess.PIPE)))
+            if daemon == "zebra" and node.vrfs:
+                args.append("-n")  # a VRF is a network namespace (no VRF devices here)
+            command = ["ip", "netns", "exec", node.namespace, *_vrf_view(twin, node), *args]
+            procs.append((node, pidfile, subprocess.Popen(command, stderr=subprocess.PIPE)))
         for node, pidfile, proc in procs:
             _, errtext = proc.communicate()
             pid = _wait_pid(pidfile)
@@ -248,6 +266,26 @@ def _start_daemons(twin: Twin, state: State, path: Path) -> None:
                 )
             state.processes.append(Process(pid, node.namespace, daemon))
         state.save(path)
+
+
+# FRR's netns VRF backend knows a VRF by the name of its file in /run/netns. Each daemon of a
+# device with VRFs gets a private view there (`ip netns exec` gives it its own mount
+# namespace, a slave of the host's: nothing propagates back) holding exactly that device's
+# VRF namespaces under their VRF names.
+_VIEW = (
+    'set -e; mount -t tmpfs meetme-twin "$0"; '
+    'for pair in $VRFS; do : > "$0/${pair%%=*}"; mount --bind "/run/netns/${pair#*=}" '
+    '"$0/${pair%%=*}"; done; mount --rbind "$0" /run/netns; exec "$@"'
+)
+
+
+def _vrf_view(twin: Twin, node: Node) -> list[str]:
+    if not node.vrfs:
+        return []
+    view = state_dir(twin.site) / node.namespace / "vrfs"
+    view.mkdir(parents=True, exist_ok=True)
+    pairs = " ".join(f"{v}={vrf_namespace(node.namespace, v)}" for v in node.vrfs)
+    return ["env", f"VRFS={pairs}", "sh", "-c", _VIEW, str(view)]
 
 
 def _wait_pid(pidfile: Path, timeout: float = 10.0) -> int | None:

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from meetme.twin import runtime
-from meetme.twin.parties import PartyPlan
+from meetme.twin.parties import CLOUDS
 from meetme.twin.topology import Declared, Twin
 
 SETTLE_SECONDS = 60.0  # every declared session must be up within this after `up`
@@ -31,15 +31,28 @@ class Result:
     message: str
 
 
-def _peers(query: Query, ns: str) -> dict[str, dict[str, dict[str, Any]]]:
-    """family -> peer address -> its `show bgp summary json` entry (default VRF)."""
-    raw = query(ns, "show bgp summary json") or {}
-    return {fam: dict(body.get("peers", {})) for fam, body in raw.items() if isinstance(body, dict)}
+Peers = dict[tuple[str, str], dict[str, dict[str, Any]]]
 
 
-def _table(query: Query, ns: str, afi: str) -> dict[str, list[dict[str, Any]]]:
-    raw = query(ns, f"show bgp {afi} unicast json") or {}
-    routes: dict[str, list[dict[str, Any]]] = raw.get("routes", {})
+def _peers(query: Query, ns: str) -> Peers:
+    """(VRF, family) -> peer address -> its `show bgp vrf all summary json` entry."""
+    raw = query(ns, "show bgp vrf all summary json") or {}
+    found: Peers = {}
+    for vrf, families in raw.items():
+        for family, body in families.items() if isinstance(families, dict) else ():
+            if isinstance(body, dict):
+                found[(vrf, family)] = dict(body.get("peers", {}))
+    return found
+
+
+def _entry(peers: Peers, vrf: str | None, family: str, address: str) -> dict[str, Any]:
+    return peers.get((vrf or "default", family), {}).get(address, {})
+
+
+def _table(query: Query, ns: str, afi: str, vrf: str | None = None) -> dict[str, list[Any]]:
+    where = f" vrf {vrf}" if vrf else ""
+    raw = query(ns, f"show bgp{where} {afi} unicast json") or {}
+    routes: dict[str, list[Any]] = raw.get("routes", {})
     return routes
 
 
@@ -61,9 +74,6 @@ class Verifier:
         }
 
     # -- sessions ------------------------------------------------------------------------
-    def _emulated(self, d: Declared) -> bool:
-        return d.vrf is None
-
     def session_results(self) -> list[Result]:
         return [r for _, r in self._sessions()]
 
@@ -71,11 +81,12 @@ class Verifier:
         results: list[tuple[Declared, Result]] = []
         peers = {dev: _peers(self.query, self.ns[dev]) for dev in self._devices()}
         for d in self.twin.declared:
-            if not self._emulated(d) or (d.device, d.address) in self.flooded:
+            if (d.device, d.address) in self.flooded:
                 continue
-            entry = peers[d.device].get(d.family, {}).get(d.address)
-            state = entry.get("state", "absent") if entry else "absent"
-            subject = f"{d.description} ({d.address}, {d.family})"
+            entry = _entry(peers[d.device], d.vrf, d.family, d.address)
+            state = entry.get("state", "absent")
+            where = f", VRF {d.vrf}" if d.vrf else ""
+            subject = f"{d.description} ({d.address}, {d.family}{where})"
             ok = state == "Established"
             message = f"{d.device}: session {subject} is {state}"
             results.append(
@@ -142,14 +153,14 @@ class Verifier:
     # -- the edge: hostile rejected, legitimate accepted ----------------------------------
     def edge_results(self) -> list[Result]:
         results = []
-        tables: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
+        tables: dict[tuple[str, str, str | None], dict[str, list[Any]]] = {}
         for party in self.twin.party_plans:
             for s in party.sessions:
                 if (s.device, s.their_address) in self.flooded:
                     continue
-                key = (s.device, s.afi)
+                key = (s.device, s.afi, s.vrf)
                 if key not in tables:
-                    tables[key] = _table(self.query, self.ns[s.device], s.afi)
+                    tables[key] = _table(self.query, self.ns[s.device], s.afi, s.vrf)
                 for a in party.announcements:
                     if a.afi != s.afi:
                         continue
@@ -183,7 +194,7 @@ class Verifier:
                 continue
             for s in party.sessions:
                 peers = _peers(self.query, self.ns[s.device])
-                entry = peers.get(_family(s.afi), {}).get(s.their_address, {})
+                entry = _entry(peers, s.vrf, _family(s.afi), s.their_address)
                 state = entry.get("state", "absent")
                 subject = f"{party.name} ({s.their_address}, {s.afi})"
                 if s.afi == party.flood_afi:
@@ -205,8 +216,7 @@ class Verifier:
                     for d in self.twin.declared
                     if d.device == device
                     and d.party not in (None, party.name)
-                    and d.vrf is None
-                    and peers.get(d.family, {}).get(d.address, {}).get("state") != "Established"
+                    and _entry(peers, d.vrf, d.family, d.address).get("state") != "Established"
                 ]
                 results.append(
                     Result(
@@ -225,9 +235,11 @@ class Verifier:
         return results
 
     # -- what each party receives ---------------------------------------------------------
-    def export_results(self) -> list[Result]:
+    def _receives(self, clouds: bool) -> list[Result]:
         results = []
         for party in self.twin.party_plans:
+            if (party.kind in CLOUDS) != clouds:
+                continue
             tables = {afi: _table(self.query, self.ns[party.name], afi) for afi in party.afis()}
             for s in party.sessions:
                 if (s.device, s.their_address) in self.flooded:
@@ -235,11 +247,12 @@ class Verifier:
                 got = {p for p, paths in tables[s.afi].items() if _from(paths, s.our_address)}
                 want = set(s.export_prefixes)
                 ok = got == want
-                subject = f"{party.name} ({s.their_address})"
+                where = f" in VRF {s.vrf}" if s.vrf else ""
+                subject = f"{party.name} ({s.their_address}){where}"
                 detail = "" if ok else f"; extra {sorted(got - want)}, missing {sorted(want - got)}"
                 results.append(
                     Result(
-                        "exports",
+                        "clouds" if clouds else "exports",
                         ok,
                         s.device,
                         subject,
@@ -249,36 +262,65 @@ class Verifier:
                 )
         return results
 
-    # -- clouds and tenant VRFs (not emulated on this kernel) -----------------------------
+    def export_results(self) -> list[Result]:
+        """Each Internet party receives exactly our aggregates."""
+        return self._receives(clouds=False)
+
     def cloud_results(self) -> list[Result]:
-        return [
-            Result(
-                "clouds",
-                False,
-                d.device,
-                f"{d.description} ({d.address}) in VRF {d.vrf}",
-                f"{d.device}: session {d.description} ({d.address}) lives in tenant VRF {d.vrf}, "
-                "which the twin does not emulate yet (no VRF devices on this kernel; FRR's "
-                "namespace VRF backend is not wired): its agreed prefixes are unproven",
-            )
-            for d in self.twin.declared
-            if d.kind in ("aws", "azure", "gcp") and d.vrf is not None
-        ]
+        """Each cloud receives exactly its agreed prefixes, from the VRF it serves."""
+        return self._receives(clouds=True)
+
+    # -- tenant VRFs on the leaves ---------------------------------------------------------
+    def cloud_routes(self) -> dict[str, list[tuple[str, str]]]:
+        """VRF -> (prefix, cloud) of every cloud's legitimate route learned into it."""
+        found: dict[str, list[tuple[str, str]]] = {}
+        for party in self.twin.party_plans:
+            for vrf in sorted({s.vrf for s in party.sessions if s.vrf}):
+                for a in party.announcements:
+                    if a.must_accept and a.afi == "ipv4":
+                        found.setdefault(vrf, []).append((a.prefix, party.name))
+        return {vrf: sorted(set(routes)) for vrf, routes in found.items()}
+
+    def _vrf_routes(self, leaf: str, vrf: str) -> dict[str, list[Any]]:
+        raw = self.query(self.ns[leaf], f"show ip route vrf {vrf} json") or {}
+        return {p: [e for e in entries if e.get("selected")] for p, entries in raw.items()}
 
     def tenant_results(self) -> list[Result]:
-        return [
-            Result(
-                "tenant-vrfs",
-                False,
-                device,
-                f"VRF {vrf}",
-                f"{device}: VRF {vrf}: the default route and the agreed cloud prefixes are "
-                "unproven: the twin does not emulate tenant VRFs yet (no VRF devices on this "
-                "kernel; FRR's namespace VRF backend is not wired)",
+        """Each leaf's tenant VRF has the default route and each cloud's route it serves."""
+        results = []
+        clouds = self.cloud_routes()
+        for leaf, vrf in self.twin.tenant_vrfs:
+            routes = self._vrf_routes(leaf, vrf)
+            wanted = [("0.0.0.0/0", "the default route")]
+            wanted += [(p, f"{cloud}'s {p}") for p, cloud in clouds.get(vrf, [])]
+            for prefix, what in wanted:
+                ok = bool(routes.get(prefix))
+                why = "" if ok else self._why_missing(vrf, prefix)
+                results.append(
+                    Result(
+                        "tenant-vrfs",
+                        ok,
+                        leaf,
+                        f"VRF {vrf} {prefix}",
+                        f"{leaf}: VRF {vrf} " + ("has " if ok else "lacks ") + what + why,
+                    )
+                )
+        return results
+
+    def _why_missing(self, vrf: str, prefix: str) -> str:
+        """Where along border -> border leaf -> EVPN -> leaf a route of the VRF stops."""
+        exits = self.twin.vrf_exits.get(vrf, [])
+        if not exits:
+            return f": no border leaf carries VRF {vrf} (no handoff, no cloud attachment)"
+        if prefix == "0.0.0.0/0" and not self.twin.default_origins.get(vrf):
+            return (
+                f": no router sends a default route into VRF {vrf} (no handoff session of the "
+                "model originates one)"
             )
-            for device, vrf in self.twin.unemulated_vrfs
-            if self.twin.role(device) == "leaf"
-        ]
+        holding = [bl for bl in exits if self._vrf_routes(bl, vrf).get(prefix)]
+        if not holding:
+            return f": none of the border leaves of VRF {vrf} ({', '.join(exits)}) has it"
+        return f": {', '.join(holding)} has it, but EVPN type-5 did not bring it here"
 
     # -- failover -------------------------------------------------------------------------
     def _exits(self, stopped: str) -> list[str]:
@@ -286,8 +328,32 @@ class Verifier:
         other border (the north-south exits toward each external party)."""
         return [d for d in self._role("border_leaf") + self._role("border") if d != stopped]
 
-    def _failover_faults(self, stopped: str, baseline: dict[str, dict[str, int]]) -> list[Result]:
+    def _vrf_baseline(self) -> dict[tuple[str, str], set[str]]:
+        """(leaf, VRF) -> the prefixes its tenant VRF has now."""
+        return {
+            (leaf, vrf): {p for p, e in self._vrf_routes(leaf, vrf).items() if e}
+            for leaf, vrf in self.twin.tenant_vrfs
+        }
+
+    def _failover_faults(
+        self,
+        stopped: str,
+        baseline: dict[str, dict[str, int]],
+        vrf_baseline: dict[tuple[str, str], set[str]],
+    ) -> list[Result]:
         faults = []
+        for (leaf, vrf), before in vrf_baseline.items():
+            present = {p for p, e in self._vrf_routes(leaf, vrf).items() if e}
+            for prefix in sorted(before - present):
+                faults.append(
+                    Result(
+                        "failover",
+                        False,
+                        leaf,
+                        f"VRF {vrf} {prefix}",
+                        f"{leaf}: with {stopped} stopped, VRF {vrf} lost {prefix}",
+                    )
+                )
         for leaf in self._role("leaf"):
             now = self._widths(leaf, self._exits(stopped))
             for target, width in now.items():
@@ -323,13 +389,14 @@ class Verifier:
             baseline = {
                 leaf: self._widths(leaf, self._exits(border)) for leaf in self._role("leaf")
             }
+            vrf_baseline = self._vrf_baseline()
             runtime.set_links(self.ns[border], up_=False)
             started = time.monotonic()
             time.sleep(POLL)
-            faults = self._failover_faults(border, baseline)
+            faults = self._failover_faults(border, baseline, vrf_baseline)
             while faults and time.monotonic() - started < FAILOVER_SECONDS:
                 time.sleep(POLL)
-                faults = self._failover_faults(border, baseline)
+                faults = self._failover_faults(border, baseline, vrf_baseline)
             took = time.monotonic() - started
             if faults:
                 results += faults
@@ -341,7 +408,7 @@ class Verifier:
                         border,
                         "stopped",
                         f"{border} stopped: every leaf still reaches every exit with full "
-                        f"ECMP; converged in {took:.1f} s",
+                        f"ECMP and keeps every route of its tenant VRFs; converged in {took:.1f} s",
                     )
                 )
             runtime.set_links(self.ns[border], up_=True)
@@ -367,6 +434,3 @@ def _family(afi: str) -> str:
 
 def as_json(results: list[Result]) -> list[dict[str, Any]]:
     return [asdict(r) for r in results]
-
-
-__all__ = ["PartyPlan", "Result", "Verifier", "as_json"]
