@@ -109,6 +109,7 @@ def test_example_up_verify_down(clean: None) -> None:
     failover = [r.message for r in by_check["failover"]]
     assert [m.split(":")[0] for m in failover] == ["aus1-br1 stopped", "aus1-br2 stopped"]
     assert all("converged in" in m for m in failover)
+    assert all(0 < (r.seconds or 0) < 20 for r in by_check["failover"])  # measured, in JSON
     # each leaf's tenant VRFs have every cloud route they serve, over EVPN type-5 ...
     tenants = {r.message: r.ok for r in by_check["tenant-vrfs"]}
     assert tenants["aus1-lf1: VRF gpu-a has aws-syd/private-1's 172.31.0.0/16"]
@@ -229,3 +230,17 @@ def test_cloud_attachment_in_the_wrong_vrf_fails_clouds(clean: None) -> None:
         "aus1-bl1: session aws-syd/private-1 (169.254.10.2) in VRF storage receives [], "
         "agreed ['10.50.0.0/16']; extra [], missing ['10.50.0.0/16']"
     ]
+
+
+def test_a_config_frr_refuses_stops_up_and_leaves_nothing(clean: None) -> None:
+    models, sessions = example_models()
+    twin = twin_of(models, sessions)
+    sp1 = twin.node("aus1-sp1")
+    broken = replace(sp1, config=sp1.config.replace(" bgp router-id", " bgp router-identity", 1))
+    twin.nodes[twin.nodes.index(sp1)] = broken
+    with pytest.raises(runtime.TwinRefused) as refused:
+        runtime.up(twin)
+    assert str(refused.value).startswith("meetme twin: aus1-sp1: FRR refused its config: ")
+    assert str(refused.value).endswith("; nothing was left running")
+    assert leftovers() == ([], [])
+    assert not runtime.state_path("aus1").exists()

@@ -143,14 +143,18 @@ def up(twin: Twin) -> str:
     state.save(path)
     plan_path(twin.site).write_text(twin.to_json())
     started = time.monotonic()
-    for ns in twin.namespaces:
-        _run(["ip", "netns", "add", ns])
-        state.namespaces.append(ns)
-        state.save(path)
-    _sysctls(twin.namespaces)  # before the links: `default` applies to new interfaces
-    _links(twin)
-    _start_daemons(twin, state, path)
-    _configure(twin)
+    try:
+        for ns in twin.namespaces:
+            _run(["ip", "netns", "add", ns])
+            state.namespaces.append(ns)
+            state.save(path)
+        _sysctls(twin.namespaces)  # before the links: `default` applies to new interfaces
+        _links(twin)
+        _start_daemons(twin, state, path)
+        _configure(twin)
+    except TwinRefused as exc:  # a twin half up is no twin: remove what was recorded
+        down(twin.site)
+        raise TwinRefused(f"{exc}; nothing was left running") from None
     took = time.monotonic() - started
     return (
         f"twin {twin.site}: up, {len(twin.nodes)} routers in {len(twin.namespaces)} "

@@ -29,6 +29,7 @@ class Result:
     device: str
     subject: str  # the session, route or VRF
     message: str
+    seconds: float | None = None  # failover: the measured convergence time
 
 
 Peers = dict[tuple[str, str], dict[str, dict[str, Any]]]
@@ -409,6 +410,7 @@ class Verifier:
                         "stopped",
                         f"{border} stopped: every leaf still reaches every exit with full "
                         f"ECMP and keeps every route of its tenant VRFs; converged in {took:.1f} s",
+                        round(took, 2),
                     )
                 )
             runtime.set_links(self.ns[border], up_=True)
