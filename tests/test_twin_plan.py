@@ -68,7 +68,7 @@ def test_every_fabric_link_is_one_veth_pair_and_the_ix_lan_one_bridge() -> None:
     # handoff (2 border leaves x 4 links x 2 VRFs) and the cloud attachments (10)
     assert len(pairs) == 16 + 24 + 24 + 6 + 16 + 10
     ix = [s for s in twin.segments if s.bridge_namespace is not None]
-    assert [s.key for s in ix] == ["203.0.113.0/24"]
+    assert [s.key for s in ix] == ["ix-syd:203.0.113.0/24"]
     assert sorted(e.node for e in ix[0].endpoints) == [
         "aus1-br1",
         "aus1-br2",

@@ -125,7 +125,7 @@ def plan_party(
     interfaces: dict[str, list[str]] = {ifname: [] for ifname in ifaces.values()}
     sessions: list[PartySession] = []
     for session, neighbor, port in found:
-        ifname = ifaces[str(ipaddress.ip_interface(_cidr(port)).network)]
+        ifname = ifaces[segment_key(name, port)]
         ours = port.ipv4 if neighbor.afi == "ipv4" else port.ipv6
         assert ours is not None
         theirs = f"{neighbor.address}/{ours.prefixlen}"
@@ -153,6 +153,13 @@ def plan_party(
         party.flood_afi = "ipv4"
         party.flood_count = min(limits) + FLOOD_BEYOND
     return party
+
+
+def segment_key(party: str, port: Interface) -> str:
+    """The segment of a party's circuit: its group (`ix-syd` of `ix-syd/rs1`) and our port's
+    subnet, so both borders' IX ports share one LAN and two clouds' links never merge."""
+    subnet = ipaddress.ip_interface(_cidr(port)).network
+    return f"{party.split('/')[0]}:{subnet}"
 
 
 def _cidr(port: Interface) -> str:

@@ -11,7 +11,6 @@ L3VNI a VXLAN device and a bridge in it (`runtime`).
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
 from dataclasses import asdict, dataclass, field
 
@@ -137,8 +136,8 @@ class Twin:
 
     @property
     def digest(self) -> str:
-        """Identifies the layout and every config: `verify` refuses a twin built from other
-        intent."""
+        """Identifies the layout and every config: `up` rebuilds a twin whose digest differs
+        and leaves one that matches alone."""
         text = json.dumps(
             [[asdict(n) for n in self.nodes], [asdict(s) for s in self.segments]], sort_keys=True
         )
@@ -153,12 +152,6 @@ def _fabric_ports(model: DeviceModel) -> list[Interface]:
     return [
         i for i in model.interfaces if i.kind == "routed" and i.peer is not None and i.vrf is None
     ]
-
-
-def _network(interface: Interface) -> str:
-    address = interface.ipv4 or interface.ipv6
-    assert address is not None  # only addressed interfaces reach here
-    return str(ipaddress.ip_interface(address.cidr).network)
 
 
 def plan(site: str, models: dict[str, DeviceModel], sessions: list[ExternalSession]) -> Twin:
@@ -244,8 +237,8 @@ def _handoff_ports(model: DeviceModel) -> list[Interface]:
 def _external_segments(
     twin: Twin, devices: dict[str, DeviceModel], sessions: list[ExternalSession]
 ) -> None:
-    """Each external port of the default VRF is a segment keyed by its subnet (both borders'
-    IX ports share one); every party with a session on it joins it."""
+    """Each external port (in any VRF) is a segment (`parties.segment_key`); every party with
+    a session on it joins it."""
     members: dict[str, list[Endpoint]] = {}
     party_ifaces: dict[str, dict[str, str]] = {}  # party -> segment key -> its ifname
     party_sessions: dict[str, list[tuple[ExternalSession, BgpNeighbor, Interface]]] = {}
@@ -257,7 +250,7 @@ def _external_segments(
             port = by_port.get(n.local_interface)
             if port is None or port.vrf != n.vrf:
                 continue
-            key = _network(port)
+            key = parties.segment_key(n.party, port)
             here = members.setdefault(key, [])
             own = Endpoint(name, linux_name(port.name), port.vrf)
             if own not in here:
