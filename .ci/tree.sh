@@ -5,5 +5,5 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 mkdir "$tree/meetme"
-for f in "$top"/meetme/*.py "$top"/meetme/core "$top"/meetme/intent; do ln -s "$f" "$tree/meetme/"; done
+for f in "$top"/meetme/*.py "$top"/meetme/core "$top"/meetme/intent "$top"/meetme/twin; do ln -s "$f" "$tree/meetme/"; done
 for pkg in generators validators deploy templates; do ln -s "$top/$pkg" "$tree/meetme/$pkg"; done

@@ -557,3 +557,12 @@ def _register_deploy_commands() -> None:
 
 
 _register_deploy_commands()
+
+
+def _register_twin_commands() -> None:
+    from meetme.twin.cli import twin_app
+
+    app.add_typer(twin_app, name="twin")
+
+
+_register_twin_commands()

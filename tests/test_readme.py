@@ -170,6 +170,8 @@ class Session:
 
 def run_block(session: Session, where: str, command: list[str]) -> None:
     program = command[0]
+    if command[:2] == ["meetme", "twin"]:
+        return  # as root with FRR only: tests/test_twin_integration.py runs these commands
     if program == "meetme":
         session.meetme(where, command[1:])
     elif program == "export":

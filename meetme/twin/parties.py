@@ -1,0 +1,194 @@
+"""Emulated external parties: each transit, IX route server, IX peer and PNI of the default
+VRF is an FRR speaker in its own namespace, announcing a legitimate route of its kind and the
+hostile ones an edge must reject (a bogon, our own aggregate, a too-specific, a default route
+nobody agreed to); one IX peer floods past its prefix limit. What each announcement must meet
+at our edge is written here, by the design standard, not read from the policy under test.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
+from meetme.generators.resolve.edge_sessions import ExternalSession
+from meetme.twin.frr import template
+
+Afi = Literal["ipv4", "ipv6"]
+Label = Literal["legitimate", "bogon", "own aggregate", "too specific", "default route", "flood"]
+
+# A route of the kind's everyday business (prefix, AS path behind the party), per family.
+# A route server is transparent (RFC 7947): its ASN is not in the path it passes on.
+_LEGITIMATE: dict[str, dict[Afi, tuple[str, tuple[int, ...]]]] = {
+    "transit": {"ipv4": ("1.1.1.0/24", (13335,)), "ipv6": ("2606:4700::/32", (13335,))},
+    "ix_rs": {"ipv4": ("8.8.8.0/24", (15169,)), "ipv6": ("2001:4860::/32", (15169,))},
+    "ix_peer": {"ipv4": ("9.9.9.0/24", ()), "ipv6": ("2620:fe::/48", ())},
+    "pni": {"ipv4": ("151.101.0.0/16", ()), "ipv6": ("2a04:4e40::/32", ())},
+    # a cloud sends its own networks (a VPC, a VNet, a VPC network's subnet)
+    "aws": {"ipv4": ("172.31.0.0/16", ()), "ipv6": ("2600:1f14::/36", ())},
+    "azure": {"ipv4": ("10.200.0.0/16", ()), "ipv6": ("fd00:200::/48", ())},
+    "gcp": {"ipv4": ("10.128.0.0/20", ()), "ipv6": ("fd20:128::/48", ())},
+}
+CLOUDS = frozenset({"aws", "azure", "gcp"})
+_BOGON: dict[Afi, str] = {"ipv4": "100.64.0.0/10", "ipv6": "fc00::/7"}  # RFC 6598, RFC 4193
+_DEFAULT: dict[Afi, str] = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
+FLOOD_BEYOND = 10  # routes past the limit the flooding peer sends
+
+
+@dataclass(frozen=True)
+class Announcement:
+    prefix: str
+    afi: Afi
+    path: tuple[int, ...]  # prepended behind the party's own ASN (none: it originates)
+    label: Label
+
+    @property
+    def must_accept(self) -> bool:
+        return self.label == "legitimate"
+
+
+@dataclass(frozen=True)
+class PartySession:
+    device: str  # our router
+    our_address: str
+    their_address: str
+    afi: Afi
+    our_asn: int
+    ttl_security: bool
+    export_prefixes: tuple[str, ...]  # exactly what we must send it, in this family
+    vrf: str | None = None  # our end's tenant VRF (a cloud attachment)
+
+
+@dataclass
+class PartyPlan:
+    name: str
+    kind: str
+    asn: int
+    router_id: str
+    interfaces: dict[str, list[str]]  # ifname -> addresses with length
+    sessions: list[PartySession] = field(default_factory=list)
+    announcements: list[Announcement] = field(default_factory=list)
+    flood_afi: Afi | None = None
+    flood_count: int = 0
+
+    @property
+    def route_server(self) -> bool:
+        return self.kind == "ix_rs"
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> PartyPlan:
+        plan = cls(raw["name"], raw["kind"], raw["asn"], raw["router_id"], raw["interfaces"])
+        plan.sessions = [
+            PartySession(**{**s, "export_prefixes": tuple(s["export_prefixes"])})
+            for s in raw["sessions"]
+        ]
+        plan.announcements = [
+            Announcement(a["prefix"], a["afi"], tuple(a["path"]), a["label"])
+            for a in raw["announcements"]
+        ]
+        plan.flood_afi = raw["flood_afi"]
+        plan.flood_count = raw["flood_count"]
+        return plan
+
+    def afis(self) -> list[Afi]:
+        return [afi for afi in ("ipv4", "ipv6") if any(s.afi == afi for s in self.sessions)]
+
+
+def _afi(prefix: str) -> Afi:
+    return "ipv4" if ipaddress.ip_network(prefix).version == 4 else "ipv6"
+
+
+def _too_specific(prefix: str) -> str:
+    net = ipaddress.ip_network(prefix)
+    longer = 25 if net.version == 4 else 49
+    return str(next(net.subnets(new_prefix=max(longer, net.prefixlen + 1))))
+
+
+def flood_prefixes(count: int) -> list[str]:
+    """`count` distinct public /24s (20.0.0.0/14 onwards) that pass every edge filter."""
+    return [f"20.{i // 256}.{i % 256}.0/24" for i in range(count)]
+
+
+def plan_party(
+    name: str,
+    found: list[tuple[ExternalSession, BgpNeighbor, Interface]],
+    devices: dict[str, DeviceModel],
+    ifaces: dict[str, str],
+    *,
+    flood: bool,
+) -> PartyPlan:
+    """The speaker of one party: its addresses on each segment, its sessions toward our
+    routers, and what it announces. `flood`: may this party be the one that floods."""
+    first = found[0][0]
+    kind = first.kind
+    interfaces: dict[str, list[str]] = {ifname: [] for ifname in ifaces.values()}
+    sessions: list[PartySession] = []
+    for session, neighbor, port in found:
+        ifname = ifaces[segment_key(name, port)]
+        ours = port.ipv4 if neighbor.afi == "ipv4" else port.ipv6
+        assert ours is not None
+        theirs = f"{neighbor.address}/{ours.prefixlen}"
+        if theirs not in interfaces[ifname]:
+            interfaces[ifname].append(theirs)
+        sessions.append(
+            PartySession(
+                session.device,
+                ours.ip,
+                neighbor.address,
+                neighbor.afi,
+                devices[session.device].bgp.asn,
+                neighbor.ttl_security,
+                tuple(p for p in session.export_prefixes if _afi(p) == neighbor.afi),
+                neighbor.vrf,
+            )
+        )
+    v4 = [a.split("/")[0] for addrs in interfaces.values() for a in addrs if ":" not in a]
+    party = PartyPlan(name, kind, first.remote_as, v4[0] if v4 else "10.255.255.1", interfaces)
+    party.sessions = sessions
+    for afi in party.afis():
+        party.announcements += _announcements(kind, afi, found)
+    limits = [s.max_prefix for s, _, _ in found if s.afi == "ipv4" and s.max_prefix]
+    if flood and kind == "ix_peer" and limits:
+        party.flood_afi = "ipv4"
+        party.flood_count = min(limits) + FLOOD_BEYOND
+    return party
+
+
+def segment_key(party: str, port: Interface) -> str:
+    """The segment of a party's circuit: its group (`ix-syd` of `ix-syd/rs1`) and our port's
+    subnet, so both borders' IX ports share one LAN and two clouds' links never merge."""
+    subnet = ipaddress.ip_interface(_cidr(port)).network
+    return f"{party.split('/')[0]}:{subnet}"
+
+
+def _cidr(port: Interface) -> str:
+    address = port.ipv4 or port.ipv6
+    assert address is not None
+    return address.cidr
+
+
+def _announcements(
+    kind: str, afi: Afi, found: list[tuple[ExternalSession, BgpNeighbor, Interface]]
+) -> list[Announcement]:
+    session = next(s for s, _, _ in found if s.afi == afi)
+    allowed = [p for p in session.import_prefixes if _afi(p) == afi]
+    legit, path = (allowed[0], ()) if allowed else _LEGITIMATE[kind][afi]
+    routes = [Announcement(legit, afi, path, "legitimate")]
+    if session.internet:  # Internet hygiene: a cloud's private networks are its business
+        own = [p for p in session.export_prefixes if _afi(p) == afi]
+        routes += [
+            Announcement(_BOGON[afi], afi, path, "bogon"),
+            Announcement(_too_specific(legit), afi, path, "too specific"),
+            *(Announcement(p, afi, (), "own aggregate") for p in own),
+        ]
+    if not session.accept_default:
+        routes.append(Announcement(_DEFAULT[afi], afi, path, "default route"))
+    return routes
+
+
+def render_party(party: PartyPlan) -> str:
+    """The party's frr.conf."""
+    flood = flood_prefixes(party.flood_count) if party.flood_afi else []
+    text = template("party.j2").render(party=party, flood=flood)
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

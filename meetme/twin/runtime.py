@@ -1,0 +1,367 @@
+"""Bring a twin up and down: namespaces, veth pairs, bridges and FRR daemons.
+
+Every namespace and process is written to the state file (`STATE_ROOT/<site>/state.json`)
+the moment it exists, so `down` removes exactly what `up` made, by name and by process id,
+even after an `up` that failed half-way. Nothing is connected to the host's own namespace:
+a twin cannot reach, or be reached from, any address outside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from meetme.twin.topology import Node, Twin, vrf_namespace
+
+STATE_ROOT = Path("/run/meetme-twin")
+FRR_DIR = Path("/usr/lib/frr")
+FRR_RUN = Path("/var/run/frr")  # `-N NAME` puts a daemon's sockets in FRR_RUN/NAME (vtysh -N)
+DAEMONS = ("zebra", "staticd", "bgpd")
+
+
+class TwinRefused(Exception):
+    """The twin cannot run here, or a step failed; one line for the user (exit 2)."""
+
+
+@dataclass
+class Process:
+    pid: int
+    namespace: str
+    daemon: str
+
+
+@dataclass
+class State:
+    site: str
+    digest: str
+    namespaces: list[str] = field(default_factory=list)
+    processes: list[Process] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, path: Path) -> State | None:
+        if not path.is_file():
+            return None
+        raw = json.loads(path.read_text())
+        return cls(
+            raw["site"],
+            raw["digest"],
+            list(raw["namespaces"]),
+            [Process(**p) for p in raw["processes"]],
+        )
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(asdict(self), indent=1))
+        tmp.replace(path)
+
+
+def state_dir(site: str) -> Path:
+    return STATE_ROOT / site
+
+
+def state_path(site: str) -> Path:
+    return state_dir(site) / "state.json"
+
+
+def plan_path(site: str) -> Path:
+    """The layout and expectations `up` built, which `verify` reads back."""
+    return state_dir(site) / "twin.json"
+
+
+def refusal() -> str | None:
+    """Why the twin cannot run on this machine, or None."""
+    if os.geteuid() != 0:
+        return "meetme twin: needs root (network namespaces and FRR daemons); run it as root"
+    missing = [d for d in (*DAEMONS, "vtysh") if not _frr_binary(d)]
+    if missing:
+        return (
+            f"meetme twin: FRRouting is not installed ({', '.join(missing)} missing); "
+            "install it, e.g. `apt-get install frr`"
+        )
+    return None
+
+
+def _frr_binary(name: str) -> bool:
+    if name == "vtysh":
+        return shutil.which("vtysh") is not None
+    return (FRR_DIR / name).is_file()
+
+
+def _run(args: list[str], stdin: str | None = None) -> str:
+    done = subprocess.run(args, input=stdin, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()
+        raise TwinRefused(f"meetme twin: `{' '.join(args[:4])} ...` failed: {detail[:1]}")
+    return done.stdout
+
+
+def netns_list() -> set[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=False)
+    return {line.split()[0] for line in out.stdout.splitlines() if line.strip()}
+
+
+def alive(state: State) -> bool:
+    present = netns_list()
+    return all(ns in present for ns in state.namespaces) and all(_ours(p) for p in state.processes)
+
+
+def _ours(process: Process) -> bool:
+    """The recorded process is still that daemon in that namespace (not a reused pid)."""
+    try:
+        cmdline = Path(f"/proc/{process.pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return (
+        bool(cmdline)
+        and cmdline[0].decode(errors="replace").endswith("/" + process.daemon)
+        and process.namespace.encode() in cmdline
+    )
+
+
+def up(twin: Twin) -> str:
+    """Bring the twin up; idempotent. Returns what it did, in one line."""
+    path = state_path(twin.site)
+    state = State.load(path)
+    if state is not None and state.digest == twin.digest and alive(state):
+        return f"twin {twin.site}: already up ({len(state.namespaces)} namespaces)"
+    if state is not None:
+        down(twin.site)
+    strangers = sorted(netns_list() & set(twin.namespaces))
+    if strangers:
+        raise TwinRefused(
+            f"meetme twin: namespace {strangers[0]} exists but meetme did not record it; "
+            f"remove it (ip netns del {strangers[0]}) and run again"
+        )
+    state = State(twin.site, twin.digest)
+    state.save(path)
+    plan_path(twin.site).write_text(twin.to_json())
+    started = time.monotonic()
+    try:
+        for ns in twin.namespaces:
+            _run(["ip", "netns", "add", ns])
+            state.namespaces.append(ns)
+            state.save(path)
+        _sysctls(twin.namespaces)  # before the links: `default` applies to new interfaces
+        _links(twin)
+        _start_daemons(twin, state, path)
+        _configure(twin)
+    except TwinRefused as exc:  # a twin half up is no twin: remove what was recorded
+        down(twin.site)
+        raise TwinRefused(f"{exc}; nothing was left running") from None
+    took = time.monotonic() - started
+    return (
+        f"twin {twin.site}: up, {len(twin.nodes)} routers in {len(twin.namespaces)} "
+        f"namespaces ({took:.1f} s)"
+    )
+
+
+def _links(twin: Twin) -> None:
+    root: list[str] = []
+    inside: dict[str, list[str]] = {ns: ["link set lo up"] for ns in twin.namespaces}
+    for segment in twin.segments:
+        ends = segment.endpoints
+        if segment.bridge_namespace is None:
+            a, b = ends
+            root.append(
+                f"link add {a.ifname} netns {twin.namespace_of(a)} type veth "
+                f"peer name {b.ifname} netns {twin.namespace_of(b)}"
+            )
+        else:
+            bridge = segment.bridge_namespace
+            inside[bridge].append("link add br0 type bridge")
+            for k, end in enumerate(ends):
+                root.append(
+                    f"link add {end.ifname} netns {twin.namespace_of(end)} type veth "
+                    f"peer name l{k} netns {bridge}"
+                )
+                inside[bridge].append(f"link set l{k} master br0 up")
+            inside[bridge].append("link set br0 up")
+        for end in ends:
+            inside[twin.namespace_of(end)].append(f"link set {end.ifname} up")
+    # Each L3VNI: a VXLAN device made in the device's namespace (its underlay: the VTEP
+    # source), moved into the VRF's namespace, a port of a bridge there (FRR's netns VRF
+    # backend takes the bridge as the VRF's L3VNI interface).
+    for node in twin.nodes:
+        for vrf, vni in node.l3vnis:
+            vrf_ns = vrf_namespace(node.namespace, vrf)
+            inside[node.namespace] += [
+                f"link add vx{vni} type vxlan id {vni} dstport 4789 local {node.vtep} nolearning",
+                f"link set vx{vni} netns {vrf_ns}",
+            ]
+            inside[vrf_ns] += [
+                f"link add br{vni} type bridge",
+                f"link set vx{vni} master br{vni}",
+                f"link set vx{vni} up",
+                f"link set br{vni} up",
+            ]
+    _run(["ip", "-batch", "-"], "\n".join(root) + "\n")
+    for ns, lines in inside.items():  # each device's namespace before its VRFs'
+        _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
+
+
+# Routers forward; addresses on a point-to-point veth need no duplicate-address wait; an
+# IPv6 address survives its link going down (a stopped border comes back as it was).
+_SYSCTLS = (
+    "net.ipv4.ip_forward=1",
+    "net.ipv6.conf.all.forwarding=1",
+    "net.ipv6.conf.default.forwarding=1",
+    "net.ipv6.conf.default.accept_dad=0",
+    "net.ipv6.conf.all.accept_dad=0",
+    "net.ipv6.conf.default.keep_addr_on_down=1",
+    "net.ipv6.conf.all.keep_addr_on_down=1",
+)
+
+
+def _sysctls(namespaces: list[str]) -> None:
+    procs = [
+        subprocess.Popen(
+            ["ip", "netns", "exec", ns, "sysctl", "-q", "-w", *_SYSCTLS],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for ns in namespaces
+    ]
+    for p in procs:
+        p.wait()
+
+
+def _daemons(node: Node) -> list[str]:
+    return [d for d in DAEMONS if d != "staticd" or node.static]
+
+
+def _start_daemons(twin: Twin, state: State, path: Path) -> None:
+    empty = state_dir(twin.site) / "empty.conf"
+    empty.write_text("")
+    for node in twin.nodes:
+        run_dir = FRR_RUN / node.namespace
+        run_dir.mkdir(parents=True, exist_ok=True)
+        shutil.chown(run_dir, "frr", "frr")
+        own = state_dir(twin.site) / node.namespace
+        own.mkdir(parents=True, exist_ok=True)
+        (own / "frr.conf").write_text(node.config)
+    for daemon in DAEMONS:  # zebra first everywhere: the others connect to it
+        procs = []
+        for node in twin.nodes:
+            if daemon not in _daemons(node):
+                continue
+            pidfile = FRR_RUN / node.namespace / f"{daemon}.pid"  # written as user frr
+            args = [str(FRR_DIR / daemon), "-d", "-N", node.namespace, "-i", str(pidfile)]
+            args += ["-f", str(empty), "-P", "0"]
+            if daemon == "bgpd":
+                args += ["-F", "datacenter"]  # 3 s keepalive, 9 s hold: fast failover
+            if daemon == "zebra" and node.vrfs:
+                args.append("-n")  # a VRF is a network namespace (no VRF devices here)
+            command = ["ip", "netns", "exec", node.namespace, *_vrf_view(twin, node), *args]
+            procs.append((node, pidfile, subprocess.Popen(command, stderr=subprocess.PIPE)))
+        for node, pidfile, proc in procs:
+            _, errtext = proc.communicate()
+            pid = _wait_pid(pidfile)
+            if proc.returncode != 0 or pid is None:
+                raise TwinRefused(
+                    f"meetme twin: {daemon} did not start in {node.namespace}: "
+                    f"{errtext.decode(errors='replace').strip()[:200]}"
+                )
+            state.processes.append(Process(pid, node.namespace, daemon))
+        state.save(path)
+
+
+# FRR's netns VRF backend knows a VRF by the name of its file in /run/netns. Each daemon of a
+# device with VRFs gets a private view there (`ip netns exec` gives it its own mount
+# namespace, a slave of the host's: nothing propagates back) holding exactly that device's
+# VRF namespaces under their VRF names.
+_VIEW = (
+    'set -e; mount -t tmpfs meetme-twin "$0"; '
+    'for pair in $VRFS; do : > "$0/${pair%%=*}"; mount --bind "/run/netns/${pair#*=}" '
+    '"$0/${pair%%=*}"; done; mount --rbind "$0" /run/netns; exec "$@"'
+)
+
+
+def _vrf_view(twin: Twin, node: Node) -> list[str]:
+    if not node.vrfs:
+        return []
+    view = state_dir(twin.site) / node.namespace / "vrfs"
+    view.mkdir(parents=True, exist_ok=True)
+    pairs = " ".join(f"{v}={vrf_namespace(node.namespace, v)}" for v in node.vrfs)
+    return ["env", f"VRFS={pairs}", "sh", "-c", _VIEW, str(view)]
+
+
+def _wait_pid(pidfile: Path, timeout: float = 10.0) -> int | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            return int(pidfile.read_text().strip())
+        except (OSError, ValueError):
+            time.sleep(0.05)
+    return None
+
+
+def _configure(twin: Twin) -> None:
+    """Each router's frr.conf applied through its own vtysh, all at once."""
+    procs = []
+    for node in twin.nodes:
+        conf = state_dir(twin.site) / node.namespace / "frr.conf"
+        args = ["vtysh", "-N", node.namespace, "-f", str(conf)]
+        procs.append(
+            (
+                node,
+                subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+            )
+        )
+    for node, proc in procs:
+        out, _ = proc.communicate()
+        if proc.returncode != 0:
+            first = next((line for line in out.splitlines() if line.strip()), "")
+            raise TwinRefused(f"meetme twin: {node.name}: FRR refused its config: {first}")
+
+
+def vtysh_json(ns: str, command: str) -> object:
+    """A show command's JSON from the router in namespace `ns` (None when it gave none)."""
+    done = subprocess.run(
+        ["vtysh", "-N", ns, "-c", command], capture_output=True, text=True, check=False
+    )
+    try:
+        return json.loads(done.stdout) if done.stdout.strip() else None
+    except json.JSONDecodeError:
+        return None
+
+
+def set_links(ns: str, up_: bool) -> None:
+    """Every interface of a router down (as if it lost power) or up again."""
+    out = _run(["ip", "-n", ns, "-o", "link", "show"])
+    names = [line.split(":")[1].strip().split("@")[0] for line in out.splitlines()]
+    lines = [f"link set {n} {'up' if up_ else 'down'}" for n in names if n != "lo"]
+    _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
+
+
+def down(site: str) -> str:
+    """Stop every recorded process (by id) and delete every recorded namespace."""
+    path = state_path(site)
+    state = State.load(path)
+    if state is None:
+        return f"twin {site}: nothing to tear down"
+    mine = [p for p in state.processes if _ours(p)]
+    for p in mine:
+        os.kill(p.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_ours(p) for p in mine):
+        time.sleep(0.05)
+    for p in mine:
+        if _ours(p):
+            os.kill(p.pid, signal.SIGKILL)
+    present = netns_list()
+    for ns in state.namespaces:
+        if ns in present:
+            _run(["ip", "netns", "del", ns])
+        shutil.rmtree(FRR_RUN / ns, ignore_errors=True)
+    shutil.rmtree(state_dir(site), ignore_errors=True)
+    return (
+        f"twin {site}: down ({len(mine)} processes stopped, "
+        f"{len(state.namespaces)} namespaces removed)"
+    )

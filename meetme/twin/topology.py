@@ -1,0 +1,321 @@
+"""The twin's layout, decided once from the device models: a namespace per device and per
+emulated external party, a veth pair per fabric link, a bridge namespace per shared LAN (an
+IX), and what each party announces. Pure data: `runtime` makes it real, `verify` reads it.
+
+This kernel has no VRF devices, so a tenant VRF is a namespace of its own,
+`<device namespace>.<vrf>`, run by FRR's namespace VRF backend (`zebra -n`): its
+sub-interfaces (the VRF-lite handoff, the cloud attachments) are veth pairs in it and its
+L3VNI a VXLAN device and a bridge in it (`runtime`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
+from meetme.generators.resolve.edge_sessions import ExternalSession
+from meetme.twin import parties
+from meetme.twin.frr import render_frr, vrf_names
+from meetme.twin.names import linux_name, namespace
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    node: str  # a device hostname or a party name
+    ifname: str  # its Linux name inside the node's namespace
+    vrf: str | None = None  # in the node's namespace of this tenant VRF
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One layer-2 segment: two endpoints are a veth pair; more share a bridge in a namespace
+    of their own (`bridge_namespace`)."""
+
+    key: str
+    endpoints: tuple[Endpoint, ...]
+    bridge_namespace: str | None = None
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    namespace: str
+    kind: str  # "device" or "party"
+    role: str  # the device's role, or the party's kind (transit, ix_rs ...)
+    config: str  # frr.conf
+    static: bool  # runs staticd (discard routes)
+    vrfs: tuple[str, ...] = ()  # tenant VRFs: a namespace each (vrf_namespace)
+    l3vnis: tuple[tuple[str, int], ...] = ()  # (VRF, L3VNI) of a VTEP: VXLAN device + bridge
+    vtep: str | None = None  # the VXLAN source address
+
+
+def vrf_namespace(node_namespace: str, vrf: str) -> str:
+    """The namespace that is tenant VRF `vrf` of a device (FRR knows it by the VRF's name)."""
+    return f"{node_namespace}.{vrf}"
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A BGP session the device model declares, as `show bgp summary json` files it."""
+
+    device: str
+    address: str
+    family: str  # ipv4Unicast, ipv6Unicast or l2VpnEvpn
+    description: str
+    kind: str  # underlay, handoff, transit ... or evpn
+    party: str | None = None
+    vrf: str | None = None
+    peer: str | None = None  # the device or party at the other end
+
+
+@dataclass
+class Twin:
+    site: str
+    nodes: list[Node] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    party_plans: list[parties.PartyPlan] = field(default_factory=list)
+    tenant_vrfs: list[tuple[str, str]] = field(default_factory=list)  # (leaf, EVPN VRF)
+    declared: list[Declared] = field(default_factory=list)
+    router_ids: dict[str, str] = field(default_factory=dict)  # device -> loopback address
+    uplinks: dict[str, int] = field(default_factory=dict)  # leaf -> its IPv4 underlay sessions
+    # VRF -> the devices that send a default route into it (`default_originate` sessions)
+    default_origins: dict[str, list[str]] = field(default_factory=dict)
+    vrf_exits: dict[str, list[str]] = field(default_factory=dict)  # VRF -> its border leaves
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Twin:
+        raw = json.loads(text)
+        twin = cls(raw["site"])
+        twin.nodes = [
+            Node(
+                **{
+                    **n,
+                    "vrfs": tuple(n["vrfs"]),
+                    "l3vnis": tuple((v, vni) for v, vni in n["l3vnis"]),
+                }
+            )
+            for n in raw["nodes"]
+        ]
+        twin.segments = [
+            Segment(s["key"], tuple(Endpoint(**e) for e in s["endpoints"]), s["bridge_namespace"])
+            for s in raw["segments"]
+        ]
+        twin.party_plans = [parties.PartyPlan.from_dict(p) for p in raw["party_plans"]]
+        twin.tenant_vrfs = [(d, v) for d, v in raw["tenant_vrfs"]]
+        twin.declared = [Declared(**d) for d in raw["declared"]]
+        twin.router_ids = dict(raw["router_ids"])
+        twin.uplinks = dict(raw["uplinks"])
+        twin.default_origins = {k: list(v) for k, v in raw["default_origins"].items()}
+        twin.vrf_exits = {k: list(v) for k, v in raw["vrf_exits"].items()}
+        return twin
+
+    def role(self, device: str) -> str:
+        return self.node(device).role
+
+    def node(self, name: str) -> Node:
+        return next(n for n in self.nodes if n.name == name)
+
+    @property
+    def namespaces(self) -> list[str]:
+        """Every namespace, each device's before its VRFs'."""
+        found = [ns for n in self.nodes for ns in self.namespaces_of(n)]
+        return found + [s.bridge_namespace for s in self.segments if s.bridge_namespace]
+
+    @staticmethod
+    def namespaces_of(node: Node) -> list[str]:
+        return [node.namespace] + [vrf_namespace(node.namespace, v) for v in node.vrfs]
+
+    def namespace_of(self, end: Endpoint) -> str:
+        ns = self.node(end.node).namespace
+        return vrf_namespace(ns, end.vrf) if end.vrf else ns
+
+    @property
+    def digest(self) -> str:
+        """Identifies the layout and every config: `up` rebuilds a twin whose digest differs
+        and leaves one that matches alone."""
+        text = json.dumps(
+            [[asdict(n) for n in self.nodes], [asdict(s) for s in self.segments]], sort_keys=True
+        )
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _node_name(site: str, hostname: str) -> str:
+    return hostname.removeprefix(f"{site}-")
+
+
+def _fabric_ports(model: DeviceModel) -> list[Interface]:
+    return [
+        i for i in model.interfaces if i.kind == "routed" and i.peer is not None and i.vrf is None
+    ]
+
+
+def plan(site: str, models: dict[str, DeviceModel], sessions: list[ExternalSession]) -> Twin:
+    """The twin of one site from its device models and resolved external sessions."""
+    twin = Twin(site)
+    devices = {name: m for name, m in sorted(models.items()) if m.site == site}
+    for name, model in devices.items():
+        twin.nodes.append(
+            Node(
+                name,
+                namespace(site, _node_name(site, name)),
+                "device",
+                model.role,
+                render_frr(model),
+                bool(model.static_routes),
+                tuple(vrf_names(model)),
+                _l3vnis(model),
+                model.evpn.source_address if model.evpn and model.evpn.vtep else None,
+            )
+        )
+        if model.role == "leaf" and model.evpn:
+            twin.tenant_vrfs += [(name, v.name) for v in model.evpn.vrfs]
+        if model.role == "border_leaf":
+            for vrf in vrf_names(model):
+                twin.vrf_exits.setdefault(vrf, []).append(name)
+        for n in model.bgp.neighbors:
+            if n.default_originate and n.vrf and name not in twin.default_origins.get(n.vrf, []):
+                twin.default_origins.setdefault(n.vrf, []).append(name)
+        twin.router_ids[name] = model.bgp.router_id
+        twin.declared += _declared(model)
+        if model.role == "leaf":
+            twin.uplinks[name] = len([n for n in model.bgp.neighbors_v4 if n.kind == "underlay"])
+    _fabric_links(twin, devices)
+    _external_segments(twin, devices, sessions)
+    return twin
+
+
+def _l3vnis(model: DeviceModel) -> tuple[tuple[str, int], ...]:
+    if model.evpn is None or not model.evpn.vtep:
+        return ()
+    return tuple((v.name, v.vni) for v in model.evpn.vrfs)
+
+
+def _fabric_links(twin: Twin, devices: dict[str, DeviceModel]) -> None:
+    """A veth pair per fabric link, and per VRF-lite sub-interface pair riding one (each
+    sub-interface its own pair: no 802.1Q sub-interfaces on this kernel)."""
+    seen: set[tuple[tuple[str, str], tuple[str, str]]] = set()
+    for name, model in devices.items():
+        by_name = {i.name: i for i in model.interfaces}
+        for port in _fabric_ports(model) + _handoff_ports(model):
+            parent = by_name[port.parent] if port.parent else port
+            assert parent.peer is not None
+            other = devices.get(parent.peer.device)
+            if other is None:
+                continue
+            far_name = parent.peer.interface + (f".{port.vlan}" if port.parent else "")
+            far = next((i for i in other.interfaces if i.name == far_name), None)
+            if far is None or far.vrf != port.vrf:
+                continue
+            ends = tuple(sorted([(name, port.name), (other.hostname, far.name)]))
+            key = (ends[0], ends[1])
+            if key in seen:
+                continue
+            seen.add(key)
+            twin.segments.append(
+                Segment(
+                    f"{ends[0][0]}:{ends[0][1]}--{ends[1][0]}:{ends[1][1]}",
+                    tuple(Endpoint(node, linux_name(i), port.vrf) for node, i in ends),
+                )
+            )
+
+
+def _handoff_ports(model: DeviceModel) -> list[Interface]:
+    """Sub-interfaces in a tenant VRF whose parent is a fabric link (the VRF-lite handoff)."""
+    parents = {i.name for i in _fabric_ports(model)}
+    return [
+        i
+        for i in model.interfaces
+        if i.kind == "subinterface" and i.vrf and i.parent in parents and (i.ipv4 or i.ipv6)
+    ]
+
+
+def _external_segments(
+    twin: Twin, devices: dict[str, DeviceModel], sessions: list[ExternalSession]
+) -> None:
+    """Each external port (in any VRF) is a segment (`parties.segment_key`); every party with
+    a session on it joins it."""
+    members: dict[str, list[Endpoint]] = {}
+    party_ifaces: dict[str, dict[str, str]] = {}  # party -> segment key -> its ifname
+    party_sessions: dict[str, list[tuple[ExternalSession, BgpNeighbor, Interface]]] = {}
+    for name, model in devices.items():
+        by_port = {i.name: i for i in model.interfaces}
+        for n in model.bgp.neighbors:
+            if not n.external or n.party is None:
+                continue
+            port = by_port.get(n.local_interface)
+            if port is None or port.vrf != n.vrf:
+                continue
+            key = parties.segment_key(n.party, port)
+            here = members.setdefault(key, [])
+            own = Endpoint(name, linux_name(port.name), port.vrf)
+            if own not in here:
+                here.append(own)
+            ifaces = party_ifaces.setdefault(n.party, {})
+            if key not in ifaces:
+                ifaces[key] = f"p{len(ifaces)}"
+                here.append(Endpoint(n.party, ifaces[key]))
+            session = next(
+                (
+                    s
+                    for s in sessions
+                    if s.device == name and s.peer_address == n.address and s.vrf == n.vrf
+                ),
+                None,
+            )
+            if session is not None:
+                party_sessions.setdefault(n.party, []).append((session, n, port))
+    lan = 0
+    for key, endpoints in sorted(members.items()):
+        bridge = None
+        if len(endpoints) > 2:
+            bridge = namespace(twin.site, f"lan{lan}")
+            lan += 1
+        twin.segments.append(Segment(key, tuple(endpoints), bridge))
+    flood_done = False
+    for party, found in sorted(party_sessions.items()):
+        party_plan = parties.plan_party(
+            party, found, devices, party_ifaces[party], flood=not flood_done
+        )
+        flood_done = flood_done or party_plan.flood_afi is not None
+        twin.party_plans.append(party_plan)
+        twin.nodes.append(
+            Node(
+                party,
+                namespace(twin.site, "x-" + party),
+                "party",
+                party_plan.kind,
+                parties.render_party(party_plan),
+                False,
+            )
+        )
+
+
+_FAMILY = {"ipv4": "ipv4Unicast", "ipv6": "ipv6Unicast"}
+
+
+def _declared(model: DeviceModel) -> list[Declared]:
+    found = [
+        Declared(
+            model.hostname,
+            n.address,
+            _FAMILY[n.afi],
+            n.description,
+            n.kind,
+            n.party,
+            n.vrf,
+            n.peer_device,
+        )
+        for n in model.bgp.neighbors
+    ]
+    for p in model.evpn.peers if model.evpn else ():
+        found.append(
+            Declared(
+                model.hostname, p.address, "l2VpnEvpn", p.description, "evpn", peer=p.peer_device
+            )
+        )
+    return found

@@ -1,0 +1,222 @@
+"""The FRR rendering of the device models (meetme/twin/frr.py, templates/frr/): FRR's own
+parser accepts every device of the example, the text means what the model means (a small
+reader of FRR's route-map semantics runs routes through it), and names fit Linux."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import pytest
+from meetme.generators.model import DeviceModel
+from meetme.generators.platforms import PLATFORMS
+
+from meetme.pipeline import device_models, lint
+from meetme.twin.frr import render_frr
+from meetme.twin.names import IFNAMSIZ, linux_name, namespace
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
+REQUIRED = os.environ.get("MEETME_TWIN_REQUIRED") == "1"
+needs_vtysh = pytest.mark.skipif(
+    shutil.which("vtysh") is None and not REQUIRED, reason="FRR's vtysh is not installed"
+)
+
+
+@cache
+def models() -> dict[str, DeviceModel]:
+    return device_models(lint(EXAMPLE))
+
+
+def frr_parse(text: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    conf = tmp_path / "frr.conf"
+    conf.write_text(text)
+    # -C: check the configuration file and exit (vtysh's dry run, no daemon touched)
+    return subprocess.run(["vtysh", "-C", "-f", str(conf)], capture_output=True, text=True)
+
+
+@needs_vtysh
+@pytest.mark.parametrize("device", sorted(models()))
+def test_frr_accepts_every_line_of_every_example_device(device: str, tmp_path: Path) -> None:
+    done = frr_parse(render_frr(models()[device]), tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Unknown command" not in done.stdout + done.stderr
+
+
+@needs_vtysh
+def test_frr_parser_rejects_a_command_it_does_not_know(tmp_path: Path) -> None:
+    """The check above can fail: a line FRR does not know is refused."""
+    text = render_frr(models()["aus1-sp1"]).replace(" bgp router-id", " bgp router-identity", 1)
+    done = frr_parse(text, tmp_path)
+    assert done.returncode != 0
+    assert "Unknown command" in done.stdout + done.stderr
+
+
+# --- FRR route-map semantics, read back from the text -------------------------------------
+
+
+class FrrPolicy:
+    """Prefix-lists, as-path lists and route-maps of an FRR text: first matching clause
+    wins, every match of a clause must hold, no match denies."""
+
+    def __init__(self, text: str) -> None:
+        self.prefix_lists: dict[str, list[tuple[str, str, int | None, int | None]]] = {}
+        self.as_paths: dict[str, list[tuple[str, str]]] = {}
+        self.route_maps: dict[str, list[dict[str, str]]] = {}
+        clause: dict[str, str] | None = None
+        for line in text.splitlines():
+            words = line.split()
+            if line.startswith(("ip prefix-list", "ipv6 prefix-list")):
+                name, action, prefix = words[2], words[5], words[6]
+                ge = int(words[words.index("ge") + 1]) if "ge" in words else None
+                le = int(words[words.index("le") + 1]) if "le" in words else None
+                self.prefix_lists.setdefault(name, []).append((action, prefix, ge, le))
+            elif line.startswith("bgp as-path access-list"):
+                self.as_paths.setdefault(words[3], []).append((words[4], words[5]))
+            elif line.startswith("route-map "):
+                clause = {"action": words[2]}
+                self.route_maps.setdefault(words[1], []).append(clause)
+            elif clause is not None and line.startswith((" match ", " set ")):
+                clause[" ".join(words[:-1])] = words[-1]
+            elif line.strip() == "exit":
+                clause = None
+
+    def _prefix_permits(self, name: str, prefix: str) -> bool:
+        import ipaddress
+
+        route = ipaddress.ip_network(prefix)
+        for action, entry, ge, le in self.prefix_lists[name]:
+            net = ipaddress.ip_network(entry)
+            if route.version != net.version or not route.subnet_of(net):  # type: ignore[arg-type]
+                continue
+            low = ge if ge is not None else net.prefixlen
+            high = le if le is not None else (net.prefixlen if ge is None else route.max_prefixlen)
+            if low <= route.prefixlen <= high:
+                return action == "permit"
+        return False
+
+    def _path_permits(self, name: str, path: str) -> bool:
+        for action, regex in self.as_paths[name]:
+            pattern = regex.replace("_", r"(?:^|[ ,{}()]|$)")
+            if re.search(pattern, path):
+                return action == "permit"
+        return False
+
+    def run(self, route_map: str, prefix: str, path: str) -> tuple[str, dict[str, str]]:
+        for clause in self.route_maps[route_map]:
+            matched = True
+            for key, value in clause.items():
+                if key in ("match ip address prefix-list", "match ipv6 address prefix-list"):
+                    matched &= self._prefix_permits(value, prefix)
+                elif key == "match as-path":
+                    matched &= self._path_permits(value, path)
+                elif key.startswith(("match community", "match large-community")):
+                    matched = False  # the sample routes carry no communities
+            if matched:
+                return clause["action"], clause
+        return "deny", {}
+
+
+@pytest.mark.parametrize(
+    ("prefix", "path", "verdict"),
+    [
+        ("1.1.1.0/24", "64501 13335", "permit"),  # legitimate
+        ("100.64.0.0/10", "64501 13335", "deny"),  # bogon (RFC 6598)
+        ("100.64.1.0/24", "64501", "deny"),  # inside a bogon
+        ("198.51.100.0/24", "64501", "deny"),  # our own aggregate
+        ("198.51.100.128/25", "64501", "deny"),  # inside it
+        ("1.1.1.0/25", "64501 13335", "deny"),  # longer than /24: just outside the limit
+        ("0.0.0.0/0", "64501", "deny"),  # a default route nobody agreed to
+        ("1.1.1.0/24", "64501 64512 13335", "deny"),  # a private ASN in the path
+    ],
+)
+def test_transit_import_in_frr_text_rejects_hostile_routes(
+    prefix: str, path: str, verdict: str
+) -> None:
+    policy = FrrPolicy(render_frr(models()["aus1-br1"]))
+    action, clause = policy.run("RM-TRANSIT-TRANSIT-A-IN-V4", prefix, path)
+    assert action == verdict
+    if verdict == "permit":
+        assert clause["set local-preference"] == "100"
+
+
+def test_transit_export_in_frr_text_sends_only_our_aggregate() -> None:
+    policy = FrrPolicy(render_frr(models()["aus1-br1"]))
+    assert policy.run("RM-TRANSIT-TRANSIT-A-OUT-V4", "198.51.100.0/24", "")[0] == "permit"
+    assert policy.run("RM-TRANSIT-TRANSIT-A-OUT-V4", "10.0.0.1/32", "")[0] == "deny"
+    assert policy.run("RM-TRANSIT-TRANSIT-A-OUT-V4", "1.1.1.0/24", "64502 13335")[0] == "deny"
+
+
+def test_edge_sessions_carry_limits_gtsm_and_route_server_exceptions() -> None:
+    lines = render_frr(models()["aus1-br1"]).splitlines()
+    assert "  neighbor 192.0.2.0 maximum-prefix 1500000 80" in lines
+    assert "  neighbor 203.0.113.50 maximum-prefix 1200 80" in lines
+    assert " neighbor 203.0.113.50 ttl-security hops 1" in lines  # GTSM toward content-a
+    assert " no neighbor 203.0.113.1 enforce-first-as" in lines  # a route server (RFC 7947)
+    assert " neighbor 192.0.2.0 ttl-security hops 1" not in lines
+    assert "ip route 198.51.100.0/24 blackhole" in lines  # the aggregate's anchor
+
+
+def test_tenant_vrf_with_cloud_session_and_evpn_type5() -> None:
+    text = render_frr(models()["aus1-bl5"])
+    assert "vrf gpu-a\n vni 50001\n ip route 10.50.0.0/16 blackhole\nexit-vrf" in text
+    block = text[text.index("router bgp 4200000025 vrf gpu-a") :]
+    block = block[: block.index("\nexit\n")]
+    assert "  network 10.50.0.0/16" in block
+    assert " neighbor 169.254.20.1 remote-as 16550" in block
+    assert "  route-target import 65000:50001" in block
+    assert "  advertise ipv4 unicast" in block
+    assert "interface swp9.301 vrf gpu-a" in text
+
+
+def test_spine_keeps_the_vtep_next_hop_and_leaf_advertises_its_vnis() -> None:
+    spine = render_frr(models()["aus1-sp1"]).splitlines()
+    assert "  neighbor 10.0.0.101 attribute-unchanged next-hop" in spine
+    assert "  advertise-all-vni" not in spine
+    leaf = render_frr(models()["aus1-lf1"]).splitlines()
+    assert "  advertise-all-vni" in leaf
+    assert " neighbor 10.0.0.11 ebgp-multihop 3" in leaf
+    assert " neighbor 10.0.0.11 update-source 10.0.0.101" in leaf
+
+
+def test_frr_is_no_platform_a_user_can_select() -> None:
+    assert "frr" not in PLATFORMS
+
+
+@pytest.mark.parametrize(
+    ("name", "linux"),
+    [
+        ("FourHundredGigE0/0/0/23", "fh0-0-0-23"),
+        ("HundredGigE0/0/0/8.3101", "hu0-0-0-8.3101"),  # 14 characters
+        ("Ethernet14/1.3110", "e14-1.3110"),
+        ("swp61", "swp61"),
+        ("peerlink.4094", "peerlink.4094"),
+        ("HundredGigE0/0/0/10.3101", "hu0-0-0-10.3101"),  # exactly 15: kept
+    ],
+)
+def test_linux_names(name: str, linux: str) -> None:
+    assert linux_name(name) == linux
+
+
+def test_linux_name_past_the_limit_is_a_stable_digest() -> None:
+    long = "HundredGigE0/0/0/10.31010"  # 16 characters once shortened: one too many
+    first = linux_name(long)
+    assert len(first) == IFNAMSIZ and first.startswith("i") and first == linux_name(long)
+    assert linux_name("HundredGigE0/0/0/10.31011") != first
+
+
+def test_every_example_interface_has_a_unique_linux_name() -> None:
+    for model in models().values():
+        names = [linux_name(i.name) for i in model.interfaces]
+        assert len(set(names)) == len(names), model.hostname
+        assert all(len(n) <= IFNAMSIZ for n in names)
+
+
+def test_namespace_names() -> None:
+    assert namespace("aus1", "br1") == "mm-aus1-br1"
+    assert namespace("aus1", "x-ix-syd/rs1") == "mm-aus1-x-ix-syd-rs1"
+    long = namespace("aus1", "x" * 80)
+    assert long.startswith("mm-aus1-xxx") and len(long) == 48

@@ -1,0 +1,246 @@
+"""The twin end to end: `meetme twin up | verify | down` on the example, and three broken
+designs each failing the check it should, naming device and session. Needs root and FRR;
+skipped without them unless MEETME_TWIN_REQUIRED=1 (CI), where their absence fails.
+One module, run once: the whole example twin takes about half a minute here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from meetme.generators.model import DeviceModel, RouteMap
+from meetme.generators.resolve.edge_sessions import ExternalSession
+
+from meetme.pipeline import device_models, lint
+from meetme.twin import runtime
+from meetme.twin.topology import Twin, plan
+from meetme.twin.verify import Result, Verifier
+
+EXAMPLE = Path(__file__).resolve().parent.parent
+REQUIRED = os.environ.get("MEETME_TWIN_REQUIRED") == "1"
+WHY_NOT = runtime.refusal()
+
+if WHY_NOT is not None:
+    if REQUIRED:
+        pytest.fail(f"MEETME_TWIN_REQUIRED=1 but {WHY_NOT}", pytrace=False)
+    pytest.skip(WHY_NOT, allow_module_level=True)
+
+
+def meetme(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "meetme", *args],
+        cwd=EXAMPLE,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def leftovers() -> tuple[list[str], list[str]]:
+    """Namespaces and live processes of the site's twin still on the machine."""
+    namespaces = sorted(ns for ns in runtime.netns_list() if ns.startswith("mm-aus1-"))
+    processes = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"mm-aus1-" in cmdline:
+                processes.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
+    return namespaces, processes
+
+
+@pytest.fixture
+def clean() -> Iterator[None]:
+    """Every test starts and ends with no twin of the site on the machine."""
+    runtime.down("aus1")
+    assert leftovers() == ([], [])
+    yield
+    runtime.down("aus1")
+    assert leftovers() == ([], [])
+
+
+def test_example_up_verify_down(clean: None) -> None:
+    first = meetme("twin", "up")
+    assert first.returncode == 0, first.stderr
+    # 18 devices and 16 parties; 24 tenant VRF namespaces and the IX LAN's
+    assert "twin aus1: up, 34 routers in 61 namespaces" in first.stdout
+    again = meetme("twin", "up")  # idempotent: nothing is built twice
+    assert again.returncode == 0 and "already up" in again.stdout
+
+    done = meetme("twin", "verify", "--json")
+    report = json.loads(done.stdout)
+    results = [Result(**r) for r in report["results"]]
+    by_check: dict[str, list[Result]] = {}
+    for r in results:
+        by_check.setdefault(r.check, []).append(r)
+    for check in ("sessions", "ecmp", "edge", "prefix-limit", "exports", "clouds", "failover"):
+        bad = [r.message for r in by_check[check] if not r.ok]
+        assert by_check[check] and not bad, (check, bad)
+    # 422 sessions declared on 18 devices (42 of them in tenant VRFs), but the flooded
+    # peer's two IPv4 sessions, which the prefix-limit check covers
+    assert len(by_check["sessions"]) == 422 - 2
+    edge = {r.message for r in by_check["edge"]}
+    assert "aus1-br1: session transit-a (192.0.2.0): bogon 100.64.0.0/10 rejected" in edge
+    assert "aus1-br1: session transit-a (192.0.2.0): legitimate 1.1.1.0/24 accepted" in edge
+    assert "aus1-br2: session pni-cdn (192.0.2.18): own aggregate 198.51.100.0/24 rejected" in edge
+    flood = {r.message for r in by_check["prefix-limit"]}
+    assert (
+        "aus1-br1: session ix-syd/content-a (203.0.113.50, ipv4) sent 1210 routes past its "
+        "limit and is Idle (PfxCt)" in flood
+    )
+    exports = {r.message for r in by_check["exports"]}
+    assert (
+        "aus1-br2: session transit-b (192.0.2.10) receives ['198.51.100.0/24'], agreed "
+        "['198.51.100.0/24']" in exports
+    )
+    clouds = {r.message for r in by_check["clouds"]}
+    assert (
+        "aus1-bl5: session gcp-ic/syd-ead1 (169.254.20.1) in VRF gpu-a receives "
+        "['10.50.0.0/16'], agreed ['10.50.0.0/16']" in clouds
+    )
+    failover = [r.message for r in by_check["failover"]]
+    assert [m.split(":")[0] for m in failover] == ["aus1-br1 stopped", "aus1-br2 stopped"]
+    assert all("converged in" in m for m in failover)
+    assert all(0 < (r.seconds or 0) < 20 for r in by_check["failover"])  # measured, in JSON
+    # each leaf's tenant VRFs have every cloud route they serve, over EVPN type-5 ...
+    tenants = {r.message: r.ok for r in by_check["tenant-vrfs"]}
+    assert tenants["aus1-lf1: VRF gpu-a has aws-syd/private-1's 172.31.0.0/16"]
+    assert tenants["aus1-lf3: VRF storage has er-syd/private's 10.200.0.0/16"]
+    assert tenants["aus1-lf6: VRF gpu-a has gcp-ic/mel-ead1's 10.128.0.0/20"]
+    # ... but no default route: no handoff session originates one (the north-south work)
+    missing = sorted(m for m, ok in tenants.items() if not ok)
+    assert len(missing) == 14 and all("lacks the default route" in m for m in missing)
+    assert (
+        "aus1-lf1: VRF gpu-a lacks the default route: no router sends a default route into "
+        "VRF gpu-a (no handoff session of the model originates one)" in missing
+    )
+    assert report["passed"] is False and done.returncode == 1
+
+    down = meetme("twin", "down")
+    assert down.returncode == 0 and "twin aus1: down (" in down.stdout
+    assert leftovers() == ([], [])
+    gone = meetme("twin", "verify")
+    assert gone.returncode == 2 and gone.stderr.count("\n") == 1
+
+
+def example_models() -> tuple[dict[str, DeviceModel], list[ExternalSession]]:
+    result = lint(EXAMPLE / "intent")
+    return dict(device_models(result)), list(result.fabrics["aus1"].edge.sessions)
+
+
+def twin_of(models: dict[str, DeviceModel], sessions: list[ExternalSession]) -> Twin:
+    return plan("aus1", models, sessions)
+
+
+def _unlink(models: dict[str, DeviceModel], a: str, b: str) -> None:
+    """Remove every link (and its sessions) between devices a and b from both models."""
+    for one, other in ((a, b), (b, a)):
+        m = models[one]
+        interfaces = tuple(i for i in m.interfaces if not (i.peer and i.peer.device == other))
+        neighbors = tuple(n for n in m.bgp.neighbors if n.peer_device != other)
+        models[one] = m.model_copy(
+            update={
+                "interfaces": interfaces,
+                "bgp": m.bgp.model_copy(update={"neighbors": neighbors}),
+            }
+        )
+
+
+def test_spine_homed_to_one_border_fails_failover(clean: None) -> None:
+    models, sessions = example_models()
+    _unlink(models, "aus1-sp1", "aus1-br2")
+    twin = twin_of(models, sessions)
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    assert all(r.ok for r in verifier.session_results())  # before any failure all is well
+    results = verifier.failover_results()
+    bad = [r for r in results if not r.ok]
+    assert bad and all(r.check == "failover" for r in bad)
+    # stopping br1 cuts sp1 off from every border leaf: its EVPN sessions to them go down
+    assert any(
+        r.device == "aus1-sp1"
+        and r.subject.startswith("evpn aus1-bl1 (10.0.0.21")
+        and "with aus1-br1 stopped" in r.message
+        for r in bad
+    ), [r.message for r in bad]
+    assert not any("with aus1-br2 stopped" in r.message for r in bad)
+
+
+def _without_bogon_filter(route_map: RouteMap) -> RouteMap:
+    entries = tuple(e for e in route_map.entries if e.description != "bogon prefixes")
+    assert len(entries) == len(route_map.entries) - 1
+    return route_map.model_copy(update={"entries": entries})
+
+
+def test_import_policy_letting_a_bogon_in_fails_edge(clean: None) -> None:
+    models, sessions = example_models()
+    br1 = models["aus1-br1"]
+    maps = tuple(
+        _without_bogon_filter(m) if m.name == "RM-TRANSIT-TRANSIT-A-IN-V4" else m
+        for m in br1.route_maps
+    )
+    models["aus1-br1"] = br1.model_copy(update={"route_maps": maps})
+    twin = twin_of(models, sessions)
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    bad = [r for r in verifier.edge_results() if not r.ok]
+    assert [r.message for r in bad] == [
+        "aus1-br1: session transit-a (192.0.2.0): bogon 100.64.0.0/10 accepted (must be rejected)"
+    ]
+
+
+def test_cloud_attachment_in_the_wrong_vrf_fails_clouds(clean: None) -> None:
+    """AWS private-1 serves gpu-a; put its sub-interface and session in storage on bl1."""
+    models, sessions = example_models()
+    bl1 = models["aus1-bl1"]
+    interfaces = tuple(
+        i.model_copy(update={"vrf": "storage"}) if i.name == "Ethernet9/1.101" else i
+        for i in bl1.interfaces
+    )
+    neighbors = tuple(
+        n.model_copy(update={"vrf": "storage"}) if n.address == "169.254.10.2" else n
+        for n in bl1.bgp.neighbors
+    )
+    models["aus1-bl1"] = bl1.model_copy(
+        update={
+            "interfaces": interfaces,
+            "bgp": bl1.bgp.model_copy(update={"neighbors": neighbors}),
+        }
+    )
+    sessions = [
+        replace(s, vrf="storage") if s.peer_address == "169.254.10.2" else s for s in sessions
+    ]
+    twin = twin_of(models, sessions)
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    assert all(r.ok for r in verifier.session_results())  # the session itself comes up
+    bad = [r.message for r in verifier.cloud_results() if not r.ok]
+    assert bad == [
+        "aus1-bl1: session aws-syd/private-1 (169.254.10.2) in VRF storage receives [], "
+        "agreed ['10.50.0.0/16']; extra [], missing ['10.50.0.0/16']"
+    ]
+
+
+def test_a_config_frr_refuses_stops_up_and_leaves_nothing(clean: None) -> None:
+    models, sessions = example_models()
+    twin = twin_of(models, sessions)
+    sp1 = twin.node("aus1-sp1")
+    broken = replace(sp1, config=sp1.config.replace(" bgp router-id", " bgp router-identity", 1))
+    twin.nodes[twin.nodes.index(sp1)] = broken
+    with pytest.raises(runtime.TwinRefused) as refused:
+        runtime.up(twin)
+    assert str(refused.value).startswith("meetme twin: aus1-sp1: FRR refused its config: ")
+    assert str(refused.value).endswith("; nothing was left running")
+    assert leftovers() == ([], [])
+    assert not runtime.state_path("aus1").exists()

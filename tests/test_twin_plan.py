@@ -1,0 +1,173 @@
+"""The twin's layout and refusals, without root: which namespaces, links and parties the
+example becomes, what each party announces, and the one-line refusals of the commands."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from meetme.cli import app
+from meetme.pipeline import device_models, lint
+from meetme.twin import runtime
+from meetme.twin.topology import Twin, plan
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
+
+
+@cache
+def example_twin() -> Twin:
+    result = lint(EXAMPLE)
+    return plan("aus1", device_models(result), result.fabrics["aus1"].edge.sessions)
+
+
+def test_one_namespace_per_device_and_party_under_the_fixed_prefix() -> None:
+    twin = example_twin()
+    devices = [n for n in twin.nodes if n.kind == "device"]
+    parties = sorted(n.name for n in twin.nodes if n.kind == "party")
+    assert len(devices) == 18
+    assert parties == [
+        "aws-syd/private-1",
+        "aws-syd/private-2",
+        "aws-syd/transit-1",
+        "aws-syd/transit-2",
+        "er-syd/private",
+        "gcp-ic/mel-ead1",
+        "gcp-ic/mel-ead2",
+        "gcp-ic/syd-ead1",
+        "gcp-ic/syd-ead2",
+        "ix-syd/content-a",
+        "ix-syd/eyeball-b",
+        "ix-syd/rs1",
+        "ix-syd/rs2",
+        "pni-cdn",
+        "transit-a",
+        "transit-b",
+    ]
+    assert twin.node("aus1-br1").namespace == "mm-aus1-br1"
+    assert twin.node("transit-a").namespace == "mm-aus1-x-transit-a"
+    assert all(ns.startswith("mm-aus1-") for ns in twin.namespaces)
+    # 18 devices, 16 parties, the IX LAN, and 26 tenant VRFs (a namespace each)
+    assert len(set(twin.namespaces)) == len(twin.namespaces) == 18 + 16 + 1 + 26
+    assert twin.namespaces_of(twin.node("aus1-lf1")) == [
+        "mm-aus1-lf1",
+        "mm-aus1-lf1.gpu-a",
+        "mm-aus1-lf1.gpu-a-mgmt",
+        "mm-aus1-lf1.storage",
+    ]
+
+
+def test_every_fabric_link_is_one_veth_pair_and_the_ix_lan_one_bridge() -> None:
+    twin = example_twin()
+    pairs = [s for s in twin.segments if s.bridge_namespace is None]
+    # 4 spines x 2 borders x 2 + 6 leaves x 4 spines + 6 border leaves x 2 borders x 2
+    # fabric links, the transits' and PNI's circuits (3 parties x 2 borders), the VRF-lite
+    # handoff (2 border leaves x 4 links x 2 VRFs) and the cloud attachments (10)
+    assert len(pairs) == 16 + 24 + 24 + 6 + 16 + 10
+    ix = [s for s in twin.segments if s.bridge_namespace is not None]
+    assert [s.key for s in ix] == ["ix-syd:203.0.113.0/24"]
+    assert sorted(e.node for e in ix[0].endpoints) == [
+        "aus1-br1",
+        "aus1-br2",
+        "ix-syd/content-a",
+        "ix-syd/eyeball-b",
+        "ix-syd/rs1",
+        "ix-syd/rs2",
+    ]
+
+
+def test_parties_announce_legitimate_and_hostile_routes_and_one_peer_floods() -> None:
+    parties = {p.name: p for p in example_twin().party_plans}
+    transit = parties["transit-a"]
+    labels = {(a.prefix, a.label) for a in transit.announcements}
+    assert ("1.1.1.0/24", "legitimate") in labels
+    assert ("100.64.0.0/10", "bogon") in labels
+    assert ("198.51.100.0/24", "own aggregate") in labels
+    assert ("2001:db8:4000::/36", "own aggregate") in labels
+    assert ("1.1.1.0/25", "too specific") in labels
+    assert ("0.0.0.0/0", "default route") in labels
+    # the PNI's legitimate route is its agreed allow-list
+    assert ("192.0.2.0/24", "legitimate") in {
+        (a.prefix, a.label) for a in parties["pni-cdn"].announcements
+    }
+    flooding = [p for p in parties.values() if p.flood_afi]
+    assert [(p.name, p.flood_count) for p in flooding] == [("ix-syd/content-a", 1200 + 10)]
+    config = example_twin().node("ix-syd/content-a").config
+    assert "  network 20.4.185.0/24" in config  # the 1210th /24
+    assert "  network 20.4.186.0/24" not in config
+    rs = example_twin().node("ix-syd/rs1").config
+    assert "  neighbor 203.0.113.10 route-server-client" in rs
+
+
+def test_every_session_toward_a_party_is_mirrored_on_its_speaker() -> None:
+    parties = {p.name: p for p in example_twin().party_plans}
+    transit = parties["transit-b"]
+    assert sorted((s.device, s.their_address, s.our_address) for s in transit.sessions) == [
+        ("aus1-br1", "192.0.2.8", "192.0.2.9"),
+        ("aus1-br1", "2001:db8:b::", "2001:db8:b::1"),
+        ("aus1-br2", "192.0.2.10", "192.0.2.11"),
+        ("aus1-br2", "2001:db8:b::2", "2001:db8:b::3"),
+    ]
+    assert parties["ix-syd/content-a"].sessions[0].ttl_security  # GTSM on both ends
+
+
+def test_the_plan_survives_its_state_file() -> None:
+    twin = example_twin()
+    assert Twin.from_json(twin.to_json()).to_json() == twin.to_json()
+
+
+def test_refuses_without_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert runtime.refusal() == (
+        "meetme twin: needs root (network namespaces and FRR daemons); run it as root"
+    )
+
+
+def test_refuses_without_frr(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(runtime, "FRR_DIR", tmp_path)
+    (tmp_path / "zebra").write_text("")  # one daemon present, two missing
+    why = runtime.refusal()
+    assert why is not None and why.startswith(
+        "meetme twin: FRRouting is not installed (staticd, bgpd"
+    )
+
+
+@pytest.mark.parametrize("command", ["up", "verify", "down"])
+def test_commands_refuse_in_one_line_with_exit_2(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    done = CliRunner().invoke(app, ["twin", command])
+    assert done.exit_code == 2
+    assert done.output.strip().splitlines() == [
+        "meetme twin: needs root (network namespaces and FRR daemons); run it as root"
+    ]
+
+
+def test_tenant_vrfs_are_namespaces_with_their_l3vni_and_handoff_pairs() -> None:
+    twin = example_twin()
+    leaf = twin.node("aus1-lf5")
+    assert leaf.vrfs == ("gpu-a", "storage")
+    assert leaf.l3vnis == (("gpu-a", 50001), ("storage", 50010))
+    assert leaf.vtep == "10.0.1.105"
+    border = twin.node("aus1-br1")
+    assert border.vrfs == ("gpu-a", "storage") and border.l3vnis == ()  # VRF-lite only
+    handoff = next(s for s in twin.segments if s.key.startswith("aus1-bl1:Ethernet1/1.3101"))
+    assert [(e.node, e.ifname, e.vrf) for e in handoff.endpoints] == [
+        ("aus1-bl1", "e1-1.3101", "gpu-a"),
+        ("aus1-br1", "hu0-0-0-8.3101", "gpu-a"),
+    ]
+    assert twin.namespace_of(handoff.endpoints[1]) == "mm-aus1-br1.gpu-a"
+    aws = next(p for p in twin.party_plans if p.name == "aws-syd/private-1")
+    assert [(s.device, s.vrf, s.export_prefixes) for s in aws.sessions] == [
+        ("aus1-bl1", "gpu-a", ("10.50.0.0/16",))
+    ]
+    # a cloud is not held to Internet hygiene: its own networks and no default route
+    assert [(a.prefix, a.label) for a in aws.announcements] == [
+        ("172.31.0.0/16", "legitimate"),
+        ("0.0.0.0/0", "default route"),
+    ]
