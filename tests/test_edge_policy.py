@@ -128,7 +128,10 @@ def test_cloud_sessions_exchange_only_the_agreed_prefixes(models: dict[str, Devi
     assert judge(bl1, "aws-syd/private-1", Route("10.50.0.0/16"), direction="out").accepted
     assert not judge(bl1, "aws-syd/private-1", Route("10.60.0.0/16"), direction="out").accepted
     assert not judge(bl1, "aws-syd/private-1", Route("198.51.100.0/24"), direction="out").accepted
-    vpc = Route("10.1.0.0/16", as_path=(64512,))
+    vpc = Route("10.100.0.0/16", as_path=(64512,))  # the VIF's agreed `receive:` range
     verdict = judge(bl1, "aws-syd/private-1", vpc)
     assert verdict.accepted and f"{ORG}:1:400" in verdict.large_communities
+    # outside the agreed range, or our own tenant space echoed back: dropped
+    assert not judge(bl1, "aws-syd/private-1", Route("10.1.0.0/16", as_path=(64512,))).accepted
+    assert not judge(bl1, "aws-syd/private-1", Route("10.50.1.0/24", as_path=(64512,))).accepted
     assert not judge(bl1, "aws-syd/private-1", Route("0.0.0.0/0", as_path=(64512,))).accepted

@@ -206,7 +206,7 @@ def test_a_public_attachment_names_no_vrf(example: Path) -> None:
 
 
 def test_an_unknown_vrf_is_a_dangling_reference(example: Path) -> None:
-    replace_in(example / CLOUDS, "vrf: gpu-a, circuit: XC-AWS-1", "vrf: gpu-b, circuit: XC-AWS-1")
+    replace_in(example / CLOUDS, "type: private, vrf: gpu-a,", "type: private, vrf: gpu-b,")
     result = runner.invoke(app, ["lint"])
     assert result.exit_code == 2
     assert "gpu-b" in result.output

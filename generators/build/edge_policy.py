@@ -217,7 +217,9 @@ def _import_entries(
             "too long for the global table",
             prefix_list=policies.prefix_list(f"PL-TOO-LONG-{sfx}", afi, [too_long]),
         )
-    own = _of(afi, s.export_prefixes if s.internet else ())
+    # our own space sent back: an Internet party's copy of our aggregates, or a cloud echoing
+    # the tenant prefixes we advertise to it (either would pull our traffic out of the site)
+    own = _of(afi, s.export_prefixes)
     if own:
         deny(
             "our own address space",
@@ -251,6 +253,10 @@ def _import_entries(
         deny("RPKI origin validation invalid", rpki_invalid=True)
 
     allow = None
+    if s.import_prefixes and not _of(afi, s.import_prefixes):
+        # an allow-list with nothing of this family agreed: the session accepts nothing
+        deny("nothing agreed in this address family")
+        return entries
     if s.import_prefixes:
         allow = policies.prefix_list(
             f"PL-{_tag(s.party)}-IN-{sfx}", afi, _orlonger(_of(afi, s.import_prefixes), afi)

@@ -315,6 +315,7 @@ def _cloud_sessions(
     export: tuple[str, ...],
     bfd: tuple[bool, int, int],
     vrf: str | None,
+    receive: tuple[str, ...] = (),
 ) -> None:
     interface = c.port(
         session.circuit,
@@ -344,6 +345,7 @@ def _cloud_sessions(
             key=key,
             export=export,
             vrf=vrf,
+            import_prefixes=receive,
         )
 
 
@@ -363,6 +365,7 @@ def _aws(c: _Collector) -> None:
                 tuple(vif.advertise),
                 (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
                 vif.vrf,
+                tuple(vif.receive),
             )
 
 
@@ -395,6 +398,7 @@ def _azure(c: _Collector) -> None:
                     tuple(peering.advertise),
                     (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
                     peering.vrf,
+                    tuple(peering.receive),
                 )
 
 
@@ -414,6 +418,7 @@ def _gcp(c: _Collector) -> None:
                 tuple(attachment.advertise),
                 (True, gcp.bfd_interval, facts["bfd_multiplier"]),
                 attachment.vrf,
+                tuple(attachment.receive),
             )
 
 

@@ -58,6 +58,12 @@ class AwsVif(CloudSession):
     amazon_asn: Asn
     key: SecretRef | None = Field(default=None, description="AWS always runs MD5.")
     advertise: list[Prefix] = Field(default_factory=list)
+    receive: list[Prefix] = Field(
+        default_factory=list,
+        description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
+        "ranges): an import allow-list (they and their subnets), each promised to every leaf "
+        "of the VRF (FLOW-006). Empty: everything the import filters let through.",
+    )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = Field(default=100, description="Routes we accept from AWS.")
     gtsm: bool = False
@@ -82,6 +88,12 @@ class AzurePeering(Node):
     key: SecretRef | None = None
     premium: bool = False
     advertise: list[Prefix] = Field(default_factory=list)
+    receive: list[Prefix] = Field(
+        default_factory=list,
+        description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
+        "ranges): an import allow-list (they and their subnets), each promised to every leaf "
+        "of the VRF (FLOW-006). Empty: everything the import filters let through.",
+    )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = Field(default=4000, description="Routes we accept from Microsoft.")
     mtu: int = Field(default=1500, ge=1280, le=9216)
@@ -100,6 +112,12 @@ class GcpAttachment(CloudSession):
     edge_availability_domain: Literal["availability-domain-1", "availability-domain-2"]
     key: SecretRef | None = None
     advertise: list[Prefix] = Field(default_factory=list)
+    receive: list[Prefix] = Field(
+        default_factory=list,
+        description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
+        "ranges): an import allow-list (they and their subnets), each promised to every leaf "
+        "of the VRF (FLOW-006). Empty: everything the import filters let through.",
+    )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = Field(default=1000, description="Routes we accept from Google.")
     mtu: int = Field(default=1440, ge=1280, le=9216)

@@ -26,6 +26,7 @@ SESSION_VRF_EXISTS = "FLOW-002"
 DEFAULT_REACHES_TENANTS = "FLOW-003"
 EXPORTS_EXACT = "FLOW-004"
 RPKI_REACHABLE = "FLOW-005"
+CLOUD_ROUTES_REACH = "FLOW-006"
 CLOUD_KINDS = ("aws", "azure", "gcp")
 INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
@@ -97,6 +98,17 @@ rule(
     "docs/standards.md#flow-005",
 )(_from_models)
 
+rule(
+    CLOUD_ROUTES_REACH,
+    "error",
+    "Every agreed cloud prefix reaches every leaf of the VRF it serves",
+    "A cloud attachment's `receive:` prefixes (the VPC, VNet or VPC-network ranges agreed with "
+    "the provider) are what the tenant pays the on-ramp for: each must pass the session's "
+    "import policy on the border leaf, and the border leaf's VRF must share its route target "
+    "with every leaf of the VRF, or the route stops at the border leaf.",
+    "docs/standards.md#flow-006",
+)(_from_models)
+
 
 @dataclass(frozen=True)
 class _Flow:
@@ -135,7 +147,18 @@ def flow_findings(
                 )
             )
     by_name = {m.hostname: m for m in built}
-    for site_name in sorted(fabrics):
+    for site_name, site_fabric in sorted(fabrics.items()):
+        for message, path in _cloud_routes(site_fabric.edge.sessions, by_name):
+            current = RULES[CLOUD_ROUTES_REACH]
+            found.append(
+                Finding(
+                    rule=current.id,
+                    severity=current.severity,
+                    message=message,
+                    location=loaded.where(path),
+                    path=".".join(str(p) for p in path),
+                )
+            )
         for message, path in _defaults(loaded, site_name, by_name):
             current = RULES[DEFAULT_REACHES_TENANTS]
             found.append(
@@ -180,6 +203,49 @@ def _defaults(
                     if stop is not None:
                         yield f"VRF {vrf_name}, {stop}", path
                         break
+
+
+def _cloud_routes(
+    sessions: list[ExternalSession], models: Mapping[str, DeviceModel]
+) -> Iterator[tuple[str, Path_]]:
+    """Each agreed cloud prefix passes its session's import policy and reaches every VTEP of
+    the VRF over the VRF's one route target."""
+    for s in sessions:
+        model = models.get(s.device)
+        if model is None or s.kind not in CLOUD_KINDS or s.vrf is None or not s.import_prefixes:
+            continue
+        declared = s.source[:-1] if s.kind == "azure" else s.source
+        n = next((m for m in model.bgp.in_vrf(s.vrf) if m.address == s.peer_address), None)
+        own = next((v for v in model.evpn.vrfs if v.name == s.vrf), None) if model.evpn else None
+        if n is None or own is None:
+            continue  # no session or no VRF to follow: FLOW-002
+        for index, prefix in enumerate(s.import_prefixes):
+            if _afi(prefix) != s.afi:
+                continue
+            path: Path_ = (*declared, "receive", index)
+            where = f"VRF {s.vrf}, {model.hostname}"
+            verdict = evaluate(model, n.route_map_in, Route(prefix=prefix, as_path=(s.remote_as,)))
+            if not verdict.accepted:
+                yield (
+                    f"{where}: {_party(n)} drops the agreed {prefix} at its import policy "
+                    f"{n.route_map_in} ({_clause(verdict)}), so the route stops at "
+                    f"{model.hostname}",
+                    path,
+                )
+                continue
+            for leaf in sorted(models.values(), key=lambda m: m.hostname):
+                theirs = (
+                    next((v for v in leaf.evpn.vrfs if v.name == s.vrf), None)
+                    if leaf.evpn
+                    else None
+                )
+                if theirs is not None and theirs.route_target != own.route_target:
+                    yield (
+                        f"{where}: {leaf.hostname} imports VRF {s.vrf} with route target "
+                        f"{theirs.route_target}, {model.hostname} exports "
+                        f"{own.route_target}, so {prefix} stops at {model.hostname}",
+                        path,
+                    )
 
 
 def _internet_default(model: DeviceModel, afi: str) -> Route | None:
