@@ -294,6 +294,11 @@ class Management(Model):
     role_authorization: bool = False
     ntp_servers: tuple[str, ...] = ()
     syslog_servers: tuple[str, ...] = ()
+    # the prefixes management sessions may come from (where SSH cannot be bound to the VRF)
+    clients: tuple[str, ...] = ()
+
+    def clients_of(self, afi: str) -> tuple[str, ...]:
+        return tuple(c for c in self.clients if (":" in c) == (afi == "ipv6"))
 
 
 class EvpnVlan(Model):

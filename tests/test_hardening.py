@@ -181,3 +181,55 @@ def test_cfg011_fails_a_transit_port_without_urpf(rendered: Rendered) -> None:
         " ipv4 verify unicast source reachable-via any\n", "", 1
     )
     assert [hit[0] for hit in hardening.check(model, broken)] == ["CFG-011"]
+
+
+def test_nxos_ssh_takes_sessions_from_the_management_clients_only(rendered: Rendered) -> None:
+    """NX-OS SSH cannot be bound to the management VRF: the VTY lines accept only the
+    management clients (by default the device's management subnet)."""
+    conf = parse(text(rendered, "aus1-bl3"), "nxos")
+    assert children(conf, "ip access-list ACL-MGMT-VTY-V4") == [
+        "10 permit ip 192.168.10.0/24 any",
+        "20 deny ip any any",
+    ]
+    assert children(conf, "line vty") == ["access-class ACL-MGMT-VTY-V4 in"]
+
+
+def test_cfg010_fails_nxos_vty_lines_open_to_everyone(rendered: Rendered) -> None:
+    models, _ = rendered
+    model = models["aus1-lf3"]
+    broken = text(rendered, "aus1-lf3").replace("  access-class ACL-MGMT-VTY-V4 in\n", "")
+    hits = hardening.check(model, broken)
+    assert [hit[0] for hit in hits] == ["CFG-010"]
+    assert "`line vty` / `access-class ACL-MGMT-VTY-V4 in` is missing" in hits[0][1]
+    # an ACL that lets a second network in is not the management clients' ACL either
+    wider = text(rendered, "aus1-lf3").replace(
+        "  20 deny ip any any\n", "  20 permit ip 0.0.0.0/0 any\n  30 deny ip any any\n"
+    )
+    assert [hit[0] for hit in hardening.check(model, wider)] == ["CFG-010"]
+
+
+def test_declared_management_clients_replace_the_subnet(tmp_path: Any) -> None:
+    import shutil
+
+    intent = tmp_path / "intent"
+    shutil.copytree(EXAMPLE_INTENT, intent)
+    site = intent / "aus1/site.yaml"
+    site.write_text(
+        site.read_text().replace(
+            "      gateway: 192.168.10.1\n",
+            '      gateway: 192.168.10.1\n      clients: [10.255.0.0/24, "2001:db8:ffff::/64"]\n',
+        )
+    )
+    result = lint(intent)
+    models = device_models(result)
+    assert models["aus1-lf3"].management.clients == ("10.255.0.0/24", "2001:db8:ffff::/64")
+    config = render_all({"aus1-lf3": models["aus1-lf3"]})["aus1/aus1-lf3.cfg"]
+    conf = parse(config, "nxos")
+    assert children(conf, "ipv6 access-list ACL-MGMT-VTY-V6") == [
+        "10 permit ipv6 2001:db8:ffff::/64 any",
+        "20 deny ipv6 any any",
+    ]
+    assert children(conf, "line vty") == [
+        "access-class ACL-MGMT-VTY-V4 in",
+        "ipv6 access-class ACL-MGMT-VTY-V6 in",
+    ]

@@ -96,6 +96,7 @@ def build_device(
         role_authorization=bool(site.management.users),
         ntp_servers=site.management.ntp_servers,
         syslog_servers=site.management.syslog_servers,
+        clients=site.management.clients or [str(ipaddress.ip_interface(device.management).network)],
     )
     mlag = mlag_of(site, name)
     neighbors = (

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from meetme.intent.schema_base import Node, SecretRef
-from meetme.intent.types import IPAddress, Name
+from meetme.intent.types import IPAddress, Name, Prefix
 
 # Local user names: a Linux login on Cumulus (lower case) and at most 28 characters on NX-OS.
 UserName = Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_-]{0,27}$")]
@@ -47,4 +47,10 @@ class Management(Node):
     )
     syslog_servers: list[IPAddress] = Field(
         default_factory=list, description="Syslog servers, reached through the management VRF."
+    )
+    clients: list[Prefix] = Field(
+        default_factory=list,
+        description="Where management sessions come from (jump hosts, automation): on platforms "
+        "whose SSH cannot be bound to the management VRF (NX-OS), the VTY lines accept only "
+        "these sources. Empty: each device's own management subnet.",
     )

@@ -109,11 +109,47 @@ def _cisco_management(model: DeviceModel, top: list[Block]) -> Iterator[Hit]:
                     lines[stray].line,
                     1,
                 )
-    elif model.platform == "cisco_nxos" and mgmt.api:
-        wanted = f"nxapi use-vrf {mgmt.vrf}"
-        if wanted not in lines:
-            at = lines["feature nxapi"].line if "feature nxapi" in lines else 1
-            yield MANAGEMENT_VRF, f"`{wanted}` is missing: NX-API answers in every VRF", at, 1
+    elif model.platform == "cisco_nxos":
+        if mgmt.api:
+            wanted = f"nxapi use-vrf {mgmt.vrf}"
+            if wanted not in lines:
+                at = lines["feature nxapi"].line if "feature nxapi" in lines else 1
+                yield MANAGEMENT_VRF, f"`{wanted}` is missing: NX-API answers in every VRF", at, 1
+        yield from _nxos_vty(model, lines)
+
+
+def _nxos_vty(model: DeviceModel, lines: dict[str, Block]) -> Iterator[Hit]:
+    """NX-OS SSH answers on every address: the VTY lines take sessions from the management
+    clients only, through one ACL per family that permits exactly them and denies the rest."""
+    vty = lines.get("line vty")
+    for afi, keyword, apply in (
+        ("ipv4", "ip", "access-class"),
+        ("ipv6", "ipv6", "ipv6 access-class"),
+    ):
+        clients = model.management.clients_of(afi)
+        if not clients:
+            continue
+        name = f"ACL-MGMT-VTY-{'V4' if afi == 'ipv4' else 'V6'}"
+        if vty is None or vty.child(f"{apply} {name} in") is None:
+            yield (
+                MANAGEMENT_VRF,
+                f"`line vty` / `{apply} {name} in` is missing: SSH answers every source on "
+                "every address, the external ones included",
+                vty.line if vty else 1,
+                1,
+            )
+        acl = lines.get(f"{keyword} access-list {name}")
+        wanted = [f"{10 * (i + 1)} permit {keyword} {c} any" for i, c in enumerate(clients)]
+        wanted.append(f"{10 * (len(clients) + 1)} deny {keyword} any any")
+        got = [c.text for c in acl.children] if acl else []
+        if got != wanted:
+            yield (
+                MANAGEMENT_VRF,
+                f"{keyword} access-list {name} does not permit exactly the management clients "
+                f"({', '.join(clients)}) and deny the rest",
+                acl.line if acl else 1,
+                1,
+            )
 
 
 # --- CFG-011 ---------------------------------------------------------------------------------
