@@ -349,3 +349,29 @@ def test_an_internet_port_without_urpf_also_drops_bogon_sources() -> None:
     assert "203.0.113.0/24" not in [r.source for r in lab.rules]
     cloud = _acl("ACL-EDGE-CLOUD-IN-V4", "ipv4", ["10.50.0.0/16"], internet=False, lab=False)
     assert [r.source for r in cloud.rules] == ["10.50.0.0/16", None]
+
+
+def test_a_services_port_on_a_port_already_cabled_is_phy013(example: Path) -> None:
+    """HundredGigE0/0/0/24 and FourHundredGigE0/0/0/24 are one IOS-XR port (the name carries
+    the optic's speed): the services LAN cannot share the border pair's link."""
+    replace_in(
+        example / PEERING,
+        "aus1-br1: {interface: HundredGigE0/0/0/26",
+        "aus1-br1: {interface: HundredGigE0/0/0/24",
+    )
+    line = line_of(example / PEERING, "aus1-br1: {interface: HundredGigE0/0/0/24")
+    found = findings_of(lint_repo(example), "PHY-013")
+    assert [f.split(": ", 2)[:2] for f in found] == [[f"{PEERING}:{line}", "aus1-br1"]]
+    assert "link #0 to aus1-br2" in found[0]
+
+
+def test_a_services_port_past_the_last_port_is_hw001(example: Path) -> None:
+    replace_in(
+        example / PEERING,
+        "aus1-br2: {interface: HundredGigE0/0/0/26",
+        "aus1-br2: {interface: HundredGigE0/0/0/32",
+    )
+    found = findings_of(lint_repo(example), "HW-001")
+    line = line_of(example / PEERING, "HundredGigE0/0/0/32")
+    assert len(found) == 1 and found[0].startswith(f"{PEERING}:{line}:")
+    assert "HundredGigE0/0/0/32" in found[0]

@@ -440,7 +440,7 @@ def _services(c: _Collector) -> None:
                 ipv6=port.ipv6,
                 ip_mtu=1500,
                 speed_gbps=None,  # the LAN's switch sets it; the port auto-negotiates
-                source=(*c.base, "edge", "services", device),
+                source=(*c.base, "edge", "services", device, "interface"),
             )
         )
 

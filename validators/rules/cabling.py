@@ -83,6 +83,14 @@ def _attachment_uses(ctx: SiteContext) -> Iterator[PortUse | None]:
                     yield _use(ctx, leaf, iface, kind, label, far, path)
 
 
+def _services_uses(ctx: SiteContext) -> Iterator[PortUse | None]:
+    edge = ctx.site.peering.edge
+    for device, port in sorted(edge.services.items()) if edge else ():
+        label = f"the services LAN port of {device}"
+        path = (*port.path, "interface")
+        yield _use(ctx, device, port.interface, "services", label, "the services LAN", path)
+
+
 def _shares_cable(first: PortUse, second: PortUse) -> bool:
     """Whether two uses of one (sub-)port can be one cable: sub-interfaces with their own
     VLANs, a routed port with tagged sub-interfaces to the same device (a VRF-lite link), two
@@ -148,7 +156,12 @@ def _type(name: str) -> str:
 def one_port_one_use(ctx: SiteContext) -> Iterator[Hit]:
     uses = [
         use
-        for source in (_link_uses(ctx), _cross_connect_uses(ctx), _attachment_uses(ctx))
+        for source in (
+            _link_uses(ctx),
+            _cross_connect_uses(ctx),
+            _attachment_uses(ctx),
+            _services_uses(ctx),
+        )
         for use in source
         if use is not None
     ]
