@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_INTENT, REPO, line_of
+from conftest import EXAMPLE_INTENT, REPO, line_of, replace_in
 from meetme.generators.platforms import PLATFORMS, support
 from typer.testing import CliRunner
 
@@ -437,7 +437,8 @@ def _border_on(platform: str) -> Callable[[Path], None]:
 
 def _super_spines_on(platform: str) -> Callable[[Path], None]:
     """Spines sp3 and sp4 become super-spines on `platform`, cabled to both borders by the
-    spine-to-border rule; sp1 and sp2 stay the leaves' spines."""
+    spine-to-border rule and to sp1 and sp2 (the leaves' spines) by a rule of their own, with an
+    ASN of their own: a 3-tier site TOPO-002/004 accept."""
 
     def scenario(repo: Path) -> None:
         model, ports = SPINE_PORTS[platform]
@@ -450,6 +451,21 @@ def _super_spines_on(platform: str) -> Callable[[Path], None]:
         links = repo / LINKS
         assert replace[0] in links.read_text()
         links.write_text(links.read_text().replace(*replace))
+        replace_in(
+            links,
+            "      - name: leaf-to-spine-cumulus\n",
+            "      - name: spine-to-super-spine\n"
+            '        a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 13}\n'
+            f'        b: {{role: super_spine, interface: "{ports}", first: {first + 8}, '
+            "peer_id_base: 11}\n"
+            "        speed: 400G\n"
+            "      - name: leaf-to-spine-cumulus\n",
+        )
+        replace_in(
+            repo / "intent/aus1/site.yaml",
+            "        spine: 4200009000",
+            "        spine: 4200009000\n        super_spine: 4200009500",
+        )
 
     return scenario
 

@@ -158,7 +158,10 @@ def test_a_port_of_another_platform_is_a_finding_naming_device_platform_and_port
 ) -> None:
     """Was exit 2 at load; a name of another platform is a design question (PLAT-016), and
     HW-001 does not report the same name again."""
-    add_link(example, "device: aus1-sp1, interface: swp5", "device: aus1-lf2, interface: swp33")
+    # to another spine: a second link to a leaf would be TOPO-001's unequal uplinks as well
+    add_link(
+        example, "device: aus1-sp1, interface: swp5", "device: aus1-sp2, interface: Ethernet30/1"
+    )
     found_at(
         example,
         LINKS,

@@ -147,6 +147,15 @@ def _site_problems(
                     DANGLING,
                 )
 
+    for pair_index, pair in enumerate(_list(_mapping(site, "asn"), "shared_pairs")):
+        for index, member in enumerate(pair if isinstance(pair, list) else []):
+            if isinstance(member, str) and member not in devices:
+                yield (
+                    _unknown("device", member, devices),
+                    at("asn", "shared_pairs", pair_index, index),
+                    DANGLING,
+                )
+
     yield from _tenant_references(site, racks, devices, at)
     yield from _attachment_references(site, devices, at, key_at)
     yield from _interface_names(site, devices, at)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from meetme.intent.schema_base import Node, Path_
 from meetme.intent.schema_edge import CrossConnect, Peering
@@ -84,6 +84,23 @@ class Device(Node):
 
 class RedundancyGroup(Node):
     members: Annotated[list[Name], Field(min_length=2)]
+    max_per_domain: int | None = Field(
+        default=None,
+        ge=1,
+        description="N+k: at most this many members in any one failure domain of `domains` "
+        "(TOPO-005) instead of every member in its own (PHY-003/004).",
+    )
+    domains: list[Name] = Field(
+        default_factory=lambda: ["rack"],
+        description="The failure-domain kinds max_per_domain counts in: rack, room, floor, "
+        "cooling_zone, or a failure_domains tag of the rooms or devices.",
+    )
+
+    @model_validator(mode="after")
+    def _domains_need_a_limit(self) -> RedundancyGroup:
+        if "domains" in self.model_fields_set and self.max_per_domain is None:
+            raise ValueError("domains counts members for max_per_domain; give max_per_domain")
+        return self
 
 
 class Site(Node):

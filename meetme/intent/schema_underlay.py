@@ -4,6 +4,8 @@ and prefix limit, and the fabric links (link rules and explicit links) it runs o
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field, model_validator
 
 from meetme.intent.schema_base import Node
@@ -38,6 +40,11 @@ class AsnScheme(Node):
     shared: dict[Role, Asn] = Field(
         default_factory=dict,
         description="Roles whose devices share one ASN (RFC 7938 5.2.1: spines share one).",
+    )
+    shared_pairs: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
+        default_factory=list,
+        description="Leaf pairs allowed to share one ASN (an MLAG or vPC pair given the same "
+        "asn: override); any other shared leaf ASN is a TOPO-004 finding.",
     )
 
 

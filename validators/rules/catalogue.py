@@ -14,4 +14,5 @@ from meetme.validators.rules import (  # noqa: F401
     overlay,
     phy,
     platform,
+    topology,
 )

@@ -78,12 +78,15 @@ def _borders(ctx: SiteContext) -> list[str]:
 
 
 def _redundancy_groups(ctx: SiteContext) -> list[tuple[str, list[str]]]:
-    """(label, members): the site's borders, then every declared redundancy group."""
+    """(label, members): the site's borders, then every declared redundancy group that wants
+    each member apart; an N+k group (max_per_domain) is TOPO-005's."""
     groups = []
     borders = _borders(ctx)
     if len(borders) >= 2:
         groups.append(("the border group", borders))
     for name, group in sorted(ctx.site.redundancy_groups.items()):
+        if group.max_per_domain is not None:
+            continue
         groups.append((f"redundancy group {name}", list(dict.fromkeys(group.members))))
     return groups
 

@@ -1,0 +1,388 @@
+"""TOPO-001/002/004/005: the four broken topologies of issue 13 (a leaf without uplinks, a leaf
+with 1 of 4, an extra spine-to-super-spine link, every leaf on one ASN) each stop the lint with
+a TOPO finding at the intent line; each limit is tried just inside and just outside."""
+
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+TOPO_RULES = ("TOPO-001", "TOPO-002", "TOPO-004", "TOPO-005")
+DEVICES = "intent/aus1/devices.yaml"
+SITE = "intent/aus1/site.yaml"
+
+# An EOS leaf: no link rule selects EOS leaves, so it has only the links a test gives it.
+LF7 = """\
+      aus1-lf7:
+        id: 107
+        role: leaf
+        platform: arista_eos
+        model: 7060X6-64PE
+        room: aus1-dh2
+        rack: dh2-r10
+        management: 192.168.10.107/24
+"""
+# The example's links.yaml ends with its explicit `links:` list: these are items of it.
+LF7_TO_SPINE = (
+    "      - {a: {device: aus1-lf7, interface: Ethernet%d/1}, "
+    "b: {device: aus1-sp%d, interface: Ethernet%d/1}, index: %d, speed: 400G}\n"
+)
+
+
+def append(path: Path, text: str) -> None:
+    path.write_text(path.read_text() + text)
+
+
+def add_lf7(repo: Path, *spines: int) -> int:
+    """Add leaf aus1-lf7 with one 400G link to each spine number given (spine n is aus1-spn,
+    spine-side port 20, 21 … for repeats); the line of its device entry."""
+    devices = repo / DEVICES
+    append(devices, LF7)
+    for index, spine in enumerate(spines):
+        port = 20 + spines[:index].count(spine)
+        append(repo / "intent/aus1/links.yaml", LF7_TO_SPINE % (index + 1, spine, port, index))
+    return line_of(devices, "aus1-lf7:")
+
+
+def lint_exit(repo: Path) -> tuple[int, str]:
+    outcome = CliRunner().invoke(app, ["lint"])
+    return outcome.exit_code, outcome.output
+
+
+def test_example_has_no_topo_findings(example: Path) -> None:
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule in TOPO_RULES] == []
+    assert result.errors == []
+
+
+# TOPO-001 ----------------------------------------------------------------------------------
+
+
+def test_topo001_leaf_without_uplinks_stops_the_lint(example: Path) -> None:
+    line = add_lf7(example)
+    code, out = lint_exit(example)
+    assert code == 1
+    assert f"{line}:7  error    TOPO-001  leaf aus1-lf7 has no uplink" in out
+    assert findings_of(lint_repo(example), "TOPO-001") == [
+        f"{DEVICES}:{line}: leaf aus1-lf7 has no uplink to any spine; link it to every spine "
+        "of aus1 (aus1-sp1, aus1-sp2, aus1-sp3, aus1-sp4) by a link rule or explicit links"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spines", "missing"),
+    [((1,), "aus1-sp2, aus1-sp3, aus1-sp4"), ((1, 2, 3), "aus1-sp4")],
+)
+def test_topo001_leaf_missing_spines(example: Path, spines: tuple[int, ...], missing: str) -> None:
+    line = add_lf7(example, *spines)
+    code, _ = lint_exit(example)
+    assert code == 1
+    assert findings_of(lint_repo(example), "TOPO-001") == [
+        f"{DEVICES}:{line}: leaf aus1-lf7 reaches {len(spines)} of 4 spines (no link to "
+        f"{missing}); link it to every spine by a link rule or explicit links"
+    ]
+
+
+def test_topo001_leaf_on_every_spine_is_clean(example: Path) -> None:
+    add_lf7(example, 1, 2, 3, 4)
+    result = lint_repo(example)
+    assert result.errors == []
+    assert lint_exit(example)[0] == 0
+
+
+def test_topo001_one_link_too_many_to_one_spine(example: Path) -> None:
+    line = add_lf7(example, 1, 2, 3, 4, 2)
+    assert findings_of(lint_repo(example), "TOPO-001") == [
+        f"{DEVICES}:{line}: leaf aus1-lf7 uplinks unequally (aus1-sp1 1x400G, aus1-sp2 2x400G, "
+        "aus1-sp3 1x400G, aus1-sp4 1x400G); give every spine the same count and speed of links"
+    ]
+
+
+def test_topo001_two_links_to_every_spine_is_clean(example: Path) -> None:
+    add_lf7(example, 1, 2, 3, 4, 1, 2, 3, 4)
+    assert findings_of(lint_repo(example), "TOPO-001") == []
+
+
+def test_topo001_border_leaf_with_a_spine_link_reaches_every_spine(example: Path) -> None:
+    # Border leaves cabled to the borders only are PHY-006's (the example); one spine link
+    # makes the border leaf part of the leaf tier, which then needs every spine.
+    append(
+        example / "intent/aus1/links.yaml",
+        "      - {a: {device: aus1-bl1, interface: Ethernet30/1}, "
+        "b: {device: aus1-sp1, interface: Ethernet20/1}, index: 50, speed: 100G}\n",
+    )
+    line = line_of(example / DEVICES, "aus1-bl1:")
+    assert findings_of(lint_repo(example), "TOPO-001") == [
+        f"{DEVICES}:{line}: border_leaf aus1-bl1 reaches 1 of 4 spines (no link to aus1-sp2, "
+        "aus1-sp3, aus1-sp4); link it to every spine by a link rule or explicit links"
+    ]
+
+
+# TOPO-002: a 3-tier site: two EOS super-spines take the borders' links from the spines ------
+
+SUPER_SPINES = "".join(
+    f"""\
+      aus1-ss{n}:
+        id: {30 + n}
+        role: super_spine
+        platform: arista_eos
+        model: 7060X6-64PE
+        room: aus1-dh{n}
+        rack: dh{n}-r01
+        management: 192.168.10.4{n}/24
+        power_feeds: [A, B]
+"""
+    for n in (1, 2)
+)
+
+
+def three_tier(repo: Path) -> None:
+    append(repo / DEVICES, SUPER_SPINES)
+    replace_in(
+        repo / "intent/aus1/links.yaml",
+        """\
+        a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}
+        b: {role: border, interface: "FourHundredGigE0/0/0/{n}", first: 0, peer_id_base: 11}
+        count: 2
+        speed: 400G
+""",
+        """\
+        a: {role: super_spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}
+        b: {role: border, interface: "FourHundredGigE0/0/0/{n}", first: 0, peer_id_base: 31}
+        count: 2
+        speed: 400G
+      - name: spine-to-super-spine
+        a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 31}
+        b: {role: super_spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 11}
+        speed: 400G
+""",
+    )
+    replace_in(
+        repo / SITE,
+        "        spine: 4200009000",
+        "        super_spine: 4200009500\n        spine: 4200009000",
+    )
+
+
+def test_three_tier_site_is_clean(example: Path) -> None:
+    three_tier(example)
+    result = lint_repo(example)
+    assert result.errors == []
+
+
+def test_topo002_extra_spine_to_super_spine_link_stops_the_lint(example: Path) -> None:
+    three_tier(example)
+    append(
+        example / "intent/aus1/links.yaml",
+        "      - {a: {device: aus1-sp1, interface: Ethernet20/1}, "
+        "b: {device: aus1-ss1, interface: Ethernet30/1}, index: 100, speed: 400G}\n",
+    )
+    code, out = lint_exit(example)
+    assert code == 1
+    line = line_of(example / DEVICES, "aus1-sp1:")
+    assert f"{line}:7  error    TOPO-002" in out
+    assert findings_of(lint_repo(example), "TOPO-002") == [
+        f"{DEVICES}:{line}: spine aus1-sp1 uplinks unequally (aus1-ss1 2x400G, aus1-ss2 "
+        "1x400G); give every super-spine the same count and speed of links"
+    ]
+
+
+SP1_TO_SUPER_SPINE = (
+    "      - {a: {device: aus1-sp1, interface: Ethernet%d/1}, "
+    "b: {device: aus1-ss%d, interface: Ethernet30/1}, index: %d, speed: 400G}\n"
+)
+
+
+def test_topo002_a_second_link_to_every_super_spine_is_clean(example: Path) -> None:
+    three_tier(example)
+    links = example / "intent/aus1/links.yaml"
+    append(links, SP1_TO_SUPER_SPINE % (20, 1, 100) + SP1_TO_SUPER_SPINE % (21, 2, 101))
+    result = lint_repo(example)
+    assert findings_of(result, "TOPO-002") == []
+    assert result.errors == []
+
+
+# TOPO-004 ----------------------------------------------------------------------------------
+
+
+def test_topo004_every_leaf_on_one_asn_stops_the_lint(example: Path) -> None:
+    site = example / SITE
+    replace_in(
+        site, "        spine: 4200009000", "        spine: 4200009000\n        leaf: 4200009100"
+    )
+    code, out = lint_exit(example)
+    assert code == 1
+    line = line_of(site, "leaf: 4200009100")
+    assert f"{line}:9  error    TOPO-004" in out
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{SITE}:{line}: asn.shared gives every leaf one ASN 4200009100 (aus1-lf1, aus1-lf2, "
+        "aus1-lf3, aus1-lf4 and 2 more); a leaf needs an ASN of its own: remove leaf from "
+        "asn.shared (ASN = base + id), or declare an MLAG or vPC pair in asn.shared_pairs"
+    ]
+
+
+def lf2_takes_lf1_asn(repo: Path) -> int:
+    devices = repo / DEVICES
+    replace_in(devices, "192.168.10.102/24\n", "192.168.10.102/24\n        asn: 4200000101\n")
+    return line_of(devices, "asn: 4200000101")
+
+
+def test_topo004_two_leaves_on_one_asn_undeclared(example: Path) -> None:
+    line = lf2_takes_lf1_asn(example)
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{DEVICES}:{line}: leaf aus1-lf2 has ASN 4200000101, as aus1-lf1 does; a leaf needs an "
+        "ASN of its own unless the two are an MLAG or vPC pair listed in asn.shared_pairs"
+    ]
+
+
+def test_topo004_declared_pair_may_share(example: Path) -> None:
+    lf2_takes_lf1_asn(example)
+    replace_in(
+        example / SITE,
+        "        spine: 4200009000",
+        "        spine: 4200009000\n      shared_pairs: [[aus1-lf2, aus1-lf1]]",
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "TOPO-004") == []
+    assert result.errors == []
+
+
+def test_topo004_third_leaf_on_a_declared_pairs_asn(example: Path) -> None:
+    lf2_takes_lf1_asn(example)
+    replace_in(
+        example / SITE,
+        "        spine: 4200009000",
+        "        spine: 4200009000\n      shared_pairs: [[aus1-lf1, aus1-lf2]]",
+    )
+    devices = example / DEVICES
+    replace_in(devices, "192.168.10.105/24\n", "192.168.10.105/24\n        asn: 4200000101\n")
+    lf2_line = line_of(devices, "asn: 4200000101")
+    lf5_line = line_of(devices, "asn: 4200000101", 2)
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{DEVICES}:{lf2_line}: leaf aus1-lf2 has ASN 4200000101, as aus1-lf1 does; a leaf "
+        "needs an ASN of its own unless the two are an MLAG or vPC pair listed in "
+        "asn.shared_pairs",
+        f"{DEVICES}:{lf5_line}: leaf aus1-lf5 has ASN 4200000101, as aus1-lf1 does; a leaf "
+        "needs an ASN of its own unless the two are an MLAG or vPC pair listed in "
+        "asn.shared_pairs",
+    ]
+
+
+def test_topo004_unknown_device_in_a_shared_pair_is_unusable_input(example: Path) -> None:
+    replace_in(
+        example / SITE,
+        "        spine: 4200009000",
+        "        spine: 4200009000\n      shared_pairs: [[aus1-lf1, aus1-lf9]]",
+    )
+    code, out = lint_exit(example)
+    assert code == 2
+    line = line_of(example / SITE, "shared_pairs")
+    assert f"{SITE}:{line}:" in out and "unknown device 'aus1-lf9'" in out
+
+
+def test_topo004_spines_without_a_shared_asn(example: Path) -> None:
+    site = example / SITE
+    replace_in(site, "      shared:\n        spine: 4200009000", "      shared: {}")
+    line = line_of(site, "    asn:")
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{SITE}:{line}: the spines of aus1 have 4 ASNs (aus1-sp1 4200000011, aus1-sp2 "
+        "4200000012, aus1-sp3 4200000013, aus1-sp4 4200000014); spines share one ASN: add "
+        "spine to asn.shared"
+    ]
+
+
+def test_topo004_one_spine_overrides_the_shared_asn(example: Path) -> None:
+    devices = example / DEVICES
+    replace_in(devices, "192.168.10.24/24\n", "192.168.10.24/24\n        asn: 4200009001\n")
+    line = line_of(devices, "asn: 4200009001")
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{DEVICES}:{line}: spine aus1-sp4 has ASN 4200009001, not the spines' shared ASN "
+        "4200009000; spines share one ASN: remove the override"
+    ]
+
+
+def test_topo004_super_spines_on_the_spines_asn(example: Path) -> None:
+    three_tier(example)
+    site = example / SITE
+    replace_in(site, "super_spine: 4200009500", "super_spine: 4200009000")
+    line = line_of(site, "super_spine: 4200009000")
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{SITE}:{line}: super-spine aus1-ss1 has ASN 4200009000, the spines' ASN; give the "
+        "super-spines an ASN of their own (asn.shared: {super_spine: ...})"
+    ]
+
+
+# TOPO-005: the four Cumulus leaves of hall 1, two per rack (dh1-r10: lf1, lf2; dh1-r11: lf5, lf6)
+
+
+def n_plus_k(repo: Path, group: str) -> Path:
+    devices = repo / DEVICES
+    append(devices, f"    redundancy_groups:\n      hall1: {{{group}}}\n")
+    return devices
+
+
+MEMBERS = "members: [aus1-lf1, aus1-lf2, aus1-lf5, aus1-lf6]"
+
+
+def test_topo005_two_per_rack_allowed_is_clean(example: Path) -> None:
+    n_plus_k(example, f"{MEMBERS}, max_per_domain: 2")
+    result = lint_repo(example)
+    assert result.errors == []  # PHY-003/004 leave an N+k group alone
+
+
+def test_topo005_one_per_rack_allowed(example: Path) -> None:
+    devices = n_plus_k(example, f"{MEMBERS}, max_per_domain: 1, domains: [rack]")
+    assert findings_of(lint_repo(example), "TOPO-005") == [
+        f"{DEVICES}:{line_of(devices, 'rack: dh1-r10', 2)}: redundancy group hall1 allows 1 per "
+        "rack, but rack dh1-r10 holds 2 (aus1-lf1, aus1-lf2); move aus1-lf2 to another rack",
+        f"{DEVICES}:{line_of(devices, 'rack: dh1-r11', 2)}: redundancy group hall1 allows 1 per "
+        "rack, but rack dh1-r11 holds 2 (aus1-lf5, aus1-lf6); move aus1-lf6 to another rack",
+    ]
+
+
+@pytest.mark.parametrize(("k", "found"), [(3, 1), (4, 0)])
+def test_topo005_members_per_room(example: Path, k: int, found: int) -> None:
+    devices = n_plus_k(example, f"{MEMBERS}, max_per_domain: {k}, domains: [room]")
+    expected = [
+        f"{DEVICES}:{line_of(devices, 'room: aus1-dh1', 6)}: redundancy group hall1 allows 3 "
+        "per room, but room aus1-dh1 holds 4 (aus1-lf1, aus1-lf2, aus1-lf5, aus1-lf6); move "
+        "aus1-lf6 to another room"
+    ]
+    assert findings_of(lint_repo(example), "TOPO-005") == expected[:found]
+
+
+def test_topo005_unrecorded_domain_is_reported(example: Path) -> None:
+    devices = n_plus_k(
+        example, "members: [aus1-lf1, aus1-lf5], max_per_domain: 1, domains: [conduit]"
+    )
+    replace_in(
+        devices,
+        "192.168.10.101/24\n",
+        "192.168.10.101/24\n        failure_domains: {conduit: c1}\n",
+    )
+    line = line_of(devices, "aus1-lf5:")
+    assert findings_of(lint_repo(example), "TOPO-005") == [
+        f"{DEVICES}:{line}: redundancy group hall1 counts its members per conduit, but aus1-lf5 "
+        "records no conduit; record it on aus1-lf5 or its room aus1-dh1"
+    ]
+
+
+def test_all_apart_group_is_still_phy004s(example: Path) -> None:
+    n_plus_k(example, MEMBERS)
+    result = lint_repo(example)
+    assert findings_of(result, "TOPO-005") == []
+    line = line_of(example / DEVICES, "rack: dh1-r10", 2)
+    assert (
+        f"{DEVICES}:{line}: redundancy group hall1: aus1-lf2 shares rack dh1-r10 with aus1-lf1; "
+        "members must not share a rack"
+    ) in findings_of(result, "PHY-004")
+
+
+def test_domains_without_max_per_domain_is_unusable_input(example: Path) -> None:
+    n_plus_k(example, f"{MEMBERS}, domains: [rack]")
+    code, out = lint_exit(example)
+    assert code == 2
+    assert "give max_per_domain" in out

@@ -1,0 +1,284 @@
+"""TOPO-*: the Clos shape of a site (docs/standards.md#topo).
+
+Every leaf reaches every spine, every spine every super-spine, with equal count and speed; the
+ASN scheme follows the tiers (RFC 7938 section 5.2.1); N+k redundancy groups keep at most k
+members in one failure domain. No pods are modelled yet: the site is the pod. Uplinks to the
+borders are PHY-006's, a device cabled to itself PHY-014's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+from meetme.generators.resolve import allocate
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
+
+from meetme.intent.schema import Device, RedundancyGroup
+
+LEAF_TIER = ("leaf", "border_leaf")
+RFC7938 = "RFC 7938 section 5.2.1 https://www.rfc-editor.org/rfc/rfc7938"
+
+
+def _by_id(ctx: SiteContext, *roles: str) -> list[tuple[str, Device]]:
+    return sorted(
+        ((name, d) for name, d in ctx.site.devices.items() if d.role in roles),
+        key=lambda item: item[1].id,
+    )
+
+
+def _uplinks(ctx: SiteContext, upper: set[str]) -> dict[str, dict[str, list[int]]]:
+    """device -> upper-tier device -> the speed of each link between them."""
+    found: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for link in ctx.fabric.links:
+        for near, far in ((link.a, link.b), (link.b, link.a)):
+            if far.device in upper and near.device not in upper:
+                found[near.device][far.device].append(near.speed_gbps)
+    return found
+
+
+def _shape(speeds: list[int]) -> str:
+    return " + ".join(f"{n}x{gbps}G" for gbps, n in sorted(Counter(speeds).items(), reverse=True))
+
+
+def _reach(
+    ctx: SiteContext, lower: list[tuple[str, Device]], upper: list[str], tier: str
+) -> Iterator[Hit]:
+    """Every device of `lower` has links to every device of `upper` (the `tier`), all alike."""
+    uplinks = _uplinks(ctx, set(upper))
+    how = "by a link rule or explicit links"
+    for name, device in lower:
+        mine = uplinks.get(name, {})
+        missing = [far for far in upper if far not in mine]
+        if len(missing) == len(upper):
+            yield Hit(
+                f"{device.role} {name} has no uplink to any {tier}; link it to every {tier} "
+                f"of {ctx.name} ({', '.join(upper)}) {how}",
+                device.path,
+            )
+        elif missing:
+            yield Hit(
+                f"{device.role} {name} reaches {len(upper) - len(missing)} of {len(upper)} "
+                f"{tier}s (no link to {', '.join(missing)}); link it to every {tier} {how}",
+                device.path,
+            )
+        else:
+            shapes = {far: _shape(mine[far]) for far in upper}
+            if len(set(shapes.values())) > 1:
+                listed = ", ".join(f"{far} {shape}" for far, shape in shapes.items())
+                yield Hit(
+                    f"{device.role} {name} uplinks unequally ({listed}); give every {tier} "
+                    "the same count and speed of links",
+                    device.path,
+                )
+
+
+@rule(
+    "TOPO-001",
+    "error",
+    "Every leaf reaches every spine of its site with equal count and speed",
+    "A leaf without uplinks still gets the overlay's EVPN sessions to the spines but has no "
+    "underlay to reach them; a leaf missing a spine loses that spine's share of the fabric's "
+    "bandwidth, and unequal links make ECMP send the same share over fewer or slower links. "
+    "A border leaf is checked once it has a spine link; one cabled to the borders only is "
+    "PHY-006's. No pods are modelled yet: the site is the pod.",
+    "docs/standards.md#topo-001; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
+)
+def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
+    spines = [name for name, _ in _by_id(ctx, "spine")]
+    if not spines:
+        return
+    linked = set(_uplinks(ctx, set(spines)))
+    leaves = [
+        (name, device)
+        for name, device in _by_id(ctx, *LEAF_TIER)
+        if device.role == "leaf" or name in linked
+    ]
+    yield from _reach(ctx, leaves, spines, "spine")
+
+
+@rule(
+    "TOPO-002",
+    "error",
+    "Every spine reaches every super-spine with equal count and speed",
+    "In a 3-tier site the super-spines join the spines; a spine missing a super-spine, or "
+    "with more or faster links to one of them, loses or skews its share of the traffic "
+    "between spines exactly as a leaf does toward its spines (TOPO-001).",
+    "docs/standards.md#topo-002; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
+)
+def spines_reach_every_super_spine(ctx: SiteContext) -> Iterator[Hit]:
+    supers = [name for name, _ in _by_id(ctx, "super_spine")]
+    if supers:
+        yield from _reach(ctx, _by_id(ctx, "spine"), supers, "super-spine")
+
+
+def _asn_source(ctx: SiteContext, device: Device) -> Path_:
+    """Where a device's ASN is written: its override, its role's shared ASN, or the device."""
+    if device.asn is not None:
+        return (*device.path, "asn")
+    if device.role in ctx.site.asn.shared:
+        return (*ctx.site.asn.path, "shared", device.role)
+    return device.path
+
+
+def _asns(ctx: SiteContext) -> dict[str, int]:
+    intent = ctx.loaded.intent
+    return {
+        name: allocate.device_asn(intent, ctx.site, device)
+        for name, device in ctx.site.devices.items()
+        if device.role != "border"  # the organisation's ASN: ADDR-006..008
+    }
+
+
+def _shown(names: list[str]) -> str:
+    more = f" and {len(names) - 4} more" if len(names) > 4 else ""
+    return ", ".join(names[:4]) + more
+
+
+@rule(
+    "TOPO-004",
+    "error",
+    "The ASN scheme follows the tiers: leaves unique, spines one, super-spines another",
+    "Each leaf has an ASN of its own: BGP drops a route whose AS path holds the receiver's ASN, "
+    "so leaves of one ASN never learn each other's prefixes (meetme renders no allowas-in). "
+    "The exception is a pair declared in asn.shared_pairs (an MLAG or vPC pair acting as one "
+    "switch). All spines share one ASN, so a route never returns through a second spine "
+    "(path hunting); super-spines share another, so routes pass between spines through them.",
+    RFC7938,
+)
+def asns_follow_the_tiers(ctx: SiteContext) -> Iterator[Hit]:
+    asns = _asns(ctx)
+    yield from _leaf_asns_unique(ctx, asns)
+    for role, label in (("spine", "spine"), ("super_spine", "super-spine")):
+        yield from _tier_shares_one_asn(ctx, asns, role, label)
+    spine_asns = {asns[name] for name, _ in _by_id(ctx, "spine")}
+    for name, device in _by_id(ctx, "super_spine"):
+        if asns[name] in spine_asns:
+            yield Hit(
+                f"super-spine {name} has ASN {asns[name]}, the spines' ASN; give the "
+                "super-spines an ASN of their own (asn.shared: {super_spine: ...})",
+                _asn_source(ctx, device),
+            )
+            break
+
+
+def _leaf_asns_unique(ctx: SiteContext, asns: dict[str, int]) -> Iterator[Hit]:
+    pairs = {frozenset(pair) for pair in ctx.site.asn.shared_pairs}
+    users: dict[int, list[str]] = defaultdict(list)
+    for name, _ in sorted(ctx.site.devices.items(), key=lambda item: item[1].id):
+        if name in asns:
+            users[asns[name]].append(name)
+    reported: set[Path_] = set()
+    for asn, names in sorted(users.items()):
+        devices = [ctx.site.devices[name] for name in names]
+        if len(names) < 2 or not any(d.role in LEAF_TIER for d in devices):
+            continue
+        if frozenset(names) in pairs:
+            continue
+        for index, (name, device) in enumerate(zip(names, devices, strict=True)):
+            where = _asn_source(ctx, device)
+            if device.role not in LEAF_TIER or where in reported:
+                continue
+            if where[-2:-1] == ("shared",):
+                reported.add(where)
+                yield Hit(
+                    f"asn.shared gives every {device.role} one ASN {asn} "
+                    f"({_shown(names)}); a leaf needs an ASN of its own: remove "
+                    f"{device.role} from asn.shared (ASN = base + id), or declare an MLAG or "
+                    "vPC pair in asn.shared_pairs",
+                    where,
+                )
+            elif index > 0:
+                yield Hit(
+                    f"{device.role} {name} has ASN {asn}, as {names[0]} does; a leaf needs an "
+                    "ASN of its own unless the two are an MLAG or vPC pair listed in "
+                    "asn.shared_pairs",
+                    where,
+                )
+
+
+def _tier_shares_one_asn(
+    ctx: SiteContext, asns: dict[str, int], role: str, label: str
+) -> Iterator[Hit]:
+    tier = _by_id(ctx, role)
+    if len({asns[name] for name, _ in tier}) < 2:
+        return
+    if role not in ctx.site.asn.shared:
+        listed = ", ".join(f"{name} {asns[name]}" for name, _ in tier[:4])
+        yield Hit(
+            f"the {label}s of {ctx.name} have {len({asns[n] for n, _ in tier})} ASNs "
+            f"({listed}{' …' if len(tier) > 4 else ''}); {label}s share one ASN: add "
+            f"{role} to asn.shared",
+            ctx.site.asn.path,
+        )
+        return
+    shared = ctx.site.asn.shared[role]
+    for name, device in tier:
+        if asns[name] != shared:
+            yield Hit(
+                f"{label} {name} has ASN {asns[name]}, not the {label}s' shared ASN "
+                f"{shared}; {label}s share one ASN: remove the override",
+                _asn_source(ctx, device),
+            )
+
+
+def _domain_of(ctx: SiteContext, device: Device, kind: str) -> tuple[str, Path_] | None:
+    """The failure domain `device` is in, of one kind, and where that is written."""
+    room = ctx.site.rooms[device.room]
+    if kind == "rack":
+        return device.rack, (*device.path, "rack")
+    if kind == "room":
+        return device.room, (*device.path, "room")
+    if kind == "floor":
+        return str(room.floor), (*room.path, "floor")
+    if kind == "cooling_zone":
+        return room.cooling_zone, (*room.path, "cooling_zone")
+    if kind in device.failure_domains:  # the device's own tag wins over its room's
+        return device.failure_domains[kind], (*device.path, "failure_domains", kind)
+    if kind in room.failure_domains:
+        return room.failure_domains[kind], (*room.path, "failure_domains", kind)
+    return None
+
+
+@rule(
+    "TOPO-005",
+    "error",
+    "An N+k redundancy group has at most k members in one failure domain",
+    "A group declared with max_per_domain (say two of four uplinks may share a rack) survives "
+    "losing any one rack, room or other listed domain only if no domain holds more than k "
+    "members. A member whose domain is not recorded cannot be counted and is reported too. "
+    "Groups without max_per_domain want every member apart: PHY-003/004.",
+    "docs/standards.md#topo-005 (N+k redundancy; failure-domain tags as in PHY-004)",
+)
+def redundancy_groups_k_per_domain(ctx: SiteContext) -> Iterator[Hit]:
+    for group_name, group in sorted(ctx.site.redundancy_groups.items()):
+        if group.max_per_domain is not None:
+            yield from _group_per_domain(ctx, group_name, group, group.max_per_domain)
+
+
+def _group_per_domain(
+    ctx: SiteContext, group_name: str, group: RedundancyGroup, k: int
+) -> Iterator[Hit]:
+    members = list(dict.fromkeys(group.members))
+    for kind in dict.fromkeys(group.domains):
+        held: dict[str, list[tuple[str, Path_]]] = defaultdict(list)
+        for name in members:
+            device = ctx.site.devices[name]
+            found = _domain_of(ctx, device, kind)
+            if found is None:
+                yield Hit(
+                    f"redundancy group {group_name} counts its members per {kind}, but "
+                    f"{name} records no {kind}; record it on {name} or its room {device.room}",
+                    (*device.path, "failure_domains"),
+                )
+                continue
+            held[found[0]].append((name, found[1]))
+        for value, inside in sorted(held.items()):
+            if len(inside) > k:
+                name, where = inside[k]
+                yield Hit(
+                    f"redundancy group {group_name} allows {k} per {kind}, but {kind} {value} "
+                    f"holds {len(inside)} ({_shown([n for n, _ in inside])}); move {name} to "
+                    f"another {kind}",
+                    where,
+                )
