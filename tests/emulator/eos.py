@@ -23,7 +23,8 @@ the order lines were entered in (EOS sorts some sections), secrets are stored as
 shows them hashed or type-7 encoded).
 
 Faults: refuse given config lines; drop the connection while committing (and stay out of reach
-for a while, as a lost management path would); keep given BGP peers down.
+for a while, as a lost management path would); keep given BGP peers down; start a replace load
+late (a busy device), finishing it after the client has timed out.
 """
 
 from __future__ import annotations
@@ -219,6 +220,9 @@ class Faults:
     drop_on_commit: bool = False  # drop the connection after applying a commit
     unreachable_after_drop: float = 0.0  # seconds of refused connections after the drop
     bgp_down: set[str] = field(default_factory=set)  # peers held in Active
+    # a busy device: the next request holding `rollback clean-config` (a replace load) waits
+    # this long before the device starts on it, then runs to the end whatever the client did
+    slow_load: float = 0.0
 
 
 class _Cli:
@@ -283,6 +287,9 @@ class EosEmulator:
             def verify_request(self, request: Any, client_address: Any) -> bool:
                 return time.monotonic() >= emulator.unreachable_until
 
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass  # a client that gave up before the answer: the device does not care
+
         self._server = Server(("127.0.0.1", 0), _handler(self))
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -313,6 +320,10 @@ class EosEmulator:
         """The JSON-RPC result or error object for one runCmds request."""
         cli = _Cli()
         results: list[dict[str, Any]] = []
+        texts = [(c["cmd"] if isinstance(c, dict) else str(c)).strip() for c in commands]
+        if self.faults.slow_load and "rollback clean-config" in texts:
+            delay, self.faults.slow_load = self.faults.slow_load, 0.0  # one shot
+            time.sleep(delay)  # outside the lock: other requests are served meanwhile
         with self.lock:
             for index, command in enumerate(commands):
                 text = (command["cmd"] if isinstance(command, dict) else str(command)).strip()

@@ -1,0 +1,149 @@
+"""Pushes that cannot lie (issue #14, item 2), against the eAPI emulators of tests/emulator.
+
+Each test is a scenario a careful lab engineer runs into: a hand-edited rendered/ file, a push
+killed during its post-check and retried at once, two pushes at once, a load slower than the
+request timeout, a config session someone else left open. Each fails on the tree before #14.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from conftest import line_of
+from emulator.lab import Lab, journal, steps
+from meetme.deploy.stage_lock import stage_lock
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+runner = CliRunner()
+BACKDOOR = "username backdoor privilege 15 nopassword"
+
+
+def push(*extra: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl", *extra])
+    return result.exit_code, result.output
+
+
+def statuses(*extra: str) -> tuple[int, dict[str, str], str]:
+    result = runner.invoke(
+        app, ["push", "--stage", "lab", "--journal", "push.jsonl", "--format", "json", *extra]
+    )
+    table = json.loads(result.stdout[result.stdout.index("[") :])
+    return result.exit_code, {r["device"]: r["status"] for r in table}, result.output
+
+
+def open_sessions(lab: Lab, name: str) -> dict[str, str]:
+    emulator = lab.emulators[name]
+    with emulator.lock:
+        return {n: s.state for n, s in emulator.sessions.items() if s.state != "completed"}
+
+
+def test_a_hand_edited_rendered_file_is_refused_unless_allow_drift(lab: Lab) -> None:
+    path = lab.rendered("aus1-sp2")
+    anchor = next(x for x in path.read_text().splitlines() if x.startswith("username netops "))
+    path.write_text(path.read_text().replace(anchor, f"{anchor}\n{BACKDOOR}"))
+    line = line_of(path, BACKDOOR)
+
+    code, output = push()
+    assert code == 2, output
+    assert f"rendered/aus1/aus1-sp2.cfg:{line}:1" in output
+    assert "rendered-drift" in output and "--allow-drift" in output
+    assert "aus1-sp1" not in output.split("rendered-drift", 1)[0].splitlines()[-1]
+    assert all(lab.untouched(n) for n in lab.emulators)
+    assert not (lab.repo / "push.jsonl").exists()
+
+    code, output = push("--allow-drift")  # the engineer insists: pushed, and journaled
+    assert code == 0, output
+    assert BACKDOOR in lab.emulators["aus1-sp2"].running_config()
+    start = journal(lab.repo / "push.jsonl")[0]
+    assert start["step"] == "run-start" and start["allow_drift"] == ["aus1-sp2"]
+
+
+def test_a_retry_after_a_push_killed_in_its_post_check_never_says_unchanged(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def killed(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt  # Ctrl-C (or a lost terminal) while BGP is being polled
+
+    with monkeypatch.context() as patch:
+        patch.setattr("meetme.deploy.engine.check_bgp", killed)
+        first = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl"])
+    assert first.exit_code != 0
+    killed_run = journal(lab.repo / "push.jsonl")[0]["run"]
+    own = f"meetme-{killed_run}"
+    sp1 = lab.emulators["aus1-sp1"]
+    assert sp1.pending_timers() == [own]  # committed, never confirmed: the timer is running
+    assert sp1.running_config() == lab.expected("aus1-sp1")  # for now
+
+    code, result, output = statuses()  # retried at once
+    assert code == 1, output
+    assert result == {"aus1-sp1": "failed", "aus1-sp2": "failed", "aus1-sp3": "skipped"}
+    retry = [r for r in journal(lab.repo / "push.jsonl") if r["run"] != killed_run]
+    inspect = next(r for r in retry if r["device"] == "aus1-sp1" and r["step"] == "inspect")
+    assert inspect["status"] == "failed"
+    assert f"{own}, opened by meetme: a commit awaiting its confirm" in inspect["detail"]
+    assert f"the journal says run {killed_run} stopped after commit ok" in inspect["detail"]
+    assert "--clean-own-sessions" in inspect["detail"]
+    assert ("load", "ok") not in steps(retry, "aus1-sp1")  # nothing sent but the look
+    assert sp1.pending_timers() == [own]
+
+    code, result, output = statuses("--clean-own-sessions")
+    assert code == 0, output
+    assert set(result.values()) == {"committed"}
+    assert f"abort {own} (reverted)" in sp1.events  # meetme's own, aborted first
+    for name in lab.emulators:
+        assert lab.emulators[name].pending_timers() == []
+        assert lab.emulators[name].startup_config() == lab.expected(name)
+
+
+def test_a_second_push_of_the_stage_at_once_exits_2_naming_the_first(lab: Lab) -> None:
+    with stage_lock(lab.repo, "lab", "0123456789ab"):
+        code, output = push()
+        assert code == 2, output
+        assert "another push of stage lab is running: run 0123456789ab by " in output
+        assert "pid " in output
+        assert all(lab.untouched(n) for n in lab.emulators)
+    code, output = push()  # released: the next push goes ahead
+    assert code == 0, output
+
+
+def test_a_load_that_times_out_cleans_its_own_session_up(lab: Lab) -> None:
+    lab.write_inventory(settings={"connect_timeout": 1})
+    lab.emulators["aus1-sp2"].faults.slow_load = 2.0  # finishes after meetme gave up
+    code, output = push()
+    assert code == 1, output
+    records = journal(lab.repo / "push.jsonl")
+    run = records[0]["run"]
+    sp2 = steps(records, "aus1-sp2")
+    assert sp2[:3] == [("connect", "ok"), ("inspect", "ok"), ("load", "failed")]
+    assert ("cleanup", "ok") in sp2
+    cleanup = next(r for r in records if r["device"] == "aus1-sp2" and r["step"] == "cleanup")
+    assert f"aborted our session meetme-{run}" in cleanup["detail"]
+    assert open_sessions(lab, "aus1-sp2") == {}
+    assert lab.unchanged("aus1-sp2") and lab.unchanged("aus1-sp1")
+
+    code, output = push()  # the next push is not locked out
+    assert code == 0, output
+    assert lab.emulators["aus1-sp2"].running_config() == lab.expected("aus1-sp2")
+
+
+def test_someone_elses_open_session_is_named_and_left_alone(lab: Lab) -> None:
+    sp1 = lab.emulators["aus1-sp1"]
+    sp1.run_cmds(["enable", "configure session alice-ntp", "ntp server 192.0.2.123"], "json")
+    assert open_sessions(lab, "aus1-sp1") == {"alice-ntp": "pending"}
+
+    code, output = push("--clean-own-sessions")
+    assert code == 1, output
+    records = journal(lab.repo / "push.jsonl")
+    inspect = next(r for r in records if r["device"] == "aus1-sp1" and r["step"] == "inspect")
+    assert (
+        "alice-ntp, not opened by meetme: an open, uncommitted config session"
+        in (inspect["detail"])
+    )
+    assert "left to their owner" in inspect["detail"]
+    assert open_sessions(lab, "aus1-sp1") == {"alice-ntp": "pending"}  # not ours: untouched
+    assert lab.unchanged("aus1-sp1") and lab.unchanged("aus1-sp2")
+    assert lab.untouched("aus1-sp3")
