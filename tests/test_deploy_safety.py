@@ -73,14 +73,15 @@ def test_a_retry_after_a_push_killed_in_its_post_check_never_says_unchanged(
         first = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl"])
     assert first.exit_code != 0
     killed_run = journal(lab.repo / "push.jsonl")[0]["run"]
-    own = f"meetme-{killed_run}"
     sp1 = lab.emulators["aus1-sp1"]
-    assert sp1.pending_timers() == [own]  # committed, never confirmed: the timer is running
+    (own,) = sp1.pending_timers()  # committed, never confirmed: the timer is running
     assert sp1.running_config() == lab.expected("aus1-sp1")  # for now
 
     code, result, output = statuses()  # retried at once
+    assert "unchanged" not in result.values()  # the timer would undo it in a moment
     assert code == 1, output
     assert result == {"aus1-sp1": "failed", "aus1-sp2": "failed", "aus1-sp3": "skipped"}
+    assert own == f"meetme-{killed_run}"  # recognisably meetme's, and which run's
     retry = [r for r in journal(lab.repo / "push.jsonl") if r["run"] != killed_run]
     inspect = next(r for r in retry if r["device"] == "aus1-sp1" and r["step"] == "inspect")
     assert inspect["status"] == "failed"
