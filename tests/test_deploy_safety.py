@@ -126,6 +126,7 @@ def test_a_load_that_times_out_cleans_its_own_session_up(lab: Lab) -> None:
     assert open_sessions(lab, "aus1-sp2") == {}
     assert lab.unchanged("aus1-sp2") and lab.unchanged("aus1-sp1")
 
+    lab.write_inventory()  # the usual timeout again (a 1 s one is for the slow device only)
     code, output = push()  # the next push is not locked out
     assert code == 0, output
     assert lab.emulators["aus1-sp2"].running_config() == lab.expected("aus1-sp2")
