@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from meetme.deploy.checks import check_bgp, expected_neighbors
+from meetme.deploy.checks import check_bgp, check_links, expected_links, expected_neighbors
 from meetme.deploy.inventory import COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
 from meetme.deploy.secret_positions import misplaced_placeholders
@@ -287,6 +287,20 @@ class Engine:
             sleep=self.sleep,
         )
         step("post-check", "ok" if check.ok else "failed", check.detail, polls=check.polls)
+        if check.ok:  # then the cabling: every planned port up, LLDP hears the planned far end
+            links = check_links(
+                driver,
+                expected_links(target.model),
+                self.settings.check_timeout,
+                self.settings.check_interval,
+                sleep=self.sleep,
+            )
+            if links is None:
+                step("post-check-links", "skipped", "the driver has no interface/LLDP getters")
+            else:
+                check = links
+                status = "ok" if check.ok else "failed"
+                step("post-check-links", status, check.detail, polls=check.polls)
         if not check.ok:
             self.stop.set()
             result.detail = f"post-check: {check.detail}"

@@ -102,7 +102,7 @@ class Journal:
 # The last step of a device that leaves a commit in place without knowing its fate: the run
 # ended (killed, lost its terminal) between the commit and its confirm or rollback.
 _OPEN_ENDED = {("commit", "ok"), ("post-check", "ok"), ("post-check", "failed")}
-_OPEN_ENDED_STEPS = {"await-timer"}
+_OPEN_ENDED_STEPS = {"await-timer", "post-check-links"}
 
 
 def interrupted_devices(paths: list[Path], stage: str) -> dict[str, str]:

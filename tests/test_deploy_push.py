@@ -32,6 +32,7 @@ APPLIED = [
     ("diff", "ok"),
     ("commit", "ok"),
     ("post-check", "ok"),
+    ("post-check-links", "ok"),
     ("confirm", "ok"),
 ]
 
@@ -56,7 +57,7 @@ def test_clean_push_commits_all_three_and_journals_each_step(lab: Lab) -> None:
         assert steps(records, name) == APPLIED
         mine = [r for r in records if r["device"] == name]
         assert mine[0]["step"] == "connect" and "diff_sha256" not in mine[0]
-        hashes = {r["diff_sha256"] for r in mine[3:]}  # diff, commit, post-check, confirm
+        hashes = {r["diff_sha256"] for r in mine[3:]}  # diff, commit, post-checks, confirm
         assert len(hashes) == 1 and hashes.pop().startswith("sha256:")
         assert "+router bgp 4200009000" in mine[3]["diff"]
     assert all(r["ts"].endswith("Z") and r["run"] == records[0]["run"] for r in records)

@@ -149,3 +149,51 @@ def test_someone_elses_open_session_is_named_and_left_alone(lab: Lab) -> None:
     assert open_sessions(lab, "aus1-sp1") == {"alice-ntp": "pending"}  # not ours: untouched
     assert lab.unchanged("aus1-sp1") and lab.unchanged("aus1-sp2")
     assert lab.untouched("aus1-sp3")
+
+
+def cabled(lab: Lab, name: str) -> list[tuple[str, str, str]]:
+    return [
+        (i.name, i.peer.device, i.peer.interface)
+        for i in lab.models[name].interfaces
+        if i.peer is not None and i.kind == "routed"
+    ]
+
+
+def test_a_port_without_carrier_fails_the_post_check_and_rolls_back(lab: Lab) -> None:
+    port, _, _ = cabled(lab, "aus1-sp1")[-1]
+    lab.emulators["aus1-sp1"].faults.link_down = {port}  # BGP may still be up over the rest
+    code, output = push()
+    assert code == 1, output
+    assert lab.unchanged("aus1-sp1")  # rolled back: the pending session aborted
+    assert lab.untouched("aus1-sp3")  # later waves stop
+    records = journal(lab.repo / "push.jsonl")
+    assert steps(records, "aus1-sp1")[-3:] == [
+        ("post-check", "ok"),
+        ("post-check-links", "failed"),
+        ("rollback", "ok"),
+    ]
+    check = next(
+        r for r in records if r["step"] == "post-check-links" and r["device"] == "aus1-sp1"
+    )
+    total = len(cabled(lab, "aus1-sp1"))
+    assert f"{total - 1}/{total} cabled ports as planned" in check["detail"]
+    assert f"{port} down" in check["detail"]
+
+
+def test_a_cable_in_the_wrong_port_fails_the_post_check_naming_both_ends(lab: Lab) -> None:
+    port, device, far = cabled(lab, "aus1-sp2")[0]
+    lab.emulators["aus1-sp2"].faults.miscabled = {port: ("aus1-lf9", "Ethernet7/1")}
+    code, output = push()
+    assert code == 1, output
+    assert lab.unchanged("aus1-sp2")
+    records = journal(lab.repo / "push.jsonl")
+    check = next(
+        r for r in records if r["step"] == "post-check-links" and r["device"] == "aus1-sp2"
+    )
+    assert check["status"] == "failed"
+    assert (
+        f"{port}: LLDP hears aus1-lf9:Ethernet7/1, the cabling plan says {device}:{far}"
+        in check["detail"]
+    )
+    # every other planned port passed: only the one cable is named
+    assert check["detail"].count("LLDP hears") == 1

@@ -42,7 +42,7 @@ FAST_SETTINGS = {
     "check_timeout": 1,
     "check_interval": 0.2,
     "verify_grace": 1,
-    "connect_timeout": 5,
+    "connect_timeout": 15,  # generous: the test machine is shared and sometimes very busy
 }
 
 
@@ -147,6 +147,9 @@ def build_lab(root: Path) -> Lab:
         lab.emulators[name] = EosEmulator(
             name, USERNAME, ADMIN_PASSWORD, lab.initial[name], Faults()
         ).start()
+        lab.emulators[name].cabling = {  # as the cabling plan says: LLDP hears the far ends
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
     lab.write_inventory()
     return lab
 
