@@ -209,7 +209,7 @@ def _run(
 ) -> NoReturn:
     from meetme.deploy.engine import Engine, describe
     from meetme.deploy.journal import Journal, interrupted_devices
-    from meetme.deploy.stage_lock import StageLocked, stage_lock
+    from meetme.deploy.stage_lock import StageLocked, lock_path, stage_lock
 
     flags = flags or _PushFlags()
 
@@ -240,13 +240,24 @@ def _run(
         flags.allow_drift,
     )
     run = {"run": uuid.uuid4().hex[:12], "command": command, "stage": stage.value}
+    printer = _Printer(err if fmt is Format.json else out, show_diffs=fmt is Format.text)
+    fresh = journal_path is not None and not journal_path.exists()
+    with writing(journal_path or "the journal"):  # first: an unwritable journal is named
+        journal = Journal(journal_path, store, run, printer)
     lock = stage_lock(repo, stage.value, run["run"]) if command == "push" else None
     try:
         if lock is not None:
-            lock.__enter__()
-    except StageLocked as exc:  # before any device is touched
+            with writing(lock_path(repo, stage.value)):
+                lock.__enter__()
+    except StageLocked as exc:  # before any device is touched; leave no empty journal behind
+        journal.close()
+        if fresh and journal_path is not None and journal_path.stat().st_size == 0:
+            journal_path.unlink()
         err.print(f"meetme push: {exc}", markup=False)
         raise typer.Exit(EXIT_UNUSABLE) from None
+    except BaseException:
+        journal.close()
+        raise
     try:
         previous: dict[str, str] = {}
         if command == "push":  # what interrupted pushes of this stage left behind
@@ -254,9 +265,6 @@ def _run(
             if journal_path is not None and journal_path.is_file():
                 earlier.append(journal_path)
             previous = interrupted_devices(list(dict.fromkeys(earlier)), stage.value)
-        printer = _Printer(err if fmt is Format.json else out, show_diffs=fmt is Format.text)
-        with writing(journal_path or "the journal"):
-            journal = Journal(journal_path, store, run, printer)
         run_info: dict[str, Any] = {}
         if drifted:  # pushed with --allow-drift: the journal says which files were not reviewed
             run_info["allow_drift"] = drifted

@@ -107,6 +107,7 @@ def test_a_second_push_of_the_stage_at_once_exits_2_naming_the_first(lab: Lab) -
         assert "another push of stage lab is running: run 0123456789ab by " in output
         assert "pid " in output
         assert all(lab.untouched(n) for n in lab.emulators)
+        assert not (lab.repo / "push.jsonl").exists()  # a refused push leaves no journal
     code, output = push()  # released: the next push goes ahead
     assert code == 0, output
 
