@@ -7,6 +7,7 @@ request timeout, a config session someone else left open. Each fails on the tree
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -66,12 +67,17 @@ def test_a_retry_after_a_push_killed_in_its_post_check_never_says_unchanged(
     lab: Lab, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def killed(*args: Any, **kwargs: Any) -> Any:
-        raise KeyboardInterrupt  # Ctrl-C (or a lost terminal) while BGP is being polled
+        raise KeyboardInterrupt  # the push dies while BGP is being polled
 
+    # A killed process runs no finalizers; here the killed run's NAPALM drivers would live
+    # on, and NAPALM's __del__ (close, then abort the open session) would clean up behind
+    # the scenario's back, from whichever thread the garbage collector happens to run in.
+    monkeypatch.setattr("napalm.base.base.NetworkDriver.__del__", lambda self: None)
     with monkeypatch.context() as patch:
         patch.setattr("meetme.deploy.engine.check_bgp", killed)
         first = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl"])
     assert first.exit_code != 0
+    gc.collect()  # the killed run's drivers are gone, as they would be with the process
     killed_run = journal(lab.repo / "push.jsonl")[0]["run"]
     sp1 = lab.emulators["aus1-sp1"]
     (own,) = sp1.pending_timers()  # committed, never confirmed: the timer is running
