@@ -93,3 +93,92 @@ def check_bgp(
                 polls,
             )
         sleep(min(interval, remaining))
+
+
+@dataclass(frozen=True)
+class Link:
+    """A cabled port of the device model and the far end the cabling plan puts on it."""
+
+    interface: str
+    peer_device: str
+    peer_interface: str
+
+
+def expected_links(model: DeviceModel) -> list[Link]:
+    return [
+        Link(i.name, i.peer.device, i.peer.interface)
+        for i in model.interfaces
+        if i.peer is not None and i.kind == "routed"
+    ]
+
+
+def _short(hostname: str) -> str:
+    return hostname.split(".", 1)[0]  # LLDP may announce the FQDN
+
+
+def _link_problems(
+    links: list[Link], interfaces: dict[str, Any], lldp: dict[str, Any]
+) -> list[str]:
+    problems = []
+    for link in links:
+        state = interfaces.get(link.interface)
+        if state is None:
+            problems.append(f"{link.interface} missing")
+            continue
+        if not state.get("is_up"):
+            problems.append(f"{link.interface} down")
+            continue
+        heard = [
+            (_short(str(n.get("hostname"))), str(n.get("port")))
+            for n in lldp.get(link.interface) or []
+        ]
+        want = (link.peer_device, link.peer_interface)
+        if want not in heard:
+            seen = ", ".join(f"{d}:{p}" for d, p in heard) or "nothing"
+            problems.append(
+                f"{link.interface}: LLDP hears {seen}, the cabling plan says "
+                f"{link.peer_device}:{link.peer_interface}"
+            )
+    return problems
+
+
+def check_links(
+    driver: Any,
+    links: list[Link],
+    timeout: float,
+    interval: float,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> CheckResult | None:
+    """Poll until every cabled port is up and LLDP hears the far end the cabling plan names,
+    or the deadline passes. None: the driver has no such getters (nothing was checked)."""
+    if not links:
+        return CheckResult(True, "no cabled ports expected", 0)
+    deadline = clock() + timeout
+    polls = 0
+    while True:
+        polls += 1
+        try:
+            interfaces = driver.get_interfaces()
+            lldp = driver.get_lldp_neighbors()
+        except (AttributeError, NotImplementedError):
+            return None
+        except Exception as exc:  # a getter that cannot answer is a failed check
+            return CheckResult(False, f"get_interfaces/get_lldp_neighbors failed: {exc}", polls)
+        problems = _link_problems(links, interfaces, lldp)
+        if not problems:
+            return CheckResult(
+                True,
+                f"{len(links)}/{len(links)} cabled ports up with the planned LLDP neighbour",
+                polls,
+            )
+        remaining = deadline - clock()
+        if remaining <= 0:
+            shown = "; ".join(problems[:6]) + (" …" if len(problems) > 6 else "")
+            return CheckResult(
+                False,
+                f"{len(links) - len(problems)}/{len(links)} cabled ports as planned after "
+                f"{timeout:g} s: {shown}",
+                polls,
+            )
+        sleep(min(interval, remaining))

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from meetme.deploy.checks import check_bgp, expected_neighbors
+from meetme.deploy.checks import check_bgp, check_links, expected_links, expected_neighbors
 from meetme.deploy.inventory import COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
 from meetme.deploy.secret_positions import misplaced_placeholders
@@ -40,6 +40,10 @@ R = TypeVar("R")
 # Outcomes. Plan: changes / no-changes / failed. Push: the rest.
 OK_STATUSES = frozenset({"changes", "no-changes", "not-supported", "committed", "unchanged"})
 UNKNOWN = "unknown"  # meetme could not establish the device's state: look at it by hand
+OWN_SESSION_PREFIX = "meetme-"  # every config session meetme opens on EOS: meetme-<run id>
+# States of an EOS config session that hold the configuration lock (napalm's _lock refuses
+# any of them with a bare SessionLockedException) or a commit still waiting for its confirm.
+_BLOCKING_STATES = {"pending", "pendingCommitTimer"}
 
 
 @dataclass
@@ -115,6 +119,9 @@ class Engine:
         journal: Journal,
         driver_factory: DriverFactory = napalm_driver,
         sleep: Callable[[float], None] = time.sleep,
+        previous: dict[str, str] | None = None,
+        clean_own_sessions: bool = False,
+        run_info: dict[str, Any] | None = None,
     ) -> None:
         self.targets = sorted(targets, key=lambda t: (t.entry.wave, t.name))
         self.settings = settings
@@ -124,6 +131,12 @@ class Engine:
         if driver_factory is napalm_driver:
             preload_drivers(t.entry.driver for t in self.targets if t.supported)
         self.sleep = sleep
+        # what earlier, interrupted pushes left on each device (from their journals)
+        self.previous = previous or {}
+        self.clean_own_sessions = clean_own_sessions
+        self.run_info = run_info or {}
+        # EOS config sessions meetme opens carry this name: recognisable as ours on the device
+        self.session_name = f"{OWN_SESSION_PREFIX}{journal.run.get('run', 'run')}"
         self.stop = threading.Event()
         self.results = {
             t.name: DeviceResult(t.name, t.entry.wave, t.entry.driver, _address(t))
@@ -196,11 +209,19 @@ class Engine:
             result.status, result.detail = "failed", f"connect: {self._describe(exc)}"
             return item
         step("connect", "ok", f"{target.entry.driver} {result.host}")
+        if target.entry.driver == "eos" and not self._inspect(target, driver):
+            self._quietly(driver.close)
+            return item
         try:
             driver.load_replace_candidate(config=item.resolved)
         except Exception as exc:
             step("load", "failed", self._describe(exc))
             result.status, result.detail = "failed", f"load: {self._describe(exc)}"
+            if target.entry.driver == "eos" and type(exc).__name__ != "ReplaceConfigException":
+                # Not the device's answer (napalm has aborted the session then) but a timeout
+                # or a lost connection: the load may still finish on the device and leave our
+                # session pending, locking every later push. Wait for it and abort it.
+                self._clean_after_lost_load(target, driver)
             self._quietly(driver.discard_config)
             self._quietly(driver.close)
             return item
@@ -266,6 +287,20 @@ class Engine:
             sleep=self.sleep,
         )
         step("post-check", "ok" if check.ok else "failed", check.detail, polls=check.polls)
+        if check.ok:  # then the cabling: every planned port up, LLDP hears the planned far end
+            links = check_links(
+                driver,
+                expected_links(target.model),
+                self.settings.check_timeout,
+                self.settings.check_interval,
+                sleep=self.sleep,
+            )
+            if links is None:
+                step("post-check-links", "skipped", "the driver has no interface/LLDP getters")
+            else:
+                check = links
+                status = "ok" if check.ok else "failed"
+                step("post-check-links", status, check.detail, polls=check.polls)
         if not check.ok:
             self.stop.set()
             result.detail = f"post-check: {check.detail}"
@@ -356,6 +391,103 @@ class Engine:
             step("verify", "failed", "the change is in place although never confirmed")
             result.status = UNKNOWN
 
+    # ---- what is pending on a device before meetme touches it -------------------------------
+
+    def _sessions(self, driver: Any) -> dict[str, dict[str, Any]]:
+        """EOS config sessions that hold the lock or a commit awaiting its confirm."""
+        reply = driver.device.run_commands(["show configuration sessions detail"])
+        sessions = reply[0].get("sessions") or {}
+        return {
+            str(name): dict(data)
+            for name, data in sessions.items()
+            if isinstance(data, dict) and data.get("state") in _BLOCKING_STATES
+        }
+
+    def _inspect(self, target: Target, driver: Any) -> bool:
+        """Look for pending sessions and unconfirmed commits before loading; report each by
+        name. With clean_own_sessions, abort the ones meetme opened (named meetme-<run>):
+        an unconfirmed commit of an interrupted push is reverted at once. Anything else
+        stops this device: it is someone's work in progress, or a commit whose fate only its
+        owner knows."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        try:
+            pending = self._sessions(driver)
+        except Exception as exc:
+            step("inspect", "failed", f"cannot list config sessions: {self._describe(exc)}")
+            result.status = "failed"
+            result.detail = f"inspect: cannot list config sessions: {self._describe(exc)}"
+            return False
+        if not pending:
+            detail = "no pending config session, no unconfirmed commit"
+            if earlier:
+                detail += (
+                    f"; the journal says {earlier}, but nothing is pending on the device "
+                    "any more (confirmed or reverted by its timer): the diff shows where it stands"
+                )
+            step("inspect", "ok", detail)
+            return True
+        ours = {n for n in pending if n.startswith(OWN_SESSION_PREFIX)}
+        described = "; ".join(_describe_session(n, pending[n], n in ours) for n in sorted(pending))
+        if self.clean_own_sessions and ours == set(pending):
+            for name in sorted(ours):
+                try:
+                    driver.device.run_commands([f"configure session {name} abort"])
+                except Exception as exc:
+                    step("cleanup", "failed", f"abort {name}: {self._describe(exc)}")
+                    result.status = "failed"
+                    result.detail = f"cleanup: abort {name}: {self._describe(exc)}"
+                    return False
+                how = (
+                    "its unconfirmed commit is reverted"
+                    if pending[name].get("state") == "pendingCommitTimer"
+                    else "its uncommitted changes are dropped"
+                )
+                step("cleanup", "ok", f"aborted meetme's own session {name}: {how}")
+            return True
+        detail = f"found before any change: {described}"
+        if earlier:
+            detail += f"; the journal says {earlier}"
+        if ours and ours == set(pending):
+            detail += "; --clean-own-sessions aborts meetme's own sessions"
+        elif pending.keys() - ours:
+            detail += "; sessions not opened by meetme are left to their owner"
+        step("inspect", "failed", detail)
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
+    def _clean_after_lost_load(self, target: Target, driver: Any) -> None:
+        """After a load that timed out: watch for our own session for a while (the device may
+        still be working through the load) and abort it once it appears."""
+        step = self._step(target)
+        window = 3 * self.settings.connect_timeout
+        deadline = time.monotonic() + window
+        name = self.session_name
+        seen_error = ""
+        while True:
+            try:
+                pending = self._sessions(driver)
+                if name in pending:
+                    driver.device.run_commands([f"configure session {name} abort"])
+                    driver.config_session = None
+                    step("cleanup", "ok", f"aborted our session {name}, left by the lost load")
+                    return
+                seen_error = ""
+            except Exception as exc:
+                seen_error = self._describe(exc)
+            if time.monotonic() >= deadline:
+                break
+            self.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
+        if seen_error:
+            step("cleanup", "failed", f"cannot reach the device to abort {name}: {seen_error}")
+        else:
+            step(
+                "cleanup",
+                "ok",
+                f"no session {name} appeared within {window:g} s; should it appear later, "
+                "`meetme push --clean-own-sessions` aborts it",
+            )
+
     # ---- helpers -----------------------------------------------------------------------------
 
     def _resolve(self, item: _Live) -> str | None:
@@ -377,7 +509,10 @@ class Engine:
         if username.startswith("secret:"):
             username = self.secrets.get(username)
         password = self.secrets.get(target.credentials.password)
-        return self.factory(target, username, password, self.settings.connect_timeout)
+        driver = self.factory(target, username, password, self.settings.connect_timeout)
+        if target.entry.driver == "eos":  # napalm's attribute: our session name, not napalm_<µs>
+            driver.config_session = self.session_name
+        return driver
 
     def _discard(self, item: _Live, why: str) -> None:
         step = self._step(item.target)
@@ -413,7 +548,9 @@ class Engine:
             waves: dict[str, list[str]] = {}
             for t in self.targets:
                 waves.setdefault(str(t.entry.wave), []).append(t.name)
-            self.journal.record(step, status, waves=waves, settings=self.settings.model_dump())
+            self.journal.record(
+                step, status, waves=waves, settings=self.settings.model_dump(), **self.run_info
+            )
             return
         counts: dict[str, int] = {}
         for result in self.results.values():
@@ -452,6 +589,16 @@ class Engine:
 def _address(target: Target) -> str:
     port = f":{target.entry.port}" if target.entry.port else ""
     return f"{target.entry.host}{port}"
+
+
+def _describe_session(name: str, data: dict[str, Any], ours: bool) -> str:
+    owner = "opened by meetme" if ours else "not opened by meetme"
+    if data.get("state") == "pendingCommitTimer":
+        what = "a commit awaiting its confirm (pendingCommitTimer): the device reverts it "
+        what += "when its timer runs out unless someone confirms it"
+    else:
+        what = "an open, uncommitted config session holding the configuration lock"
+    return f"{name}, {owner}: {what}"
 
 
 def describe(exc: BaseException, mask: Callable[[str], str] = str) -> str:

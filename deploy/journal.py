@@ -97,3 +97,43 @@ class Journal:
         if isinstance(value, list | tuple):
             return [self._masked(v) for v in value]
         return value
+
+
+# The last step of a device that leaves a commit in place without knowing its fate: the run
+# ended (killed, lost its terminal) between the commit and its confirm or rollback.
+_OPEN_ENDED = {("commit", "ok"), ("post-check", "ok"), ("post-check", "failed")}
+_OPEN_ENDED_STEPS = {"await-timer", "post-check-links"}
+
+
+def interrupted_devices(paths: list[Path], stage: str) -> dict[str, str]:
+    """Device -> what an earlier push of `stage` left unfinished on it, read from journals:
+    the device's last record is a commit (or its post-check) with no confirm, rollback or
+    verify after it. A push that retries must not take a device's empty diff for `unchanged`
+    while such a commit may still be waiting for its confirm timer."""
+    last: dict[str, Record] = {}
+    for path in paths:
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue  # a line cut short by the kill
+            if not isinstance(record, dict) or record.get("command") != "push":
+                continue
+            if record.get("stage") != stage or not record.get("device"):
+                continue
+            device = str(record["device"])
+            if device not in last or str(record.get("ts", "")) >= str(last[device].get("ts", "")):
+                last[device] = record
+    found: dict[str, str] = {}
+    for device, record in last.items():
+        step, status = str(record.get("step")), str(record.get("status"))
+        if (step, status) in _OPEN_ENDED or step in _OPEN_ENDED_STEPS:
+            found[device] = (
+                f"run {record.get('run')} stopped after {step} {status} at {record.get('ts')} "
+                "with no confirm or rollback"
+            )
+    return found

@@ -249,3 +249,30 @@ def _line_of(path: Path, name: str) -> Location:
         if column >= 0:
             return Location(display_path(path), number, column + 1)
     return Location(display_path(path), 1, 1)
+
+
+def drift_problems(targets: list[Target], expected: dict[str, str]) -> list[Problem]:
+    """rendered-drift: a target's file is not what `meetme render` writes from the intent
+    (`expected`: relative output path -> text, as `meetme check` compares). A hand edit of
+    rendered/ (a backdoor user, a stale file) would otherwise reach the device unreviewed."""
+    problems: list[Problem] = []
+    for target in targets:
+        relative = output_name(target.model)
+        want = expected.get(relative)
+        if want is None or target.text == want:
+            continue
+        have_lines, want_lines = target.text.splitlines(), want.splitlines()
+        line = next(
+            (i + 1 for i, (a, b) in enumerate(zip(have_lines, want_lines, strict=False)) if a != b),
+            min(len(have_lines), len(want_lines)) + 1,
+        )
+        problems.append(
+            Problem(
+                Location(display_path(target.rendered), line, 1),
+                f"{target.name}: the rendered file differs from what the intent renders "
+                "(`meetme check` flags it); run `meetme render`, or push it anyway with "
+                "--allow-drift (recorded in the journal)",
+                "rendered-drift",
+            )
+        )
+    return problems

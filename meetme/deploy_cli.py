@@ -149,6 +149,20 @@ def push_command(
     check_timeout: Annotated[
         float | None, typer.Option("--check-timeout", help="Seconds for BGP to reach Established.")
     ] = None,
+    allow_drift: Annotated[
+        bool,
+        typer.Option(
+            "--allow-drift",
+            help="Push rendered files that differ from what the intent renders (journaled).",
+        ),
+    ] = False,
+    clean_own_sessions: Annotated[
+        bool,
+        typer.Option(
+            "--clean-own-sessions",
+            help="Abort pending config sessions meetme itself opened (meetme-<run>) first.",
+        ),
+    ] = False,
 ) -> None:
     """Push wave by wave: load, diff, commit with a confirm timer, check, confirm or roll back."""
     overrides = {
@@ -157,7 +171,26 @@ def push_command(
         "check_timeout": check_timeout,
     }
     command = "plan" if dry_run else "push"
-    _run(command, stage, repo, inventory, secrets, intent, out_dir, device, fmt, overrides, journal)
+    _run(
+        command,
+        stage,
+        repo,
+        inventory,
+        secrets,
+        intent,
+        out_dir,
+        device,
+        fmt,
+        overrides,
+        journal,
+        _PushFlags(allow_drift, clean_own_sessions),
+    )
+
+
+class _PushFlags:
+    def __init__(self, allow_drift: bool = False, clean_own_sessions: bool = False) -> None:
+        self.allow_drift = allow_drift
+        self.clean_own_sessions = clean_own_sessions
 
 
 def _run(
@@ -172,9 +205,13 @@ def _run(
     fmt: Format,
     overrides: dict[str, Any],
     journal_path: Path | None,
+    flags: _PushFlags | None = None,
 ) -> NoReturn:
     from meetme.deploy.engine import Engine, describe
-    from meetme.deploy.journal import Journal
+    from meetme.deploy.journal import Journal, interrupted_devices
+    from meetme.deploy.stage_lock import StageLocked, lock_path, stage_lock
+
+    flags = flags or _PushFlags()
 
     if importlib.util.find_spec("napalm") is None:  # lint-only installs leave napalm out
         err.print(
@@ -189,25 +226,71 @@ def _run(
         journal_path = repo / "journal" / f"{stamp}-push-{stage.value}.jsonl"
     if journal_path is not None:  # refused before any device is even looked up
         _check_journal(journal_path, repo, intent, out_dir)
-    targets, settings, store = _preflight(
-        command, stage, repo, inventory_path, secrets_path, intent, out_dir, only, fmt, overrides
+    targets, settings, store, drifted = _preflight(
+        command,
+        stage,
+        repo,
+        inventory_path,
+        secrets_path,
+        intent,
+        out_dir,
+        only,
+        fmt,
+        overrides,
+        flags.allow_drift,
     )
     run = {"run": uuid.uuid4().hex[:12], "command": command, "stage": stage.value}
     printer = _Printer(err if fmt is Format.json else out, show_diffs=fmt is Format.text)
-    with writing(journal_path or "the journal"):
+    fresh = journal_path is not None and not journal_path.exists()
+    with writing(journal_path or "the journal"):  # first: an unwritable journal is named
         journal = Journal(journal_path, store, run, printer)
-    engine = Engine(targets, settings, store, journal)
+    lock = stage_lock(repo, stage.value, run["run"]) if command == "push" else None
     try:
-        results = engine.plan() if command == "plan" else engine.push()
-    except OSError as exc:  # the journal could not be written (devices' errors are results)
-        _journal_failed(journal_path, exc, touched=any(r["device"] for r in journal.records))
-    except Exception as exc:  # never a traceback: its locals could hold resolved configs
-        err.print(f"[red]internal error[/]: {escape(describe(exc, store.mask))}")
-        if journal_path is not None:
-            err.print(f"journal: {journal_path}")
-        raise typer.Exit(EXIT_UNKNOWN) from None
-    finally:
+        if lock is not None:
+            with writing(lock_path(repo, stage.value)):
+                lock.__enter__()
+    except StageLocked as exc:  # before any device is touched; leave no empty journal behind
         journal.close()
+        if fresh and journal_path is not None and journal_path.stat().st_size == 0:
+            journal_path.unlink()
+        err.print(f"meetme push: {exc}", markup=False)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    except BaseException:
+        journal.close()
+        raise
+    try:
+        previous: dict[str, str] = {}
+        if command == "push":  # what interrupted pushes of this stage left behind
+            earlier = sorted((repo / "journal").glob(f"*-push-{stage.value}.jsonl"))
+            if journal_path is not None and journal_path.is_file():
+                earlier.append(journal_path)
+            previous = interrupted_devices(list(dict.fromkeys(earlier)), stage.value)
+        run_info: dict[str, Any] = {}
+        if drifted:  # pushed with --allow-drift: the journal says which files were not reviewed
+            run_info["allow_drift"] = drifted
+        engine = Engine(
+            targets,
+            settings,
+            store,
+            journal,
+            previous=previous,
+            clean_own_sessions=flags.clean_own_sessions,
+            run_info=run_info,
+        )
+        try:
+            results = engine.plan() if command == "plan" else engine.push()
+        except OSError as exc:  # the journal could not be written (devices' errors are results)
+            _journal_failed(journal_path, exc, touched=any(r["device"] for r in journal.records))
+        except Exception as exc:  # never a traceback: its locals could hold resolved configs
+            err.print(f"[red]internal error[/]: {escape(describe(exc, store.mask))}")
+            if journal_path is not None:
+                err.print(f"journal: {journal_path}")
+            raise typer.Exit(EXIT_UNKNOWN) from None
+        finally:
+            journal.close()
+    finally:
+        if lock is not None:
+            lock.__exit__(None, None, None)
     if fmt is Format.json:
         print(json.dumps([r.as_dict() for r in results], indent=2))
     else:
@@ -255,15 +338,21 @@ def _preflight(
     only: list[str] | None,
     fmt: Format,
     overrides: dict[str, Any],
-) -> tuple[list[Target], Settings, SecretStore]:
+    allow_drift: bool = False,
+) -> tuple[list[Target], Settings, SecretStore, list[str]]:
     """Everything that can be checked without a device; any problem exits 2 right here."""
     from pydantic import ValidationError
 
     from meetme.deploy.inventory import Settings, load_inventory
     from meetme.deploy.secret_store import loose_permissions, read_secrets_file
-    from meetme.deploy.targets import lockout_risk, resolve_secrets, select_targets
+    from meetme.deploy.targets import (
+        drift_problems,
+        lockout_risk,
+        resolve_secrets,
+        select_targets,
+    )
     from meetme.intent.loader import display_path
-    from meetme.pipeline import device_models, lint
+    from meetme.pipeline import device_models, lint, rendered_files
 
     inventory_file = inventory_path or repo / "inventory.yaml"
     try:
@@ -279,6 +368,14 @@ def _preflight(
         targets = select_targets(
             loaded, models, out_dir or repo / "rendered", stage.value, only, command == "push"
         )
+        drift = drift_problems(targets, rendered_files(result))
+        if drift and command == "push" and not allow_drift:
+            raise IntentError(drift)
+        for problem in drift:  # plan shows the diff; --allow-drift pushes it, journaled
+            err.print(
+                f"[yellow]warning[/]: {escape(str(problem.location))}: {escape(problem.message)}"
+            )
+        drifted = [p.message.split(":", 1)[0] for p in drift]
         for target in targets:
             risk = lockout_risk(target)
             if risk:  # push refuses it above; plan shows the diff, which makes the point
@@ -301,7 +398,7 @@ def _preflight(
         for error in exc.errors(include_url=False):
             err.print(f"settings: {escape(str(error['msg']).removeprefix('Value error, '))}")
         raise typer.Exit(EXIT_UNUSABLE) from None
-    return targets, settings, store
+    return targets, settings, store, drifted
 
 
 def _unusable(exc: IntentError, fmt: Format) -> NoReturn:

@@ -62,11 +62,12 @@ def findings_of(result: LintResult, rule_id: str) -> list[str]:
 def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
     """Three EOS spines behind eAPI emulators on 127.0.0.1, the example rendered for them,
     every secret in the environment; cwd is the lab's repository."""
-    from emulator.lab import SECRET_ENV, build_lab, example_lint
+    from emulator.lab import SECRET_ENV, build_lab, example_lint, lab_rendered_files
 
     built = build_lab(tmp_path)
     monkeypatch.chdir(built.repo)
     monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
     for name, value in SECRET_ENV.items():
         monkeypatch.setenv(name, value)
     try:

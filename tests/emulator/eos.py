@@ -23,7 +23,8 @@ the order lines were entered in (EOS sorts some sections), secrets are stored as
 shows them hashed or type-7 encoded).
 
 Faults: refuse given config lines; drop the connection while committing (and stay out of reach
-for a while, as a lost management path would); keep given BGP peers down.
+for a while, as a lost management path would); keep given BGP peers down; start a replace load
+late (a busy device), finishing it after the client has timed out.
 """
 
 from __future__ import annotations
@@ -219,6 +220,12 @@ class Faults:
     drop_on_commit: bool = False  # drop the connection after applying a commit
     unreachable_after_drop: float = 0.0  # seconds of refused connections after the drop
     bgp_down: set[str] = field(default_factory=set)  # peers held in Active
+    # a busy device: the next request holding `rollback clean-config` (a replace load) waits
+    # this long before the device starts on it, then runs to the end whatever the client did
+    slow_load: float = 0.0
+    link_down: set[str] = field(default_factory=set)  # ports without carrier (no LLDP either)
+    # port -> (device, port) heard instead of the cabled far end: a cable in the wrong port
+    miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 class _Cli:
@@ -252,6 +259,8 @@ class EosEmulator:
         self.commands: list[str] = []  # every command received, in order
         self.events: list[str] = []  # commits, confirms, aborts, timer reverts
         self.unreachable_until = 0.0
+        # the cabling: local port -> (far device, far port), heard over LLDP while the port is up
+        self.cabling: dict[str, tuple[str, str]] = {}
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -283,6 +292,9 @@ class EosEmulator:
             def verify_request(self, request: Any, client_address: Any) -> bool:
                 return time.monotonic() >= emulator.unreachable_until
 
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass  # a client that gave up before the answer: the device does not care
+
         self._server = Server(("127.0.0.1", 0), _handler(self))
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -313,6 +325,10 @@ class EosEmulator:
         """The JSON-RPC result or error object for one runCmds request."""
         cli = _Cli()
         results: list[dict[str, Any]] = []
+        texts = [(c["cmd"] if isinstance(c, dict) else str(c)).strip() for c in commands]
+        if self.faults.slow_load and "rollback clean-config" in texts:
+            delay, self.faults.slow_load = self.faults.slow_load, 0.0  # one shot
+            time.sleep(delay)  # outside the lock: other requests are served meanwhile
         with self.lock:
             for index, command in enumerate(commands):
                 text = (command["cmd"] if isinstance(command, dict) else str(command)).strip()
@@ -524,6 +540,8 @@ class EosEmulator:
             return {"hostname": name, "fqdn": name}
         if what == "interfaces":
             return {"interfaces": self._interfaces()}
+        if what == "lldp neighbors":
+            return {"lldpNeighbors": self._lldp()}
         if what in ("configuration sessions", "configuration sessions detail"):
             sessions = {}
             for s in self.sessions.values():
@@ -550,12 +568,13 @@ class EosEmulator:
             name = node.line.split()[1]
             lines = [c.line for c in node.children]
             shut = "shutdown" in lines
+            carrier = name not in self.faults.link_down
             description = next((x[12:] for x in lines if x.startswith("description ")), "")
             mtu = next((int(x.split()[1]) for x in lines if x.startswith("mtu ")), 1500)
             interfaces[name] = {
                 "name": name,
-                "lineProtocolStatus": "down" if shut else "up",
-                "interfaceStatus": "disabled" if shut else "connected",
+                "lineProtocolStatus": "up" if carrier and not shut else "down",
+                "interfaceStatus": "disabled" if shut else "connected" if carrier else "notconnect",
                 "description": description,
                 "mtu": mtu,
                 "bandwidth": 0 if name.startswith("Loopback") else 400_000_000_000,
@@ -565,6 +584,19 @@ class EosEmulator:
                 "interfaceCounters": {},
             }
         return interfaces
+
+    def _lldp(self) -> list[dict[str, Any]]:
+        """`show lldp neighbors`: the far end of each configured, up port with a cable."""
+        up = {
+            name for name, data in self._interfaces().items() if data["lineProtocolStatus"] == "up"
+        }
+        heard = []
+        for port, far in {**self.cabling, **self.faults.miscabled}.items():
+            if port in up:
+                heard.append(
+                    {"port": port, "neighborDevice": far[0], "neighborPort": far[1], "ttl": 120}
+                )
+        return heard
 
     def _bgp(self) -> tuple[str, str, list[tuple[str, str, str]]] | None:
         """(local AS, router id, [(peer, remote AS, description)]) from the running config."""

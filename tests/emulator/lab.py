@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import output_name, render_device
 
-from meetme.pipeline import LintResult, device_models, lint
+from meetme.pipeline import LintResult, device_models, lint, rendered_files
 
 from .eos import EosEmulator, Faults, normalise
 
@@ -41,7 +42,7 @@ FAST_SETTINGS = {
     "check_timeout": 1,
     "check_interval": 0.2,
     "verify_grace": 1,
-    "connect_timeout": 5,
+    "connect_timeout": 15,  # generous: the test machine is shared and sometimes very busy
 }
 
 
@@ -72,6 +73,7 @@ class Lab:
     models: dict[str, DeviceModel]
     emulators: dict[str, EosEmulator] = field(default_factory=dict)
     initial: dict[str, str] = field(default_factory=dict)
+    built_text: dict[str, str] = field(default_factory=dict)  # rendered/ as the lab wrote it
 
     def rendered(self, name: str) -> Path:
         return self.repo / "rendered" / output_name(self.models[name])
@@ -140,12 +142,30 @@ def build_lab(root: Path) -> Lab:
         path = lab.rendered(name)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
+        lab.built_text[name] = text
         lab.initial[name] = initial_config(model)
         lab.emulators[name] = EosEmulator(
             name, USERNAME, ADMIN_PASSWORD, lab.initial[name], Faults()
         ).start()
+        lab.emulators[name].cabling = {  # as the cabling plan says: LLDP hears the far ends
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
     lab.write_inventory()
     return lab
+
+
+def lab_rendered_files(lab: Lab) -> Callable[[LintResult], dict[str, str]]:
+    """What `meetme render` writes for the lab: the example's files, with sp1's BGP session
+    password by reference (build_lab adds it, as an intent with an edge session would render
+    it). The push's drift check compares rendered/ against this."""
+
+    def files(result: LintResult) -> dict[str, str]:
+        expected = dict(rendered_files(result))
+        sp1 = output_name(lab.models["aus1-sp1"])
+        expected[sp1] = lab.built_text["aus1-sp1"]
+        return expected
+
+    return files
 
 
 def journal(path: Path) -> list[dict[str, Any]]:
