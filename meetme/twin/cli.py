@@ -142,7 +142,7 @@ def verify_command(
             for r in bad:
                 out.print(f"     {r.message}", markup=False)
             for r in mine:
-                if r.ok and r.check == "failover":
+                if r.ok and r.check in ("failover", "border-pair"):
                     out.print(f"     {r.message}", markup=False)
         out.print(f"{len(failed)} of {len(results)} checks failed", markup=False)
     raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
