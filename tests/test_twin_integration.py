@@ -80,7 +80,7 @@ def clean() -> Iterator[None]:
     assert leftovers() == ([], [])
 
 
-def test_example_up_verify_down(clean: None) -> None:
+def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     first = meetme("twin", "up")
     assert first.returncode == 0, first.stderr
     # 18 devices, 16 parties, the services LAN's host and 11 tenant networks' hosts; 32
@@ -207,6 +207,16 @@ def test_example_up_verify_down(clean: None) -> None:
         for br in ("aus1-br1", "aus1-br2")
     ]
     assert all(0 < (r.seconds or 0) < 20 for r in pair)
+
+    # the picture, only where asked: every session line green
+    picture = tmp_path / "site.svg"
+    drawn = meetme("twin", "verify", "--no-failover", "--svg", str(picture))
+    assert drawn.returncode == 0, drawn.stdout
+    text = picture.read_text()
+    assert "checks pass</text>" in text and 'stroke="#c62828"' not in text
+    # the pair's iBGP: both families on 2 links, 4 sessions, each seen from both ends
+    assert "aus1-br1 - aus1-br2: 8/8 up" in text
+    assert list(tmp_path.iterdir()) == [picture]
 
     down = meetme("twin", "down")
     assert down.returncode == 0 and "twin aus1: down (" in down.stdout

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 from meetme.cli import app
 from meetme.pipeline import device_models, lint
 from meetme.twin import runtime
+from meetme.twin.picture import svg
 from meetme.twin.topology import Twin, plan
+from meetme.twin.verify import Result
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
 
@@ -215,3 +217,32 @@ def test_a_host_per_routed_tenant_network_on_a_bridge_with_every_gateway_svi() -
     # an NVUE leaf's SVI keeps its own address and the anycast gateway (VRR)
     compute = hosts["gpu-tenant-a_gpu-a-compute-1"]
     assert compute.gateways == ("10.50.1.1", "2001:db8:50:1::1")
+
+
+def _session(device: str, peer: str, ok: bool, n: int = 1) -> Result:
+    state = "Established" if ok else "Idle, not Established"
+    return Result("sessions", ok, device, f"s{n}", f"{device}: session s{n} is {state}", peer=peer)
+
+
+def test_picture_draws_a_line_per_pair_red_where_a_session_is_down() -> None:
+    twin = example_twin()
+    results = [
+        _session("aus1-lf1", "aus1-sp1", True, 1),
+        _session("aus1-sp1", "aus1-lf1", False, 2),  # the same pair, seen from the spine
+        _session("aus1-br1", "transit-a", True),
+        Result("hosts", True, "gpu-tenant-a_gpu-a-public", "x", "host reaches x"),
+    ]
+    text = svg(twin, results)
+    assert text.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert "twin aus1: 3/4 checks pass" in text
+    lines = [line for line in text.splitlines() if line.startswith("<line")]
+    assert len(lines) == 2  # lf1-sp1 (both sessions on one line) and br1-transit-a
+    bad = next(line for line in lines if "aus1-lf1 - aus1-sp1" in line)
+    assert 'stroke="#c62828"' in bad and "1/2 up" in bad
+    assert "aus1-sp1: session s2 is Idle, not Established" in text  # in the tooltip
+    good = next(line for line in lines if "aus1-br1 - transit-a" in line)
+    assert 'stroke="#2e7d32"' in good
+    # the spine's box is red (a check about it failed), the leaf's is not
+    assert text.count('stroke="#c62828" stroke-width="2.5"/>') == 1
+    assert ">sp1</text>" in text and ">gpu-tenant-a_gpu-…</text>" in text
+    assert svg(twin, results) == text  # the same run draws the same bytes

@@ -25,12 +25,13 @@ Query = Callable[[str, str], Any]  # (namespace, show command) -> parsed JSON
 
 @dataclass(frozen=True)
 class Result:
-    check: str  # sessions, ecmp, edge, prefix-limit, exports, clouds, tenant-vrfs, failover
+    check: str  # sessions, ecmp, edge, prefix-limit, exports, clouds, tenant-vrfs, failover ...
     ok: bool
     device: str
     subject: str  # the session, route or VRF
     message: str
     seconds: float | None = None  # failover: the measured convergence time
+    peer: str | None = None  # a session's other end (device or party): the picture's line
 
 
 Peers = dict[tuple[str, str], dict[str, dict[str, Any]]]
@@ -100,6 +101,7 @@ class Verifier:
                         d.device,
                         subject,
                         message + ("" if ok else ", not Established"),
+                        peer=d.peer or d.party,
                     ),
                 )
             )
@@ -209,7 +211,9 @@ class Verifier:
                 else:
                     ok = state == "Established"
                     message = f"{s.device}: session {subject}, not flooded, is {state}"
-                results.append(Result("prefix-limit", ok, s.device, subject, message))
+                results.append(
+                    Result("prefix-limit", ok, s.device, subject, message, peer=party.name)
+                )
             # the flood must not touch any other external session of those routers
             for device in sorted({s.device for s in party.sessions}):
                 peers = _peers(self.query, self.ns[device])
