@@ -16,6 +16,7 @@ from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 
 from meetme.pipeline import device_models, lint
+from meetme.twin import names
 from meetme.twin.frr import render_frr
 from meetme.twin.names import IFNAMSIZ, linux_name, namespace
 
@@ -129,7 +130,7 @@ class FrrPolicy:
         ("198.51.100.0/24", "64501", "deny"),  # our own aggregate
         ("198.51.100.128/25", "64501", "deny"),  # inside it
         ("1.1.1.0/25", "64501 13335", "deny"),  # longer than /24: just outside the limit
-        ("0.0.0.0/0", "64501", "deny"),  # a default route nobody agreed to
+        ("0.0.0.0/0", "64501", "permit"),  # the default transit-a agreed to send
         ("1.1.1.0/24", "64501 64512 13335", "deny"),  # a private ASN in the path
     ],
 )
@@ -141,6 +142,99 @@ def test_transit_import_in_frr_text_rejects_hostile_routes(
     assert action == verdict
     if verdict == "permit":
         assert clause["set local-preference"] == "100"
+
+
+def test_a_default_from_a_party_that_did_not_agree_to_send_one_is_rejected() -> None:
+    policy = FrrPolicy(render_frr(models()["aus1-br1"]))
+    assert policy.run("RM-PNI-PNI-CDN-IN-V4", "0.0.0.0/0", "64503")[0] == "deny"
+    assert policy.run("RM-PNI-PNI-CDN-IN-V4", "192.0.2.0/24", "64503")[0] == "permit"
+
+
+def _block(text: str, head: str) -> str:
+    block = text[text.index(head + "\n") :]
+    return block[: block.index("\nexit\n")]
+
+
+def test_border_leaks_the_default_into_each_vrf_and_public_prefixes_out() -> None:
+    text = render_frr(models()["aus1-br1"])
+    gpu_a = _block(text, "router bgp 64500 vrf gpu-a")
+    v4 = gpu_a[gpu_a.index(" address-family ipv4 unicast") :]
+    assert "  import vrf default\n  import vrf route-map RM-LEAK-GPU-A-FROM-DEFAULT-V4" in v4
+    v6 = gpu_a[gpu_a.index(" address-family ipv6 unicast") :]
+    assert "  import vrf default\n  import vrf route-map RM-LEAK-GPU-A-FROM-DEFAULT-V6" in v6
+    storage = _block(text, "router bgp 64500 vrf storage")
+    assert "  import vrf route-map RM-LEAK-STORAGE-FROM-DEFAULT-V4" in storage
+    default = _block(text, "router bgp 64500")
+    # only gpu-a exports (public prefixes); storage and gpu-a-mgmt have none
+    assert "  import vrf gpu-a\n  import vrf route-map RM-LEAK-GPU-A-TO-DEFAULT-V4" in default
+    assert "  import vrf gpu-a\n  import vrf route-map RM-LEAK-GPU-A-TO-DEFAULT-V6" in default
+    assert "import vrf storage" not in default and "import vrf gpu-a-mgmt" not in default
+    policy = FrrPolicy(text)
+    assert policy.run("RM-LEAK-GPU-A-FROM-DEFAULT-V4", "0.0.0.0/0", "64501")[0] == "permit"
+    assert policy.run("RM-LEAK-GPU-A-FROM-DEFAULT-V4", "1.1.1.0/24", "64501")[0] == "deny"
+    assert policy.run("RM-LEAK-GPU-A-TO-DEFAULT-V4", "198.51.100.128/26", "")[0] == "permit"
+    assert policy.run("RM-LEAK-GPU-A-TO-DEFAULT-V4", "10.50.1.0/24", "")[0] == "deny"
+
+
+def test_border_pair_ibgp_sends_itself_as_next_hop() -> None:
+    text = render_frr(models()["aus1-br1"])
+    assert " neighbor 10.1.1.1 remote-as 64500" in text  # iBGP: the pair's one ASN
+    default = _block(text, "router bgp 64500")
+    assert "  neighbor 10.1.1.1 next-hop-self" in default
+    assert "  neighbor 2001:db8:0:1000::103 next-hop-self" in default
+    assert "  neighbor 192.0.2.0 next-hop-self" not in default
+
+
+def _two_exporting_vrfs() -> DeviceModel:
+    """aus1-br1 with storage exporting its (imagined) public prefixes as well."""
+    br1 = models()["aus1-br1"]
+    vrfs = tuple(
+        v.model_copy(
+            update={
+                "leaks": tuple(
+                    leak.model_copy(update={"export_to_default": "RM-LEAK-GPU-A-TO-DEFAULT-V4"})
+                    for leak in v.leaks
+                )
+            }
+        )
+        if v.name == "storage"
+        else v
+        for v in br1.vrfs
+    )
+    return br1.model_copy(update={"vrfs": vrfs})
+
+
+@needs_vtysh
+def test_several_exporting_vrfs_share_one_import_map_by_source_vrf(tmp_path: Path) -> None:
+    text = render_frr(_two_exporting_vrfs())
+    default = _block(text, "router bgp 64500")
+    assert "  import vrf gpu-a\n  import vrf storage\n" in default
+    assert "  import vrf route-map TWIN-LEAK-TO-DEFAULT-V4" in default
+    assert "  import vrf route-map RM-LEAK-GPU-A-TO-DEFAULT-V6" in default  # v6: gpu-a only
+    assert (
+        "route-map TWIN-LEAK-TO-DEFAULT-V4 permit 10\n match source-vrf gpu-a\n"
+        " call RM-LEAK-GPU-A-TO-DEFAULT-V4\nexit\n!\n"
+        "route-map TWIN-LEAK-TO-DEFAULT-V4 permit 20\n match source-vrf storage\n"
+        " call RM-LEAK-GPU-A-TO-DEFAULT-V4\nexit"
+    ) in text
+    done = frr_parse(text, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_vtep_svis_hold_the_anycast_gateway_and_are_advertised_as_type5() -> None:
+    nvue = render_frr(models()["aus1-lf1"])
+    assert (
+        "interface vlan101 vrf gpu-a\n"
+        " description vlan101: gpu-tenant-a gpu-a-compute-1 anycast gateway\n"
+        " ip address 10.50.1.153/24\n ipv6 address 2001:db8:50:1:ffff:ffff:ffff:ff9a/64\n"
+        " ip address 10.50.1.1/24\n ipv6 address 2001:db8:50:1::1/64\nexit"
+    ) in nvue
+    assert "  redistribute connected\n" in _block(nvue, "router bgp 4200000101 vrf gpu-a")
+    nxos = render_frr(models()["aus1-lf3"])
+    assert " ip address 198.51.100.129/26\n" in nxos  # one address: the anycast gateway
+    assert "  redistribute connected route-map RM-EVPN-CONNECTED" in nxos
+    spine = render_frr(models()["aus1-sp1"])
+    assert "redistribute connected" not in spine
 
 
 def test_transit_export_in_frr_text_sends_only_our_aggregate() -> None:
@@ -220,3 +314,22 @@ def test_namespace_names() -> None:
     assert namespace("aus1", "x-ix-syd/rs1") == "mm-aus1-x-ix-syd-rs1"
     long = namespace("aus1", "x" * 80)
     assert long.startswith("mm-aus1-xxx") and len(long) == 48
+
+
+@pytest.mark.parametrize(
+    ("given", "prefix"),
+    [
+        ("mt-", "mt-"),
+        ("ab-", "ab-"),  # 2 characters: the shortest kept
+        ("abcdef-", "abcdef-"),  # 6: the longest kept
+        ("abcdefg-", "mm-"),  # 7: past the limit, the default
+        ("a-", "mm-"),  # 1: too short
+        ("MT-", "mm-"),  # not lower case
+        ("mt", "mm-"),  # no dash
+    ],
+)
+def test_namespace_prefix_from_the_environment(
+    given: str, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEETME_TWIN_PREFIX", given)
+    assert names._prefix() == prefix

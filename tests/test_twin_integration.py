@@ -1,7 +1,8 @@
-"""The twin end to end: `meetme twin up | verify | down` on the example, and three broken
-designs each failing the check it should, naming device and session. Needs root and FRR;
-skipped without them unless MEETME_TWIN_REQUIRED=1 (CI), where their absence fails.
-One module, run once: the whole example twin takes about half a minute here."""
+"""The twin end to end: `meetme twin up | verify | down` on the example, and broken designs
+each failing the check it should, naming device and session. Needs root and FRR; skipped
+without them unless MEETME_TWIN_REQUIRED=1 (CI), where their absence fails. One module, run
+once: the whole example twin takes about a minute here. Its namespaces start with `mt-`
+(MEETME_TWIN_PREFIX), so a user's twin of the example on the same machine is left alone."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from meetme.generators.model import DeviceModel, RouteMap
 from meetme.generators.resolve.edge_sessions import ExternalSession
 
 from meetme.pipeline import device_models, lint
-from meetme.twin import runtime
+from meetme.twin import names, runtime
 from meetme.twin.topology import Twin, plan
 from meetme.twin.verify import Result, Verifier
 
@@ -32,6 +33,10 @@ if WHY_NOT is not None:
     pytest.skip(WHY_NOT, allow_module_level=True)
 
 
+PREFIX = "mt-"  # this module's twins, apart from any other on the machine
+OURS = f"{PREFIX}aus1-"
+
+
 def meetme(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "meetme", *args],
@@ -39,12 +44,20 @@ def meetme(*args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=600,
+        env={**os.environ, "MEETME_TWIN_PREFIX": PREFIX},
     )
+
+
+@pytest.fixture(autouse=True)
+def own_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process twins use the module's prefix and state folder, as the commands do."""
+    monkeypatch.setattr(names, "PREFIX", PREFIX)
+    monkeypatch.setattr(runtime, "STATE_ROOT", Path(f"/run/meetme-twin-{PREFIX[:-1]}"))
 
 
 def leftovers() -> tuple[list[str], list[str]]:
     """Namespaces and live processes of the site's twin still on the machine."""
-    namespaces = sorted(ns for ns in runtime.netns_list() if ns.startswith("mm-aus1-"))
+    namespaces = sorted(ns for ns in runtime.netns_list() if ns.startswith(OURS))
     processes = []
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
@@ -52,7 +65,7 @@ def leftovers() -> tuple[list[str], list[str]]:
                 cmdline = (proc / "cmdline").read_bytes()
             except OSError:
                 continue
-            if b"mm-aus1-" in cmdline:
+            if OURS.encode() in cmdline:
                 processes.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
     return namespaces, processes
 
@@ -67,11 +80,12 @@ def clean() -> Iterator[None]:
     assert leftovers() == ([], [])
 
 
-def test_example_up_verify_down(clean: None) -> None:
+def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     first = meetme("twin", "up")
     assert first.returncode == 0, first.stderr
-    # 18 devices and 16 parties; 24 tenant VRF namespaces and the IX LAN's
-    assert "twin aus1: up, 34 routers in 61 namespaces" in first.stdout
+    # 18 devices, 16 parties, the services LAN's host and 11 tenant networks' hosts; 32
+    # tenant VRF namespaces, the IX LAN's and the services LAN's
+    assert "twin aus1: up, 46 routers in 80 namespaces" in first.stdout
     again = meetme("twin", "up")  # idempotent: nothing is built twice
     assert again.returncode == 0 and "already up" in again.stdout
 
@@ -81,48 +95,128 @@ def test_example_up_verify_down(clean: None) -> None:
     by_check: dict[str, list[Result]] = {}
     for r in results:
         by_check.setdefault(r.check, []).append(r)
-    for check in ("sessions", "ecmp", "edge", "prefix-limit", "exports", "clouds", "failover"):
+    checks = [
+        "sessions",
+        "ecmp",
+        "edge",
+        "prefix-limit",
+        "exports",
+        "clouds",
+        "tenant-vrfs",
+        "north-south",
+        "services",
+        "hosts",
+        "failover",
+        "border-pair",
+    ]
+    assert list(by_check) == checks
+    for check in checks:
         bad = [r.message for r in by_check[check] if not r.ok]
         assert by_check[check] and not bad, (check, bad)
-    # 422 sessions declared on 18 devices (42 of them in tenant VRFs), but the flooded
-    # peer's two IPv4 sessions, which the prefix-limit check covers
-    assert len(by_check["sessions"]) == 422 - 2
+    assert report["passed"] is True and done.returncode == 0
+    # 460 sessions declared on 18 devices (the border pair's iBGP and each handoff VRF's
+    # IPv4 and IPv6 sessions among them), but the flooded peer's two IPv4 sessions, which
+    # the prefix-limit check covers
+    assert len(by_check["sessions"]) == 462 - 2
+    assert any(
+        r.message == "aus1-br1: session border pair aus1-br2 FourHundredGigE0/0/0/24 "
+        "(2001:db8:0:1000::101, ipv6Unicast) is Established"
+        for r in by_check["sessions"]
+    )
     edge = {r.message for r in by_check["edge"]}
     assert "aus1-br1: session transit-a (192.0.2.0): bogon 100.64.0.0/10 rejected" in edge
     assert "aus1-br1: session transit-a (192.0.2.0): legitimate 1.1.1.0/24 accepted" in edge
+    # the transits agreed to send a default (accept_default) and do; a PNI's is refused
+    assert "aus1-br2: session transit-b (192.0.2.10): agreed default 0.0.0.0/0 accepted" in edge
+    assert "aus1-br1: session transit-a (2001:db8:a::): agreed default ::/0 accepted" in edge
+    assert "aus1-br1: session pni-cdn (192.0.2.16): default route 0.0.0.0/0 rejected" in edge
     assert "aus1-br2: session pni-cdn (192.0.2.18): own aggregate 198.51.100.0/24 rejected" in edge
     flood = {r.message for r in by_check["prefix-limit"]}
     assert (
         "aus1-br1: session ix-syd/content-a (203.0.113.50, ipv4) sent 1210 routes past its "
         "limit and is Idle (PfxCt)" in flood
     )
+    # the public /26 is leaked into the Internet table, yet only our aggregates leave
     exports = {r.message for r in by_check["exports"]}
     assert (
         "aus1-br2: session transit-b (192.0.2.10) receives ['198.51.100.0/24'], agreed "
         "['198.51.100.0/24']" in exports
+    )
+    assert (
+        "aus1-br1: session transit-a (2001:db8:a::) receives ['2001:db8:4000::/36'], agreed "
+        "['2001:db8:4000::/36']" in exports
     )
     clouds = {r.message for r in by_check["clouds"]}
     assert (
         "aus1-bl5: session gcp-ic/syd-ead1 (169.254.20.1) in VRF gpu-a receives "
         "['10.50.0.0/16'], agreed ['10.50.0.0/16']" in clouds
     )
+    # every leaf's tenant VRF has the default (IPv6 too where the VRF has it) and its clouds
+    tenants = {r.message for r in by_check["tenant-vrfs"]}
+    assert "aus1-lf1: VRF gpu-a has the default route (ipv4)" in tenants
+    assert "aus1-lf1: VRF gpu-a has the default route (ipv6)" in tenants
+    assert "aus1-lf3: VRF gpu-a-mgmt has the default route (ipv4)" in tenants
+    assert "aus1-lf5: VRF storage has the default route (ipv4)" in tenants
+    assert "aus1-lf5: VRF storage has the default route (ipv6)" not in tenants  # no IPv6
+    assert "aus1-lf1: VRF gpu-a has aws-syd/private-1's 172.31.0.0/16" in tenants
+    assert "aus1-lf3: VRF storage has er-syd/private's 10.200.0.0/16" in tenants
+    # 6 leaves' VRFs: gpu-a (v4, v6, 4 cloud routes with 2 parties each ...) in all
+    assert len(by_check["tenant-vrfs"]) == 74
+    # ... through both borders: each border leaf learns it from br1 and br2
+    north = {r.message for r in by_check["north-south"]}
+    assert north == {
+        f"{bl}: VRF {vrf} has the default route ({afi}) from aus1-br1, aus1-br2"
+        for bl in ("aus1-bl1", "aus1-bl2")
+        for vrf, afi in (
+            ("gpu-a", "ipv4"),
+            ("gpu-a", "ipv6"),
+            ("gpu-a-mgmt", "ipv4"),
+            ("storage", "ipv4"),
+        )
+    }
+    assert {r.message for r in by_check["services"]} == {
+        f"{br}: RPKI cache {c} on the services LAN answers"
+        for br in ("aus1-br1", "aus1-br2")
+        for c in ("10.9.0.11", "10.9.0.12")
+    }
+    # packets through the fabric: host to host over the L3VNI, IPv6 too, and to a cloud
+    hosts = {r.message for r in by_check["hosts"]}
+    assert (
+        "host gpu-tenant-a_gpu-a-compute-1 (10.50.1.10) reaches gpu-tenant-a_gpu-a-public "
+        "(198.51.100.138)" in hosts
+    )
+    assert (
+        "host gpu-tenant-a_gpu-a-public (2001:db8:4000:50::a) reaches "
+        "gpu-tenant-a_gpu-a-compute-2 (2001:db8:50:2::a)" in hosts
+    )
+    assert (
+        "host gpu-tenant-a_gpu-a-compute-1 (10.50.1.10) reaches gcp-ic/mel-ead1 (10.128.0.1)"
+        in hosts
+    )
+    # a border's loss: the tenants keep their defaults (20: 14 IPv4, 6 IPv6) through the
+    # other border, converging within the hold time; the time is in the JSON report
     failover = [r.message for r in by_check["failover"]]
     assert [m.split(":")[0] for m in failover] == ["aus1-br1 stopped", "aus1-br2 stopped"]
-    assert all("converged in" in m for m in failover)
-    assert all(0 < (r.seconds or 0) < 20 for r in by_check["failover"])  # measured, in JSON
-    # each leaf's tenant VRFs have every cloud route they serve, over EVPN type-5 ...
-    tenants = {r.message: r.ok for r in by_check["tenant-vrfs"]}
-    assert tenants["aus1-lf1: VRF gpu-a has aws-syd/private-1's 172.31.0.0/16"]
-    assert tenants["aus1-lf3: VRF storage has er-syd/private's 10.200.0.0/16"]
-    assert tenants["aus1-lf6: VRF gpu-a has gcp-ic/mel-ead1's 10.128.0.0/20"]
-    # ... but no default route: no handoff session originates one (the north-south work)
-    missing = sorted(m for m, ok in tenants.items() if not ok)
-    assert len(missing) == 14 and all("lacks the default route" in m for m in missing)
-    assert (
-        "aus1-lf1: VRF gpu-a lacks the default route: no router sends a default route into "
-        "VRF gpu-a (no handoff session of the model originates one)" in missing
-    )
-    assert report["passed"] is False and done.returncode == 1
+    assert all("(20 default routes among them); converged in" in m for m in failover)
+    assert all(0 < (r.seconds or 0) < 20 for r in by_check["failover"])
+    # a border without its Internet sessions keeps the default over the pair's iBGP
+    pair = by_check["border-pair"]
+    assert [r.message.split(";")[0] for r in pair] == [
+        f"{br} without its Internet sessions: its default routes ipv4 over the pair, "
+        "ipv6 over the pair"
+        for br in ("aus1-br1", "aus1-br2")
+    ]
+    assert all(0 < (r.seconds or 0) < 20 for r in pair)
+
+    # the picture, only where asked: every session line green
+    picture = tmp_path / "site.svg"
+    drawn = meetme("twin", "verify", "--no-failover", "--svg", str(picture))
+    assert drawn.returncode == 0, drawn.stdout
+    text = picture.read_text()
+    assert "checks pass</text>" in text and 'stroke="#c62828"' not in text
+    # the pair's iBGP: both families on 2 links, 4 sessions, each seen from both ends
+    assert "aus1-br1 - aus1-br2: 8/8 up" in text
+    assert list(tmp_path.iterdir()) == [picture]
 
     down = meetme("twin", "down")
     assert down.returncode == 0 and "twin aus1: down (" in down.stdout

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 from meetme.cli import app
 from meetme.pipeline import device_models, lint
 from meetme.twin import runtime
+from meetme.twin.picture import svg
 from meetme.twin.topology import Twin, plan
+from meetme.twin.verify import Result
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
 
@@ -50,8 +52,9 @@ def test_one_namespace_per_device_and_party_under_the_fixed_prefix() -> None:
     assert twin.node("aus1-br1").namespace == "mm-aus1-br1"
     assert twin.node("transit-a").namespace == "mm-aus1-x-transit-a"
     assert all(ns.startswith("mm-aus1-") for ns in twin.namespaces)
-    # 18 devices, 16 parties, the IX LAN, and 26 tenant VRFs (a namespace each)
-    assert len(set(twin.namespaces)) == len(twin.namespaces) == 18 + 16 + 1 + 26
+    # 18 devices, 16 parties, the IX LAN, the services LAN and its host, a host per routed
+    # tenant network (11), and 32 tenant VRFs (a namespace each)
+    assert len(set(twin.namespaces)) == len(twin.namespaces) == 18 + 16 + 1 + 2 + 11 + 32
     assert twin.namespaces_of(twin.node("aus1-lf1")) == [
         "mm-aus1-lf1",
         "mm-aus1-lf1.gpu-a",
@@ -64,11 +67,17 @@ def test_every_fabric_link_is_one_veth_pair_and_the_ix_lan_one_bridge() -> None:
     twin = example_twin()
     pairs = [s for s in twin.segments if s.bridge_namespace is None]
     # 4 spines x 2 borders x 2 + 6 leaves x 4 spines + 6 border leaves x 2 borders x 2
-    # fabric links, the transits' and PNI's circuits (3 parties x 2 borders), the VRF-lite
-    # handoff (2 border leaves x 4 links x 2 VRFs) and the cloud attachments (10)
-    assert len(pairs) == 16 + 24 + 24 + 6 + 16 + 10
-    ix = [s for s in twin.segments if s.bridge_namespace is not None]
-    assert [s.key for s in ix] == ["ix-syd:203.0.113.0/24"]
+    # fabric links, the border pair's 2 links, the transits' and PNI's circuits (3 parties x
+    # 2 borders), the VRF-lite handoff (2 border leaves x 4 links x 3 VRFs) and the cloud
+    # attachments (10)
+    assert len(pairs) == 16 + 24 + 24 + 2 + 6 + 24 + 10
+    pair = [s.key for s in pairs if s.key.startswith("aus1-br1:") and "aus1-br2:" in s.key]
+    assert pair == [
+        "aus1-br1:FourHundredGigE0/0/0/24--aus1-br2:FourHundredGigE0/0/0/24",
+        "aus1-br1:FourHundredGigE0/0/0/25--aus1-br2:FourHundredGigE0/0/0/25",
+    ]
+    ix = [s for s in twin.segments if s.key.startswith("ix-")]
+    assert [(s.key, s.bridge_namespace) for s in ix] == [("ix-syd:203.0.113.0/24", "mm-aus1-lan0")]
     assert sorted(e.node for e in ix[0].endpoints) == [
         "aus1-br1",
         "aus1-br2",
@@ -88,11 +97,13 @@ def test_parties_announce_legitimate_and_hostile_routes_and_one_peer_floods() ->
     assert ("198.51.100.0/24", "own aggregate") in labels
     assert ("2001:db8:4000::/36", "own aggregate") in labels
     assert ("1.1.1.0/25", "too specific") in labels
-    assert ("0.0.0.0/0", "default route") in labels
+    # transit-a agreed to send a default (accept_default): it does, and it is legitimate
+    assert ("0.0.0.0/0", "agreed default") in labels
+    assert ("0.0.0.0/0", "default route") not in labels
     # the PNI's legitimate route is its agreed allow-list
-    assert ("192.0.2.0/24", "legitimate") in {
-        (a.prefix, a.label) for a in parties["pni-cdn"].announcements
-    }
+    pni = {(a.prefix, a.label) for a in parties["pni-cdn"].announcements}
+    assert ("192.0.2.0/24", "legitimate") in pni
+    assert ("0.0.0.0/0", "default route") in pni  # a PNI's default is hostile
     flooding = [p for p in parties.values() if p.flood_afi]
     assert [(p.name, p.flood_count) for p in flooding] == [("ix-syd/content-a", 1200 + 10)]
     config = example_twin().node("ix-syd/content-a").config
@@ -155,7 +166,8 @@ def test_tenant_vrfs_are_namespaces_with_their_l3vni_and_handoff_pairs() -> None
     assert leaf.l3vnis == (("gpu-a", 50001), ("storage", 50010))
     assert leaf.vtep == "10.0.1.105"
     border = twin.node("aus1-br1")
-    assert border.vrfs == ("gpu-a", "storage") and border.l3vnis == ()  # VRF-lite only
+    assert border.vrfs == ("gpu-a", "gpu-a-mgmt", "storage")
+    assert border.l3vnis == ()  # VRF-lite only
     handoff = next(s for s in twin.segments if s.key.startswith("aus1-bl1:Ethernet1/1.3101"))
     assert [(e.node, e.ifname, e.vrf) for e in handoff.endpoints] == [
         ("aus1-bl1", "e1-1.3101", "gpu-a"),
@@ -171,3 +183,66 @@ def test_tenant_vrfs_are_namespaces_with_their_l3vni_and_handoff_pairs() -> None
         ("172.31.0.0/16", "legitimate"),
         ("0.0.0.0/0", "default route"),
     ]
+
+
+def test_services_lan_joins_both_borders_and_a_host_on_every_rpki_cache() -> None:
+    twin = example_twin()
+    lan = next(s for s in twin.segments if s.key.startswith("services:"))
+    assert lan.key == "services:10.9.0.0/24" and lan.bridge_namespace == "mm-aus1-lan-services"
+    assert [(e.node, e.ifname) for e in lan.endpoints] == [
+        ("aus1-br1", "hu0-0-0-26"),
+        ("aus1-br2", "hu0-0-0-26"),
+        ("services", "p0"),
+    ]
+    host = twin.node("services")
+    assert (host.kind, host.config) == ("host", "")  # no router runs there
+    assert host.addresses == (("p0", "10.9.0.11/24"), ("p0", "10.9.0.12/24"))
+
+
+def test_a_host_per_routed_tenant_network_on_a_bridge_with_every_gateway_svi() -> None:
+    twin = example_twin()
+    hosts = {n.name: n for n in twin.nodes if n.kind == "host" and n.name != "services"}
+    # 11 networks with a gateway; storage-back-1/2 route nowhere and get none
+    assert len(hosts) == 11 and not any("storage-back" in name for name in hosts)
+    public = hosts["gpu-tenant-a_gpu-a-public"]
+    assert public.role == "gpu-a"  # its VRF
+    assert public.addresses == (("br0", "198.51.100.138/26"), ("br0", "2001:db8:4000:50::a/64"))
+    assert public.gateways == ("198.51.100.129", "2001:db8:4000:50::1")
+    segment = next(s for s in twin.segments if s.key == "network:gpu-tenant-a_gpu-a-public")
+    assert segment.bridge_namespace == public.namespace  # the host holds the bridge
+    assert [(e.node, e.ifname, e.vrf) for e in segment.endpoints] == [
+        ("aus1-lf3", "vlan105", "gpu-a"),
+        ("aus1-lf4", "vlan105", "gpu-a"),
+    ]
+    # an NVUE leaf's SVI keeps its own address and the anycast gateway (VRR)
+    compute = hosts["gpu-tenant-a_gpu-a-compute-1"]
+    assert compute.gateways == ("10.50.1.1", "2001:db8:50:1::1")
+
+
+def _session(device: str, peer: str, ok: bool, n: int = 1) -> Result:
+    state = "Established" if ok else "Idle, not Established"
+    return Result("sessions", ok, device, f"s{n}", f"{device}: session s{n} is {state}", peer=peer)
+
+
+def test_picture_draws_a_line_per_pair_red_where_a_session_is_down() -> None:
+    twin = example_twin()
+    results = [
+        _session("aus1-lf1", "aus1-sp1", True, 1),
+        _session("aus1-sp1", "aus1-lf1", False, 2),  # the same pair, seen from the spine
+        _session("aus1-br1", "transit-a", True),
+        Result("hosts", True, "gpu-tenant-a_gpu-a-public", "x", "host reaches x"),
+    ]
+    text = svg(twin, results)
+    assert text.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert "twin aus1: 3/4 checks pass" in text
+    lines = [line for line in text.splitlines() if line.startswith("<line")]
+    assert len(lines) == 2  # lf1-sp1 (both sessions on one line) and br1-transit-a
+    bad = next(line for line in lines if "aus1-lf1 - aus1-sp1" in line)
+    assert 'stroke="#c62828"' in bad and "1/2 up" in bad
+    assert "aus1-sp1: session s2 is Idle, not Established" in text  # in the tooltip
+    good = next(line for line in lines if "aus1-br1 - transit-a" in line)
+    assert 'stroke="#2e7d32"' in good
+    # the spine's box is red (a check about it failed), the leaf's is not
+    assert text.count('stroke="#c62828" stroke-width="2.5"/>') == 1
+    assert ">sp1</text>" in text and ">gpu-tenant-a_gpu-…</text>" in text
+    assert svg(twin, results) == text  # the same run draws the same bytes

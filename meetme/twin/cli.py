@@ -111,6 +111,14 @@ def verify_command(
     failover: Annotated[
         bool, typer.Option(help="Stop each border in turn and measure convergence.")
     ] = True,
+    svg: Annotated[
+        Path | None,
+        typer.Option(
+            "--svg",
+            help="Also draw the site with each session's state to this SVG file.",
+            dir_okay=False,
+        ),
+    ] = None,
 ) -> None:
     """Prove what the design promises from the routers' own JSON state; exit 1 when a check
     fails (each failure names the device and session)."""
@@ -127,6 +135,13 @@ def verify_command(
     twin = Twin.from_json(runtime.plan_path(chosen).read_text())
     results = list(Verifier(twin).run(failover=failover))
     failed = [r for r in results if not r.ok]
+    if svg is not None:
+        from meetme.twin.picture import svg as picture
+
+        try:
+            svg.write_text(picture(twin, results))
+        except OSError as exc:
+            raise _refuse(f"meetme twin: cannot write {svg}: {exc.strerror}") from None
     if as_json:
         report = {"site": chosen, "passed": not failed, "results": results_json(results)}
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
@@ -142,7 +157,7 @@ def verify_command(
             for r in bad:
                 out.print(f"     {r.message}", markup=False)
             for r in mine:
-                if r.ok and r.check == "failover":
+                if r.ok and r.check in ("failover", "border-pair"):
                     out.print(f"     {r.message}", markup=False)
         out.print(f"{len(failed)} of {len(results)} checks failed", markup=False)
     raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)

@@ -6,6 +6,12 @@ Linux names (`names.linux_name`). What FRR in a namespace cannot run here is lef
 text and said once in the template: TCP-MD5 keys (the model holds placeholders only), BFD
 (no bfdd in the twin: a link down is seen at once on a veth) and RPKI (no validator: no route
 is invalid, so a clause matching invalid routes matches nothing and is omitted).
+
+Route leaking between a plain VRF and the default VRF (the IOS-XR borders' `import from
+default-vrf` / `export to default-vrf`) is FRR's own VRF route leaking (`import vrf`, bgp.html
+"VRF Route Leaking"), with the model's route maps: BGP leaks on the namespace VRF backend too,
+but the kernel cannot forward from one namespace to another, so zebra marks a leaked route
+whose next hop is in the other VRF as not installed (docs/twin.md).
 """
 
 from __future__ import annotations
@@ -21,6 +27,35 @@ from meetme.twin.names import linux_name
 
 
 @dataclass(frozen=True)
+class DefaultImport:
+    """What the default VRF imports from the tenant VRFs in one family (`import vrf`): the VRFs
+    and the one route map FRR allows per family (`import vrf route-map`). With several
+    exporting VRFs that map is the twin's own: a clause per VRF (`match source-vrf`) calling
+    that VRF's export policy (routemap.html `call`: a deny there denies the route)."""
+
+    afi: str
+    vrfs: tuple[str, ...]
+    route_map: str
+    calls: tuple[tuple[str, str], ...] = ()  # (VRF, its export map) of the combined map
+
+
+def default_imports(model: DeviceModel) -> list[DefaultImport]:
+    found = []
+    for afi in ("ipv4", "ipv6"):
+        exports = [
+            (v.name, leak.export_to_default)
+            for v in model.vrfs
+            if (leak := v.leak(afi)) is not None and leak.export_to_default
+        ]
+        if len(exports) == 1:
+            found.append(DefaultImport(afi, (exports[0][0],), exports[0][1]))
+        elif exports:
+            name = f"TWIN-LEAK-TO-DEFAULT-{'V4' if afi == 'ipv4' else 'V6'}"
+            found.append(DefaultImport(afi, tuple(v for v, _ in exports), name, tuple(exports)))
+    return found
+
+
+@dataclass(frozen=True)
 class TwinInterface:
     """An interface of the model as the twin names it."""
 
@@ -29,12 +64,31 @@ class TwinInterface:
 
 
 def twin_interfaces(model: DeviceModel) -> tuple[TwinInterface, ...]:
-    """The model's addressed interfaces other than loopbacks and SVIs, with Linux names."""
-    return tuple(
+    """The model's addressed interfaces other than loopbacks, with Linux names; a VTEP's
+    gateway SVIs are among them (in the twin a plain port toward the network's host)."""
+    found = [
         TwinInterface(linux_name(i.name), i)
         for i in model.interfaces
         if i.kind in ("routed", "subinterface") and (i.ipv4 or i.ipv6)
-    )
+    ]
+    found += [TwinInterface(linux_name(svi.name), svi) for svi, _, _ in gateway_svis(model)]
+    return tuple(found)
+
+
+def gateway_svis(model: DeviceModel) -> list[tuple[Interface, str | None, str | None]]:
+    """Each routed SVI of a VTEP with its anycast gateways (v4, v6) where they are addresses
+    of their own (NVUE's VRR: the SVI holds the leaf's unique address besides)."""
+    if model.evpn is None or not model.evpn.vtep:
+        return []
+    found: list[tuple[Interface, str | None, str | None]] = []
+    for vlan in model.evpn.vlans:
+        svi = vlan.svi
+        if svi is None or not (svi.ipv4 or svi.ipv6):
+            continue
+        v4 = vlan.gateway_v4.cidr if vlan.gateway_v4 and vlan.gateway_v4 != svi.ipv4 else None
+        v6 = vlan.gateway_v6.cidr if vlan.gateway_v6 and vlan.gateway_v6 != svi.ipv6 else None
+        found.append((svi, v4, v6))
+    return found
 
 
 def loopback_addresses(model: DeviceModel) -> tuple[str, ...]:
@@ -75,8 +129,19 @@ def render_frr(model: DeviceModel) -> str:
         interfaces=twin_interfaces(model),
         loopbacks=loopback_addresses(model),
         vrf_names=vrf_names(model),
+        default_imports=default_imports(model),
+        anycast={linux_name(svi.name): (v4, v6) for svi, v4, v6 in gateway_svis(model)},
+        redistribute=redistributed_vrfs(model),
     )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+def redistributed_vrfs(model: DeviceModel) -> dict[str, str | None]:
+    """VRF -> the route map (or None) of the connected subnets a VTEP advertises as EVPN
+    type-5 routes: every platform's rendering redistributes connected in its EVPN VRFs."""
+    if model.evpn is None or not model.evpn.vtep:
+        return {}
+    return {v.name: v.connected_route_map for v in model.evpn.vrfs}
 
 
 def vrf_names(model: DeviceModel) -> list[str]:

@@ -4,10 +4,21 @@ network namespaces (one per device and per emulated party, under a fixed prefix)
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 
 IFNAMSIZ = 15  # the kernel's limit on an interface name, without its terminating NUL
-PREFIX = "mm-"  # every namespace the twin creates starts with this
+
+
+def _prefix() -> str:
+    """Every namespace the twin creates starts with this: `mm-`, or MEETME_TWIN_PREFIX (2 to
+    6 of [a-z0-9] and a `-`), so two twins of one site can run side by side on one machine
+    (a test run beside a user's twin)."""
+    given = os.environ.get("MEETME_TWIN_PREFIX", "mm-")
+    return given if re.fullmatch(r"[a-z0-9]{2,6}-", given) else "mm-"
+
+
+PREFIX = _prefix()
 
 # Short forms of the interface families meetme's platforms name (their own spellings).
 _FAMILY = {

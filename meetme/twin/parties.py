@@ -16,7 +16,15 @@ from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.twin.frr import template
 
 Afi = Literal["ipv4", "ipv6"]
-Label = Literal["legitimate", "bogon", "own aggregate", "too specific", "default route", "flood"]
+Label = Literal[
+    "legitimate",
+    "agreed default",
+    "bogon",
+    "own aggregate",
+    "too specific",
+    "default route",
+    "flood",
+]
 
 # A route of the kind's everyday business (prefix, AS path behind the party), per family.
 # A route server is transparent (RFC 7947): its ASN is not in the path it passes on.
@@ -45,7 +53,7 @@ class Announcement:
 
     @property
     def must_accept(self) -> bool:
-        return self.label == "legitimate"
+        return self.label in ("legitimate", "agreed default")
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,8 @@ class PartyPlan:
     announcements: list[Announcement] = field(default_factory=list)
     flood_afi: Afi | None = None
     flood_count: int = 0
+    # a cloud answers pings on the first address of its own network (the tenant hosts' probe)
+    loopback: str | None = None
 
     @property
     def route_server(self) -> bool:
@@ -89,6 +99,7 @@ class PartyPlan:
         ]
         plan.flood_afi = raw["flood_afi"]
         plan.flood_count = raw["flood_count"]
+        plan.loopback = raw["loopback"]
         return plan
 
     def afis(self) -> list[Afi]:
@@ -148,6 +159,10 @@ def plan_party(
     party.sessions = sessions
     for afi in party.afis():
         party.announcements += _announcements(kind, afi, found)
+    if kind in CLOUDS:
+        legit = next((a for a in party.announcements if a.must_accept and a.afi == "ipv4"), None)
+        if legit is not None:
+            party.loopback = str(next(ipaddress.ip_network(legit.prefix).hosts()))
     limits = [s.max_prefix for s, _, _ in found if s.afi == "ipv4" and s.max_prefix]
     if flood and kind == "ix_peer" and limits:
         party.flood_afi = "ipv4"
@@ -182,7 +197,11 @@ def _announcements(
             Announcement(_too_specific(legit), afi, path, "too specific"),
             *(Announcement(p, afi, (), "own aggregate") for p in own),
         ]
-    if not session.accept_default:
+    # a party agreed to send a default (a transit with `accept_default`) sends one, the
+    # tenants' way out; anyone else's default is hostile
+    if session.accept_default:
+        routes.append(Announcement(_DEFAULT[afi], afi, (), "agreed default"))
+    else:
         routes.append(Announcement(_DEFAULT[afi], afi, path, "default route"))
     return routes
 

@@ -8,18 +8,24 @@ a twin cannot reach, or be reached from, any address outside it.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from meetme.twin import names
 from meetme.twin.topology import Node, Twin, vrf_namespace
 
-STATE_ROOT = Path("/run/meetme-twin")
+# the twins of the default namespace prefix; another prefix keeps its own (names._prefix)
+STATE_ROOT = Path(
+    "/run/meetme-twin" if names.PREFIX == "mm-" else f"/run/meetme-twin-{names.PREFIX[:-1]}"
+)
 FRR_DIR = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")  # `-N NAME` puts a daemon's sockets in FRR_RUN/NAME (vtysh -N)
 DAEMONS = ("zebra", "staticd", "bgpd")
@@ -175,6 +181,7 @@ def _links(twin: Twin) -> None:
             )
         else:
             bridge = segment.bridge_namespace
+            # a tenant network's host holds the bridge itself (its address on br0)
             inside[bridge].append("link add br0 type bridge")
             for k, end in enumerate(ends):
                 root.append(
@@ -201,6 +208,10 @@ def _links(twin: Twin) -> None:
                 f"link set vx{vni} up",
                 f"link set br{vni} up",
             ]
+    # A host has no router: its addresses and default routes are set here.
+    for node in twin.nodes:
+        inside[node.namespace] += [f"address add {a} dev {i}" for i, a in node.addresses]
+        inside[node.namespace] += [f"route add default via {gw}" for gw in node.gateways]
     _run(["ip", "-batch", "-"], "\n".join(root) + "\n")
     for ns, lines in inside.items():  # each device's namespace before its VRFs'
         _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
@@ -233,6 +244,8 @@ def _sysctls(namespaces: list[str]) -> None:
 
 
 def _daemons(node: Node) -> list[str]:
+    if node.kind == "host":
+        return []
     return [d for d in DAEMONS if d != "staticd" or node.static]
 
 
@@ -240,6 +253,8 @@ def _start_daemons(twin: Twin, state: State, path: Path) -> None:
     empty = state_dir(twin.site) / "empty.conf"
     empty.write_text("")
     for node in twin.nodes:
+        if node.kind == "host":
+            continue
         run_dir = FRR_RUN / node.namespace
         run_dir.mkdir(parents=True, exist_ok=True)
         shutil.chown(run_dir, "frr", "frr")
@@ -306,6 +321,8 @@ def _configure(twin: Twin) -> None:
     """Each router's frr.conf applied through its own vtysh, all at once."""
     procs = []
     for node in twin.nodes:
+        if node.kind == "host":
+            continue
         conf = state_dir(twin.site) / node.namespace / "frr.conf"
         args = ["vtysh", "-N", node.namespace, "-f", str(conf)]
         procs.append(
@@ -332,11 +349,31 @@ def vtysh_json(ns: str, command: str) -> object:
         return None
 
 
-def set_links(ns: str, up_: bool) -> None:
-    """Every interface of a router down (as if it lost power) or up again."""
+def pings(targets: list[tuple[str, str]]) -> list[bool]:
+    """Whether each (namespace, address) answers an ICMP echo from that namespace: one probe
+    process per namespace (`meetme.twin.probe`), all at once."""
+    by_ns: dict[str, list[str]] = {}
+    for ns, address in targets:
+        by_ns.setdefault(ns, []).append(address)
+    procs = {
+        ns: subprocess.Popen(
+            ["ip", "netns", "exec", ns, sys.executable, "-m", "meetme.twin.probe", *addresses],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        for ns, addresses in by_ns.items()
+    }
+    answered = {ns: set(p.communicate()[0].split()) for ns, p in procs.items()}
+    return [str(ipaddress.ip_address(a)) in answered[ns] for ns, a in targets]
+
+
+def set_links(ns: str, up_: bool, only: list[str] | None = None) -> None:
+    """Every interface of a router (or `only` those) down, as if it lost power, or up again."""
     out = _run(["ip", "-n", ns, "-o", "link", "show"])
     names = [line.split(":")[1].strip().split("@")[0] for line in out.splitlines()]
-    lines = [f"link set {n} {'up' if up_ else 'down'}" for n in names if n != "lo"]
+    chosen = [n for n in names if n != "lo" and (only is None or n in only)]
+    lines = [f"link set {n} {'up' if up_ else 'down'}" for n in chosen]
     _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
 
 

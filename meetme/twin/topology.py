@@ -11,6 +11,7 @@ L3VNI a VXLAN device and a bridge in it (`runtime`).
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 from dataclasses import asdict, dataclass, field
 
@@ -42,13 +43,15 @@ class Segment:
 class Node:
     name: str
     namespace: str
-    kind: str  # "device" or "party"
-    role: str  # the device's role, or the party's kind (transit, ix_rs ...)
-    config: str  # frr.conf
+    kind: str  # "device", "party" or "host" (no router: addresses and a gateway)
+    role: str  # the device's role, the party's kind (transit, ix_rs ...), the host's use
+    config: str  # frr.conf ("" for a host)
     static: bool  # runs staticd (discard routes)
     vrfs: tuple[str, ...] = ()  # tenant VRFs: a namespace each (vrf_namespace)
     l3vnis: tuple[tuple[str, int], ...] = ()  # (VRF, L3VNI) of a VTEP: VXLAN device + bridge
     vtep: str | None = None  # the VXLAN source address
+    addresses: tuple[tuple[str, str], ...] = ()  # a host's (ifname, address/length)
+    gateways: tuple[str, ...] = ()  # a host's default routes (one per family)
 
 
 def vrf_namespace(node_namespace: str, vrf: str) -> str:
@@ -76,11 +79,13 @@ class Twin:
     nodes: list[Node] = field(default_factory=list)
     segments: list[Segment] = field(default_factory=list)
     party_plans: list[parties.PartyPlan] = field(default_factory=list)
-    tenant_vrfs: list[tuple[str, str]] = field(default_factory=list)  # (leaf, EVPN VRF)
+    # (leaf, EVPN VRF, its address families)
+    tenant_vrfs: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
     declared: list[Declared] = field(default_factory=list)
     router_ids: dict[str, str] = field(default_factory=dict)  # device -> loopback address
     uplinks: dict[str, int] = field(default_factory=dict)  # leaf -> its IPv4 underlay sessions
-    # VRF -> the devices that send a default route into it (`default_originate` sessions)
+    # VRF -> the devices that put a default route into it: a leak from their Internet table
+    # (`import_from_default`) or a `default_originate` session
     default_origins: dict[str, list[str]] = field(default_factory=dict)
     vrf_exits: dict[str, list[str]] = field(default_factory=dict)  # VRF -> its border leaves
 
@@ -97,6 +102,8 @@ class Twin:
                     **n,
                     "vrfs": tuple(n["vrfs"]),
                     "l3vnis": tuple((v, vni) for v, vni in n["l3vnis"]),
+                    "addresses": tuple((i, a) for i, a in n["addresses"]),
+                    "gateways": tuple(n["gateways"]),
                 }
             )
             for n in raw["nodes"]
@@ -106,7 +113,7 @@ class Twin:
             for s in raw["segments"]
         ]
         twin.party_plans = [parties.PartyPlan.from_dict(p) for p in raw["party_plans"]]
-        twin.tenant_vrfs = [(d, v) for d, v in raw["tenant_vrfs"]]
+        twin.tenant_vrfs = [(d, v, tuple(f)) for d, v, f in raw["tenant_vrfs"]]
         twin.declared = [Declared(**d) for d in raw["declared"]]
         twin.router_ids = dict(raw["router_ids"])
         twin.uplinks = dict(raw["uplinks"])
@@ -122,9 +129,11 @@ class Twin:
 
     @property
     def namespaces(self) -> list[str]:
-        """Every namespace, each device's before its VRFs'."""
+        """Every namespace, each device's before its VRFs', each once (a tenant network's
+        host is its segment's bridge namespace too)."""
         found = [ns for n in self.nodes for ns in self.namespaces_of(n)]
-        return found + [s.bridge_namespace for s in self.segments if s.bridge_namespace]
+        found += [s.bridge_namespace for s in self.segments if s.bridge_namespace]
+        return list(dict.fromkeys(found))
 
     @staticmethod
     def namespaces_of(node: Node) -> list[str]:
@@ -173,20 +182,116 @@ def plan(site: str, models: dict[str, DeviceModel], sessions: list[ExternalSessi
             )
         )
         if model.role == "leaf" and model.evpn:
-            twin.tenant_vrfs += [(name, v.name) for v in model.evpn.vrfs]
+            twin.tenant_vrfs += [(name, v.name, v.address_families) for v in model.evpn.vrfs]
         if model.role == "border_leaf":
             for vrf in vrf_names(model):
                 twin.vrf_exits.setdefault(vrf, []).append(name)
-        for n in model.bgp.neighbors:
-            if n.default_originate and n.vrf and name not in twin.default_origins.get(n.vrf, []):
-                twin.default_origins.setdefault(n.vrf, []).append(name)
+        origins = {n.vrf for n in model.bgp.neighbors if n.default_originate and n.vrf}
+        origins |= {v.name for v in model.vrfs if any(x.import_from_default for x in v.leaks)}
+        for vrf in sorted(origins):
+            twin.default_origins.setdefault(vrf, []).append(name)
         twin.router_ids[name] = model.bgp.router_id
         twin.declared += _declared(model)
         if model.role == "leaf":
             twin.uplinks[name] = len([n for n in model.bgp.neighbors_v4 if n.kind == "underlay"])
     _fabric_links(twin, devices)
     _external_segments(twin, devices, sessions)
+    _services_lan(twin, devices)
+    _tenant_hosts(twin, devices)
     return twin
+
+
+HOST_OFFSET = 10  # a network's host: its 10th address (the gateway is the 1st)
+
+
+def _tenant_hosts(twin: Twin, devices: dict[str, DeviceModel]) -> None:
+    """A host per routed tenant network: its namespace holds a bridge (the network's one L2
+    segment) with every VTEP's gateway SVI of it as a port, and the host's own address on the
+    bridge, its default routes toward the anycast gateways."""
+    networks: dict[str, tuple[str, list[Endpoint], list[str]]] = {}
+    for name, model in devices.items():
+        if model.evpn is None or not model.evpn.vtep:
+            continue
+        for vlan in model.evpn.vlans:
+            if vlan.svi is None:
+                continue
+            cidrs = [
+                a.cidr
+                for a in (vlan.gateway_v4 or vlan.svi.ipv4, vlan.gateway_v6 or vlan.svi.ipv6)
+                if a
+            ]
+            if not cidrs:
+                continue
+            _, ends, seen = networks.setdefault(vlan.name, (vlan.vrf, [], []))
+            ends.append(Endpoint(name, linux_name(vlan.svi.name), vlan.vrf))
+            seen += [c for c in cidrs if c not in seen]
+    for network, (vrf, ends, gateways) in sorted(networks.items()):
+        host_ns = namespace(twin.site, "h-" + network)
+        addresses = []
+        for gateway in gateways:
+            net = ipaddress.ip_interface(gateway).network
+            addresses.append(("br0", f"{net[HOST_OFFSET]}/{net.prefixlen}"))
+        twin.nodes.append(
+            Node(
+                network,
+                host_ns,
+                "host",
+                vrf,
+                "",
+                False,
+                addresses=tuple(addresses),
+                gateways=tuple(g.split("/")[0] for g in gateways),
+            )
+        )
+        twin.segments.append(Segment(f"network:{network}", tuple(ends), host_ns))
+
+
+SERVICES = "services"  # the host holding the RPKI caches' addresses on the services LAN
+
+
+def _services_lan(twin: Twin, devices: dict[str, DeviceModel]) -> None:
+    """The MDF services LAN: every device port whose subnet holds an RPKI cache joins one
+    bridge with a host that answers on each cache's address (no RTR server runs: the caches
+    prove reachability, FLOW-005's promise, not validation)."""
+    ports: list[tuple[str, Interface]] = []
+    caches: set[str] = set()
+    for name, model in devices.items():
+        for port in model.interfaces:
+            if port.kind != "routed" or port.vrf or port.peer or port.ipv4 is None:
+                continue
+            subnet = ipaddress.ip_interface(port.ipv4.cidr).network
+            inside = {
+                c.address
+                for c in model.bgp.rpki_caches
+                if ipaddress.ip_address(c.address) in subnet
+            }
+            if inside:
+                ports.append((name, port))
+                caches |= {f"{c}/{subnet.prefixlen}" for c in inside}
+    if not ports:
+        return
+    gateway = ports[0][1].ipv4
+    assert gateway is not None
+    twin.nodes.append(
+        Node(
+            SERVICES,
+            namespace(twin.site, "h-" + SERVICES),
+            "host",
+            "rpki caches",
+            "",
+            False,
+            addresses=tuple(("p0", c) for c in sorted(caches)),
+            gateways=(gateway.ip,),
+        )
+    )
+    ends = [Endpoint(name, linux_name(port.name)) for name, port in ports]
+    twin.segments.append(
+        Segment(
+            f"{SERVICES}:{ipaddress.ip_interface(gateway.cidr).network}",
+            (*ends, Endpoint(SERVICES, "p0")),
+            namespace(twin.site, "lan-" + SERVICES) if len(ends) > 1 else None,
+        )
+    )
 
 
 def _l3vnis(model: DeviceModel) -> tuple[tuple[str, int], ...]:

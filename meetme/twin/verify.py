@@ -6,6 +6,7 @@ check that cannot be proven on this kernel fails and says why, it never passes s
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -13,7 +14,7 @@ from typing import Any
 
 from meetme.twin import runtime
 from meetme.twin.parties import CLOUDS
-from meetme.twin.topology import Declared, Twin
+from meetme.twin.topology import SERVICES, Declared, Twin
 
 SETTLE_SECONDS = 60.0  # every declared session must be up within this after `up`
 FAILOVER_SECONDS = 20.0  # a border's loss must be absorbed within this (hold time 9 s)
@@ -24,12 +25,13 @@ Query = Callable[[str, str], Any]  # (namespace, show command) -> parsed JSON
 
 @dataclass(frozen=True)
 class Result:
-    check: str  # sessions, ecmp, edge, prefix-limit, exports, clouds, tenant-vrfs, failover
+    check: str  # sessions, ecmp, edge, prefix-limit, exports, clouds, tenant-vrfs, failover ...
     ok: bool
     device: str
     subject: str  # the session, route or VRF
     message: str
     seconds: float | None = None  # failover: the measured convergence time
+    peer: str | None = None  # a session's other end (device or party): the picture's line
 
 
 Peers = dict[tuple[str, str], dict[str, dict[str, Any]]]
@@ -99,6 +101,7 @@ class Verifier:
                         d.device,
                         subject,
                         message + ("" if ok else ", not Established"),
+                        peer=d.peer or d.party,
                     ),
                 )
             )
@@ -208,7 +211,9 @@ class Verifier:
                 else:
                     ok = state == "Established"
                     message = f"{s.device}: session {subject}, not flooded, is {state}"
-                results.append(Result("prefix-limit", ok, s.device, subject, message))
+                results.append(
+                    Result("prefix-limit", ok, s.device, subject, message, peer=party.name)
+                )
             # the flood must not touch any other external session of those routers
             for device in sorted({s.device for s in party.sessions}):
                 peers = _peers(self.query, self.ns[device])
@@ -282,46 +287,147 @@ class Verifier:
                         found.setdefault(vrf, []).append((a.prefix, party.name))
         return {vrf: sorted(set(routes)) for vrf, routes in found.items()}
 
-    def _vrf_routes(self, leaf: str, vrf: str) -> dict[str, list[Any]]:
-        raw = self.query(self.ns[leaf], f"show ip route vrf {vrf} json") or {}
+    def _vrf_routes(self, leaf: str, vrf: str, afi: str = "ipv4") -> dict[str, list[Any]]:
+        ip = "ip" if afi == "ipv4" else "ipv6"
+        raw = self.query(self.ns[leaf], f"show {ip} route vrf {vrf} json") or {}
         return {p: [e for e in entries if e.get("selected")] for p, entries in raw.items()}
 
     def tenant_results(self) -> list[Result]:
-        """Each leaf's tenant VRF has the default route and each cloud's route it serves."""
+        """Each leaf's tenant VRF has the default route (in each of its families) and each
+        cloud's route it serves."""
         results = []
         clouds = self.cloud_routes()
-        for leaf, vrf in self.twin.tenant_vrfs:
-            routes = self._vrf_routes(leaf, vrf)
-            wanted = [("0.0.0.0/0", "the default route")]
-            wanted += [(p, f"{cloud}'s {p}") for p, cloud in clouds.get(vrf, [])]
-            for prefix, what in wanted:
-                ok = bool(routes.get(prefix))
-                why = "" if ok else self._why_missing(vrf, prefix)
-                results.append(
-                    Result(
-                        "tenant-vrfs",
-                        ok,
-                        leaf,
-                        f"VRF {vrf} {prefix}",
-                        f"{leaf}: VRF {vrf} " + ("has " if ok else "lacks ") + what + why,
+        for leaf, vrf, families in self.twin.tenant_vrfs:
+            for afi in families:
+                routes = self._vrf_routes(leaf, vrf, afi)
+                wanted = [(_DEFAULT[afi], f"the default route ({afi})")]
+                if afi == "ipv4":
+                    wanted += [(p, f"{cloud}'s {p}") for p, cloud in clouds.get(vrf, [])]
+                for prefix, what in wanted:
+                    ok = bool(routes.get(prefix))
+                    why = "" if ok else self._why_missing(vrf, prefix, afi)
+                    results.append(
+                        Result(
+                            "tenant-vrfs",
+                            ok,
+                            leaf,
+                            f"VRF {vrf} {prefix}",
+                            f"{leaf}: VRF {vrf} " + ("has " if ok else "lacks ") + what + why,
+                        )
                     )
-                )
         return results
 
-    def _why_missing(self, vrf: str, prefix: str) -> str:
+    def _handoff_peers(self) -> dict[tuple[str, str, str], dict[str, str]]:
+        """(border leaf, VRF, afi) -> handoff peer address -> the border behind it."""
+        found: dict[tuple[str, str, str], dict[str, str]] = {}
+        for d in self.twin.declared:
+            if d.kind == "handoff" and d.vrf and d.peer and self.twin.role(d.device) != "border":
+                afi = "ipv4" if d.family == "ipv4Unicast" else "ipv6"
+                found.setdefault((d.device, d.vrf, afi), {})[d.address] = d.peer
+        return found
+
+    def north_south_results(self) -> list[Result]:
+        """Each border leaf's handoff VRF has the default route from every border (each
+        border leaks it from its Internet table), in every family of the handoff."""
+        results = []
+        borders = sorted(self._role("border"))
+        for (leaf, vrf, afi), peers in sorted(self._handoff_peers().items()):
+            paths = _table(self.query, self.ns[leaf], afi, vrf).get(_DEFAULT[afi], [])
+            via = sorted({peers[p["peerId"]] for p in paths if p.get("peerId") in peers})
+            missing = [b for b in borders if b not in via]
+            results.append(
+                Result(
+                    "north-south",
+                    not missing,
+                    leaf,
+                    f"VRF {vrf} {_DEFAULT[afi]}",
+                    f"{leaf}: VRF {vrf} has the default route ({afi}) from "
+                    + (", ".join(via) or "no border")
+                    + (f"; missing from {', '.join(missing)}" if missing else ""),
+                )
+            )
+        return results
+
+    def _why_missing(self, vrf: str, prefix: str, afi: str = "ipv4") -> str:
         """Where along border -> border leaf -> EVPN -> leaf a route of the VRF stops."""
         exits = self.twin.vrf_exits.get(vrf, [])
         if not exits:
             return f": no border leaf carries VRF {vrf} (no handoff, no cloud attachment)"
-        if prefix == "0.0.0.0/0" and not self.twin.default_origins.get(vrf):
+        if prefix == _DEFAULT[afi] and not self.twin.default_origins.get(vrf):
             return (
-                f": no router sends a default route into VRF {vrf} (no handoff session of the "
-                "model originates one)"
+                f": no router puts a default route into VRF {vrf} (no border leaks one from "
+                "its Internet table, no session originates one)"
             )
-        holding = [bl for bl in exits if self._vrf_routes(bl, vrf).get(prefix)]
+        holding = [bl for bl in exits if self._vrf_routes(bl, vrf, afi).get(prefix)]
         if not holding:
             return f": none of the border leaves of VRF {vrf} ({', '.join(exits)}) has it"
         return f": {', '.join(holding)} has it, but EVPN type-5 did not bring it here"
+
+    # -- the services LAN ---------------------------------------------------------------------
+    def services_results(self) -> list[Result]:
+        """Each device on the services LAN reaches every RPKI cache (FLOW-005, in packets)."""
+        hosts = [n for n in self.twin.nodes if n.kind == "host" and n.name == SERVICES]
+        segments = [s for s in self.twin.segments if s.key.startswith(SERVICES + ":")]
+        if not hosts or not segments:
+            return []
+        caches = [a.split("/")[0] for _, a in hosts[0].addresses]
+        devices = [e.node for e in segments[0].endpoints if e.node != SERVICES]
+        targets = [(d, c) for d in devices for c in caches]
+        answered = runtime.pings([(self.ns[d], c) for d, c in targets])
+        return [
+            Result(
+                "services",
+                ok,
+                d,
+                f"RPKI cache {c}",
+                f"{d}: RPKI cache {c} on the services LAN "
+                + ("answers" if ok else "does not answer a ping"),
+            )
+            for (d, c), ok in zip(targets, answered, strict=True)
+        ]
+
+    # -- tenant hosts: packets through the fabric --------------------------------------------
+    def _hosts(self) -> list[Any]:
+        return [n for n in self.twin.nodes if n.kind == "host" and n.name != SERVICES]
+
+    def host_results(self) -> list[Result]:
+        """Each tenant network's host reaches every other host of its VRF, in every family
+        both have (over the L3VNI where they sit on other leaves), and every cloud address
+        of its VRF whose agreed prefixes cover the host (the cloud's way back)."""
+        targets: list[tuple[str, str, str, str]] = []  # (host, its address, target, address)
+        hosts = self._hosts()
+        for host in hosts:
+            mine = [a.split("/")[0] for _, a in host.addresses]
+            for other in hosts:
+                if other is host or other.role != host.role:
+                    continue
+                for _, theirs in other.addresses:
+                    address = theirs.split("/")[0]
+                    source = next((m for m in mine if (":" in m) == (":" in address)), None)
+                    if source:
+                        targets.append((host.name, source, other.name, address))
+            for party in self.twin.party_plans:
+                for s in party.sessions:
+                    if s.vrf != host.role or not party.loopback:
+                        continue
+                    covered = [m for m in mine if _inside(m, s.export_prefixes)]
+                    if covered and (party.name, party.loopback) not in [
+                        (t[2], t[3]) for t in targets if t[0] == host.name
+                    ]:
+                        targets.append((host.name, covered[0], party.name, party.loopback))
+        answered = runtime.pings([(self.ns[h], address) for h, _, _, address in targets])
+        return [
+            Result(
+                "hosts",
+                ok,
+                host,
+                f"{target} {address}",
+                f"host {host} ({source}) "
+                + ("reaches" if ok else "does not reach")
+                + f" {target} ({address})",
+            )
+            for (host, source, target, address), ok in zip(targets, answered, strict=True)
+        ]
 
     # -- failover -------------------------------------------------------------------------
     def _exits(self, stopped: str) -> list[str]:
@@ -330,11 +436,14 @@ class Verifier:
         return [d for d in self._role("border_leaf") + self._role("border") if d != stopped]
 
     def _vrf_baseline(self) -> dict[tuple[str, str], set[str]]:
-        """(leaf, VRF) -> the prefixes its tenant VRF has now."""
+        """(leaf, VRF) -> the prefixes its tenant VRF has now, in every family."""
         return {
-            (leaf, vrf): {p for p, e in self._vrf_routes(leaf, vrf).items() if e}
-            for leaf, vrf in self.twin.tenant_vrfs
+            (leaf, vrf): self._vrf_prefixes(leaf, vrf, fams)
+            for leaf, vrf, fams in self.twin.tenant_vrfs
         }
+
+    def _vrf_prefixes(self, leaf: str, vrf: str, families: tuple[str, ...]) -> set[str]:
+        return {p for afi in families for p, e in self._vrf_routes(leaf, vrf, afi).items() if e}
 
     def _failover_faults(
         self,
@@ -343,8 +452,9 @@ class Verifier:
         vrf_baseline: dict[tuple[str, str], set[str]],
     ) -> list[Result]:
         faults = []
+        families = {(leaf, vrf): fams for leaf, vrf, fams in self.twin.tenant_vrfs}
         for (leaf, vrf), before in vrf_baseline.items():
-            present = {p for p, e in self._vrf_routes(leaf, vrf).items() if e}
+            present = self._vrf_prefixes(leaf, vrf, families[(leaf, vrf)])
             for prefix in sorted(before - present):
                 faults.append(
                     Result(
@@ -402,6 +512,12 @@ class Verifier:
             if faults:
                 results += faults
             else:
+                defaults = sum(
+                    1
+                    for prefixes in vrf_baseline.values()
+                    for d in _DEFAULT.values()
+                    if d in prefixes
+                )
                 results.append(
                     Result(
                         "failover",
@@ -409,11 +525,124 @@ class Verifier:
                         border,
                         "stopped",
                         f"{border} stopped: every leaf still reaches every exit with full "
-                        f"ECMP and keeps every route of its tenant VRFs; converged in {took:.1f} s",
+                        f"ECMP and keeps every route of its tenant VRFs ({defaults} default "
+                        f"routes among them); converged in {took:.1f} s",
                         round(took, 2),
                     )
                 )
             runtime.set_links(self.ns[border], up_=True)
+            self.settle(FAILOVER_SECONDS * 2)
+            results += self._restored(border, vrf_baseline)
+        return results
+
+    def _restored(self, border: str, before: dict[tuple[str, str], set[str]]) -> list[Result]:
+        """Once the border is back every tenant route it took away is back too (a route
+        the routers never re-install would fail every later check)."""
+        started = time.monotonic()
+        while True:
+            now = self._vrf_baseline()
+            missing = [(k, sorted(p - now[k])) for k, p in sorted(before.items()) if p - now[k]]
+            if not missing or time.monotonic() - started > FAILOVER_SECONDS:
+                break
+            time.sleep(POLL)
+        return [
+            Result(
+                "failover",
+                False,
+                leaf,
+                f"VRF {vrf} after {border} returned",
+                f"{leaf}: {border} is back but VRF {vrf} still lacks {', '.join(prefixes)}",
+            )
+            for (leaf, vrf), prefixes in missing
+        ]
+
+    # -- a border without its Internet sessions: the pair iBGP ----------------------------
+    def _internet_ports(self, border: str) -> list[str]:
+        """The border's ports toward Internet parties (transits, PNIs, the IX)."""
+        internet = {p.name for p in self.twin.party_plans if p.kind not in CLOUDS}
+        return sorted(
+            e.ifname
+            for s in self.twin.segments
+            if any(x.node in internet for x in s.endpoints)
+            for e in s.endpoints
+            if e.node == border
+        )
+
+    def _pair_defaults(self, border: str, links: set[str], afis: list[str]) -> dict[str, bool]:
+        """afi -> whether the border's Internet table routes the default over the pair's
+        links only (by interface: an IPv6 next hop is the peer's link-local address)."""
+        found = {}
+        for afi in afis:
+            ip = "ip" if afi == "ipv4" else "ipv6"
+            raw = self.query(self.ns[border], f"show {ip} route {_DEFAULT[afi]} json") or {}
+            entries = [e for e in raw.get(_DEFAULT[afi], []) if e.get("selected")]
+            via = {h.get("interfaceName") for e in entries for h in e.get("nexthops", [])}
+            found[afi] = bool(via) and via <= links
+        return found
+
+    def pair_results(self) -> list[Result]:
+        """Each border in turn loses every Internet session (its transit, PNI and IX ports
+        down): it must keep the default over the border pair's iBGP (next-hop-self), so
+        every tenant VRF keeps its default through both borders; the time is reported."""
+        results = []
+        for border in self._role("border"):
+            afis = sorted(
+                {
+                    "ipv4" if d.family == "ipv4Unicast" else "ipv6"
+                    for d in self.twin.declared
+                    if d.device == border and d.kind == "border_ibgp"
+                }
+            )
+            others = {
+                d.peer for d in self.twin.declared if d.device == border and d.kind == "border_ibgp"
+            }
+            links = {
+                e.ifname
+                for s in self.twin.segments
+                if len(s.endpoints) == 2 and {x.node for x in s.endpoints} == {border, *others}
+                for e in s.endpoints
+                if e.node == border and e.vrf is None
+            }
+            ports = self._internet_ports(border)
+            if not afis or not ports:
+                continue
+            before = self._vrf_baseline()
+            runtime.set_links(self.ns[border], up_=False, only=ports)
+            started = time.monotonic()
+            while True:
+                time.sleep(POLL)
+                over_pair = self._pair_defaults(border, links, afis)
+                now = self._vrf_baseline()
+                lost = sorted(
+                    f"{leaf} VRF {vrf} {d}"
+                    for (leaf, vrf), prefixes in before.items()
+                    for d in _DEFAULT.values()
+                    if d in prefixes and d not in now[(leaf, vrf)]
+                )
+                done = all(over_pair.values()) and not lost
+                if done or time.monotonic() - started > FAILOVER_SECONDS:
+                    break
+            took = time.monotonic() - started
+            runtime.set_links(self.ns[border], up_=True, only=ports)
+            detail = ", ".join(
+                f"{afi} {'over the pair' if ok else 'NOT over the pair'}"
+                for afi, ok in sorted(over_pair.items())
+            )
+            results.append(
+                Result(
+                    "border-pair",
+                    done,
+                    border,
+                    "Internet sessions lost",
+                    f"{border} without its Internet sessions: its default routes {detail}"
+                    + (
+                        f"; every tenant VRF keeps its default; converged in {took:.1f} s"
+                        if done
+                        else f"; tenant VRFs lost {', '.join(lost) or 'nothing'}"
+                    ),
+                    round(took, 2) if done else None,
+                )
+            )
             self.settle(FAILOVER_SECONDS * 2)
         return results
 
@@ -426,8 +655,22 @@ class Verifier:
         yield from self.export_results()
         yield from self.cloud_results()
         yield from self.tenant_results()
+        yield from self.north_south_results()
+        yield from self.services_results()
+        yield from self.host_results()
         if failover:
             yield from self.failover_results()
+            yield from self.pair_results()
+
+
+_DEFAULT = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
+
+
+def _inside(address: str, prefixes: tuple[str, ...]) -> bool:
+    ip = ipaddress.ip_address(address)
+    return any(
+        ip.version == net.version and ip in net for net in map(ipaddress.ip_network, prefixes)
+    )
 
 
 def _family(afi: str) -> str:
