@@ -178,9 +178,9 @@ def test_tenant_vrfs_are_namespaces_with_their_l3vni_and_handoff_pairs() -> None
     assert [(s.device, s.vrf, s.export_prefixes) for s in aws.sessions] == [
         ("aus1-bl1", "gpu-a", ("10.50.0.0/16",))
     ]
-    # a cloud is not held to Internet hygiene: its own networks and no default route
+    # a cloud announces the range agreed with it (`receive:`) and, hostile, a default route
     assert [(a.prefix, a.label) for a in aws.announcements] == [
-        ("172.31.0.0/16", "legitimate"),
+        ("10.100.0.0/16", "legitimate"),
         ("0.0.0.0/0", "default route"),
     ]
 
