@@ -71,25 +71,56 @@ def check_bgp(
     """Poll until every expected neighbour is Established or the deadline passes."""
     if not expected:
         return CheckResult(True, "no BGP neighbours expected", 0)
+
+    def poll() -> list[str]:
+        try:
+            return _problems(expected, driver.get_bgp_neighbors())
+        except Exception as exc:  # a getter that cannot answer is a failed check
+            raise _GetterFailed(f"get_bgp_neighbors failed: {exc}") from exc
+
+    return _poll(
+        poll,
+        len(expected),
+        f"{len(expected)}/{len(expected)} BGP neighbours Established",
+        "BGP neighbours Established",
+        timeout,
+        interval,
+        clock,
+        sleep,
+    )
+
+
+class _GetterFailed(Exception):
+    """A getter that cannot answer: the check fails with this message."""
+
+
+def _poll(
+    poll: Callable[[], list[str]],
+    wanted: int,
+    success: str,
+    counted: str,
+    timeout: float,
+    interval: float,
+    clock: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> CheckResult:
+    """Run `poll` (the problems left) until none are left or the deadline passes."""
     deadline = clock() + timeout
     polls = 0
     while True:
         polls += 1
         try:
-            problems = _problems(expected, driver.get_bgp_neighbors())
-        except Exception as exc:  # a getter that cannot answer is a failed check
-            return CheckResult(False, f"get_bgp_neighbors failed: {exc}", polls)
+            problems = poll()
+        except _GetterFailed as exc:
+            return CheckResult(False, str(exc), polls)
         if not problems:
-            return CheckResult(
-                True, f"{len(expected)}/{len(expected)} BGP neighbours Established", polls
-            )
+            return CheckResult(True, success, polls)
         remaining = deadline - clock()
         if remaining <= 0:
             shown = "; ".join(problems[:6]) + (" …" if len(problems) > 6 else "")
             return CheckResult(
                 False,
-                f"{len(expected) - len(problems)}/{len(expected)} BGP neighbours Established "
-                f"after {timeout:g} s: {shown}",
+                f"{wanted - len(problems)}/{wanted} {counted} after {timeout:g} s: {shown}",
                 polls,
             )
         sleep(min(interval, remaining))
@@ -154,31 +185,30 @@ def check_links(
     or the deadline passes. None: the driver has no such getters (nothing was checked)."""
     if not links:
         return CheckResult(True, "no cabled ports expected", 0)
-    deadline = clock() + timeout
-    polls = 0
-    while True:
-        polls += 1
+    try:  # a driver without these getters checks nothing (None), before any poll
+        interfaces, lldp = driver.get_interfaces(), driver.get_lldp_neighbors()
+    except (AttributeError, NotImplementedError):
+        return None
+    except Exception as exc:  # a getter that cannot answer is a failed check
+        return CheckResult(False, f"get_interfaces/get_lldp_neighbors failed: {exc}", 1)
+    first: list[tuple[Any, Any]] = [(interfaces, lldp)]
+
+    def poll() -> list[str]:
         try:
-            interfaces = driver.get_interfaces()
-            lldp = driver.get_lldp_neighbors()
-        except (AttributeError, NotImplementedError):
-            return None
+            states = (
+                first.pop() if first else (driver.get_interfaces(), driver.get_lldp_neighbors())
+            )
         except Exception as exc:  # a getter that cannot answer is a failed check
-            return CheckResult(False, f"get_interfaces/get_lldp_neighbors failed: {exc}", polls)
-        problems = _link_problems(links, interfaces, lldp)
-        if not problems:
-            return CheckResult(
-                True,
-                f"{len(links)}/{len(links)} cabled ports up with the planned LLDP neighbour",
-                polls,
-            )
-        remaining = deadline - clock()
-        if remaining <= 0:
-            shown = "; ".join(problems[:6]) + (" …" if len(problems) > 6 else "")
-            return CheckResult(
-                False,
-                f"{len(links) - len(problems)}/{len(links)} cabled ports as planned after "
-                f"{timeout:g} s: {shown}",
-                polls,
-            )
-        sleep(min(interval, remaining))
+            raise _GetterFailed(f"get_interfaces/get_lldp_neighbors failed: {exc}") from exc
+        return _link_problems(links, *states)
+
+    return _poll(
+        poll,
+        len(links),
+        f"{len(links)}/{len(links)} cabled ports up with the planned LLDP neighbour",
+        "cabled ports as planned",
+        timeout,
+        interval,
+        clock,
+        sleep,
+    )

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from meetme.generators.build.links import pair_link, routed_port
 from meetme.generators.model import (
-    Address,
     BgpNeighbor,
     Interface,
-    PeerPort,
     RouteMap,
     RouteMapEntry,
 )
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
-from meetme.generators.resolve.fabric import LinkEndFacts, SiteFabric
+from meetme.generators.resolve.fabric import SiteFabric
 
 from meetme.intent.schema import Device, Intent, Site
 
@@ -36,17 +35,6 @@ class BorderPair:
     route_maps: list[RouteMap] = field(default_factory=list)
 
 
-def pair_link(intent: Intent, site: Site, local_device: Device, remote: LinkEndFacts) -> bool:
-    """A direct link between two borders of one ASN: it carries their iBGP, not the underlay."""
-    peer = site.devices[remote.device]
-    return (
-        local_device.role == "border"
-        and peer.role == "border"
-        and allocate.device_asn(intent, site, local_device)
-        == allocate.device_asn(intent, site, peer)
-    )
-
-
 def border_pair_of(
     intent: Intent, site: Site, name: str, device: Device, fabric: SiteFabric
 ) -> BorderPair:
@@ -57,19 +45,7 @@ def border_pair_of(
         if not pair_link(intent, site, device, remote):
             continue
         far = f"{remote.device} {remote.interface}"
-        result.interfaces.append(
-            Interface(
-                name=local.interface,
-                kind="routed",
-                description=f"border pair link to {far}",
-                ipv4=Address.of(local.address_v4),
-                ipv6=Address.of(local.address_v6) if local.address_v6 else None,
-                ip_mtu=local.ip_mtu,
-                mtu=platform.mtu(local.ip_mtu),
-                speed_gbps=local.speed_gbps,
-                peer=PeerPort(device=remote.device, interface=remote.interface),
-            )
-        )
+        result.interfaces.append(routed_port(local, remote, platform, f"border pair link to {far}"))
         for afi, address in (("ipv4", remote.address_v4), ("ipv6", remote.address_v6)):
             if address is None:
                 continue

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from meetme.generators.build.border_pair import pair_link
+from meetme.generators.build.links import pair_link, routed_port
 from meetme.generators.model import (
     Address,
     BfdTimers,
     BgpNeighbor,
     Interface,
-    PeerPort,
     PrefixList,
     PrefixListEntry,
     RouteMap,
@@ -114,19 +113,7 @@ def _fabric_links(
             continue  # the border pair's own link: iBGP, built by border_pair
         peer = site.devices[remote.device]
         far = f"{remote.device} {remote.interface}"
-        interfaces.append(
-            Interface(
-                name=local.interface,
-                kind="routed",
-                description=f"p2p to {far}",
-                ipv4=Address.of(local.address_v4),
-                ipv6=Address.of(local.address_v6) if local.address_v6 else None,
-                ip_mtu=local.ip_mtu,
-                mtu=platform.mtu(local.ip_mtu),
-                speed_gbps=local.speed_gbps,
-                peer=PeerPort(device=remote.device, interface=remote.interface),
-            )
-        )
+        interfaces.append(routed_port(local, remote, platform, f"p2p to {far}"))
         remote_as = allocate.device_asn(intent, site, peer)
         sessions = [("ipv4", remote.address_v4, RM_UNDERLAY_V4_IN, RM_UNDERLAY_V4_OUT)]
         if remote.address_v6 is not None and underlay_v6(site):

@@ -123,54 +123,40 @@ class _Flow:
 def flow_findings(
     loaded: LoadedIntent, fabrics: Mapping[str, SiteFabric], models: Iterable[DeviceModel]
 ) -> list[Finding]:
-    found: list[Finding] = []
     built = list(models)
+    by_name = {m.hostname: m for m in built}
+    hits: list[tuple[str, str, Path_]] = []
+    subnets = _vrf_subnets(built)
     for model in built:
         fabric = fabrics.get(model.site)
         if fabric is None:
             continue
         flows = _flows(loaded, model, fabric.edge.sessions)
-        for rule_id, message, path in [
+        hits += [
             *_session_vrfs(model, flows),
             *_exports(model, flows),
-            *_exports_exact(model, flows, _vrf_subnets(built)),
+            *_exports_exact(model, flows, subnets),
             *_rpki_reachable(model),
-        ]:
-            current = RULES[rule_id]
-            found.append(
-                Finding(
-                    rule=current.id,
-                    severity=current.severity,
-                    message=message,
-                    location=loaded.where(path),
-                    path=".".join(str(p) for p in path),
-                )
-            )
-    by_name = {m.hostname: m for m in built}
+        ]
     for site_name, site_fabric in sorted(fabrics.items()):
-        for message, path in _cloud_routes(site_fabric.edge.sessions, by_name):
-            current = RULES[CLOUD_ROUTES_REACH]
-            found.append(
-                Finding(
-                    rule=current.id,
-                    severity=current.severity,
-                    message=message,
-                    location=loaded.where(path),
-                    path=".".join(str(p) for p in path),
-                )
-            )
-        for message, path in _defaults(loaded, site_name, by_name):
-            current = RULES[DEFAULT_REACHES_TENANTS]
-            found.append(
-                Finding(
-                    rule=current.id,
-                    severity=current.severity,
-                    message=message,
-                    location=loaded.where(path),
-                    path=".".join(str(p) for p in path),
-                )
-            )
-    return found
+        hits += [
+            (CLOUD_ROUTES_REACH, message, path)
+            for message, path in _cloud_routes(site_fabric.edge.sessions, by_name)
+        ]
+        hits += [
+            (DEFAULT_REACHES_TENANTS, message, path)
+            for message, path in _defaults(loaded, site_name, by_name)
+        ]
+    return [
+        Finding(
+            rule=rule_id,
+            severity=RULES[rule_id].severity,
+            message=message,
+            location=loaded.where(path),
+            path=".".join(str(p) for p in path),
+        )
+        for rule_id, message, path in hits
+    ]
 
 
 def _defaults(
