@@ -225,6 +225,22 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert gone.returncode == 2 and gone.stderr.count("\n") == 1
 
 
+def test_example_with_bfd_brings_every_bfd_session_up(clean: None) -> None:
+    """`up --bfd`: bfdd beside bgpd, the model's profiles; every session the model runs BFD on
+    (all but the IX's 16 of the 462, the EVPN sessions multihop) has its BFD session up."""
+    assert meetme("twin", "up", "--bfd").returncode == 0
+    done = meetme("twin", "verify", "--no-failover", "--json")
+    results = [Result(**r) for r in json.loads(done.stdout)["results"]]
+    bfd = [r for r in results if r.check == "bfd"]
+    assert len(bfd) == 446 and all(r.ok for r in bfd), [r.message for r in bfd if not r.ok]
+    messages = {r.message for r in bfd}
+    assert "aus1-bl5: BFD toward gcp gcp-ic/syd-ead1 XC-GCP-1 (169.254.20.1, VRF gpu-a) is up" in (
+        messages
+    )
+    assert "aus1-lf1: BFD toward evpn aus1-sp1 (10.0.0.11) is up" in messages
+    assert all(r.ok for r in results if r.check == "sessions")
+
+
 def example_models() -> tuple[dict[str, DeviceModel], list[ExternalSession]]:
     result = lint(EXAMPLE / "intent")
     return dict(device_models(result)), list(result.fabrics["aus1"].edge.sessions)

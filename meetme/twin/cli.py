@@ -56,7 +56,13 @@ def _site_of(sites: list[str], given: str | None) -> str:
 
 
 @twin_app.command("up")
-def up_command(repo: RepoArg = None, site: SiteOpt = None) -> None:
+def up_command(
+    repo: RepoArg = None,
+    site: SiteOpt = None,
+    bfd: Annotated[
+        bool, typer.Option("--bfd", help="Run BFD (bfdd) on every session the model runs it on.")
+    ] = False,
+) -> None:
     """Build the site's twin (idempotent): a namespace per device and external party, veth
     pairs for every link, FRR daemons with each device's FRR rendering."""
     _guard()
@@ -80,7 +86,7 @@ def up_command(repo: RepoArg = None, site: SiteOpt = None) -> None:
         )
         raise typer.Exit(EXIT_FINDINGS)
     chosen = _site_of(list(result.fabrics), site)
-    twin = plan(chosen, device_models(result), result.fabrics[chosen].edge.sessions)
+    twin = plan(chosen, device_models(result), result.fabrics[chosen].edge.sessions, bfd)
     try:
         out.print(runtime.up(twin), markup=False)
     except runtime.TwinRefused as exc:

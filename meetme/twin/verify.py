@@ -107,11 +107,42 @@ class Verifier:
             )
         return results
 
+    def bfd_results(self) -> list[Result]:
+        """Every session the model runs BFD on has its BFD session up (bfdd, the model's
+        timers; `show bfd peers json` lists every VRF's)."""
+        results = []
+        up: dict[str, set[tuple[str, str]]] = {}
+        for device in self._devices():
+            peers = self.query(self.ns[device], "show bfd peers json") or []
+            up[device] = {
+                (p.get("vrf", "default"), p.get("peer", ""))
+                for p in peers
+                if isinstance(p, dict) and p.get("status") == "up"
+            }
+        for d in self.twin.declared:
+            if not d.bfd or (d.device, d.address) in self.flooded:
+                continue
+            ok = (d.vrf or "default", d.address) in up[d.device]
+            where = f", VRF {d.vrf}" if d.vrf else ""
+            subject = f"{d.description} ({d.address}{where})"
+            results.append(
+                Result(
+                    "bfd",
+                    ok,
+                    d.device,
+                    subject,
+                    f"{d.device}: BFD toward {subject} is " + ("up" if ok else "not up"),
+                    peer=d.peer or d.party,
+                )
+            )
+        return results
+
     def settle(self, deadline: float = SETTLE_SECONDS) -> float:
-        """Wait until every declared session is Established (or the deadline); seconds."""
+        """Wait until every declared session is Established and its BFD up (or the
+        deadline); seconds."""
         started = time.monotonic()
         while time.monotonic() - started < deadline:
-            if all(r.ok for r in self.session_results()):
+            if all(r.ok for r in self.session_results()) and all(r.ok for r in self.bfd_results()):
                 break
             time.sleep(1.0)
         return time.monotonic() - started
@@ -649,6 +680,7 @@ class Verifier:
     def run(self, failover: bool = True) -> Iterator[Result]:
         self.settle()
         yield from self.session_results()
+        yield from self.bfd_results()
         yield from self.ecmp_results()
         yield from self.edge_results()
         yield from self.flood_results()
