@@ -140,6 +140,12 @@ def test_with_bfd_each_party_runs_it_with_our_timers() -> None:
     assert twin.digest != example_twin().digest  # switching BFD rebuilds the twin
 
 
+def test_each_border_expects_the_public_prefixes_its_export_leaks_permit() -> None:
+    twin = example_twin()
+    expected = [("gpu-a", "198.51.100.128/26"), ("gpu-a", "2001:db8:4000:50::/64")]
+    assert twin.public == {"aus1-br1": expected, "aus1-br2": expected}
+
+
 def test_the_plan_survives_its_state_file() -> None:
     twin = example_twin()
     assert Twin.from_json(twin.to_json()).to_json() == twin.to_json()

@@ -138,7 +138,13 @@ def verify_command(
     state = runtime.State.load(runtime.state_path(chosen))
     if state is None or not runtime.alive(state):
         raise _refuse(f"meetme twin: the twin of {chosen} is not up (run `meetme twin up`)")
-    twin = Twin.from_json(runtime.plan_path(chosen).read_text())
+    try:
+        twin = Twin.from_json(runtime.plan_path(chosen).read_text())
+    except (KeyError, TypeError, ValueError):  # written by another meetme version
+        raise _refuse(
+            f"meetme twin: the twin of {chosen} was built by another meetme version; "
+            "run `meetme twin up` again (it rebuilds it)"
+        ) from None
     results = list(Verifier(twin).run(failover=failover))
     failed = [r for r in results if not r.ok]
     if svg is not None:

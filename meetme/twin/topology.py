@@ -91,6 +91,8 @@ class Twin:
     default_origins: dict[str, list[str]] = field(default_factory=dict)
     vrf_exits: dict[str, list[str]] = field(default_factory=dict)  # VRF -> its border leaves
     bfd: bool = False  # BFD runs (`up --bfd`)
+    # border -> (VRF, prefix) its export leak must put into the Internet table
+    public: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -123,6 +125,7 @@ class Twin:
         twin.default_origins = {k: list(v) for k, v in raw["default_origins"].items()}
         twin.vrf_exits = {k: list(v) for k, v in raw["vrf_exits"].items()}
         twin.bfd = bool(raw["bfd"])
+        twin.public = {k: [(v, p) for v, p in pairs] for k, pairs in raw["public"].items()}
         return twin
 
     def role(self, device: str) -> str:
@@ -201,6 +204,8 @@ def plan(
         origins |= {v.name for v in model.vrfs if any(x.import_from_default for x in v.leaks)}
         for vrf in sorted(origins):
             twin.default_origins.setdefault(vrf, []).append(name)
+        if _public(model):
+            twin.public[name] = _public(model)
         twin.router_ids[name] = model.bgp.router_id
         twin.declared += _declared(model, bfd)
         if model.role == "leaf":
@@ -303,6 +308,22 @@ def _services_lan(twin: Twin, devices: dict[str, DeviceModel]) -> None:
             namespace(twin.site, "lan-" + SERVICES) if len(ends) > 1 else None,
         )
     )
+
+
+def _public(model: DeviceModel) -> list[tuple[str, str]]:
+    """(VRF, prefix) each export leak's policy permits by its prefix-lists (a VRF's public
+    prefixes, bound for the Internet table)."""
+    maps = {m.name: m for m in model.route_maps}
+    lists = {pl.name: pl for pl in model.prefix_lists}
+    found = []
+    for vrf in model.vrfs:
+        for leak in vrf.leaks:
+            route_map = maps.get(leak.export_to_default or "")
+            for entry in route_map.entries if route_map else ():
+                pl = lists.get(entry.match_prefix_list or "")
+                if entry.action == "permit" and pl is not None:
+                    found += [(vrf.name, e.prefix) for e in pl.entries if e.action == "permit"]
+    return found
 
 
 def _l3vnis(model: DeviceModel) -> tuple[tuple[str, int], ...]:

@@ -394,6 +394,28 @@ class Verifier:
             return f": none of the border leaves of VRF {vrf} ({', '.join(exits)}) has it"
         return f": {', '.join(holding)} has it, but EVPN type-5 did not bring it here"
 
+    def leak_results(self) -> list[Result]:
+        """Each border's Internet table holds every public prefix its VRFs export (leaked
+        from the VRF): the routes `exports` proves never leave alone."""
+        results = []
+        for border, public in sorted(self.twin.public.items()):
+            tables = {afi: _table(self.query, self.ns[border], afi) for afi in ("ipv4", "ipv6")}
+            for vrf, prefix in public:
+                afi = "ipv6" if ":" in prefix else "ipv4"
+                ok = bool(tables[afi].get(prefix))
+                results.append(
+                    Result(
+                        "north-south",
+                        ok,
+                        border,
+                        f"Internet table {prefix}",
+                        f"{border}: the Internet table "
+                        + ("holds" if ok else "lacks")
+                        + f" VRF {vrf}'s public {prefix} (leaked from the VRF)",
+                    )
+                )
+        return results
+
     # -- the services LAN ---------------------------------------------------------------------
     def services_results(self) -> list[Result]:
         """Each device on the services LAN reaches every RPKI cache (FLOW-005, in packets)."""
@@ -688,6 +710,7 @@ class Verifier:
         yield from self.cloud_results()
         yield from self.tenant_results()
         yield from self.north_south_results()
+        yield from self.leak_results()
         yield from self.services_results()
         yield from self.host_results()
         if failover:
