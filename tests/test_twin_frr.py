@@ -17,7 +17,7 @@ from meetme.generators.platforms import PLATFORMS
 
 from meetme.pipeline import device_models, lint
 from meetme.twin import names
-from meetme.twin.frr import render_frr
+from meetme.twin.frr import BFD_STRETCH, render_frr
 from meetme.twin.names import IFNAMSIZ, linux_name, namespace
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
@@ -333,3 +333,31 @@ def test_namespace_prefix_from_the_environment(
 ) -> None:
     monkeypatch.setenv("MEETME_TWIN_PREFIX", given)
     assert names._prefix() == prefix
+
+
+def test_bfd_profiles_of_the_model_with_stretched_intervals() -> None:
+    text = render_frr(models()["aus1-bl5"], bfd=True)
+    assert (
+        "bfd\n"
+        " profile BFD-1000MS-X5\n  detect-multiplier 5\n"
+        f"  receive-interval {1000 * BFD_STRETCH}\n  transmit-interval {1000 * BFD_STRETCH}\n"
+        " exit\n !\n"
+        " profile BFD-UNDERLAY\n  detect-multiplier 3\n"
+        f"  receive-interval {300 * BFD_STRETCH}\n  transmit-interval {300 * BFD_STRETCH}\n"
+        " exit\n !\nexit"
+    ) in text
+    assert " neighbor 169.254.20.1 bfd profile BFD-1000MS-X5" in text  # Google's timers
+    assert " neighbor 10.0.0.11 bfd profile BFD-UNDERLAY" in text  # EVPN, multihop
+    # the IX sessions run no BFD in the model, nor here
+    br1 = render_frr(models()["aus1-br1"], bfd=True)
+    assert " neighbor 192.0.2.0 bfd profile BFD-300MS-X3" in br1
+    assert "neighbor 203.0.113.1 bfd" not in br1
+    # without `up --bfd` no BFD at all
+    assert "bfd" not in render_frr(models()["aus1-bl5"])
+
+
+@needs_vtysh
+def test_frr_accepts_the_bfd_configuration(tmp_path: Path) -> None:
+    for device in ("aus1-bl5", "aus1-br1", "aus1-lf1"):
+        done = frr_parse(render_frr(models()[device], bfd=True), tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr

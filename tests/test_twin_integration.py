@@ -164,7 +164,15 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert len(by_check["tenant-vrfs"]) == 74
     # ... through both borders: each border leaf learns it from br1 and br2
     north = {r.message for r in by_check["north-south"]}
-    assert north == {
+    # the public /26 and /64 are in each border's Internet table, yet never leave alone
+    # (exports above: the transits receive exactly the aggregates)
+    leaked = {m for m in north if "Internet table" in m}
+    assert leaked == {
+        f"{br}: the Internet table holds VRF gpu-a's public {prefix} (leaked from the VRF)"
+        for br in ("aus1-br1", "aus1-br2")
+        for prefix in ("198.51.100.128/26", "2001:db8:4000:50::/64")
+    }
+    assert north - leaked == {
         f"{bl}: VRF {vrf} has the default route ({afi}) from aus1-br1, aus1-br2"
         for bl in ("aus1-bl1", "aus1-bl2")
         for vrf, afi in (
@@ -218,11 +226,36 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert "aus1-br1 - aus1-br2: 8/8 up" in text
     assert list(tmp_path.iterdir()) == [picture]
 
+    # a twin built by another meetme version: verify refuses in one line, no traceback
+    plan_file = Path(f"/run/meetme-twin-{PREFIX[:-1]}/aus1/twin.json")
+    saved = plan_file.read_text()
+    plan_file.write_text(saved.replace('"bfd":', '"bfd_renamed":'))
+    stale = meetme("twin", "verify", "--no-failover")
+    assert stale.returncode == 2 and stale.stderr.count("\n") == 1
+    assert "was built by another meetme version; run `meetme twin up` again" in stale.stderr
+    plan_file.write_text(saved)
+
     down = meetme("twin", "down")
     assert down.returncode == 0 and "twin aus1: down (" in down.stdout
     assert leftovers() == ([], [])
     gone = meetme("twin", "verify")
     assert gone.returncode == 2 and gone.stderr.count("\n") == 1
+
+
+def test_example_with_bfd_brings_every_bfd_session_up(clean: None) -> None:
+    """`up --bfd`: bfdd beside bgpd, the model's profiles; every session the model runs BFD on
+    (all but the IX's 16 of the 462, the EVPN sessions multihop) has its BFD session up."""
+    assert meetme("twin", "up", "--bfd").returncode == 0
+    done = meetme("twin", "verify", "--no-failover", "--json")
+    results = [Result(**r) for r in json.loads(done.stdout)["results"]]
+    bfd = [r for r in results if r.check == "bfd"]
+    assert len(bfd) == 446 and all(r.ok for r in bfd), [r.message for r in bfd if not r.ok]
+    messages = {r.message for r in bfd}
+    assert "aus1-bl5: BFD toward gcp gcp-ic/syd-ead1 XC-GCP-1 (169.254.20.1, VRF gpu-a) is up" in (
+        messages
+    )
+    assert "aus1-lf1: BFD toward evpn aus1-sp1 (10.0.0.11) is up" in messages
+    assert all(r.ok for r in results if r.check == "sessions")
 
 
 def example_models() -> tuple[dict[str, DeviceModel], list[ExternalSession]]:

@@ -123,6 +123,27 @@ def test_every_session_toward_a_party_is_mirrored_on_its_speaker() -> None:
         ("aus1-br2", "2001:db8:b::2", "2001:db8:b::3"),
     ]
     assert parties["ix-syd/content-a"].sessions[0].ttl_security  # GTSM on both ends
+    assert transit.sessions[0].bfd is None  # no BFD without `up --bfd`
+    assert not example_twin().node("transit-b").bfd
+
+
+def test_with_bfd_each_party_runs_it_with_our_timers() -> None:
+    result = lint(EXAMPLE)
+    twin = plan("aus1", device_models(result), result.fabrics["aus1"].edge.sessions, bfd=True)
+    transit = next(p for p in twin.party_plans if p.name == "transit-b")
+    assert transit.sessions[0].bfd == (300, 300, 3)
+    config = twin.node("transit-b").config  # intervals stretched like ours
+    assert " profile TWIN-300-300-3\n  detect-multiplier 3\n  receive-interval 3000\n" in config
+    assert " neighbor 192.0.2.9 bfd profile TWIN-300-300-3" in config
+    assert twin.node("transit-b").bfd and twin.node("aus1-lf1").bfd
+    assert not twin.node("ix-syd/rs1").bfd and " bfd" not in twin.node("ix-syd/rs1").config
+    assert twin.digest != example_twin().digest  # switching BFD rebuilds the twin
+
+
+def test_each_border_expects_the_public_prefixes_its_export_leaks_permit() -> None:
+    twin = example_twin()
+    expected = [("gpu-a", "198.51.100.128/26"), ("gpu-a", "2001:db8:4000:50::/64")]
+    assert twin.public == {"aus1-br1": expected, "aus1-br2": expected}
 
 
 def test_the_plan_survives_its_state_file() -> None:
@@ -143,7 +164,7 @@ def test_refuses_without_frr(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
     (tmp_path / "zebra").write_text("")  # one daemon present, two missing
     why = runtime.refusal()
     assert why is not None and why.startswith(
-        "meetme twin: FRRouting is not installed (staticd, bgpd"
+        "meetme twin: FRRouting is not installed (staticd, bfdd, bgpd"
     )
 
 

@@ -56,7 +56,13 @@ def _site_of(sites: list[str], given: str | None) -> str:
 
 
 @twin_app.command("up")
-def up_command(repo: RepoArg = None, site: SiteOpt = None) -> None:
+def up_command(
+    repo: RepoArg = None,
+    site: SiteOpt = None,
+    bfd: Annotated[
+        bool, typer.Option("--bfd", help="Run BFD (bfdd) on every session the model runs it on.")
+    ] = False,
+) -> None:
     """Build the site's twin (idempotent): a namespace per device and external party, veth
     pairs for every link, FRR daemons with each device's FRR rendering."""
     _guard()
@@ -80,7 +86,7 @@ def up_command(repo: RepoArg = None, site: SiteOpt = None) -> None:
         )
         raise typer.Exit(EXIT_FINDINGS)
     chosen = _site_of(list(result.fabrics), site)
-    twin = plan(chosen, device_models(result), result.fabrics[chosen].edge.sessions)
+    twin = plan(chosen, device_models(result), result.fabrics[chosen].edge.sessions, bfd)
     try:
         out.print(runtime.up(twin), markup=False)
     except runtime.TwinRefused as exc:
@@ -132,7 +138,13 @@ def verify_command(
     state = runtime.State.load(runtime.state_path(chosen))
     if state is None or not runtime.alive(state):
         raise _refuse(f"meetme twin: the twin of {chosen} is not up (run `meetme twin up`)")
-    twin = Twin.from_json(runtime.plan_path(chosen).read_text())
+    try:
+        twin = Twin.from_json(runtime.plan_path(chosen).read_text())
+    except (KeyError, TypeError, ValueError):  # written by another meetme version
+        raise _refuse(
+            f"meetme twin: the twin of {chosen} was built by another meetme version; "
+            "run `meetme twin up` again (it rebuilds it)"
+        ) from None
     results = list(Verifier(twin).run(failover=failover))
     failed = [r for r in results if not r.ok]
     if svg is not None:

@@ -4,8 +4,8 @@ The sixth rendering of the one device model, for the twin only: it is not a plat
 selects in intent (generators/platforms knows nothing of it). Interfaces carry the twin's
 Linux names (`names.linux_name`). What FRR in a namespace cannot run here is left out of the
 text and said once in the template: TCP-MD5 keys (the model holds placeholders only), BFD
-(no bfdd in the twin: a link down is seen at once on a veth) and RPKI (no validator: no route
-is invalid, so a clause matching invalid routes matches nothing and is omitted).
+and RPKI (no validator: no route is invalid, so a clause matching invalid routes matches
+nothing and is omitted). BFD is printed only for `up --bfd`, the model's timers as profiles.
 
 Route leaking between a plain VRF and the default VRF (the IOS-XR borders' `import from
 default-vrf` / `export to default-vrf`) is FRR's own VRF route leaking (`import vrf`, bgp.html
@@ -21,7 +21,7 @@ from importlib import resources
 
 import jinja2
 
-from meetme.generators.model import DeviceModel, Interface
+from meetme.generators.model import BfdTimers, DeviceModel, Interface
 from meetme.generators.platforms.spellings import as_path_regexes
 from meetme.twin.names import linux_name
 
@@ -122,8 +122,8 @@ def template(name: str) -> jinja2.Template:
     return _ENV.get_template(name)
 
 
-def render_frr(model: DeviceModel) -> str:
-    """The device's `frr.conf` text."""
+def render_frr(model: DeviceModel, bfd: bool = False) -> str:
+    """The device's `frr.conf` text; with `bfd`, its BFD profiles and sessions too."""
     text = template("device.j2").render(
         device=model,
         interfaces=twin_interfaces(model),
@@ -132,8 +132,25 @@ def render_frr(model: DeviceModel) -> str:
         default_imports=default_imports(model),
         anycast={linux_name(svi.name): (v4, v6) for svi, v4, v6 in gateway_svis(model)},
         redistribute=redistributed_vrfs(model),
+        bfd=bfd,
+        bfd_profiles=bfd_profiles(model) if bfd else [],
+        bfd_stretch=BFD_STRETCH,
     )
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+# BFD intervals in the twin (`up --bfd`) are the model's times this factor, so that a late
+# packet on a shared, loaded machine running 46 routers does not reset a session mid-verify.
+# The profiles, multipliers and sessions are the model's; BFD is proven up, not timed.
+BFD_STRETCH = 10
+
+
+def bfd_profiles(model: DeviceModel) -> list[BfdTimers]:
+    """Every BFD timer set a session of the device runs, once each by profile name."""
+    found = [t for n in model.bgp.neighbors if (t := model.bgp.bfd_of(n)) is not None]
+    if model.evpn and model.evpn.multihop_bfd and any(p.bfd for p in model.evpn.peers):
+        found.append(model.evpn.multihop_bfd)
+    return sorted({t.profile: t for t in found}.values(), key=lambda t: t.profile)
 
 
 def redistributed_vrfs(model: DeviceModel) -> dict[str, str | None]:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
 from meetme.generators.resolve.edge_sessions import ExternalSession
-from meetme.twin.frr import template
+from meetme.twin.frr import BFD_STRETCH, template
 
 Afi = Literal["ipv4", "ipv6"]
 Label = Literal[
@@ -66,6 +66,8 @@ class PartySession:
     ttl_security: bool
     export_prefixes: tuple[str, ...]  # exactly what we must send it, in this family
     vrf: str | None = None  # our end's tenant VRF (a cloud attachment)
+    # our end's BFD timers (transmit ms, receive ms, multiplier): the party runs the same
+    bfd: tuple[int, int, int] | None = None
 
 
 @dataclass
@@ -90,7 +92,13 @@ class PartyPlan:
     def from_dict(cls, raw: dict[str, Any]) -> PartyPlan:
         plan = cls(raw["name"], raw["kind"], raw["asn"], raw["router_id"], raw["interfaces"])
         plan.sessions = [
-            PartySession(**{**s, "export_prefixes": tuple(s["export_prefixes"])})
+            PartySession(
+                **{
+                    **s,
+                    "export_prefixes": tuple(s["export_prefixes"]),
+                    "bfd": tuple(s["bfd"]) if s["bfd"] else None,
+                }
+            )
             for s in raw["sessions"]
         ]
         plan.announcements = [
@@ -128,6 +136,7 @@ def plan_party(
     ifaces: dict[str, str],
     *,
     flood: bool,
+    bfd: bool = False,
 ) -> PartyPlan:
     """The speaker of one party: its addresses on each segment, its sessions toward our
     routers, and what it announces. `flood`: may this party be the one that floods."""
@@ -152,6 +161,7 @@ def plan_party(
                 neighbor.ttl_security,
                 tuple(p for p in session.export_prefixes if _afi(p) == neighbor.afi),
                 neighbor.vrf,
+                _bfd(devices[session.device], neighbor) if bfd else None,
             )
         )
     v4 = [a.split("/")[0] for addrs in interfaces.values() for a in addrs if ":" not in a]
@@ -168,6 +178,11 @@ def plan_party(
         party.flood_afi = "ipv4"
         party.flood_count = min(limits) + FLOOD_BEYOND
     return party
+
+
+def _bfd(device: DeviceModel, neighbor: BgpNeighbor) -> tuple[int, int, int] | None:
+    timers = device.bgp.bfd_of(neighbor)
+    return (timers.interval, timers.min_rx, timers.multiplier) if timers else None
 
 
 def segment_key(party: str, port: Interface) -> str:
@@ -209,5 +224,5 @@ def _announcements(
 def render_party(party: PartyPlan) -> str:
     """The party's frr.conf."""
     flood = flood_prefixes(party.flood_count) if party.flood_afi else []
-    text = template("party.j2").render(party=party, flood=flood)
+    text = template("party.j2").render(party=party, flood=flood, bfd_stretch=BFD_STRETCH)
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

@@ -28,7 +28,7 @@ STATE_ROOT = Path(
 )
 FRR_DIR = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")  # `-N NAME` puts a daemon's sockets in FRR_RUN/NAME (vtysh -N)
-DAEMONS = ("zebra", "staticd", "bgpd")
+DAEMONS = ("zebra", "staticd", "bfdd", "bgpd")  # started in this order
 
 
 class TwinRefused(Exception):
@@ -246,7 +246,8 @@ def _sysctls(namespaces: list[str]) -> None:
 def _daemons(node: Node) -> list[str]:
     if node.kind == "host":
         return []
-    return [d for d in DAEMONS if d != "staticd" or node.static]
+    wanted = {"staticd": node.static, "bfdd": node.bfd}
+    return [d for d in DAEMONS if wanted.get(d, True)]
 
 
 def _start_daemons(twin: Twin, state: State, path: Path) -> None:
@@ -349,23 +350,32 @@ def vtysh_json(ns: str, command: str) -> object:
         return None
 
 
-def pings(targets: list[tuple[str, str]]) -> list[bool]:
+def pings(targets: list[tuple[str, str]], patience: float = 10.0) -> list[bool]:
     """Whether each (namespace, address) answers an ICMP echo from that namespace: one probe
-    process per namespace (`meetme.twin.probe`), all at once."""
-    by_ns: dict[str, list[str]] = {}
-    for ns, address in targets:
-        by_ns.setdefault(ns, []).append(address)
-    procs = {
-        ns: subprocess.Popen(
-            ["ip", "netns", "exec", ns, sys.executable, "-m", "meetme.twin.probe", *addresses],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        for ns, addresses in by_ns.items()
-    }
-    answered = {ns: set(p.communicate()[0].split()) for ns, p in procs.items()}
-    return [str(ipaddress.ip_address(a)) in answered[ns] for ns, a in targets]
+    process per namespace (`meetme.twin.probe`), all at once; what did not answer is tried
+    again for `patience` seconds (the first packet may wait for neighbour discovery, a busy
+    machine may be slow), so only a target that never answers is reported."""
+    answered: set[tuple[str, str]] = set()
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        by_ns: dict[str, list[str]] = {}
+        for ns, address in targets:
+            if (ns, str(ipaddress.ip_address(address))) not in answered:
+                by_ns.setdefault(ns, []).append(address)
+        if not by_ns:
+            break
+        procs = {
+            ns: subprocess.Popen(
+                ["ip", "netns", "exec", ns, sys.executable, "-m", "meetme.twin.probe", *addresses],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+            for ns, addresses in by_ns.items()
+        }
+        for ns, proc in procs.items():
+            answered |= {(ns, a) for a in proc.communicate()[0].split()}
+    return [(ns, str(ipaddress.ip_address(a))) in answered for ns, a in targets]
 
 
 def set_links(ns: str, up_: bool, only: list[str] | None = None) -> None:

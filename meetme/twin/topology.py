@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.twin import parties
-from meetme.twin.frr import render_frr, vrf_names
+from meetme.twin.frr import bfd_profiles, render_frr, vrf_names
 from meetme.twin.names import linux_name, namespace
 
 
@@ -50,6 +50,7 @@ class Node:
     vrfs: tuple[str, ...] = ()  # tenant VRFs: a namespace each (vrf_namespace)
     l3vnis: tuple[tuple[str, int], ...] = ()  # (VRF, L3VNI) of a VTEP: VXLAN device + bridge
     vtep: str | None = None  # the VXLAN source address
+    bfd: bool = False  # runs bfdd (a session of it has BFD)
     addresses: tuple[tuple[str, str], ...] = ()  # a host's (ifname, address/length)
     gateways: tuple[str, ...] = ()  # a host's default routes (one per family)
 
@@ -71,6 +72,7 @@ class Declared:
     party: str | None = None
     vrf: str | None = None
     peer: str | None = None  # the device or party at the other end
+    bfd: bool = False  # BFD runs on it
 
 
 @dataclass
@@ -88,6 +90,9 @@ class Twin:
     # (`import_from_default`) or a `default_originate` session
     default_origins: dict[str, list[str]] = field(default_factory=dict)
     vrf_exits: dict[str, list[str]] = field(default_factory=dict)  # VRF -> its border leaves
+    bfd: bool = False  # BFD runs (`up --bfd`)
+    # border -> (VRF, prefix) its export leak must put into the Internet table
+    public: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -119,6 +124,8 @@ class Twin:
         twin.uplinks = dict(raw["uplinks"])
         twin.default_origins = {k: list(v) for k, v in raw["default_origins"].items()}
         twin.vrf_exits = {k: list(v) for k, v in raw["vrf_exits"].items()}
+        twin.bfd = bool(raw["bfd"])
+        twin.public = {k: [(v, p) for v, p in pairs] for k, pairs in raw["public"].items()}
         return twin
 
     def role(self, device: str) -> str:
@@ -163,9 +170,15 @@ def _fabric_ports(model: DeviceModel) -> list[Interface]:
     ]
 
 
-def plan(site: str, models: dict[str, DeviceModel], sessions: list[ExternalSession]) -> Twin:
-    """The twin of one site from its device models and resolved external sessions."""
-    twin = Twin(site)
+def plan(
+    site: str,
+    models: dict[str, DeviceModel],
+    sessions: list[ExternalSession],
+    bfd: bool = False,
+) -> Twin:
+    """The twin of one site from its device models and resolved external sessions; with
+    `bfd`, every session the model runs BFD on runs it (bfdd)."""
+    twin = Twin(site, bfd=bfd)
     devices = {name: m for name, m in sorted(models.items()) if m.site == site}
     for name, model in devices.items():
         twin.nodes.append(
@@ -174,11 +187,12 @@ def plan(site: str, models: dict[str, DeviceModel], sessions: list[ExternalSessi
                 namespace(site, _node_name(site, name)),
                 "device",
                 model.role,
-                render_frr(model),
+                render_frr(model, bfd),
                 bool(model.static_routes),
                 tuple(vrf_names(model)),
                 _l3vnis(model),
                 model.evpn.source_address if model.evpn and model.evpn.vtep else None,
+                bfd and bool(bfd_profiles(model)),
             )
         )
         if model.role == "leaf" and model.evpn:
@@ -190,8 +204,10 @@ def plan(site: str, models: dict[str, DeviceModel], sessions: list[ExternalSessi
         origins |= {v.name for v in model.vrfs if any(x.import_from_default for x in v.leaks)}
         for vrf in sorted(origins):
             twin.default_origins.setdefault(vrf, []).append(name)
+        if _public(model):
+            twin.public[name] = _public(model)
         twin.router_ids[name] = model.bgp.router_id
-        twin.declared += _declared(model)
+        twin.declared += _declared(model, bfd)
         if model.role == "leaf":
             twin.uplinks[name] = len([n for n in model.bgp.neighbors_v4 if n.kind == "underlay"])
     _fabric_links(twin, devices)
@@ -294,6 +310,22 @@ def _services_lan(twin: Twin, devices: dict[str, DeviceModel]) -> None:
     )
 
 
+def _public(model: DeviceModel) -> list[tuple[str, str]]:
+    """(VRF, prefix) each export leak's policy permits by its prefix-lists (a VRF's public
+    prefixes, bound for the Internet table)."""
+    maps = {m.name: m for m in model.route_maps}
+    lists = {pl.name: pl for pl in model.prefix_lists}
+    found = []
+    for vrf in model.vrfs:
+        for leak in vrf.leaks:
+            route_map = maps.get(leak.export_to_default or "")
+            for entry in route_map.entries if route_map else ():
+                pl = lists.get(entry.match_prefix_list or "")
+                if entry.action == "permit" and pl is not None:
+                    found += [(vrf.name, e.prefix) for e in pl.entries if e.action == "permit"]
+    return found
+
+
 def _l3vnis(model: DeviceModel) -> tuple[tuple[str, int], ...]:
     if model.evpn is None or not model.evpn.vtep:
         return ()
@@ -384,7 +416,7 @@ def _external_segments(
     flood_done = False
     for party, found in sorted(party_sessions.items()):
         party_plan = parties.plan_party(
-            party, found, devices, party_ifaces[party], flood=not flood_done
+            party, found, devices, party_ifaces[party], flood=not flood_done, bfd=twin.bfd
         )
         flood_done = flood_done or party_plan.flood_afi is not None
         twin.party_plans.append(party_plan)
@@ -396,6 +428,7 @@ def _external_segments(
                 party_plan.kind,
                 parties.render_party(party_plan),
                 False,
+                bfd=any(s.bfd for s in party_plan.sessions),
             )
         )
 
@@ -403,7 +436,7 @@ def _external_segments(
 _FAMILY = {"ipv4": "ipv4Unicast", "ipv6": "ipv6Unicast"}
 
 
-def _declared(model: DeviceModel) -> list[Declared]:
+def _declared(model: DeviceModel, bfd: bool) -> list[Declared]:
     found = [
         Declared(
             model.hostname,
@@ -414,13 +447,21 @@ def _declared(model: DeviceModel) -> list[Declared]:
             n.party,
             n.vrf,
             n.peer_device,
+            bfd and model.bgp.bfd_of(n) is not None,
         )
         for n in model.bgp.neighbors
     ]
+    multihop = bfd and bool(model.evpn and model.evpn.multihop_bfd)
     for p in model.evpn.peers if model.evpn else ():
         found.append(
             Declared(
-                model.hostname, p.address, "l2VpnEvpn", p.description, "evpn", peer=p.peer_device
+                model.hostname,
+                p.address,
+                "l2VpnEvpn",
+                p.description,
+                "evpn",
+                peer=p.peer_device,
+                bfd=p.bfd and multihop,
             )
         )
     return found

@@ -107,11 +107,42 @@ class Verifier:
             )
         return results
 
+    def bfd_results(self) -> list[Result]:
+        """Every session the model runs BFD on has its BFD session up (bfdd, the model's
+        timers; `show bfd peers json` lists every VRF's)."""
+        results = []
+        up: dict[str, set[tuple[str, str]]] = {}
+        for device in self._devices():
+            peers = self.query(self.ns[device], "show bfd peers json") or []
+            up[device] = {
+                (p.get("vrf", "default"), p.get("peer", ""))
+                for p in peers
+                if isinstance(p, dict) and p.get("status") == "up"
+            }
+        for d in self.twin.declared:
+            if not d.bfd or (d.device, d.address) in self.flooded:
+                continue
+            ok = (d.vrf or "default", d.address) in up[d.device]
+            where = f", VRF {d.vrf}" if d.vrf else ""
+            subject = f"{d.description} ({d.address}{where})"
+            results.append(
+                Result(
+                    "bfd",
+                    ok,
+                    d.device,
+                    subject,
+                    f"{d.device}: BFD toward {subject} is " + ("up" if ok else "not up"),
+                    peer=d.peer or d.party,
+                )
+            )
+        return results
+
     def settle(self, deadline: float = SETTLE_SECONDS) -> float:
-        """Wait until every declared session is Established (or the deadline); seconds."""
+        """Wait until every declared session is Established and its BFD up (or the
+        deadline); seconds."""
         started = time.monotonic()
         while time.monotonic() - started < deadline:
-            if all(r.ok for r in self.session_results()):
+            if all(r.ok for r in self.session_results()) and all(r.ok for r in self.bfd_results()):
                 break
             time.sleep(1.0)
         return time.monotonic() - started
@@ -362,6 +393,28 @@ class Verifier:
         if not holding:
             return f": none of the border leaves of VRF {vrf} ({', '.join(exits)}) has it"
         return f": {', '.join(holding)} has it, but EVPN type-5 did not bring it here"
+
+    def leak_results(self) -> list[Result]:
+        """Each border's Internet table holds every public prefix its VRFs export (leaked
+        from the VRF): the routes `exports` proves never leave alone."""
+        results = []
+        for border, public in sorted(self.twin.public.items()):
+            tables = {afi: _table(self.query, self.ns[border], afi) for afi in ("ipv4", "ipv6")}
+            for vrf, prefix in public:
+                afi = "ipv6" if ":" in prefix else "ipv4"
+                ok = bool(tables[afi].get(prefix))
+                results.append(
+                    Result(
+                        "north-south",
+                        ok,
+                        border,
+                        f"Internet table {prefix}",
+                        f"{border}: the Internet table "
+                        + ("holds" if ok else "lacks")
+                        + f" VRF {vrf}'s public {prefix} (leaked from the VRF)",
+                    )
+                )
+        return results
 
     # -- the services LAN ---------------------------------------------------------------------
     def services_results(self) -> list[Result]:
@@ -649,6 +702,7 @@ class Verifier:
     def run(self, failover: bool = True) -> Iterator[Result]:
         self.settle()
         yield from self.session_results()
+        yield from self.bfd_results()
         yield from self.ecmp_results()
         yield from self.edge_results()
         yield from self.flood_results()
@@ -656,6 +710,7 @@ class Verifier:
         yield from self.cloud_results()
         yield from self.tenant_results()
         yield from self.north_south_results()
+        yield from self.leak_results()
         yield from self.services_results()
         yield from self.host_results()
         if failover:
