@@ -158,8 +158,8 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert "aus1-lf3: VRF gpu-a-mgmt has the default route (ipv4)" in tenants
     assert "aus1-lf5: VRF storage has the default route (ipv4)" in tenants
     assert "aus1-lf5: VRF storage has the default route (ipv6)" not in tenants  # no IPv6
-    assert "aus1-lf1: VRF gpu-a has aws-syd/private-1's 172.31.0.0/16" in tenants
-    assert "aus1-lf3: VRF storage has er-syd/private's 10.200.0.0/16" in tenants
+    assert "aus1-lf1: VRF gpu-a has aws-syd/private-1's 10.100.0.0/16" in tenants
+    assert "aus1-lf3: VRF storage has er-syd/private's 10.110.0.0/16" in tenants
     # 6 leaves' VRFs: gpu-a (v4, v6, 4 cloud routes with 2 parties each ...) in all
     assert len(by_check["tenant-vrfs"]) == 74
     # ... through both borders: each border leaf learns it from br1 and br2
@@ -198,7 +198,7 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
         "gpu-tenant-a_gpu-a-compute-2 (2001:db8:50:2::a)" in hosts
     )
     assert (
-        "host gpu-tenant-a_gpu-a-compute-1 (10.50.1.10) reaches gcp-ic/mel-ead1 (10.128.0.1)"
+        "host gpu-tenant-a_gpu-a-compute-1 (10.50.1.10) reaches gcp-ic/syd-ead1 (10.120.0.1)"
         in hosts
     )
     # a border's loss: the tenants keep their defaults (20: 14 IPv4, 6 IPv6) through the
