@@ -138,11 +138,17 @@ class Verifier:
         return results
 
     def settle(self, deadline: float = SETTLE_SECONDS) -> float:
-        """Wait until every declared session is Established and its BFD up (or the
-        deadline); seconds."""
+        """Wait until every declared session is Established, its BFD up and every party
+        holds what it is agreed to receive (or the deadline); seconds. An Established
+        session has not necessarily sent its updates yet: checking then would fail a
+        design that is right (seen after a border's Internet ports came back)."""
         started = time.monotonic()
         while time.monotonic() - started < deadline:
-            if all(r.ok for r in self.session_results()) and all(r.ok for r in self.bfd_results()):
+            if (
+                all(r.ok for r in self.session_results())
+                and all(r.ok for r in self.bfd_results())
+                and all(r.ok for r in self._receives(clouds=False) + self._receives(clouds=True))
+            ):
                 break
             time.sleep(1.0)
         return time.monotonic() - started
