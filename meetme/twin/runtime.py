@@ -350,7 +350,7 @@ def vtysh_json(ns: str, command: str) -> object:
         return None
 
 
-def pings(targets: list[tuple[str, str]], patience: float = 10.0) -> list[bool]:
+def pings(targets: list[tuple[str, str]], patience: float = 30.0) -> list[bool]:
     """Whether each (namespace, address) answers an ICMP echo from that namespace: one probe
     process per namespace (`meetme.twin.probe`), all at once; what did not answer is tried
     again for `patience` seconds (the first packet may wait for neighbour discovery, a busy

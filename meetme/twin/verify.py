@@ -138,8 +138,9 @@ class Verifier:
         return results
 
     def settle(self, deadline: float = SETTLE_SECONDS) -> float:
-        """Wait until every declared session is Established, its BFD up and every party
-        holds what it is agreed to receive (or the deadline); seconds. An Established
+        """Wait until every declared session is Established, its BFD up, every party holds
+        what it is agreed to receive and every leaf's tenant VRF its default and cloud routes
+        (or the deadline); seconds. An Established
         session has not necessarily sent its updates yet: checking then would fail a
         design that is right (seen after a border's Internet ports came back)."""
         started = time.monotonic()
@@ -148,6 +149,7 @@ class Verifier:
                 all(r.ok for r in self.session_results())
                 and all(r.ok for r in self.bfd_results())
                 and all(r.ok for r in self._receives(clouds=False) + self._receives(clouds=True))
+                and all(r.ok for r in self.tenant_results())
             ):
                 break
             time.sleep(1.0)
