@@ -1,4 +1,4 @@
-"""The border side of the VRF-lite handoff on Arista EOS borders.
+"""The border side of the VRF-lite handoff on Arista EOS (and Cisco NX-OS) borders.
 
 The example's two IOS-XR borders moved to EOS (7060X6-64PE, ports `Ethernet<n+1>/1`, as the
 platform matrix moves them): the lint is clean (no PLAT-003, no FLOW finding), and the rendered
@@ -6,7 +6,9 @@ border has the plain VRFs, the 802.1Q sub-interfaces in them, the BGP sessions i
 block and the route leaking with the Internet table: `router general` / `leak routes` with one
 policy per VRF and direction serving both families, and `redistribute bgp leaked` where the
 leaked routes must enter BGP. The FLOW rules evaluate those per-VRF policies family by family.
-One EOS border with the handoff is pinned by a golden file.
+One EOS border with the handoff is pinned by a golden file. NX-OS borders (N9K-C9364D-GX2A,
+`Ethernet1/<n+1>`, RTR caches removed: PLAT-001) print the same per family, as IOS-XR does:
+`vrf context` / `import|export vrf default map`, and are pinned by a golden file too.
 """
 
 from __future__ import annotations
@@ -19,14 +21,16 @@ import pytest
 from conftest import lint_repo, replace_in
 from meetme.generators.model import DeviceModel
 from meetme.validators.policy_eval import Route, evaluate
-from test_platform_matrix import _borders_to_eos
+from test_platform_matrix import _borders_to, _borders_to_eos, _no_rpki
 from typer.testing import CliRunner
 
 from meetme.cli import app
 from meetme.pipeline import device_models
 
 HANDOFF = Path("intent/aus1/attachments.yaml")
-GOLDEN = Path(__file__).parent / "golden" / "matrix" / "arista_eos-border-handoff-aus1-br1.cfg"
+MATRIX = Path(__file__).parent / "golden" / "matrix"
+GOLDEN = MATRIX / "arista_eos-border-handoff-aus1-br1.cfg"
+NXOS_GOLDEN = MATRIX / "cisco_nxos-border-handoff-aus1-br1.cfg"
 
 
 def _render_br1(repo: Path) -> str:
@@ -288,14 +292,77 @@ def test_flow003_names_the_eos_leak_policy_that_stops_one_family(example: Path) 
     ]
 
 
-def test_eos_border_with_the_handoff_matches_golden(example: Path) -> None:
-    _borders_to_eos(example)
+def _borders_to_nxos(repo: Path) -> None:
+    _borders_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
+    _no_rpki(repo)  # NX-OS has no verified RPKI form (PLAT-001)
+
+
+def test_nxos_borders_with_the_handoff_lint_clean(example: Path) -> None:
+    _borders_to_nxos(example)
+    result = lint_repo(example)
+    rules = {f.rule for f in result.findings}
+    assert not {r for r in rules if r.startswith(("PLAT-", "FLOW-"))}, rules
+    assert result.errors == []
+
+
+def test_nxos_border_renders_vrf_context_leaks_and_vrf_sessions(example: Path) -> None:
+    _borders_to_nxos(example)
+    config = _render_br1(example)
+    assert (
+        "vrf context gpu-a\n"
+        "  rd 10.0.0.1:3101\n"
+        "  address-family ipv4 unicast\n"
+        "    import vrf default map RM-LEAK-GPU-A-FROM-DEFAULT-V4\n"
+        "    export vrf default map RM-LEAK-GPU-A-TO-DEFAULT-V4\n"
+        "  address-family ipv6 unicast\n"
+        "    import vrf default map RM-LEAK-GPU-A-FROM-DEFAULT-V6\n"
+        "    export vrf default map RM-LEAK-GPU-A-TO-DEFAULT-V6\n"
+        "\n"
+        "vrf context gpu-a-mgmt\n"
+        "  rd 10.0.0.1:3102\n"
+        "  address-family ipv4 unicast\n"
+        "    import vrf default map RM-LEAK-GPU-A-MGMT-FROM-DEFAULT-V4\n"
+        "\n"
+    ) in config
+    # the VRF is defined before the sub-interface joins it
+    assert config.index("vrf context storage") < config.index("interface Ethernet1/9.3110")
+    assert (
+        "interface Ethernet1/9.3110\n"
+        "  description handoff storage to aus1-bl1 Ethernet1/1.3110\n"
+        "  encapsulation dot1q 3110\n"
+        "  mtu 9214\n"
+        "  vrf member storage\n"
+    ) in config
+    bgp = config[config.index("\nrouter bgp ") :]
+    assert (
+        "  vrf storage\n"
+        "    bestpath as-path multipath-relax\n"
+        "    address-family ipv4 unicast\n"
+        "      maximum-paths 64\n"
+        "    neighbor 10.1.21.0\n"
+        "      remote-as 4200000021\n"
+        "      description handoff storage aus1-bl1 Ethernet1/1\n"
+        "      bfd\n"
+        "      address-family ipv4 unicast\n"
+        "        route-map RM-HANDOFF-STORAGE-IN-V4 in\n"
+        "        route-map RM-HANDOFF-STORAGE-OUT-V4 out\n"
+        "        maximum-prefix 511 80 restart 5\n"
+    ) in bgp
+
+
+@pytest.mark.parametrize(
+    ("move", "golden"),
+    [(_borders_to_eos, GOLDEN), (_borders_to_nxos, NXOS_GOLDEN)],
+    ids=["eos", "nxos"],
+)
+def test_border_with_the_handoff_matches_golden(example: Path, move: object, golden: Path) -> None:
+    move(example)  # type: ignore[operator]
     text = _render_br1(example)
     if os.environ.get("MEETME_UPDATE_GOLDEN"):
-        GOLDEN.write_text(text)
-    expected = GOLDEN.read_text()
+        golden.write_text(text)
+    expected = golden.read_text()
     if text != expected:
         diff = difflib.unified_diff(
-            expected.splitlines(), text.splitlines(), str(GOLDEN), "aus1-br1.cfg", lineterm=""
+            expected.splitlines(), text.splitlines(), str(golden), "aus1-br1.cfg", lineterm=""
         )
         pytest.fail("rendered output differs from the golden file:\n" + "\n".join(diff))

@@ -412,8 +412,8 @@ def _no_handoff(repo: Path) -> None:
 
 
 def _border_on(platform: str) -> Callable[[Path], None]:
-    """Both borders on `platform` without the VRF-lite handoff (PLAT-003 on NX-OS and NVUE;
-    test_eos_border_handoff.py pins an EOS border with it);
+    """Both borders on `platform` without the VRF-lite handoff (PLAT-003 on NVUE;
+    test_eos_border_handoff.py pins EOS and NX-OS borders with it);
     on a platform without RPKI (PLAT-001) the caches go and EDGE-007, which asks for them, is
     waived, as a site running origin validation elsewhere would."""
 
@@ -422,15 +422,20 @@ def _border_on(platform: str) -> Callable[[Path], None]:
         _borders_to(repo, platform, model, port)
         _no_handoff(repo)
         if not PLATFORMS[platform].capabilities.rpki:
-            peering = repo / "intent/aus1/peering.yaml"
-            peering.write_text(re.sub(r"\n +rpki_caches:.*\n.*\n.*", "", peering.read_text()))
-            with (repo / "intent/organisation.yaml").open("a") as handle:
-                handle.write(
-                    "waivers:\n  - {rule: EDGE-007, object: sites.aus1, reason: origin "
-                    "validation on the route servers, owner: netops, expires: 2099-01-01}\n"
-                )
+            _no_rpki(repo)
 
     return scenario
+
+
+def _no_rpki(repo: Path) -> None:
+    """The RTR caches go and EDGE-007, which asks for them, is waived."""
+    peering = repo / "intent/aus1/peering.yaml"
+    peering.write_text(re.sub(r"\n +rpki_caches:.*\n.*\n.*", "", peering.read_text()))
+    with (repo / "intent/organisation.yaml").open("a") as handle:
+        handle.write(
+            "waivers:\n  - {rule: EDGE-007, object: sites.aus1, reason: origin "
+            "validation on the route servers, owner: netops, expires: 2099-01-01}\n"
+        )
 
 
 def _super_spines_on(platform: str) -> Callable[[Path], None]:
