@@ -127,6 +127,9 @@ class RouteMapEntry(Model):
     match_community: str | None = None  # a standard community list
     match_large_community: str | None = None
     match_rpki_invalid: bool = False
+    # the family of `match_prefix_list` in a map serving both families (one policy per VRF,
+    # EOS `leak routes ... subscribe-policy`); None: the map's own `afi`
+    match_afi: Afi | None = None
     set_local_preference: int | None = None
     set_large_communities: tuple[str, ...] = ()  # added, not replaced
 
@@ -145,8 +148,12 @@ class RouteMap(Model):
     """A policy; IOS-XR renders it as an RPL route-policy with the same meaning."""
 
     name: str
-    afi: Literal["ipv4", "ipv6"]
+    afi: Afi  # the family of its prefix-list matches, unless an entry says another
     entries: tuple[RouteMapEntry, ...]
+
+    def match_family(self, entry: RouteMapEntry) -> Afi:
+        """The family of the entry's prefix-list match (`match ip` or `match ipv6`)."""
+        return entry.match_afi or self.afi
 
     @property
     def clauses(self) -> tuple[tuple[Branch, RouteMapEntry], ...]:
@@ -461,6 +468,19 @@ class PlainVrf(Model):
     def leak(self, afi: str) -> VrfLeak | None:
         return next((leak for leak in self.leaks if leak.afi == afi), None)
 
+    @property
+    def imports_from_default(self) -> tuple[str, ...]:
+        """The distinct import policies of its leaks (one on a platform with one policy per
+        VRF and direction, EOS `leak routes`), in family order."""
+        return tuple(
+            dict.fromkeys(x.import_from_default for x in self.leaks if x.import_from_default)
+        )
+
+    @property
+    def exports_to_default(self) -> tuple[str, ...]:
+        """The distinct export policies of its leaks, in family order."""
+        return tuple(dict.fromkeys(x.export_to_default for x in self.leaks if x.export_to_default))
+
 
 class DeviceModel(Model):
     hostname: str
@@ -483,6 +503,10 @@ class DeviceModel(Model):
     mlag: Mlag | None = None
     vrfs: tuple[PlainVrf, ...] = ()
     acls: tuple[Acl, ...] = ()
+
+    def leaks_into_default(self, afi: str) -> bool:
+        """Whether a plain VRF exports routes of this family into the default VRF."""
+        return any((leak := v.leak(afi)) and leak.export_to_default for v in self.vrfs)
 
     def discard_routes(self, vrf: str | None = None) -> tuple[StaticRoute, ...]:
         """The discard routes of one VRF (None: the default VRF), each printed in that VRF only."""

@@ -43,6 +43,7 @@ from meetme.intent.schema_handoff import HandoffVrf
 NORTH_MAX_LENGTH: dict[str, int] = {"ipv4": 24, "ipv6": 64}
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
+FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}
 # minutes before a handoff session torn down by its prefix limit is retried: a tenant that
 # over-announces recovers by itself once fixed, and a flapping one is held down meanwhile
 MAX_PREFIX_RESTART = 5
@@ -129,6 +130,7 @@ def handoff_of(
     if not links:
         return parts
     router_id = fabric.router_ids[name]
+    per_vrf = platform.vrf_leak_policies == "per_vrf"
     lists: dict[str, PrefixList] = {}
 
     def prefix_list(list_name: str, afi: Afi, prefixes: list[str], exact: bool = False) -> str:
@@ -148,6 +150,8 @@ def handoff_of(
         internet = vrf.internet == "default"
         sessions: list[BgpNeighbor] = []
         leaks: list[VrfLeak] = []
+        # (family, default-route list, public-prefix list) of each family the VRF leaks in
+        leak_lists: list[tuple[Afi, str, str | None]] = []
         for afi in ("ipv4", "ipv6"):
             north = north_prefixes(vrf, afi)
             # IPv6 rides the links' /127s where the VRF routes IPv6 at all
@@ -214,20 +218,18 @@ def handoff_of(
                         vrf=vrf_name,
                     )
                 )
-            if on_border and internet:
+            if on_border and default is not None:
                 public = [p for p in vrf.public if (":" in p) == (afi == "ipv6")]
-                out = None
-                if public:
-                    out = f"RM-LEAK-{tag}-TO-DEFAULT-{sfx}"
-                    public_list = prefix_list(f"PL-HANDOFF-{tag}-PUBLIC-{sfx}", afi, public)
-                    parts.route_maps.append(
-                        _one(out, afi, "permit", "the tenant's public prefixes", public_list)
-                    )
-                into = f"RM-LEAK-{tag}-FROM-DEFAULT-{sfx}"
-                parts.route_maps.append(
-                    _one(into, afi, "permit", "the default route of the Internet table", default)
+                public_list = (
+                    prefix_list(f"PL-HANDOFF-{tag}-PUBLIC-{sfx}", afi, public) if public else None
                 )
-                leaks.append(VrfLeak(afi=afi, import_from_default=into, export_to_default=out))
+                leak_lists.append((afi, default, public_list))
+                if not per_vrf:
+                    parts.route_maps += _leak_maps(tag, [leak_lists[-1]], sfx)
+        if leak_lists:
+            leaks = _leaks(tag, leak_lists, per_vrf)
+            if per_vrf:
+                parts.route_maps += _leak_maps(tag, leak_lists, "")
         for local, remote, _peer in links:
             sub, far = f"{local.interface}.{vrf.vlan}", f"{remote.device} {remote.interface}"
             v6 = any(n.afi == "ipv6" and n.local_interface == sub for n in sessions)
@@ -262,6 +264,56 @@ def handoff_of(
             )
     parts.prefix_lists = [lists[key] for key in sorted(lists)]
     return parts
+
+
+def _leak_name(tag: str, direction: str, sfx: str) -> str:
+    return f"RM-LEAK-{tag}-{direction}-DEFAULT" + (f"-{sfx}" if sfx else "")
+
+
+def _leaks(tag: str, lists: list[tuple[Afi, str, str | None]], per_vrf: bool) -> list[VrfLeak]:
+    """Each family's leak: the default route in, the public prefixes (where it has some) out,
+    through its own policies or, per VRF, through the VRF's one policy each way."""
+    return [
+        VrfLeak(
+            afi=afi,
+            import_from_default=_leak_name(tag, "FROM", "" if per_vrf else SUFFIX[afi]),
+            export_to_default=(
+                _leak_name(tag, "TO", "" if per_vrf else SUFFIX[afi]) if public else None
+            ),
+        )
+        for afi, _default, public in lists
+    ]
+
+
+def _leak_maps(tag: str, lists: list[tuple[Afi, str, str | None]], sfx: str) -> list[RouteMap]:
+    """The leak policies of the families in `lists`: one family's pair (`sfx` V4/V6), or the
+    VRF's one pair serving every family (`sfx` ""), an entry per family naming its family."""
+    combined = not sfx
+
+    def policy(name: str, description: str, matches: list[tuple[Afi, str]]) -> RouteMap:
+        return RouteMap(
+            name=name,
+            afi=matches[0][0],
+            entries=[
+                RouteMapEntry(
+                    seq=10 * (i + 1),
+                    action="permit",
+                    match_prefix_list=match,
+                    match_afi=afi if combined else None,
+                    description=f"{description}{f' ({FAMILY[afi]})' if combined else ''}",
+                )
+                for i, (afi, match) in enumerate(matches)
+            ],
+        )
+
+    maps = []
+    public = [(afi, p) for afi, _, p in lists if p is not None]
+    if public:
+        maps.append(policy(_leak_name(tag, "TO", sfx), "the tenant's public prefixes", public))
+    defaults = [(afi, d) for afi, d, _ in lists]
+    into = _leak_name(tag, "FROM", sfx)
+    maps.append(policy(into, "the default route of the Internet table", defaults))
+    return maps
 
 
 def admitted(prefix_list: PrefixList) -> int:

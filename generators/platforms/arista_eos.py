@@ -29,7 +29,10 @@ PLATFORM = Platform(
     ),
     push_drivers=("eos",),
     filters={"as_path_regexes": spellings.as_path_regexes},  # no ASN ranges in as-path lists
-    # bgp.j2 prints VRF sessions inside the EVPN VRF blocks only (no VRF-lite block yet);
+    # `leak routes source-vrf VRF subscribe-policy RM` under `router general`: one policy per
+    # source VRF for both families (Arista EOS User Manual, "Inter-VRF Local Route Leaking").
+    vrf_leak_policies="per_vrf",
+    # bgp.j2 prints VRF sessions inside the EVPN and the plain (VRF-lite) VRF blocks;
     # no template prints host bonds or MLAG.
-    gap_checks=(gaps.vrf_sessions_in_evpn_vrfs, gaps.no_host_bonds),
+    gap_checks=(gaps.vrf_sessions_in_any_vrfs, gaps.no_host_bonds),
 )

@@ -107,6 +107,11 @@ class Platform:
         "extended",
         "large",
     )
+    # how a plain VRF leaks with the default VRF (the Internet table): "per_family" - one
+    # policy per family and direction (IOS-XR `import from default-vrf route-policy`);
+    # "per_vrf" - one policy per source VRF serving both families (EOS `leak routes source-vrf
+    # VRF subscribe-policy RM`, docs/syntax.md#eos-vrf-leaking)
+    vrf_leak_policies: Literal["per_family", "per_vrf"] = "per_family"
     # vendor spellings, as Jinja filters of this platform's templates
     filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     # what the templates cannot print: each check yields a Gap per value it meets

@@ -45,7 +45,8 @@ PLATFORM = Platform(
     gap_checks=(
         gaps.rpki,
         gaps.static_next_hop,
-        gaps.vrf_sessions_in_evpn_vrfs,
+        # VRF sessions print in the EVPN and the plain (VRF-lite) VRF blocks of bgp.j2
+        gaps.vrf_sessions_in_any_vrfs,
         # a spine keeps VTEP next hops with an outbound `route-map … set ip next-hop
         # unchanged`, which the model does not carry yet (docs/syntax.md#nxos-evpn)
         gaps.next_hop_unchanged,

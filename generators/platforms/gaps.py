@@ -77,6 +77,14 @@ def vrf_sessions_in_evpn_vrfs(_platform: Platform, model: DeviceModel) -> Iterat
     yield from _vrf_sessions(model, known, "a VRF-lite VRF: only EVPN VRFs carry BGP sessions")
 
 
+def vrf_sessions_in_any_vrfs(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """The templates print VRF sessions inside the device's EVPN and plain VRF blocks only."""
+    known = {vrf.name for vrf in model.vrfs} | (
+        {vrf.name for vrf in model.evpn.vrfs} if model.evpn else set()
+    )
+    yield from _vrf_sessions(model, known, "a VRF the device defines neither as EVPN nor plain")
+
+
 def _vrf_sessions(model: DeviceModel, known: set[str], why: str) -> Iterator[Gap]:
     for vrf in sorted({n.vrf for n in model.bgp.neighbors if n.vrf and n.vrf not in known}):
         peers = ", ".join(n.address for n in model.bgp.in_vrf(vrf))

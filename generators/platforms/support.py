@@ -29,6 +29,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.static_next_hop: gaps.STATIC_NEXT_HOP,
     gaps.vrf_sessions_in_plain_vrfs: gaps.VRF_SESSION,
     gaps.vrf_sessions_in_evpn_vrfs: gaps.VRF_SESSION,
+    gaps.vrf_sessions_in_any_vrfs: gaps.VRF_SESSION,
     gaps.prefix_list_denies: gaps.PREFIX_DENY,
     gaps.as_path_denies: gaps.AS_PATH_DENY,
     gaps.clauses_after_match_all: gaps.UNREACHABLE_CLAUSE,
@@ -136,7 +137,8 @@ ROLE_NOTES: dict[Role, str] = {
     "spine": "Spines are the leaves' EVPN route servers: a spine platform must keep the VTEP's "
     "next hop on the EVPN routes it passes on.",
     "border": "The full Internet edge renders on every platform; what differs is RPKI and the "
-    "VRF-lite handoff from the border leaves, which only IOS-XR prints on a border.",
+    "VRF-lite handoff from the border leaves (plain VRFs, their sessions and the route leaking "
+    "with the Internet table), printed on the platforms the table marks rendered.",
 }
 
 

@@ -79,9 +79,11 @@ _limit(
 _limit(
     limits.VRF_SESSION,
     "BGP sessions sit in a VRF block the platform's templates print",
-    "A session is printed inside its VRF's block; EOS prints only EVPN VRFs (no VRF-lite "
-    "block yet) and IOS-XR only plain VRFs, so a session elsewhere would be lost silently.",
-    "docs/syntax.md#eos-bgp, docs/syntax.md#eos-vrfs, docs/syntax.md#iosxr-bgp",
+    "A session is printed inside its VRF's block; NVUE prints only EVPN VRFs (no VRF-lite "
+    "block yet), IOS-XR only plain VRFs, EOS and NX-OS both, so a session elsewhere would be "
+    "lost silently.",
+    "docs/syntax.md#eos-bgp, docs/syntax.md#eos-vrf-leaking, docs/syntax.md#iosxr-bgp, "
+    "docs/syntax.md#nxos-vrf-leaking",
 )
 _limit(
     limits.PREFIX_DENY,

@@ -1,0 +1,368 @@
+"""The border side of the VRF-lite handoff on Arista EOS (and Cisco NX-OS) borders.
+
+The example's two IOS-XR borders moved to EOS (7060X6-64PE, ports `Ethernet<n+1>/1`, as the
+platform matrix moves them): the lint is clean (no PLAT-003, no FLOW finding), and the rendered
+border has the plain VRFs, the 802.1Q sub-interfaces in them, the BGP sessions in each VRF's
+block and the route leaking with the Internet table: `router general` / `leak routes` with one
+policy per VRF and direction serving both families, and `redistribute bgp leaked` where the
+leaked routes must enter BGP. The FLOW rules evaluate those per-VRF policies family by family.
+One EOS border with the handoff is pinned by a golden file. NX-OS borders (N9K-C9364D-GX2A,
+`Ethernet1/<n+1>`, RTR caches removed: PLAT-001) print the same per family, as IOS-XR does:
+`vrf context` / `import|export vrf default map`, and are pinned by a golden file too.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+import pytest
+from conftest import lint_repo, replace_in
+from meetme.generators.model import DeviceModel
+from meetme.validators.policy_eval import Route, evaluate
+from test_platform_matrix import _borders_to, _borders_to_eos, _no_rpki
+from typer.testing import CliRunner
+
+from meetme.cli import app
+from meetme.pipeline import device_models
+
+HANDOFF = Path("intent/aus1/attachments.yaml")
+MATRIX = Path(__file__).parent / "golden" / "matrix"
+GOLDEN = MATRIX / "arista_eos-border-handoff-aus1-br1.cfg"
+NXOS_GOLDEN = MATRIX / "cisco_nxos-border-handoff-aus1-br1.cfg"
+
+
+def _render_br1(repo: Path) -> str:
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    return (repo / "rendered/aus1/aus1-br1.cfg").read_text()
+
+
+def _block(config: str, header: str) -> str:
+    """The lines of the block opened by `header` (a whole line), up to the next line at the
+    same or a lower indent."""
+    lines = config.splitlines()
+    start = lines.index(header)
+    indent = len(header) - len(header.lstrip())
+    body = [header]
+    for line in lines[start + 1 :]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        body.append(line)
+    return "\n".join(body) + "\n"
+
+
+def _bgp_vrf(config: str, vrf: str) -> str:
+    """The VRF's block under `router bgp` (`router general` has a `vrf` block of its own)."""
+    return _block(config[config.index("\nrouter bgp ") :], f"   vrf {vrf}")
+
+
+def test_eos_borders_with_the_handoff_lint_clean(example: Path) -> None:
+    _borders_to_eos(example)
+    result = lint_repo(example)
+    rules = {f.rule for f in result.findings}
+    assert not {r for r in rules if r == "PLAT-003" or r.startswith("FLOW-")}, rules
+    assert result.errors == []
+    assert CliRunner().invoke(app, ["lint"]).exit_code == 0
+
+
+def test_eos_border_renders_plain_vrfs_subinterfaces_and_vrf_sessions(example: Path) -> None:
+    _borders_to_eos(example)
+    config = _render_br1(example)
+    # the VRFs, IPv6 routing only in the VRF with IPv6 sessions
+    assert "\nvrf instance gpu-a\n!\nvrf instance gpu-a-mgmt\n!\nvrf instance storage\n" in config
+    assert (
+        "\nip routing vrf gpu-a\nipv6 unicast-routing vrf gpu-a\n"
+        "ip routing vrf gpu-a-mgmt\nip routing vrf storage\n"
+    ) in config
+    # a sub-interface per VRF on the link's port, the link's /31 and /127 reused
+    assert _block(config, "interface Ethernet9/1.3101") == (
+        "interface Ethernet9/1.3101\n"
+        "   description handoff gpu-a to aus1-bl1 Ethernet1/1.3101\n"
+        "   no shutdown\n"
+        "   mtu 9214\n"
+        "   encapsulation dot1q vlan 3101\n"
+        "   vrf gpu-a\n"
+        "   ip address 10.1.21.1/31\n"
+        "   ipv6 address 2001:db8:0:1000::1501/127\n"
+    )
+    assert _block(config, "interface Ethernet9/1.3102") == (
+        "interface Ethernet9/1.3102\n"
+        "   description handoff gpu-a-mgmt to aus1-bl1 Ethernet1/1.3102\n"
+        "   no shutdown\n"
+        "   mtu 9214\n"
+        "   encapsulation dot1q vlan 3102\n"
+        "   vrf gpu-a-mgmt\n"
+        "   ip address 10.1.21.1/31\n"
+    )
+    vrf = _bgp_vrf(config, "storage")
+    assert vrf.startswith(
+        "   vrf storage\n"
+        "      rd 10.0.0.1:3110\n"
+        "      maximum-paths 64 ecmp 64\n"
+        "      neighbor 10.1.21.0 remote-as 4200000021\n"
+        "      neighbor 10.1.21.0 description handoff storage aus1-bl1 Ethernet1/1\n"
+        "      neighbor 10.1.21.0 bfd\n"
+        "      neighbor 10.1.21.0 route-map RM-HANDOFF-STORAGE-IN-V4 in\n"
+        "      neighbor 10.1.21.0 route-map RM-HANDOFF-STORAGE-OUT-V4 out\n"
+        # the tenant's /16 up to /24: 2 + 4 + ... + 256 prefixes
+        "      neighbor 10.1.21.0 maximum-routes 511 warning-limit 80 percent\n"
+    )
+    assert vrf.endswith(
+        "      address-family ipv4\n"
+        "         bgp missing-policy direction in action deny\n"
+        "         bgp missing-policy direction out action deny\n"
+        "         neighbor 10.1.21.0 activate\n"
+        "         neighbor 10.1.21.2 activate\n"
+        "         neighbor 10.1.22.0 activate\n"
+        "         neighbor 10.1.22.2 activate\n"
+        "         redistribute bgp leaked\n"
+    )
+    assert "address-family ipv6" not in vrf  # storage routes no IPv6
+    gpu_a = _bgp_vrf(config, "gpu-a")
+    assert "      neighbor 2001:db8:0:1000::1500 route-map RM-HANDOFF-GPU-A-IN-V6 in\n" in gpu_a
+    assert gpu_a.endswith(
+        "      address-family ipv6\n"
+        "         bgp missing-policy direction in action deny\n"
+        "         bgp missing-policy direction out action deny\n"
+        "         neighbor 2001:db8:0:1000::1500 activate\n"
+        "         neighbor 2001:db8:0:1000::1502 activate\n"
+        "         neighbor 2001:db8:0:1000::1600 activate\n"
+        "         neighbor 2001:db8:0:1000::1602 activate\n"
+        "         redistribute bgp leaked\n"
+    )
+    # each VRF session only in its VRF's block (the default VRF's 10.1.21.0 is the underlay)
+    assert config.count("neighbor 10.1.21.0 route-map RM-HANDOFF-STORAGE-IN-V4 in") == 1
+    assert config.count("neighbor 10.1.21.0 route-map RM-UNDERLAY-V4-IN in") == 1
+    # the border pair's iBGP passes the Internet table on with itself as next hop
+    assert "   neighbor 10.1.1.1 next-hop-self\n" in config
+
+
+def test_eos_border_leaks_with_one_policy_per_vrf_and_direction(example: Path) -> None:
+    _borders_to_eos(example)
+    config = _render_br1(example)
+    assert _block(config, "router general") == (
+        "router general\n"
+        "   vrf default\n"
+        "      leak routes source-vrf gpu-a subscribe-policy RM-LEAK-GPU-A-TO-DEFAULT\n"
+        "      exit\n"
+        "   !\n"
+        "   vrf gpu-a\n"
+        "      leak routes source-vrf default subscribe-policy RM-LEAK-GPU-A-FROM-DEFAULT\n"
+        "      exit\n"
+        "   !\n"
+        "   vrf gpu-a-mgmt\n"
+        "      leak routes source-vrf default subscribe-policy RM-LEAK-GPU-A-MGMT-FROM-DEFAULT\n"
+        "      exit\n"
+        "   !\n"
+        "   vrf storage\n"
+        "      leak routes source-vrf default subscribe-policy RM-LEAK-STORAGE-FROM-DEFAULT\n"
+        "      exit\n"
+        "   !\n"
+        "   exit\n"
+    )
+    assert (
+        "route-map RM-LEAK-GPU-A-FROM-DEFAULT permit 10\n"
+        "   description the default route of the Internet table (IPv4)\n"
+        "   match ip address prefix-list PL-HANDOFF-DEFAULT-V4\n"
+        "!\n"
+        "route-map RM-LEAK-GPU-A-FROM-DEFAULT permit 20\n"
+        "   description the default route of the Internet table (IPv6)\n"
+        "   match ipv6 address prefix-list PL-HANDOFF-DEFAULT-V6\n"
+    ) in config
+    assert (
+        "route-map RM-LEAK-GPU-A-TO-DEFAULT permit 10\n"
+        "   description the tenant's public prefixes (IPv4)\n"
+        "   match ip address prefix-list PL-HANDOFF-GPU-A-PUBLIC-V4\n"
+        "!\n"
+        "route-map RM-LEAK-GPU-A-TO-DEFAULT permit 20\n"
+        "   description the tenant's public prefixes (IPv6)\n"
+        "   match ipv6 address prefix-list PL-HANDOFF-GPU-A-PUBLIC-V6\n"
+    ) in config
+    # no per-family leak maps on EOS: `leak routes` takes one policy per source VRF
+    assert "RM-LEAK-GPU-A-FROM-DEFAULT-V4" not in config
+    # the public prefixes leaked into the default VRF enter its BGP in both families
+    assert config.count("      network 198.51.100.0/24\n      redistribute bgp leaked\n") == 1
+    assert config.count("      network 2001:db8:4000::/36\n      redistribute bgp leaked\n") == 1
+
+
+def test_without_ipv6_public_prefixes_nothing_ipv6_leaks_into_the_default_vrf(
+    example: Path,
+) -> None:
+    """Boundary: gpu-a keeps its IPv4 public /26 only; the default VRF's IPv6 family
+    redistributes nothing and the export policy has its IPv4 entry only."""
+    replace_in(
+        example / HANDOFF,
+        'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
+        "public: [198.51.100.128/26]",
+    )
+    _borders_to_eos(example)
+    assert lint_repo(example).errors == []
+    config = _render_br1(example)
+    assert config.count("redistribute bgp leaked") == 5  # default IPv4, 4 VRF families
+    assert "      network 198.51.100.0/24\n      redistribute bgp leaked\n" in config
+    assert "route-map RM-LEAK-GPU-A-TO-DEFAULT permit 20" not in config
+    assert "route-map RM-LEAK-GPU-A-TO-DEFAULT permit 10\n" in config
+    models = device_models(lint_repo(example))
+    gpu_a = next(v for v in models["aus1-br1"].vrfs if v.name == "gpu-a")
+    assert [(x.afi, x.export_to_default) for x in gpu_a.leaks] == [
+        ("ipv4", "RM-LEAK-GPU-A-TO-DEFAULT"),
+        ("ipv6", None),
+    ]
+
+
+def test_a_vrf_without_internet_access_leaks_nothing(example: Path) -> None:
+    """Boundary: storage with `internet: none` has no leak and no redistribution on EOS."""
+    replace_in(
+        example / HANDOFF,
+        "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: default,",
+        "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: none,",
+    )
+    _borders_to_eos(example)
+    assert lint_repo(example).errors == []
+    config = _render_br1(example)
+    assert "source-vrf default subscribe-policy RM-LEAK-STORAGE" not in config
+    assert "redistribute bgp leaked" not in _bgp_vrf(config, "storage")
+    assert "redistribute bgp leaked" in _bgp_vrf(config, "gpu-a-mgmt")
+
+
+def _leak_policy(model: DeviceModel, vrf: str, afi: str, direction: str) -> str:
+    plain = next(v for v in model.vrfs if v.name == vrf)
+    leak = plain.leak(afi)
+    assert leak is not None
+    name = leak.import_from_default if direction == "in" else leak.export_to_default
+    assert name is not None
+    return name
+
+
+@pytest.mark.parametrize(
+    ("afi", "prefix", "direction", "clause"),
+    [
+        ("ipv4", "0.0.0.0/0", "in", 10),
+        ("ipv6", "::/0", "in", 20),
+        ("ipv4", "198.51.100.128/26", "out", 10),
+        ("ipv6", "2001:db8:4000:50::/64", "out", 20),
+    ],
+)
+def test_one_policy_serves_both_families_entry_by_family(
+    example: Path, afi: str, prefix: str, direction: str, clause: int
+) -> None:
+    """What the EOS border's per-VRF leak policies do, evaluated on the model as the FLOW
+    rules do: each family's route passes at its own entry, and nothing else passes."""
+    _borders_to_eos(example)
+    br1 = device_models(lint_repo(example))["aus1-br1"]
+    policy = _leak_policy(br1, "gpu-a", afi, direction)
+    verdict = evaluate(br1, policy, Route(prefix=prefix, as_path=(64501,)))
+    assert (verdict.accepted, verdict.clause) == (True, clause)
+    others = ["0.0.0.0/0", "::/0", "198.51.100.128/26", "2001:db8:4000:50::/64"]
+    others += ["198.51.100.128/27", "10.50.0.0/16", "::/1"]  # a more specific, private, not ::/0
+    for other in (p for p in others if p != prefix):
+        if direction == "in" and other in ("0.0.0.0/0", "::/0"):
+            continue  # the other family's default: the same policy passes it, rightly
+        if direction == "out" and other in ("198.51.100.128/26", "2001:db8:4000:50::/64"):
+            continue
+        assert not evaluate(br1, policy, Route(prefix=other)).accepted, other
+
+
+def test_flow003_names_the_eos_leak_policy_that_stops_one_family(example: Path) -> None:
+    """The per-VRF policy without its IPv6 entry (the model edited as a template bug would):
+    FLOW-003 reports IPv6 at aus1-br1 and nothing for IPv4, which the same policy still
+    passes."""
+    from meetme.validators.rules.flow import flow_findings
+
+    _borders_to_eos(example)
+    result = lint_repo(example)
+    models = device_models(result)
+    br1 = models["aus1-br1"]
+    name = "RM-LEAK-GPU-A-FROM-DEFAULT"
+    maps = tuple(
+        rm.model_copy(update={"entries": rm.entries[:1]}) if rm.name == name else rm
+        for rm in br1.route_maps
+    )
+    models["aus1-br1"] = br1.model_copy(update={"route_maps": maps})
+    found = [
+        f.message
+        for f in flow_findings(result.loaded, result.fabrics, models.values())
+        if f.rule == "FLOW-003"
+    ]
+    assert found == [
+        f"VRF gpu-a, aus1-br1: the leak policy {name} denies the default route (no clause "
+        "matches it), so it stops at aus1-br1"
+    ]
+
+
+def _borders_to_nxos(repo: Path) -> None:
+    _borders_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
+    _no_rpki(repo)  # NX-OS has no verified RPKI form (PLAT-001)
+
+
+def test_nxos_borders_with_the_handoff_lint_clean(example: Path) -> None:
+    _borders_to_nxos(example)
+    result = lint_repo(example)
+    rules = {f.rule for f in result.findings}
+    assert not {r for r in rules if r.startswith(("PLAT-", "FLOW-"))}, rules
+    assert result.errors == []
+
+
+def test_nxos_border_renders_vrf_context_leaks_and_vrf_sessions(example: Path) -> None:
+    _borders_to_nxos(example)
+    config = _render_br1(example)
+    assert (
+        "vrf context gpu-a\n"
+        "  rd 10.0.0.1:3101\n"
+        "  address-family ipv4 unicast\n"
+        "    import vrf default map RM-LEAK-GPU-A-FROM-DEFAULT-V4\n"
+        "    export vrf default map RM-LEAK-GPU-A-TO-DEFAULT-V4\n"
+        "  address-family ipv6 unicast\n"
+        "    import vrf default map RM-LEAK-GPU-A-FROM-DEFAULT-V6\n"
+        "    export vrf default map RM-LEAK-GPU-A-TO-DEFAULT-V6\n"
+        "\n"
+        "vrf context gpu-a-mgmt\n"
+        "  rd 10.0.0.1:3102\n"
+        "  address-family ipv4 unicast\n"
+        "    import vrf default map RM-LEAK-GPU-A-MGMT-FROM-DEFAULT-V4\n"
+        "\n"
+    ) in config
+    # the VRF is defined before the sub-interface joins it
+    assert config.index("vrf context storage") < config.index("interface Ethernet1/9.3110")
+    assert (
+        "interface Ethernet1/9.3110\n"
+        "  description handoff storage to aus1-bl1 Ethernet1/1.3110\n"
+        "  encapsulation dot1q 3110\n"
+        "  mtu 9214\n"
+        "  vrf member storage\n"
+    ) in config
+    bgp = config[config.index("\nrouter bgp ") :]
+    assert (
+        "  vrf storage\n"
+        "    bestpath as-path multipath-relax\n"
+        "    address-family ipv4 unicast\n"
+        "      maximum-paths 64\n"
+        "    neighbor 10.1.21.0\n"
+        "      remote-as 4200000021\n"
+        "      description handoff storage aus1-bl1 Ethernet1/1\n"
+        "      bfd\n"
+        "      address-family ipv4 unicast\n"
+        "        route-map RM-HANDOFF-STORAGE-IN-V4 in\n"
+        "        route-map RM-HANDOFF-STORAGE-OUT-V4 out\n"
+        "        maximum-prefix 511 80 restart 5\n"
+    ) in bgp
+
+
+@pytest.mark.parametrize(
+    ("move", "golden"),
+    [(_borders_to_eos, GOLDEN), (_borders_to_nxos, NXOS_GOLDEN)],
+    ids=["eos", "nxos"],
+)
+def test_border_with_the_handoff_matches_golden(example: Path, move: object, golden: Path) -> None:
+    move(example)  # type: ignore[operator]
+    text = _render_br1(example)
+    if os.environ.get("MEETME_UPDATE_GOLDEN"):
+        golden.write_text(text)
+    expected = golden.read_text()
+    if text != expected:
+        diff = difflib.unified_diff(
+            expected.splitlines(), text.splitlines(), str(golden), "aus1-br1.cfg", lineterm=""
+        )
+        pytest.fail("rendered output differs from the golden file:\n" + "\n".join(diff))
