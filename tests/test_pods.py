@@ -1,0 +1,123 @@
+"""Pods (issue 13 item 2): a 3-tier site of two pods, built from the example (two_pods.py).
+
+Intent: pods and the pod of a device or link rule side are names the loader checks at the
+line they are written; link rules cable each pod's devices to their own pod's only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import line_of, lint_repo, replace_in
+from two_pods import DEVICES, LINKS, SITE, two_pods
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+
+def lint_output(repo: Path) -> tuple[int, str]:
+    outcome = CliRunner().invoke(app, ["lint"])
+    return outcome.exit_code, outcome.output
+
+
+# --- intent ----------------------------------------------------------------------------------
+
+
+def test_unknown_pod_of_a_device_is_a_dangling_name(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "pod: hall2", "pod: hall3")
+    line = line_of(example / DEVICES, "pod: hall3")
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{DEVICES}:{line}:14: error[dangling-name]: unknown pod 'hall3'; did you mean "
+        "'hall2'? (known: hall1, hall2)"
+    ) in out
+
+
+def test_a_super_spine_in_a_pod_is_refused_at_its_pod(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: super_spine\n", "role: super_spine\n        pod: hall1\n")
+    line = line_of(example / DEVICES, "role: super_spine") + 1
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{DEVICES}:{line}:14: error[bad-value]: a super_spine belongs to no pod (super-spines "
+        "and borders join the pods); only spines, leaves and border leaves have one: remove "
+        "pod: hall1"
+    ) in out
+
+
+def test_a_border_in_a_pod_is_refused(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: border\n", "role: border\n        pod: hall2\n")
+    line = line_of(example / DEVICES, "role: border") + 1
+    code, out = lint_output(example)
+    assert code == 2
+    assert f"{DEVICES}:{line}:14: error[bad-value]: a border belongs to no pod" in out
+
+
+def test_a_border_leaf_may_join_a_pod(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: border_leaf\n", "role: border_leaf\n        pod: hall1\n")
+    code, out = lint_output(example)
+    assert code in (0, 1), out
+    assert "error[" not in out
+
+
+def test_unknown_pod_of_a_link_rule_side(example: Path) -> None:
+    two_pods(example)
+    replace_in(
+        example / LINKS,
+        'b: {role: spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}',
+        'b: {role: spine, pod: hal2, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}',
+    )
+    line = line_of(example / LINKS, "pod: hal2")
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{LINKS}:{line}:31: error[dangling-name]: unknown pod 'hal2'; did you mean 'hall2'?"
+    ) in out
+
+
+def test_pod_ids_are_unique(example: Path) -> None:
+    two_pods(example, pods="      hall1: {id: 1}\n      hall2: {id: 1}\n")
+    line = line_of(example / SITE, "hall2: {id: 1}")
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{SITE}:{line}:19: error[duplicate-name]: pod id 1 is already used by pod 'hall1'"
+    ) in out
+
+
+def _spines_of(repo: Path, leaf: str) -> list[str]:
+    fabric = lint_repo(repo).fabrics["aus1"]
+    return sorted(
+        far.device for _, far, _ in fabric.links_of(leaf) if far.device.startswith("aus1-sp")
+    )
+
+
+def test_a_rule_cables_each_leaf_to_its_own_pods_spines_only(example: Path) -> None:
+    two_pods(example)
+    assert _spines_of(example, "aus1-lf1") == ["aus1-sp1", "aus1-sp2"]
+    assert _spines_of(example, "aus1-lf3") == ["aus1-sp3", "aus1-sp4"]
+
+
+def test_a_rule_side_selects_the_devices_of_its_pod(example: Path) -> None:
+    """pod: hall2 on the spine side of the Cumulus rule: the hall2 Cumulus leaf lf5, moved to
+    hall2, reaches sp3/sp4; the hall1 Cumulus leaves get no spine at all from that rule."""
+    two_pods(example)
+    text = (example / DEVICES).read_text()
+    start = text.index("      aus1-lf5:")
+    (example / DEVICES).write_text(
+        text[:start] + text[start:].replace("pod: hall1", "pod: hall2", 1)
+    )
+    replace_in(
+        example / LINKS,
+        'b: {role: spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}\n'
+        "        speed: 400G\n      - name: leaf-to-spine-nxos",
+        'b: {role: spine, pod: hall2, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}\n'
+        "        speed: 400G\n      - name: leaf-to-spine-nxos",
+    )
+    assert _spines_of(example, "aus1-lf5") == ["aus1-sp3", "aus1-sp4"]
+    assert _spines_of(example, "aus1-lf1") == []
+    assert _spines_of(example, "aus1-lf3") == ["aus1-sp3", "aus1-sp4"]
