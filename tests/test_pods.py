@@ -12,6 +12,7 @@ from two_pods import DEVICES, LINKS, SITE, two_pods
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.pipeline import device_models
 
 
 def lint_output(repo: Path) -> tuple[int, str]:
@@ -121,3 +122,42 @@ def test_a_rule_side_selects_the_devices_of_its_pod(example: Path) -> None:
     assert _spines_of(example, "aus1-lf5") == ["aus1-sp3", "aus1-sp4"]
     assert _spines_of(example, "aus1-lf1") == []
     assert _spines_of(example, "aus1-lf3") == ["aus1-sp3", "aus1-sp4"]
+
+
+# --- ASNs ------------------------------------------------------------------------------------
+
+
+def _asns(repo: Path) -> dict[str, int]:
+    """Each device's ASN as its rendered BGP process has it."""
+    result = lint_repo(repo)
+    return {name: model.bgp.asn for name, model in device_models(result).items()}
+
+
+def test_each_pods_spines_share_an_asn_of_their_own(example: Path) -> None:
+    two_pods(example)
+    asns = _asns(example)
+    assert [asns[f"aus1-sp{n}"] for n in (1, 2, 3, 4)] == [4200009001] * 2 + [4200009002] * 2
+    assert asns["aus1-ss1"] == asns["aus1-ss2"] == 4200009500
+    assert asns["aus1-lf1"] == 4200000101
+    assert asns["aus1-lf3"] == 4200000103
+
+
+def test_a_pods_own_asn_wins(example: Path) -> None:
+    two_pods(example, pods="      hall1: {id: 1}\n      hall2: {id: 2, asn: 4200008800}\n")
+    asns = _asns(example)
+    assert asns["aus1-sp1"] == 4200009001
+    assert asns["aus1-sp3"] == asns["aus1-sp4"] == 4200008800
+
+
+def test_adding_a_pod_renumbers_no_other(example: Path) -> None:
+    """A third pod (id 3) before the others in the file: hall1 and hall2 keep their ASNs."""
+    two_pods(example, pods="      hall0: {id: 3}\n      hall1: {id: 1}\n      hall2: {id: 2}\n")
+    replace_in(example / DEVICES, "pod: hall2", "pod: hall0", count=2)  # sp3, sp4
+    asns = _asns(example)
+    assert asns["aus1-sp1"] == 4200009001
+    assert asns["aus1-sp3"] == 4200009003
+
+
+def test_without_pods_spines_keep_the_shared_asn(example: Path) -> None:
+    asns = _asns(example)
+    assert {asns[f"aus1-sp{n}"] for n in (1, 2, 3, 4)} == {4200009000}

@@ -70,11 +70,12 @@ class Pod(Node):
     id: int = Field(
         ge=1,
         description="Unique per site; the pod's spine ASN is asn.shared.spine + id unless `asn` "
-        "is given, so adding a pod never renumbers another.",
+        "is given (so adding a pod never renumbers another); super-spines keep "
+        "asn.shared.super_spine.",
     )
     asn: Asn | None = Field(
         default=None,
-        description="The ASN all spines of this pod share (RFC 7938 5.2.2: one per pod).",
+        description="The ASN all spines of this pod share (RFC 7938 5.2.1: one per pod).",
     )
 
 
