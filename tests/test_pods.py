@@ -161,3 +161,99 @@ def test_adding_a_pod_renumbers_no_other(example: Path) -> None:
 def test_without_pods_spines_keep_the_shared_asn(example: Path) -> None:
     asns = _asns(example)
     assert {asns[f"aus1-sp{n}"] for n in (1, 2, 3, 4)} == {4200009000}
+
+
+# --- EVPN scoped by pod ----------------------------------------------------------------------
+
+
+def _evpn(repo: Path) -> dict[str, list[tuple[str, bool]]]:
+    """device -> (EVPN peer, next hop unchanged) of each of its overlay sessions."""
+    models = device_models(lint_repo(repo))
+    return {
+        name: [(p.peer_device, p.next_hop_unchanged) for p in model.evpn.peers]
+        for name, model in models.items()
+        if model.evpn is not None
+    }
+
+
+BORDER_LEAVES = [f"aus1-bl{n}" for n in range(1, 7)]
+
+
+def test_vteps_peer_with_their_pods_spines_and_spines_with_the_super_spines(
+    example: Path,
+) -> None:
+    two_pods(example)
+    evpn = _evpn(example)
+    assert evpn["aus1-lf1"] == [("aus1-sp1", False), ("aus1-sp2", False)]
+    assert evpn["aus1-lf3"] == [("aus1-sp3", False), ("aus1-sp4", False)]
+    assert evpn["aus1-sp3"] == [
+        (name, True) for name in ("aus1-ss1", "aus1-ss2", "aus1-lf3", "aus1-lf4")
+    ]
+    # the super-spines: route servers between the pods, and for the pod-less border leaves
+    # (cabled to the borders only, so no spine of theirs exists)
+    spines = [f"aus1-sp{n}" for n in (1, 2, 3, 4)]
+    assert evpn["aus1-ss1"] == [(name, True) for name in (*spines, *BORDER_LEAVES)]
+    assert evpn["aus1-bl1"] == [("aus1-ss1", False), ("aus1-ss2", False)]
+
+
+def test_every_overlay_session_has_both_ends(example: Path) -> None:
+    two_pods(example)
+    evpn = _evpn(example)
+    sessions = {(name, peer) for name, peers in evpn.items() for peer, _ in peers}
+    assert sessions == {(peer, name) for name, peer in sessions}
+    assert len(sessions) == 2 * (6 * 2 + 4 * 2 + 6 * 2)  # leaf-spine, spine-ss, bl-ss
+
+
+def test_a_border_leaf_in_a_pod_peers_with_that_pods_spines(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: border_leaf\n", "role: border_leaf\n        pod: hall2\n")
+    evpn = _evpn(example)
+    assert evpn["aus1-bl1"] == [("aus1-sp3", False), ("aus1-sp4", False)]
+    assert ("aus1-bl1", True) not in evpn["aus1-ss1"]
+    assert ("aus1-bl1", True) in evpn["aus1-sp3"]
+
+
+def test_pods_without_super_spines_keep_the_two_tier_overlay(example: Path) -> None:
+    """Pods but no super-spine: every VTEP still peers with every spine, as today."""
+    pods = "    pods:\n      hall1: {id: 1}\n    underlay:\n"
+    replace_in(example / SITE, "    underlay:\n", pods)
+    replace_in(example / DEVICES, "        id: 11\n", "        id: 11\n        pod: hall1\n")
+    evpn = _evpn(example)
+    assert [peer for peer, _ in evpn["aus1-lf3"]] == [f"aus1-sp{n}" for n in (1, 2, 3, 4)]
+
+
+def test_an_eos_super_spine_renders_as_a_route_server(example: Path) -> None:
+    two_pods(example)
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    config = (example / "rendered/aus1/aus1-ss1.cfg").read_text().splitlines()
+    for address, asn in (("10.0.0.11", 4200009001), ("10.0.0.13", 4200009002)):
+        assert f"   neighbor {address} remote-as {asn}" in config
+        assert f"   neighbor {address} next-hop-unchanged" in config
+        assert f"      neighbor {address} activate" in config
+
+
+def test_nxos_super_spines_are_refused_naming_device_platform_and_feature(example: Path) -> None:
+    two_pods(example)
+    devices = example / DEVICES
+    text = devices.read_text()
+    eos = "role: super_spine\n        platform: arista_eos\n        model: 7060X6-64PE"
+    nxos = "role: super_spine\n        platform: cisco_nxos\n        model: N9K-C9364D-GX2A"
+    devices.write_text(text.replace(eos, nxos))
+    links = example / LINKS
+    links.write_text(
+        links.read_text().replace(
+            '{role: super_spine, interface: "Ethernet{n}/1"',
+            '{role: super_spine, interface: "Ethernet1/{n}"',
+        )
+    )
+    code, out = lint_output(example)
+    assert code == 1
+    plat = [line for line in out.splitlines() if " error " in line]
+    assert len(plat) == 2, out
+    for line, name in zip(plat, ("aus1-ss1", "aus1-ss2"), strict=True):
+        assert "PLAT-007" in line
+        assert (
+            f"{name} (Cisco NX-OS) cannot render EVPN next hop unchanged toward VTEPs "
+            "(a route server's EVPN sessions)"
+        ) in line

@@ -91,7 +91,7 @@ FEATURES: tuple[Feature, ...] = (
     ),
     Feature(
         "EVPN route server: VTEP next hop unchanged",
-        ("spine",),
+        ("super_spine", "spine"),
         "evpn_vxlan",
         "EVPN-009",
         refused_by=(gaps.next_hop_unchanged,),
