@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import line_of, lint_repo, replace_in
+from meetme.validators.policy_eval import propagate
 from two_pods import DEVICES, LINKS, SITE, two_pods
 from typer.testing import CliRunner
 
@@ -257,3 +258,54 @@ def test_nxos_super_spines_are_refused_naming_device_platform_and_feature(exampl
             f"{name} (Cisco NX-OS) cannot render EVPN next hop unchanged toward VTEPs "
             "(a route server's EVPN sessions)"
         ) in line
+
+
+# --- acceptance: a pod-1 leaf's loopback reaches a pod-2 leaf --------------------------------
+
+L1, SP_HALL1, SS, SP_HALL2 = 4200000101, 4200009001, 4200009500, 4200009002
+
+
+def test_a_hall1_leafs_loopback_is_accepted_by_a_hall2_leaf(example: Path) -> None:
+    """Through the models' underlay sessions, route maps and AS-path loop checks: aus1-lf1's
+    router id reaches aus1-lf3 as leaf, spine (hall1), super-spine, spine (hall2); its VTEP
+    address likewise, and the EVPN routes keep lf1's next hop the whole way."""
+    two_pods(example)
+    result = lint_repo(example)
+    assert result.errors == []
+    models = device_models(result)
+    for prefix in ("10.0.0.101/32", "10.0.1.101/32"):  # router id, VTEP source
+        spread = propagate(models, "aus1-lf1", prefix)
+        assert spread.paths["aus1-lf3"] == (SP_HALL2, SS, SP_HALL1, L1)
+        assert spread.paths["aus1-lf4"] == (SP_HALL2, SS, SP_HALL1, L1)
+        assert spread.paths["aus1-sp3"] == (SS, SP_HALL1, L1)
+        # the hall1 spines drop it back from the super-spines, the super-spines from the
+        # hall2 spines and the borders: the loop check ends each way back
+        assert spread.loop_drops["aus1-sp2"] == (SS, SP_HALL1, L1)
+        assert SS in spread.loop_drops["aus1-ss2"]
+    overlay = propagate(models, "aus1-lf1", "10.0.1.101/32", sessions="overlay")
+    assert overlay.paths["aus1-lf3"] == (SP_HALL2, SS, SP_HALL1, L1)
+    assert overlay.next_hop_kept["aus1-lf3"] is True
+    assert overlay.paths["aus1-bl1"] == (SS, SP_HALL1, L1)  # the pod-less border leaves
+
+
+def test_one_spine_asn_for_both_pods_loop_drops_and_lint_flags_it(example: Path) -> None:
+    """Both pods on the example's one spine ASN: hall2's spines find it in the path from the
+    super-spines and drop it, so no hall2 leaf learns hall1's loopbacks; TOPO-006 says so."""
+    two_pods(
+        example,
+        pods="      hall1: {id: 1, asn: 4200009000}\n      hall2: {id: 2, asn: 4200009000}\n",
+    )
+    result = lint_repo(example)
+    assert [f.rule for f in result.errors] == ["TOPO-006"]
+    spread = propagate(device_models(result), "aus1-lf1", "10.0.0.101/32")
+    assert "aus1-lf3" not in spread.paths
+    assert spread.loop_drops["aus1-sp3"] == (SS, 4200009000, L1)
+    code, _ = lint_output(example)
+    assert code == 1
+
+
+def test_the_walk_applies_the_underlay_route_maps(example: Path) -> None:
+    """A prefix outside the loopback pools leaves lf1 toward no one: its out-map denies it."""
+    two_pods(example)
+    spread = propagate(device_models(lint_repo(example)), "aus1-lf1", "10.99.0.0/24")
+    assert spread.paths == {"aus1-lf1": ()}
