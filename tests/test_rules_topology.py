@@ -499,3 +499,32 @@ def test_topo007_a_link_from_a_leaf_to_another_pods_spine(example: Path) -> None
         "aus1-sp1 Ethernet20/1 (pod hall1); pods meet only at the super-spines: link each "
         "device within its own pod"
     ]
+
+
+def drop_shared_spine_asn(repo: Path) -> None:
+    lines = (repo / SITE).read_text().splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith("        spine: 4200009000")]
+    assert len(kept) == len(lines) - 1
+    (repo / SITE).write_text("".join(kept))
+
+
+def test_topo004_pod_spines_without_a_pod_asn_or_shared_spine_asn(example: Path) -> None:
+    """No asn.shared.spine and no pod asn: each spine keeps base + id, reported per pod."""
+    two_pods(example)
+    drop_shared_spine_asn(example)
+    site = example / SITE
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{SITE}:{line_of(site, f'{pod}: {{id:')}: the spines of pod {pod} have 2 ASNs; a pod's "
+        f"spines share one: give pod {pod} an asn, or add spine to asn.shared (a pod's spines "
+        "then get it + the pod id)"
+        for pod in ("hall1", "hall2")
+    ]
+
+
+def test_topo004_a_pod_asn_without_a_shared_spine_asn_is_clean(example: Path) -> None:
+    two_pods(
+        example,
+        pods="      hall1: {id: 1, asn: 4200009100}\n      hall2: {id: 2, asn: 4200009200}\n",
+    )
+    drop_shared_spine_asn(example)
+    assert findings_of(lint_repo(example), "TOPO-004") == []
