@@ -207,7 +207,7 @@ def _own_address(gateway: str | None, device_id: int) -> Address | None:
 
 def evpn_peer_names(site: Site, name: str) -> list[str]:
     """Every device `name` EVPN-peers with, by id. Two tiers: VTEPs and spines, each with every
-    one of the other. With super-spines (RFC 7938 section 3.1, 5-stage): a VTEP with the spines
+    one of the other. With super-spines (RFC 7938 section 3.2, 5-stage): a VTEP with the spines
     of its own pod (a VTEP in no pod with the spines in none), or with the super-spines where
     its pod has no spine; a spine with the VTEPs of its pod and every super-spine. Each end
     derives the same session from the same rule; one pass over the site per device."""
