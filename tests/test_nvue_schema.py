@@ -1166,8 +1166,9 @@ def test_misspelled_multihoming_key_is_rejected(
 
 def test_matrix_golden_files_are_valid_nvue_516(forbid_schema: type[BaseModel]) -> None:
     """NVUE in the roles the example does not show (borders with the full edge and the
-    border pair's iBGP, super-spines) is valid 5.16 too."""
+    border pair's iBGP; super-spines are EVPN route servers, refused on NVUE) is valid 5.16
+    too."""
     golden = sorted((Path(__file__).parent / "golden" / "matrix").glob("nvidia_nvue-*.yaml"))
-    assert len(golden) >= 2
+    assert len(golden) >= 1
     for path in golden:
         validate(forbid_schema, path.name, path.read_text())

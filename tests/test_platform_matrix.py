@@ -386,6 +386,15 @@ def test_spines_are_refused_exactly_as_the_support_matrix_says(
     assert _error_rules(example) == _documented(platform, "spine")
 
 
+@pytest.mark.parametrize("platform", sorted(SPINE_PORTS))
+def test_super_spines_are_refused_exactly_as_the_support_matrix_says(
+    example: Path, platform: str
+) -> None:
+    """Super-spines are EVPN route servers like spines: refused where spines are."""
+    _super_spines_on(platform)(example)
+    assert _error_rules(example) == _documented(platform, "super_spine")
+
+
 @pytest.mark.parametrize("platform", sorted(BORDER_PORTS))
 def test_borders_are_refused_as_the_support_matrix_says(example: Path, platform: str) -> None:
     """The example's borders ask for RPKI and the VRF-lite handoff; the lint stops at the
@@ -490,10 +499,8 @@ PAIRS: dict[str, tuple[Callable[[Path], None], str]] = {
     "arista_eos border": (_border_on("arista_eos"), "aus1-br1"),
     "cisco_nxos border": (_border_on("cisco_nxos"), "aus1-br1"),
     "nvidia_nvue border": (_border_on("nvidia_nvue"), "aus1-br1"),
-    **{
-        f"{platform} super_spine": (_super_spines_on(platform), "aus1-sp3")
-        for platform in sorted(PLATFORMS)
-    },
+    # super-spines are EVPN route servers: on EOS only, as spines (PLAT-007, EVPN-009)
+    "arista_eos super_spine": (_super_spines_on("arista_eos"), "aus1-sp3"),
     "arista_eos leaf": (_nxos_leaves_on_eos, "aus1-lf3"),
 }
 
@@ -537,4 +544,4 @@ def test_every_rendering_pair_is_pinned() -> None:
         if support.renders(PLATFORMS[platform], role)
     }
     assert pinned == rendering
-    assert len(rendering) == 15  # 4 borders, 4 super-spines, 1 spine, 3 leaves, 3 border leaves
+    assert len(rendering) == 12  # 4 borders, 1 super-spine, 1 spine, 3 leaves, 3 border leaves

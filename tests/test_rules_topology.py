@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from two_pods import two_pods
 from typer.testing import CliRunner
 
 from meetme.cli import app
 
-TOPO_RULES = ("TOPO-001", "TOPO-002", "TOPO-004", "TOPO-005")
+TOPO_RULES = ("TOPO-001", "TOPO-002", "TOPO-004", "TOPO-005", "TOPO-006", "TOPO-007")
 DEVICES = "intent/aus1/devices.yaml"
 SITE = "intent/aus1/site.yaml"
 
@@ -386,3 +387,144 @@ def test_domains_without_max_per_domain_is_unusable_input(example: Path) -> None
     code, out = lint_exit(example)
     assert code == 2
     assert "give max_per_domain" in out
+
+
+# Pods (TOPO-001 per pod, TOPO-006, TOPO-007): the example as two pods (tests/two_pods.py) --------
+
+
+def test_two_pod_site_is_clean(example: Path) -> None:
+    two_pods(example)
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule in TOPO_RULES] == []
+    assert result.errors == []
+
+
+def add_pod_leaf(repo: Path, pod: str, *spines: int) -> int:
+    """aus1-lf7 in `pod`, with one 400G link to each spine number given; its line."""
+    line = add_lf7(repo, *spines)
+    replace_in(repo / DEVICES, "        id: 107\n", f"        id: 107\n        pod: {pod}\n")
+    return line
+
+
+def test_topo001_a_pod_leaf_needs_its_pods_spines_only(example: Path) -> None:
+    two_pods(example)
+    add_pod_leaf(example, "hall2", 3, 4)
+    result = lint_repo(example)
+    assert result.errors == []
+
+
+def test_topo001_a_pod_leaf_missing_a_spine_of_its_pod(example: Path) -> None:
+    two_pods(example)
+    line = add_pod_leaf(example, "hall2", 3)
+    assert findings_of(lint_repo(example), "TOPO-001") == [
+        f"{DEVICES}:{line}: leaf aus1-lf7 reaches 1 of 2 spines of pod hall2 (no link to "
+        "aus1-sp4); link it to every spine by a link rule or explicit links"
+    ]
+
+
+def test_topo001_a_pod_leaf_without_uplinks(example: Path) -> None:
+    two_pods(example)
+    line = add_pod_leaf(example, "hall1")
+    code, _ = lint_exit(example)
+    assert code == 1
+    assert findings_of(lint_repo(example), "TOPO-001") == [
+        f"{DEVICES}:{line}: leaf aus1-lf7 has no uplink to any spine of pod hall1; link it to "
+        "every spine of pod hall1 (aus1-sp1, aus1-sp2) by a link rule or explicit links"
+    ]
+
+
+def test_topo001_a_leaf_in_a_pod_without_spines(example: Path) -> None:
+    two_pods(example, pods="      hall1: {id: 1}\n      hall2: {id: 2}\n      hall3: {id: 3}\n")
+    add_pod_leaf(example, "hall3", 3, 4)
+    line = line_of(example / DEVICES, "pod: hall3")
+    assert findings_of(lint_repo(example), "TOPO-001") == [
+        f"{DEVICES}:{line}: leaf aus1-lf7 is in pod hall3, which has no spine; give pod hall3 "
+        "spines or move the leaf to a pod that has them"
+    ]
+
+
+def test_topo006_two_pods_on_one_spine_asn(example: Path) -> None:
+    two_pods(
+        example,
+        pods="      hall1: {id: 1, asn: 4200009100}\n      hall2: {id: 2, asn: 4200009100}\n",
+    )
+    code, _ = lint_exit(example)
+    assert code == 1
+    line = line_of(example / SITE, "hall2: {id: 2")
+    assert findings_of(lint_repo(example), "TOPO-006") == [
+        f"{SITE}:{line}: spine aus1-sp3 of pod hall2 has ASN 4200009100, as the spines of pod "
+        "hall1 do; routes between the two pods would be dropped as AS-path loops: give pod "
+        "hall2 an ASN of its own"
+    ]
+
+
+def test_topo006_a_pod_asn_on_another_pods_default(example: Path) -> None:
+    """hall1's asn is what hall2 gets by default (asn.shared.spine + 2)."""
+    two_pods(example, pods="      hall1: {id: 1, asn: 4200009002}\n      hall2: {id: 2}\n")
+    assert len(findings_of(lint_repo(example), "TOPO-006")) == 1
+
+
+def test_topo006_one_asn_apart_is_clean(example: Path) -> None:
+    two_pods(
+        example,
+        pods="      hall1: {id: 1, asn: 4200009100}\n      hall2: {id: 2, asn: 4200009101}\n",
+    )
+    assert findings_of(lint_repo(example), "TOPO-006") == []
+
+
+def test_topo004_a_spine_overriding_its_pods_asn(example: Path) -> None:
+    two_pods(example)
+    replace_in(
+        example / DEVICES, "        pod: hall2\n", "        pod: hall2\n        asn: 4200009777\n"
+    )
+    line = line_of(example / DEVICES, "asn: 4200009777")
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{DEVICES}:{line}: spine aus1-sp3 has ASN 4200009777, not pod hall2's spine ASN "
+        "4200009002; a pod's spines share one ASN: remove the override"
+    ]
+
+
+def test_topo007_a_link_from_a_leaf_to_another_pods_spine(example: Path) -> None:
+    two_pods(example)
+    append(
+        example / "intent/aus1/links.yaml",
+        "      - {a: {device: aus1-lf3, interface: Ethernet1/40}, "
+        "b: {device: aus1-sp1, interface: Ethernet20/1}, index: 60, speed: 400G}\n",
+    )
+    line = line_of(example / "intent/aus1/links.yaml", "index: 60")
+    code, _ = lint_exit(example)
+    assert code == 1
+    assert findings_of(lint_repo(example), "TOPO-007") == [
+        f"intent/aus1/links.yaml:{line}: link #2 joins aus1-lf3 Ethernet1/40 (pod hall2) and "
+        "aus1-sp1 Ethernet20/1 (pod hall1); pods meet only at the super-spines: link each "
+        "device within its own pod"
+    ]
+
+
+def drop_shared_spine_asn(repo: Path) -> None:
+    lines = (repo / SITE).read_text().splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith("        spine: 4200009000")]
+    assert len(kept) == len(lines) - 1
+    (repo / SITE).write_text("".join(kept))
+
+
+def test_topo004_pod_spines_without_a_pod_asn_or_shared_spine_asn(example: Path) -> None:
+    """No asn.shared.spine and no pod asn: each spine keeps base + id, reported per pod."""
+    two_pods(example)
+    drop_shared_spine_asn(example)
+    site = example / SITE
+    assert findings_of(lint_repo(example), "TOPO-004") == [
+        f"{SITE}:{line_of(site, f'{pod}: {{id:')}: the spines of pod {pod} have 2 ASNs; a pod's "
+        f"spines share one: give pod {pod} an asn, or add spine to asn.shared (a pod's spines "
+        "then get it + the pod id)"
+        for pod in ("hall1", "hall2")
+    ]
+
+
+def test_topo004_a_pod_asn_without_a_shared_spine_asn_is_clean(example: Path) -> None:
+    two_pods(
+        example,
+        pods="      hall1: {id: 1, asn: 4200009100}\n      hall2: {id: 2, asn: 4200009200}\n",
+    )
+    drop_shared_spine_asn(example)
+    assert findings_of(lint_repo(example), "TOPO-004") == []

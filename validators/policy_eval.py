@@ -4,15 +4,20 @@ Prefix lists: first matching entry decides; no match denies. Without ge/le an en
 prefix exactly; `le N` widens to lengths up to N, `ge N` from N to the host length (both as on
 EOS, NX-OS, IOS-XR prefix-sets and FRR). Route maps: the first clause whose matches all hold
 decides; no clause matching denies. Used by tests and by `meetme` to show what a policy does.
+`propagate` follows one route across the models' eBGP sessions, hop by hop, as the routers'
+AS-path loop check and route maps would pass it on.
 """
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from meetme.generators.model import (
     AsPathList,
+    BgpNeighbor,
     CommunityList,
     DeviceModel,
     PrefixList,
@@ -97,3 +102,78 @@ def _matches(model: DeviceModel, entry: RouteMapEntry, route: Route) -> bool:
     if entry.match_rpki_invalid:
         checks.append(route.rpki_invalid)
     return all(checks)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Where one route got to: each device's best (shortest) AS path, and the paths devices
+    dropped because they held the device's own ASN (BGP's loop check, RFC 4271 9.1.2)."""
+
+    paths: dict[str, tuple[int, ...]]
+    loop_drops: dict[str, tuple[int, ...]]
+    # overlay: whether the route still carries its origin's next hop (every route server on
+    # the way kept it)
+    next_hop_kept: dict[str, bool] = field(default_factory=dict)
+
+
+def propagate(
+    models: Mapping[str, DeviceModel],
+    origin: str,
+    prefix: str,
+    sessions: Literal["underlay", "overlay"] = "underlay",
+) -> Spread:
+    """The route `prefix` that `origin` advertises, passed on breadth first (shortest AS path
+    first, as BGP prefers it) over the default VRF's eBGP underlay sessions of its family, each
+    through the sender's out-map and the receiver's in-map; or over the EVPN sessions, which
+    carry no route maps. Each sender prepends its ASN; a receiver drops a path holding its own.
+    The borders' iBGP pair and external sessions are not followed."""
+    afi = "ipv6" if ":" in prefix else "ipv4"
+    paths: dict[str, tuple[int, ...]] = {origin: ()}
+    kept: dict[str, bool] = {origin: True}
+    drops: dict[str, tuple[int, ...]] = {}
+    frontier = [origin]
+    while frontier:
+        following: list[str] = []
+        for sender in frontier:
+            model = models[sender]
+            for peer, unchanged, rm_out in _sessions(model, afi, sessions):
+                receiver = models.get(peer)
+                if receiver is None:
+                    continue
+                path = (model.bgp.asn, *paths[sender])
+                if rm_out and not evaluate(model, rm_out, Route(prefix, paths[sender])).accepted:
+                    continue
+                if receiver.bgp.asn in path:
+                    drops.setdefault(peer, path)
+                    continue
+                if peer in paths:
+                    continue
+                back = [
+                    rm
+                    for far, _, rm in _sessions(receiver, afi, sessions, inbound=True)
+                    if far == sender
+                ]
+                if not back or (
+                    back[0] and not evaluate(receiver, back[0], Route(prefix, path)).accepted
+                ):
+                    continue
+                paths[peer] = path
+                kept[peer] = kept[sender] and (sender == origin or unchanged)
+                following.append(peer)
+        frontier = following
+    return Spread(paths, drops, kept)
+
+
+def _sessions(
+    model: DeviceModel, afi: str, kind: str, *, inbound: bool = False
+) -> list[tuple[str, bool, str]]:
+    """(peer device, next hop unchanged, the route map toward it ("" for none)) per session."""
+    if kind == "overlay":
+        peers = model.evpn.peers if model.evpn is not None else ()
+        return [(p.peer_device, p.next_hop_unchanged, "") for p in peers]
+    underlay: list[BgpNeighbor] = [
+        n for n in model.bgp.neighbors if n.kind == "underlay" and n.vrf is None and n.afi == afi
+    ]
+    return [
+        (n.peer_device, False, n.route_map_in if inbound else n.route_map_out) for n in underlay
+    ]

@@ -1,7 +1,10 @@
 """EVPN-VXLAN services for one device: its VLAN/VNI mappings, VRFs, anycast gateways, peers.
 
 A leaf or border leaf is a VTEP; it carries the networks placed on its rack or named for it.
-Spines carry EVPN routes between VTEPs (eBGP, next hop unchanged) and no VXLAN at all.
+Spines carry EVPN routes between VTEPs (eBGP, next hop unchanged) and no VXLAN at all. In a
+3-tier site (one with super-spines) the overlay follows the pods: a VTEP peers with the spines
+of its own pod, a spine with every super-spine, and the super-spines pass routes between the
+pods as the spines do inside one (route servers, next hop unchanged).
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from meetme.intent.schema import Device, Intent, Site
 from meetme.intent.schema_overlay import EvpnSettings
 
 VTEP_ROLES = allocate.VTEP_ROLES
-OVERLAY_ROLES = ("spine",)  # where the eBGP EVPN sessions of the VTEPs land
+# EVPN route servers: where the VTEPs' eBGP EVPN sessions land, and (3-tier) the spines'
+OVERLAY_ROLES = ("spine", "super_spine")
 EVPN_MULTIHOP = 3  # loopback to loopback across one spine (AVD uses 3)
 CONNECTED_ROUTE_MAP = "RM-EVPN-CONNECTED"  # NX-OS redistributes only through a route-map
 
@@ -201,20 +205,53 @@ def _own_address(gateway: str | None, device_id: int) -> Address | None:
     return Address.of(f"{own}/{net.prefixlen}")
 
 
+def evpn_peer_names(site: Site, name: str) -> list[str]:
+    """Every device `name` EVPN-peers with, by id. Two tiers: VTEPs and spines, each with every
+    one of the other. With super-spines (RFC 7938 section 3.2, 5-stage): a VTEP with the spines
+    of its own pod (a VTEP in no pod with the spines in none), or with the super-spines where
+    its pod has no spine; a spine with the VTEPs of its pod and every super-spine. Each end
+    derives the same session from the same rule; one pass over the site per device."""
+    device = site.devices[name]
+    supers = [n for n, d in site.devices.items() if d.role == "super_spine"]
+    pods_with_spines = {d.pod for d in site.devices.values() if d.role == "spine"}
+
+    def served_by_spines(vtep: Device) -> bool:
+        return not supers or vtep.pod in pods_with_spines
+
+    def pairs(other: Device) -> bool:
+        if device.role in VTEP_ROLES:
+            if not served_by_spines(device):
+                return other.role == "super_spine"
+            return other.role == "spine" and (not supers or other.pod == device.pod)
+        if device.role == "spine":
+            same_pod = not supers or other.pod == device.pod
+            return other.role == "super_spine" or (other.role in VTEP_ROLES and same_pod)
+        if device.role == "super_spine":
+            return other.role == "spine" or (
+                other.role in VTEP_ROLES and not served_by_spines(other)
+            )
+        return False
+
+    return [
+        n
+        for n, d in sorted(site.devices.items(), key=lambda item: item[1].id)
+        if n != name and pairs(d)
+    ]
+
+
 def _peers(
     intent: Intent, site: Site, name: str, device: Device, fabric: SiteFabric
 ) -> list[EvpnPeer]:
-    """VTEPs peer with every spine; spines with every VTEP. Loopback to loopback."""
-    want = OVERLAY_ROLES if device.role in VTEP_ROLES else VTEP_ROLES
+    """Loopback to loopback, to every device of evpn_peer_names. A route server (spine,
+    super-spine) keeps the VTEP next hop on every session, toward VTEPs and route servers."""
     next_hop_unchanged = device.role in OVERLAY_ROLES
     source = PLATFORMS[device.platform].loopback_names[0]
     source_address = fabric.router_ids[name]
     settings = site.evpn
     assert settings is not None
     peers = []
-    for peer_name, peer in sorted(site.devices.items(), key=lambda item: item[1].id):
-        if peer.role not in want or peer_name == name:
-            continue
+    for peer_name in evpn_peer_names(site, name):
+        peer = site.devices[peer_name]
         peers.append(
             EvpnPeer(
                 address=fabric.router_ids[peer_name],

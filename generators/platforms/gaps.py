@@ -133,14 +133,15 @@ def _matches(entry: RouteMapEntry) -> bool:
 
 
 def next_hop_unchanged(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
-    """A spine relaying VTEP next hops needs a form the platform's templates do not have."""
+    """A route server (spine, super-spine) relaying VTEP next hops needs a form the
+    platform's templates do not have."""
     if model.evpn is None:
         return
     peers = [p.peer_device for p in model.evpn.peers if p.next_hop_unchanged]
     if peers:
         yield Gap(
             NEXT_HOP_UNCHANGED,
-            "EVPN next hop unchanged toward VTEPs (a spine's EVPN sessions)",
+            "EVPN next hop unchanged toward VTEPs (a route server's EVPN sessions)",
             f"no verified form for its {len(peers)} sessions (first: {peers[0]})",
         )
 

@@ -92,7 +92,7 @@ FEATURES: tuple[Feature, ...] = (
     ),
     Feature(
         "EVPN route server: VTEP next hop unchanged",
-        ("spine",),
+        ("super_spine", "spine"),
         "evpn_vxlan",
         "EVPN-009",
         refused_by=(gaps.next_hop_unchanged,),
@@ -131,9 +131,12 @@ FEATURES: tuple[Feature, ...] = (
 
 # What a role's section says beyond its cells.
 ROLE_NOTES: dict[Role, str] = {
-    "super_spine": "A super-spine runs the eBGP underlay toward the borders and spines its link "
-    "rules give it; pods, per-pod spine ASNs and super-spines as EVPN route servers are not "
-    "modelled yet.",
+    "super_spine": "A super-spine joins the pods: it runs the eBGP underlay toward the borders "
+    "and spines its link rules give it, and is the EVPN route server between the pods' spines "
+    "(and for VTEPs whose pod has no spine): a super-spine platform must keep the VTEP's next "
+    "hop on the EVPN routes it passes on, as a spine's must. Each pod's spines have an ASN of "
+    "their own (the pod's asn, else asn.shared.spine + pod id), the super-spines "
+    "asn.shared.super_spine, so routes pass between pods without an AS-path loop.",
     "spine": "Spines are the leaves' EVPN route servers: a spine platform must keep the VTEP's "
     "next hop on the EVPN routes it passes on.",
     "border": "The full Internet edge renders on every platform; what differs is RPKI and the "

@@ -57,14 +57,32 @@ def vtep_v4(site: Site, device: Device) -> str | None:
 
 
 def device_asn(intent: Intent, site: Site, device: Device) -> int:
-    """Override, else the organisation's ASN on borders, a shared role ASN, or base + id."""
+    """Override, else the organisation's ASN on borders, a pod spine's pod ASN, a shared role
+    ASN, or base + id."""
     if device.asn is not None:
         return device.asn
     if device.role == "border":
         return intent.organisation.asn
+    if (
+        device.role == "spine"
+        and device.pod is not None
+        and (site.pods[device.pod].asn is not None or "spine" in site.asn.shared)
+    ):
+        return pod_spine_asn(site, device.pod)
     if device.role in site.asn.shared:
         return site.asn.shared[device.role]
     return site.asn.base + device.id
+
+
+def pod_spine_asn(site: Site, pod_name: str) -> int:
+    """The ASN a pod's spines share by default (RFC 7938 5.2.1: one per pod's tier 2, so a
+    route from another pod passes a spine's loop check): the pod's own `asn`, else the spines'
+    shared ASN + pod id. Derived from the pod id, it stays put when a pod is added. Without
+    asn.shared.spine a spine keeps base + its id (TOPO-004 reports the pod's ASNs)."""
+    pod = site.pods[pod_name]
+    if pod.asn is not None:
+        return pod.asn
+    return site.asn.shared["spine"] + pod.id
 
 
 def p2p_subnets(site: Site, a_device_id: int, index: int) -> tuple[str, str | None]:

@@ -178,7 +178,9 @@ def _side_devices(site: Site, side: LinkRuleSide) -> list[tuple[str, Device]]:
         (
             (n, d)
             for n, d in site.devices.items()
-            if d.role == side.role and side.platform in (None, d.platform)
+            if d.role == side.role
+            and side.platform in (None, d.platform)
+            and side.pod in (None, d.pod)
         ),
         key=lambda item: item[1].id,
     )
@@ -188,13 +190,15 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric) ->
     """The links of one rule. A device whose id puts a port below `first` (an id under the
     other side's peer_id_base), or whose links fall outside the p2p pools, is a numbering
     conflict: typically a device given a role or platform the rule's numbering was not laid
-    out for."""
+    out for. Two devices of two different pods are never paired."""
     mtu = rule.mtu or site.underlay.mtu
     mtu_source = (*path, "mtu") if rule.mtu is not None else (*path[:2], "underlay", "mtu")
     speed = SPEED_GBPS[rule.speed]
     reported: set[tuple[str, str]] = set()  # one conflict per device and cause, not per port
     for a_name, a_dev in _side_devices(site, rule.a):
         for b_name, b_dev in _side_devices(site, rule.b):
+            if a_dev.pod is not None and b_dev.pod is not None and a_dev.pod != b_dev.pod:
+                continue  # a rule cables a pod's devices to their own pod's only
             for k in range(rule.count):
                 a_n = rule.a.first + (b_dev.id - rule.a.peer_id_base) * rule.count + k
                 b_n = rule.b.first + (a_dev.id - rule.b.peer_id_base) * rule.count + k

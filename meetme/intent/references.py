@@ -156,6 +156,7 @@ def _site_problems(
                     DANGLING,
                 )
 
+    yield from _pod_references(site, devices, at)
     yield from _tenant_references(site, racks, devices, at)
     yield from _attachment_references(site, devices, at, key_at)
     yield from _interface_names(site, devices, at)
@@ -268,6 +269,49 @@ def _list(node: Any, key: str) -> list[Any]:
 
 def _get(node: Any, key: str) -> Any:
     return node.get(key) if isinstance(node, dict) else None
+
+
+# the roles a pod holds: super-spines and borders join the pods and belong to none
+POD_ROLES = ("spine", "leaf", "border_leaf")
+
+
+def _pod_references(
+    site: dict[str, Any], devices: dict[str, Any], at: Callable[..., Location]
+) -> Iterator[tuple[str, Location, str]]:
+    """Devices and link rule sides name pods of their site; pod ids are unique per site (the
+    default spine ASN derives from them); only spines, leaves and border leaves are in a pod."""
+    pods = _mapping(site, "pods")
+    ids: dict[int, str] = {}
+    for pod_name, pod in pods.items():
+        pod_id = _get(pod, "id")
+        if isinstance(pod_id, int) and not isinstance(pod_id, bool):
+            if pod_id in ids:
+                yield (
+                    f"pod id {pod_id} is already used by pod '{ids[pod_id]}'; pod ids are "
+                    "unique per site (the pod's spine ASN derives from it)",
+                    at("pods", pod_name, "id"),
+                    DUPLICATE,
+                )
+            else:
+                ids[pod_id] = pod_name
+    for dev_name, device in devices.items():
+        pod, role = _get(device, "pod"), _get(device, "role")
+        if not isinstance(pod, str):
+            continue
+        if isinstance(role, str) and role not in POD_ROLES:
+            yield (
+                f"a {role} belongs to no pod (super-spines and borders join the pods); only "
+                f"spines, leaves and border leaves have one: remove pod: {pod}",
+                at("devices", dev_name, "pod"),
+                "bad-value",
+            )
+        elif pod not in pods:
+            yield _unknown("pod", pod, pods), at("devices", dev_name, "pod"), DANGLING
+    for index, rule in enumerate(_list(site, "link_rules")):
+        for end in ("a", "b"):
+            pod = _get(_get(rule, end), "pod")
+            if isinstance(pod, str) and pod not in pods:
+                yield _unknown("pod", pod, pods), at("link_rules", index, end, "pod"), DANGLING
 
 
 def _tenant_references(

@@ -64,6 +64,21 @@ class Rack(Node):
     room: Name
 
 
+class Pod(Node):
+    """A pod of a 3-tier site (RFC 7938 5-stage Clos): spines and the leaves cabled to them."""
+
+    id: int = Field(
+        ge=1,
+        description="Unique per site; the pod's spine ASN is asn.shared.spine + id unless `asn` "
+        "is given (so adding a pod never renumbers another); super-spines keep "
+        "asn.shared.super_spine.",
+    )
+    asn: Asn | None = Field(
+        default=None,
+        description="The ASN all spines of this pod share (RFC 7938 5.2.1: one per pod).",
+    )
+
+
 class Device(Node):
     id: int = Field(ge=1, description="Unique per site; loopbacks, ASNs and ports derive from it.")
     role: Role
@@ -80,6 +95,11 @@ class Device(Node):
     vtep_v4: InterfaceV4 | None = None
     asn: Asn | None = Field(default=None, description="Override the ASN scheme.")
     failure_domains: dict[Name, Name] = Field(default_factory=dict)
+    pod: Name | None = Field(
+        default=None,
+        description="The pod (sites.<site>.pods) of a spine, leaf or border leaf; super-spines "
+        "and borders join the pods and belong to none.",
+    )
 
 
 class RedundancyGroup(Node):
@@ -111,6 +131,11 @@ class Site(Node):
     underlay: Underlay = Field(default_factory=Underlay)
     rooms: dict[Name, Room] = Field(default_factory=dict)
     racks: dict[Name, Rack] = Field(default_factory=dict)
+    pods: dict[Name, Pod] = Field(
+        default_factory=dict,
+        description="Pods of a 3-tier site: each pod's spines get an ASN of their own, its "
+        "VTEPs EVPN-peer with its spines only, and the super-spines join the pods.",
+    )
     devices: dict[Name, Device] = Field(default_factory=dict)
     link_rules: list[LinkRule] = Field(default_factory=list)
     links: list[Link] = Field(default_factory=list)

@@ -67,6 +67,12 @@ class LinkRuleSide(Node):
     platform: Platform | None = Field(
         default=None, description="Only devices of this platform (port names)."
     )
+    pod: Name | None = Field(
+        default=None,
+        description="Only devices of this pod. Whatever the sides select, a rule never pairs "
+        "two devices of two different pods: a leaf-to-spine rule cables each leaf to the "
+        "spines of its own pod only.",
+    )
     interface: InterfaceTemplate = Field(
         description="Interface name pattern with exactly one {n} where the port number goes "
         "and no other braces, e.g. Ethernet{n}/1; checked against the platform's names."

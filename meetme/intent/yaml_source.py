@@ -51,6 +51,7 @@ NAMED_COLLECTIONS = {
     "redundancy_groups": "redundancy group",
     "tenants": "tenant",
     "attachments": "attachment",
+    "pods": "pod",
 }
 # The peering collections of a site (sites.NAME.peering.<collection>) merge across files too.
 PEERING_COLLECTIONS = {

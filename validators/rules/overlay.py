@@ -525,9 +525,10 @@ def _unusable(gateway: Gateway) -> str | None:
     "EVPN-009",
     "error",
     "EVPN-VXLAN only on platforms that render it",
-    "meetme refuses to render what a device cannot do (PLAT-003): a VTEP, a spine of a site with "
-    "overlay settings, or a device a network is placed on must run a platform whose templates "
-    "render EVPN-VXLAN; elsewhere the finding names the platform.",
+    "meetme refuses to render what a device cannot do (PLAT-003): a VTEP, a spine or "
+    "super-spine (the EVPN route servers) of a site with overlay settings, or a device a "
+    "network is placed on must run a platform whose templates render EVPN-VXLAN; elsewhere "
+    "the finding names the platform.",
     "docs/standards.md#platform-gate and docs/standards.md#evpn-009; generators/platforms/ "
     "capability evpn_vxlan",
 )

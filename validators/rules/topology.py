@@ -2,8 +2,10 @@
 
 Every leaf reaches every spine, every spine every super-spine, with equal count and speed; the
 ASN scheme follows the tiers (RFC 7938 section 5.2.1); N+k redundancy groups keep at most k
-members in one failure domain. No pods are modelled yet: the site is the pod. Uplinks to the
-borders are PHY-006's, a device cabled to itself PHY-014's.
+members in one failure domain. In a site of pods (RFC 7938 5-stage) a leaf reaches the spines
+of its own pod (TOPO-001), each pod's spines share an ASN of their own (TOPO-004, TOPO-006) and
+no link joins two pods (TOPO-007). Uplinks to the borders are PHY-006's, a device cabled to
+itself PHY-014's.
 """
 
 from __future__ import annotations
@@ -42,24 +44,32 @@ def _shape(speeds: list[int]) -> str:
 
 
 def _reach(
-    ctx: SiteContext, lower: list[tuple[str, Device]], upper: list[str], tier: str
+    ctx: SiteContext,
+    lower: list[tuple[str, Device]],
+    upper: list[str],
+    tier: str,
+    pod: str | None = None,
 ) -> Iterator[Hit]:
-    """Every device of `lower` has links to every device of `upper` (the `tier`), all alike."""
+    """Every device of `lower` has links to every device of `upper` (the `tier`, of `pod`
+    when given), all alike."""
     uplinks = _uplinks(ctx, set(upper))
     how = "by a link rule or explicit links"
+    scope = ctx.name if pod is None else f"pod {pod}"
+    of_pod = "" if pod is None else f" of pod {pod}"
     for name, device in lower:
         mine = uplinks.get(name, {})
         missing = [far for far in upper if far not in mine]
         if len(missing) == len(upper):
             yield Hit(
-                f"{device.role} {name} has no uplink to any {tier}; link it to every {tier} "
-                f"of {ctx.name} ({', '.join(upper)}) {how}",
+                f"{device.role} {name} has no uplink to any {tier}{of_pod}; link it to every "
+                f"{tier} of {scope} ({', '.join(upper)}) {how}",
                 device.path,
             )
         elif missing:
             yield Hit(
                 f"{device.role} {name} reaches {len(upper) - len(missing)} of {len(upper)} "
-                f"{tier}s (no link to {', '.join(missing)}); link it to every {tier} {how}",
+                f"{tier}s{of_pod} (no link to {', '.join(missing)}); link it to every {tier} "
+                f"{how}",
                 device.path,
             )
         else:
@@ -76,25 +86,40 @@ def _reach(
 @rule(
     "TOPO-001",
     "error",
-    "Every leaf reaches every spine of its site with equal count and speed",
+    "Every leaf reaches every spine of its pod with equal count and speed",
     "A leaf without uplinks still gets the overlay's EVPN sessions to the spines but has no "
     "underlay to reach them; a leaf missing a spine loses that spine's share of the fabric's "
     "bandwidth, and unequal links make ECMP send the same share over fewer or slower links. "
-    "A border leaf is checked once it has a spine link; one cabled to the borders only is "
-    "PHY-006's. No pods are modelled yet: the site is the pod.",
+    "A leaf in a pod needs the spines of its pod; in a site without pods (or a leaf in none "
+    "where no spine is in none) every spine of the site. A border leaf is checked once it has "
+    "a spine link; one cabled to the borders only is PHY-006's.",
     "docs/standards.md#topo-001; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
 )
 def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
-    spines = [name for name, _ in _by_id(ctx, "spine")]
-    if not spines:
+    all_spines = _by_id(ctx, "spine")
+    if not all_spines:
         return
-    linked = set(_uplinks(ctx, set(spines)))
-    leaves = [
-        (name, device)
-        for name, device in _by_id(ctx, *LEAF_TIER)
-        if device.role == "leaf" or name in linked
-    ]
-    yield from _reach(ctx, leaves, spines, "spine")
+    linked = set(_uplinks(ctx, {name for name, _ in all_spines}))
+    by_pod: dict[str | None, list[tuple[str, Device]]] = defaultdict(list)
+    for name, device in _by_id(ctx, *LEAF_TIER):
+        if device.role == "leaf" or name in linked:
+            by_pod[device.pod].append((name, device))
+    for pod, leaves in by_pod.items():
+        spines = [name for name, spine in all_spines if spine.pod == pod]
+        if pod is None and not spines:
+            spines = [name for name, _ in all_spines]  # pods elsewhere: any spine will do
+            pod_label = None
+        else:
+            pod_label = pod
+        if spines:
+            yield from _reach(ctx, leaves, spines, "spine", pod_label)
+            continue
+        for name, device in leaves:
+            yield Hit(
+                f"{device.role} {name} is in pod {pod}, which has no spine; give pod {pod} "
+                "spines or move the leaf to a pod that has them",
+                (*device.path, "pod"),
+            )
 
 
 @rule(
@@ -116,6 +141,12 @@ def _asn_source(ctx: SiteContext, device: Device) -> Path_:
     """Where a device's ASN is written: its override, its role's shared ASN, or the device."""
     if device.asn is not None:
         return (*device.path, "asn")
+    if device.role == "spine" and device.pod is not None:
+        pod = ctx.site.pods[device.pod]
+        if pod.asn is not None:
+            return (*pod.path, "asn")
+        if "spine" in ctx.site.asn.shared:
+            return (*pod.path, "id")  # asn.shared.spine + the pod id
     if device.role in ctx.site.asn.shared:
         return (*ctx.site.asn.path, "shared", device.role)
     return device.path
@@ -138,12 +169,13 @@ def _shown(names: list[str]) -> str:
 @rule(
     "TOPO-004",
     "error",
-    "The ASN scheme follows the tiers: leaves unique, spines one, super-spines another",
+    "The ASN scheme follows the tiers: leaves unique, spines one (per pod), super-spines another",
     "Each leaf has an ASN of its own: BGP drops a route whose AS path holds the receiver's ASN, "
     "so leaves of one ASN never learn each other's prefixes (meetme renders no allowas-in). "
     "The exception is a pair declared in asn.shared_pairs (an MLAG or vPC pair acting as one "
-    "switch). All spines share one ASN, so a route never returns through a second spine "
-    "(path hunting); super-spines share another, so routes pass between spines through them.",
+    "switch). All spines (of one pod) share one ASN, so a route never returns through a "
+    "second spine (path hunting); super-spines share another, so routes pass between spines "
+    "through them.",
     RFC7938,
 )
 def asns_follow_the_tiers(ctx: SiteContext) -> Iterator[Hit]:
@@ -201,6 +233,9 @@ def _tier_shares_one_asn(
     ctx: SiteContext, asns: dict[str, int], role: str, label: str
 ) -> Iterator[Hit]:
     tier = _by_id(ctx, role)
+    if role == "spine":  # spines in a pod share the pod's ASN: TOPO-006 compares the pods
+        yield from _pod_spines_share_one_asn(ctx, asns, [d for d in tier if d[1].pod])
+        tier = [(name, device) for name, device in tier if device.pod is None]
     if len({asns[name] for name, _ in tier}) < 2:
         return
     if role not in ctx.site.asn.shared:
@@ -219,6 +254,87 @@ def _tier_shares_one_asn(
                 f"{label} {name} has ASN {asns[name]}, not the {label}s' shared ASN "
                 f"{shared}; {label}s share one ASN: remove the override",
                 _asn_source(ctx, device),
+            )
+
+
+def _pod_spines_share_one_asn(
+    ctx: SiteContext, asns: dict[str, int], spines: list[tuple[str, Device]]
+) -> Iterator[Hit]:
+    by_pod: dict[str, list[tuple[str, Device]]] = defaultdict(list)
+    for name, device in spines:
+        assert device.pod is not None
+        by_pod[device.pod].append((name, device))
+    for pod_name, members in sorted(by_pod.items()):
+        pod = ctx.site.pods[pod_name]
+        if pod.asn is None and "spine" not in ctx.site.asn.shared:
+            if len({asns[name] for name, _ in members}) > 1:
+                yield Hit(
+                    f"the spines of pod {pod_name} have {len({asns[n] for n, _ in members})} "
+                    f"ASNs; a pod's spines share one: give pod {pod_name} an asn, or add "
+                    "spine to asn.shared (a pod's spines then get it + the pod id)",
+                    pod.path,
+                )
+            continue
+        shared = allocate.pod_spine_asn(ctx.site, pod_name)
+        for name, device in members:
+            if asns[name] != shared:
+                yield Hit(
+                    f"spine {name} has ASN {asns[name]}, not pod {pod_name}'s spine ASN "
+                    f"{shared}; a pod's spines share one ASN: remove the override",
+                    _asn_source(ctx, device),
+                )
+
+
+@rule(
+    "TOPO-006",
+    "error",
+    "Each pod's spines have an ASN no other pod's spines have",
+    "A route from a leaf of one pod reaches a leaf of another through a spine of each pod "
+    "(leaf, spine, super-spine, spine, leaf): when both pods' spines share one ASN, the second "
+    "spine finds its own ASN in the AS path and drops the route, so the pods never learn each "
+    "other's loopbacks or EVPN routes (meetme renders no allowas-in). RFC 7938 gives each "
+    "pod's tier 2 an ASN of its own.",
+    "docs/standards.md#topo-006; " + RFC7938,
+)
+def pods_have_their_own_spine_asn(ctx: SiteContext) -> Iterator[Hit]:
+    asns = _asns(ctx)
+    owner: dict[int, str] = {}
+    reported: set[str] = set()  # once per pod
+    for name, device in _by_id(ctx, "spine"):
+        if device.pod is None:
+            continue
+        asn = asns[name]
+        first = owner.setdefault(asn, device.pod)
+        if first != device.pod and device.pod not in reported:
+            reported.add(device.pod)
+            yield Hit(
+                f"spine {name} of pod {device.pod} has ASN {asn}, as the spines of pod {first} "
+                "do; routes between the two pods would be dropped as AS-path loops: give pod "
+                f"{device.pod} an ASN of its own",
+                _asn_source(ctx, device),
+            )
+
+
+@rule(
+    "TOPO-007",
+    "error",
+    "No link joins two pods",
+    "A pod's spines and leaves link within their pod; pods meet at the super-spines. A link "
+    "from a leaf of one pod to a spine of another is a path the overlay does not use (a VTEP "
+    "peers with its own pod's spines) and that breaks the pod's failure and ASN boundary. Link "
+    "rules never pair devices of two pods; an explicit link can.",
+    "docs/standards.md#topo-007; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
+)
+def no_link_between_pods(ctx: SiteContext) -> Iterator[Hit]:
+    devices = ctx.site.devices
+    for link in ctx.fabric.links:
+        a_pod, b_pod = devices[link.a.device].pod, devices[link.b.device].pod
+        if a_pod is not None and b_pod is not None and a_pod != b_pod:
+            yield Hit(
+                f"{link.origin} joins {link.a.device} {link.a.interface} (pod {a_pod}) and "
+                f"{link.b.device} {link.b.interface} (pod {b_pod}); pods meet only at the "
+                "super-spines: link each device within its own pod",
+                link.source,
             )
 
 

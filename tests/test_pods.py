@@ -1,0 +1,311 @@
+"""Pods (issue 13 item 2): a 3-tier site of two pods, built from the example (two_pods.py).
+
+Intent: pods and the pod of a device or link rule side are names the loader checks at the
+line they are written; link rules cable each pod's devices to their own pod's only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import line_of, lint_repo, replace_in
+from meetme.validators.policy_eval import propagate
+from two_pods import DEVICES, LINKS, SITE, two_pods
+from typer.testing import CliRunner
+
+from meetme.cli import app
+from meetme.pipeline import device_models
+
+
+def lint_output(repo: Path) -> tuple[int, str]:
+    outcome = CliRunner().invoke(app, ["lint"])
+    return outcome.exit_code, outcome.output
+
+
+# --- intent ----------------------------------------------------------------------------------
+
+
+def test_unknown_pod_of_a_device_is_a_dangling_name(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "pod: hall2", "pod: hall3")
+    line = line_of(example / DEVICES, "pod: hall3")
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{DEVICES}:{line}:14: error[dangling-name]: unknown pod 'hall3'; did you mean "
+        "'hall2'? (known: hall1, hall2)"
+    ) in out
+
+
+def test_a_super_spine_in_a_pod_is_refused_at_its_pod(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: super_spine\n", "role: super_spine\n        pod: hall1\n")
+    line = line_of(example / DEVICES, "role: super_spine") + 1
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{DEVICES}:{line}:14: error[bad-value]: a super_spine belongs to no pod (super-spines "
+        "and borders join the pods); only spines, leaves and border leaves have one: remove "
+        "pod: hall1"
+    ) in out
+
+
+def test_a_border_in_a_pod_is_refused(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: border\n", "role: border\n        pod: hall2\n")
+    line = line_of(example / DEVICES, "role: border") + 1
+    code, out = lint_output(example)
+    assert code == 2
+    assert f"{DEVICES}:{line}:14: error[bad-value]: a border belongs to no pod" in out
+
+
+def test_a_border_leaf_may_join_a_pod(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: border_leaf\n", "role: border_leaf\n        pod: hall1\n")
+    code, out = lint_output(example)
+    assert code in (0, 1), out
+    assert "error[" not in out
+
+
+def test_unknown_pod_of_a_link_rule_side(example: Path) -> None:
+    two_pods(example)
+    replace_in(
+        example / LINKS,
+        'b: {role: spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}',
+        'b: {role: spine, pod: hal2, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}',
+    )
+    line = line_of(example / LINKS, "pod: hal2")
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{LINKS}:{line}:31: error[dangling-name]: unknown pod 'hal2'; did you mean 'hall2'?"
+    ) in out
+
+
+def test_pod_ids_are_unique(example: Path) -> None:
+    two_pods(example, pods="      hall1: {id: 1}\n      hall2: {id: 1}\n")
+    line = line_of(example / SITE, "hall2: {id: 1}")
+    code, out = lint_output(example)
+    assert code == 2
+    assert (
+        f"{SITE}:{line}:19: error[duplicate-name]: pod id 1 is already used by pod 'hall1'"
+    ) in out
+
+
+def _spines_of(repo: Path, leaf: str) -> list[str]:
+    fabric = lint_repo(repo).fabrics["aus1"]
+    return sorted(
+        far.device for _, far, _ in fabric.links_of(leaf) if far.device.startswith("aus1-sp")
+    )
+
+
+def test_a_rule_cables_each_leaf_to_its_own_pods_spines_only(example: Path) -> None:
+    two_pods(example)
+    assert _spines_of(example, "aus1-lf1") == ["aus1-sp1", "aus1-sp2"]
+    assert _spines_of(example, "aus1-lf3") == ["aus1-sp3", "aus1-sp4"]
+
+
+def test_a_rule_side_selects_the_devices_of_its_pod(example: Path) -> None:
+    """pod: hall2 on the spine side of the Cumulus rule: the hall2 Cumulus leaf lf5, moved to
+    hall2, reaches sp3/sp4; the hall1 Cumulus leaves get no spine at all from that rule."""
+    two_pods(example)
+    text = (example / DEVICES).read_text()
+    start = text.index("      aus1-lf5:")
+    (example / DEVICES).write_text(
+        text[:start] + text[start:].replace("pod: hall1", "pod: hall2", 1)
+    )
+    replace_in(
+        example / LINKS,
+        'b: {role: spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}\n'
+        "        speed: 400G\n      - name: leaf-to-spine-nxos",
+        'b: {role: spine, pod: hall2, interface: "Ethernet{n}/1", first: 9, peer_id_base: 101}\n'
+        "        speed: 400G\n      - name: leaf-to-spine-nxos",
+    )
+    assert _spines_of(example, "aus1-lf5") == ["aus1-sp3", "aus1-sp4"]
+    assert _spines_of(example, "aus1-lf1") == []
+    assert _spines_of(example, "aus1-lf3") == ["aus1-sp3", "aus1-sp4"]
+
+
+# --- ASNs ------------------------------------------------------------------------------------
+
+
+def _asns(repo: Path) -> dict[str, int]:
+    """Each device's ASN as its rendered BGP process has it."""
+    result = lint_repo(repo)
+    return {name: model.bgp.asn for name, model in device_models(result).items()}
+
+
+def test_each_pods_spines_share_an_asn_of_their_own(example: Path) -> None:
+    two_pods(example)
+    asns = _asns(example)
+    assert [asns[f"aus1-sp{n}"] for n in (1, 2, 3, 4)] == [4200009001] * 2 + [4200009002] * 2
+    assert asns["aus1-ss1"] == asns["aus1-ss2"] == 4200009500
+    assert asns["aus1-lf1"] == 4200000101
+    assert asns["aus1-lf3"] == 4200000103
+
+
+def test_a_pods_own_asn_wins(example: Path) -> None:
+    two_pods(example, pods="      hall1: {id: 1}\n      hall2: {id: 2, asn: 4200008800}\n")
+    asns = _asns(example)
+    assert asns["aus1-sp1"] == 4200009001
+    assert asns["aus1-sp3"] == asns["aus1-sp4"] == 4200008800
+
+
+def test_adding_a_pod_renumbers_no_other(example: Path) -> None:
+    """A third pod (id 3) before the others in the file: hall1 and hall2 keep their ASNs."""
+    two_pods(example, pods="      hall0: {id: 3}\n      hall1: {id: 1}\n      hall2: {id: 2}\n")
+    replace_in(example / DEVICES, "pod: hall2", "pod: hall0", count=2)  # sp3, sp4
+    asns = _asns(example)
+    assert asns["aus1-sp1"] == 4200009001
+    assert asns["aus1-sp3"] == 4200009003
+
+
+def test_without_pods_spines_keep_the_shared_asn(example: Path) -> None:
+    asns = _asns(example)
+    assert {asns[f"aus1-sp{n}"] for n in (1, 2, 3, 4)} == {4200009000}
+
+
+# --- EVPN scoped by pod ----------------------------------------------------------------------
+
+
+def _evpn(repo: Path) -> dict[str, list[tuple[str, bool]]]:
+    """device -> (EVPN peer, next hop unchanged) of each of its overlay sessions."""
+    models = device_models(lint_repo(repo))
+    return {
+        name: [(p.peer_device, p.next_hop_unchanged) for p in model.evpn.peers]
+        for name, model in models.items()
+        if model.evpn is not None
+    }
+
+
+BORDER_LEAVES = [f"aus1-bl{n}" for n in range(1, 7)]
+
+
+def test_vteps_peer_with_their_pods_spines_and_spines_with_the_super_spines(
+    example: Path,
+) -> None:
+    two_pods(example)
+    evpn = _evpn(example)
+    assert evpn["aus1-lf1"] == [("aus1-sp1", False), ("aus1-sp2", False)]
+    assert evpn["aus1-lf3"] == [("aus1-sp3", False), ("aus1-sp4", False)]
+    assert evpn["aus1-sp3"] == [
+        (name, True) for name in ("aus1-ss1", "aus1-ss2", "aus1-lf3", "aus1-lf4")
+    ]
+    # the super-spines: route servers between the pods, and for the pod-less border leaves
+    # (cabled to the borders only, so no spine of theirs exists)
+    spines = [f"aus1-sp{n}" for n in (1, 2, 3, 4)]
+    assert evpn["aus1-ss1"] == [(name, True) for name in (*spines, *BORDER_LEAVES)]
+    assert evpn["aus1-bl1"] == [("aus1-ss1", False), ("aus1-ss2", False)]
+
+
+def test_every_overlay_session_has_both_ends(example: Path) -> None:
+    two_pods(example)
+    evpn = _evpn(example)
+    sessions = {(name, peer) for name, peers in evpn.items() for peer, _ in peers}
+    assert sessions == {(peer, name) for name, peer in sessions}
+    assert len(sessions) == 2 * (6 * 2 + 4 * 2 + 6 * 2)  # leaf-spine, spine-ss, bl-ss
+
+
+def test_a_border_leaf_in_a_pod_peers_with_that_pods_spines(example: Path) -> None:
+    two_pods(example)
+    replace_in(example / DEVICES, "role: border_leaf\n", "role: border_leaf\n        pod: hall2\n")
+    evpn = _evpn(example)
+    assert evpn["aus1-bl1"] == [("aus1-sp3", False), ("aus1-sp4", False)]
+    assert ("aus1-bl1", True) not in evpn["aus1-ss1"]
+    assert ("aus1-bl1", True) in evpn["aus1-sp3"]
+
+
+def test_pods_without_super_spines_keep_the_two_tier_overlay(example: Path) -> None:
+    """Pods but no super-spine: every VTEP still peers with every spine, as today."""
+    pods = "    pods:\n      hall1: {id: 1}\n    underlay:\n"
+    replace_in(example / SITE, "    underlay:\n", pods)
+    replace_in(example / DEVICES, "        id: 11\n", "        id: 11\n        pod: hall1\n")
+    evpn = _evpn(example)
+    assert [peer for peer, _ in evpn["aus1-lf3"]] == [f"aus1-sp{n}" for n in (1, 2, 3, 4)]
+
+
+def test_an_eos_super_spine_renders_as_a_route_server(example: Path) -> None:
+    two_pods(example)
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    config = (example / "rendered/aus1/aus1-ss1.cfg").read_text().splitlines()
+    for address, asn in (("10.0.0.11", 4200009001), ("10.0.0.13", 4200009002)):
+        assert f"   neighbor {address} remote-as {asn}" in config
+        assert f"   neighbor {address} next-hop-unchanged" in config
+        assert f"      neighbor {address} activate" in config
+
+
+def test_nxos_super_spines_are_refused_naming_device_platform_and_feature(example: Path) -> None:
+    two_pods(example)
+    devices = example / DEVICES
+    text = devices.read_text()
+    eos = "role: super_spine\n        platform: arista_eos\n        model: 7060X6-64PE"
+    nxos = "role: super_spine\n        platform: cisco_nxos\n        model: N9K-C9364D-GX2A"
+    devices.write_text(text.replace(eos, nxos))
+    links = example / LINKS
+    links.write_text(
+        links.read_text().replace(
+            '{role: super_spine, interface: "Ethernet{n}/1"',
+            '{role: super_spine, interface: "Ethernet1/{n}"',
+        )
+    )
+    code, out = lint_output(example)
+    assert code == 1
+    plat = [line for line in out.splitlines() if " error " in line]
+    assert len(plat) == 2, out
+    for line, name in zip(plat, ("aus1-ss1", "aus1-ss2"), strict=True):
+        assert "PLAT-007" in line
+        assert (
+            f"{name} (Cisco NX-OS) cannot render EVPN next hop unchanged toward VTEPs "
+            "(a route server's EVPN sessions)"
+        ) in line
+
+
+# --- acceptance: a pod-1 leaf's loopback reaches a pod-2 leaf --------------------------------
+
+L1, SP_HALL1, SS, SP_HALL2 = 4200000101, 4200009001, 4200009500, 4200009002
+
+
+def test_a_hall1_leafs_loopback_is_accepted_by_a_hall2_leaf(example: Path) -> None:
+    """Through the models' underlay sessions, route maps and AS-path loop checks: aus1-lf1's
+    router id reaches aus1-lf3 as leaf, spine (hall1), super-spine, spine (hall2); its VTEP
+    address likewise, and the EVPN routes keep lf1's next hop the whole way."""
+    two_pods(example)
+    result = lint_repo(example)
+    assert result.errors == []
+    models = device_models(result)
+    for prefix in ("10.0.0.101/32", "10.0.1.101/32"):  # router id, VTEP source
+        spread = propagate(models, "aus1-lf1", prefix)
+        assert spread.paths["aus1-lf3"] == (SP_HALL2, SS, SP_HALL1, L1)
+        assert spread.paths["aus1-lf4"] == (SP_HALL2, SS, SP_HALL1, L1)
+        assert spread.paths["aus1-sp3"] == (SS, SP_HALL1, L1)
+        # the hall1 spines drop it back from the super-spines, the super-spines from the
+        # hall2 spines and the borders: the loop check ends each way back
+        assert spread.loop_drops["aus1-sp2"] == (SS, SP_HALL1, L1)
+        assert SS in spread.loop_drops["aus1-ss2"]
+    overlay = propagate(models, "aus1-lf1", "10.0.1.101/32", sessions="overlay")
+    assert overlay.paths["aus1-lf3"] == (SP_HALL2, SS, SP_HALL1, L1)
+    assert overlay.next_hop_kept["aus1-lf3"] is True
+    assert overlay.paths["aus1-bl1"] == (SS, SP_HALL1, L1)  # the pod-less border leaves
+
+
+def test_one_spine_asn_for_both_pods_loop_drops_and_lint_flags_it(example: Path) -> None:
+    """Both pods on the example's one spine ASN: hall2's spines find it in the path from the
+    super-spines and drop it, so no hall2 leaf learns hall1's loopbacks; TOPO-006 says so."""
+    two_pods(
+        example,
+        pods="      hall1: {id: 1, asn: 4200009000}\n      hall2: {id: 2, asn: 4200009000}\n",
+    )
+    result = lint_repo(example)
+    assert [f.rule for f in result.errors] == ["TOPO-006"]
+    spread = propagate(device_models(result), "aus1-lf1", "10.0.0.101/32")
+    assert "aus1-lf3" not in spread.paths
+    assert spread.loop_drops["aus1-sp3"] == (SS, 4200009000, L1)
+    code, _ = lint_output(example)
+    assert code == 1
+
+
+def test_the_walk_applies_the_underlay_route_maps(example: Path) -> None:
+    """A prefix outside the loopback pools leaves lf1 toward no one: its out-map denies it."""
+    two_pods(example)
+    spread = propagate(device_models(lint_repo(example)), "aus1-lf1", "10.99.0.0/24")
+    assert spread.paths == {"aus1-lf1": ()}
