@@ -19,6 +19,7 @@ item that has a path wins, and a missing one is reported at the deepest key foun
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import yaml
 from meetme.validators.config_lint.readback import (
@@ -75,6 +76,11 @@ WORDS = Words(
     export_missing="`vrf {name} router bgp route-export to-evpn route-target {rt}` (without it "
     "NVUE derives the target from the leaf's own ASN)",
 )
+
+
+def load(text: str) -> Any:
+    """The plain data of a rendered startup.yaml, by the same fast reader (YAMLError if none)."""
+    return yaml.load(text, Loader=Loader)
 
 
 def compose(text: str) -> yaml.Node | Value | None:
