@@ -39,6 +39,42 @@ class PeerPort(Model):
     interface: str
 
 
+class PortSpeed(Model):
+    """The speed a physical port must be told to run, where it is not the cage's native one
+    (a 400G link in an 800G cage, a breakout sub-port): the rate and the electrical lanes it
+    runs over (EOS `speed 400g-4`). Decided in generators/resolve/ports.py."""
+
+    gbps: int
+    lanes: int
+
+    @property
+    def mbps(self) -> int:
+        """NX-OS `speed` takes Mb/s."""
+        return self.gbps * 1000
+
+
+class Breakout(Model):
+    """One front-panel cage split into several interfaces (a 4x100G breakout), as each platform
+    needs it said: the parent's name and numbers, the mode, and every sub-port the mode makes.
+    Decided in generators/resolve/ports.py from the links' sub-ports and `breakout:`."""
+
+    parent: str  # the cage as the platform names it whole: swp1, Ethernet1/1, Ethernet1, 0/0/0/16
+    module: int  # the slot / module of the cage (fixed systems: NX-OS 1, IOS-XR 0/0/0 -> 0)
+    port: int  # the cage's number
+    count: int  # interfaces the cage is split into
+    speed_gbps: int  # each one's speed
+    lanes: int  # electrical lanes each one runs over
+    sub_ports: tuple[str, ...]  # every interface the mode makes, in order
+    # sub-ports no link uses, where the platform must still be told their speed (EOS: a lane
+    # left at the cage's default speed would claim the lanes of the others)
+    idle_sub_ports: tuple[str, ...] = ()
+
+    @property
+    def mode(self) -> str:
+        """4x100G: the intent's spelling, for descriptions."""
+        return f"{self.count}x{self.speed_gbps}G"
+
+
 class Interface(Model):
     name: str
     kind: Literal["loopback", "routed", "subinterface", "management", "svi"]
@@ -51,6 +87,9 @@ class Interface(Model):
     ip_mtu: int | None = None  # the IP MTU both ends must agree on (PHY-010)
     mtu: int | None = None  # the number the platform's own `mtu` command takes
     speed_gbps: int | None = None
+    # the speed the port must be told, when it differs from its cage's native speed or it is
+    # a breakout sub-port whose platform wants one; None: the cage's own (resolve/ports.py)
+    port_speed: PortSpeed | None = None
     peer: PeerPort | None = None
     # unicast RPF on an external port (RFC 3704, BCP 84): "loose" = the source must have a
     # route (`reachable-via any`), for multihomed edges; None: not checked
@@ -503,6 +542,7 @@ class DeviceModel(Model):
     mlag: Mlag | None = None
     vrfs: tuple[PlainVrf, ...] = ()
     acls: tuple[Acl, ...] = ()
+    breakouts: tuple[Breakout, ...] = ()  # cages split into sub-ports, by port number
 
     def leaks_into_default(self, afi: str) -> bool:
         """Whether a plain VRF exports routes of this family into the default VRF."""

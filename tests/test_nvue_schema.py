@@ -23,7 +23,15 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLE_INTENT, lint_repo, replace_in
-from meetme.generators.model import BfdTimers, DeviceModel, Evpn, Lag, StaticRoute
+from meetme.generators.model import (
+    BfdTimers,
+    Breakout,
+    DeviceModel,
+    Evpn,
+    Lag,
+    PortSpeed,
+    StaticRoute,
+)
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import RenderError, output_name, render_device
 from pydantic import BaseModel, ValidationError
@@ -1172,3 +1180,34 @@ def test_matrix_golden_files_are_valid_nvue_516(forbid_schema: type[BaseModel]) 
     assert len(golden) >= 1
     for path in golden:
         validate(forbid_schema, path.name, path.read_text())
+
+
+def test_breakout_and_port_speeds_are_valid_nvue_516(
+    forbid_schema: type[BaseModel], nvue_devices: list[tuple[DeviceModel, str]]
+) -> None:
+    """A cage broken out 4x (parent `link breakout`) and a sub-port told its speed validate."""
+    model = next(m for m, _ in nvue_devices if m.hostname == "aus1-lf1")
+    uplink = model.interfaces[0]
+    sub_port = uplink.model_copy(
+        update={"name": "swp50s1", "port_speed": PortSpeed(gbps=200, lanes=2)}
+    )
+    broken = model.model_copy(
+        update={
+            "interfaces": (*model.interfaces, sub_port),
+            "breakouts": (
+                Breakout(
+                    parent="swp50",
+                    module=0,
+                    port=50,
+                    count=4,
+                    speed_gbps=200,
+                    lanes=2,
+                    sub_ports=("swp50s0", "swp50s1", "swp50s2", "swp50s3"),
+                ),
+            ),
+        }
+    )
+    tree = validate(forbid_schema, broken.hostname, render_device(broken))
+    interfaces = tree["interface"]
+    assert interfaces["swp50"]["link"] == {"breakout": {"4x": {}}}
+    assert interfaces["swp50s1"]["link"]["speed"] == "200G"

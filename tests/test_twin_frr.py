@@ -226,7 +226,7 @@ def test_vtep_svis_hold_the_anycast_gateway_and_are_advertised_as_type5() -> Non
     assert (
         "interface vlan101 vrf gpu-a\n"
         " description vlan101: gpu-tenant-a gpu-a-compute-1 anycast gateway\n"
-        " ip address 10.50.1.153/24\n ipv6 address 2001:db8:50:1:ffff:ffff:ffff:ff9a/64\n"
+        " ip address 10.50.1.254/24\n ipv6 address 2001:db8:50:1:ffff:ffff:ffff:ffff/64\n"
         " ip address 10.50.1.1/24\n ipv6 address 2001:db8:50:1::1/64\nexit"
     ) in nvue
     assert "  redistribute connected\n" in _block(nvue, "router bgp 4200000101 vrf gpu-a")

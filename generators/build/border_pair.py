@@ -45,7 +45,10 @@ def border_pair_of(
         if not pair_link(intent, site, device, remote):
             continue
         far = f"{remote.device} {remote.interface}"
-        result.interfaces.append(routed_port(local, remote, platform, f"border pair link to {far}"))
+        speed = fabric.ports.speed_of(name, local.interface)
+        result.interfaces.append(
+            routed_port(local, remote, platform, f"border pair link to {far}", speed)
+        )
         for afi, address in (("ipv4", remote.address_v4), ("ipv6", remote.address_v6)):
             if address is None:
                 continue

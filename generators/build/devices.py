@@ -174,6 +174,7 @@ def build_device(
         mlag=mlag,
         vrfs=handoff.vrfs,
         acls=edge.acls,
+        breakouts=fabric.ports.breakouts_of(name),
     )
 
 

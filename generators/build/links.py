@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meetme.generators.model import Address, Interface, PeerPort
+from meetme.generators.model import Address, Interface, PeerPort, PortSpeed
 from meetme.generators.platforms import Platform
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.fabric import LinkEndFacts
@@ -11,9 +11,14 @@ from meetme.intent.schema import Device, Intent, Site
 
 
 def routed_port(
-    local: LinkEndFacts, remote: LinkEndFacts, platform: Platform, description: str
+    local: LinkEndFacts,
+    remote: LinkEndFacts,
+    platform: Platform,
+    description: str,
+    port_speed: PortSpeed | None = None,
 ) -> Interface:
-    """A link end as a routed port: the link's /31 and /127, its MTU and speed, its far end."""
+    """A link end as a routed port: the link's /31 and /127, its MTU and speed, its far end;
+    `port_speed` the speed the port must be told (resolve/ports.py), None for its cage's own."""
     return Interface(
         name=local.interface,
         kind="routed",
@@ -23,6 +28,7 @@ def routed_port(
         ip_mtu=local.ip_mtu,
         mtu=platform.mtu(local.ip_mtu),
         speed_gbps=local.speed_gbps,
+        port_speed=port_speed,
         peer=PeerPort(device=remote.device, interface=remote.interface),
     )
 

@@ -30,7 +30,7 @@ from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.fabric import SiteFabric
-from meetme.generators.resolve.placement import PlacedNetwork
+from meetme.generators.resolve.placement import PlacedNetwork, svi_own_addresses, svi_owners
 
 from meetme.intent.schema import Device, Intent, Site
 from meetme.intent.schema_overlay import EvpnSettings
@@ -74,7 +74,14 @@ def evpn_device(
     placed = fabric.placement.networks_of(name)
     unique_svi = "svi_needs_unique_address" in platform.capabilities
     vlans = [
-        _vlan(settings, router_id, p, platform.svi_format, device.id if unique_svi else None)
+        _vlan(
+            settings,
+            router_id,
+            p,
+            platform.svi_format,
+            svi_owners(site, fabric.placement, p.tenant, p.name) if unique_svi else None,
+            name,
+        )
         for p in placed
     ]
     connected_map = (
@@ -153,19 +160,21 @@ def _vlan(
     router_id: str,
     placed: PlacedNetwork,
     svi_format: str,
-    own_address_id: int | None,
+    owners: tuple[str, ...] | None,
+    name: str,
 ) -> EvpnVlan:
-    """`own_address_id`: on platforms whose SVI needs an address of its own besides the anycast
-    gateway, the device id that picks it (counted down from the top of the subnet)."""
+    """`owners`: on platforms whose SVI needs an address of its own besides the anycast
+    gateway, the network's leaves that need one (resolve/placement.py svi_owners): `name`, the
+    k-th of them, takes the k-th address from the top of the subnet."""
     network = placed.network
     gateway_v4 = Address.of(network.gateway_v4) if network.gateway_v4 else None
     gateway_v6 = Address.of(network.gateway_v6) if network.gateway_v6 else None
     svi = None
     if gateway_v4 or gateway_v6:
         own_v4, own_v6 = gateway_v4, gateway_v6
-        if own_address_id is not None:
-            own_v4 = _own_address(network.gateway_v4, own_address_id)
-            own_v6 = _own_address(network.gateway_v6, own_address_id)
+        if owners is not None:
+            own_v4 = _own_address(network.gateway_v4, owners, name)
+            own_v6 = _own_address(network.gateway_v6, owners, name)
         svi = Interface(
             name=svi_format.format(vlan=network.vlan),
             kind="svi",
@@ -189,20 +198,18 @@ def _vlan(
     )
 
 
-def _own_address(gateway: str | None, device_id: int) -> Address | None:
-    """The leaf's own SVI address: the subnet's last address minus the device id, so it is
-    stable per device and never the gateway, the network or the broadcast address."""
+def _own_address(gateway: str | None, owners: tuple[str, ...], name: str) -> Address | None:
+    """The leaf's own SVI address (docs/standards.md#evpn-023); EVPN-023 reports a subnet too
+    small for them before any model is built."""
     if gateway is None:
         return None
-    net = ipaddress.ip_interface(gateway).network
-    top = int(net.broadcast_address) - (1 if net.version == 4 else 0)
-    own = ipaddress.ip_address(top - device_id if top - device_id > 0 else 0)
-    if int(own) <= int(net.network_address) or str(own) == gateway.split("/")[0]:
+    own = svi_own_addresses(gateway, len(owners))
+    if own is None:
         raise PoolExhausted(
-            f"subnet {net} has no room for a per-leaf SVI address of device id "
-            f"{device_id}; use a wider gateway subnet"
+            f"subnet {ipaddress.ip_interface(gateway).network} has no room for the gateway and "
+            f"an SVI address for each of {', '.join(owners)}; use a wider gateway subnet"
         )
-    return Address.of(f"{own}/{net.prefixlen}")
+    return Address.of(own[owners.index(name)])
 
 
 def evpn_peer_names(site: Site, name: str) -> list[str]:

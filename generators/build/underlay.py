@@ -113,7 +113,8 @@ def _fabric_links(
             continue  # the border pair's own link: iBGP, built by border_pair
         peer = site.devices[remote.device]
         far = f"{remote.device} {remote.interface}"
-        interfaces.append(routed_port(local, remote, platform, f"p2p to {far}"))
+        speed = fabric.ports.speed_of(name, local.interface)
+        interfaces.append(routed_port(local, remote, platform, f"p2p to {far}", speed))
         remote_as = allocate.device_asn(intent, site, peer)
         sessions = [("ipv4", remote.address_v4, RM_UNDERLAY_V4_IN, RM_UNDERLAY_V4_OUT)]
         if remote.address_v6 is not None and underlay_v6(site):

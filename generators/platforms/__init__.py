@@ -16,6 +16,7 @@ from meetme.generators.platforms.base import (
     LocalUsers,
     OutputFile,
     Platform,
+    PortForms,
     UserRole,
 )
 
@@ -51,6 +52,7 @@ __all__ = [
     "OutputFile",
     "Platform",
     "PlatformInfo",
+    "PortForms",
     "UserRole",
     "register",
     "unregister",

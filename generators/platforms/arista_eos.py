@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from meetme.generators.platforms import gaps, spellings
-from meetme.generators.platforms.base import Capabilities, LocalUsers, Platform, UserRole
+from meetme.generators.platforms.base import (
+    Capabilities,
+    LocalUsers,
+    Platform,
+    PortForms,
+    UserRole,
+)
 
 PLATFORM = Platform(
     name="arista_eos",
@@ -28,6 +34,9 @@ PLATFORM = Platform(
         password_hash="sha512_crypt",
     ),
     push_drivers=("eos",),
+    # `speed 400g-4` (rate, lanes) on the port; a breakout is said by the speed of each lane
+    # interface that leads a sub-port, used or not (docs/syntax.md#eos-ports)
+    ports=PortForms(sub_port_speed=True, idle_sub_ports=True),
     filters={"as_path_regexes": spellings.as_path_regexes},  # no ASN ranges in as-path lists
     # `leak routes source-vrf VRF subscribe-policy RM` under `router general`: one policy per
     # source VRF for both families (Arista EOS User Manual, "Inter-VRF Local Route Leaking").

@@ -81,6 +81,25 @@ class OutputFile:
 
 
 @dataclass(frozen=True)
+class PortForms:
+    """How the platform is told a port's speed and a cage's breakout (docs/syntax.md, each
+    platform's "Port speed and breakout"); generators/resolve/ports.py decides from these."""
+
+    # a port slower than its cage is told its speed (False: IOS-XR, where the optic decides
+    # and the interface's type names its speed)
+    forced_speed: bool = True
+    # each sub-port of a breakout is told its speed (EOS: that is how a breakout is said; NVUE)
+    sub_port_speed: bool = False
+    # sub-ports no link uses are told their speed too (EOS: else the first lane keeps the
+    # cage's default speed and claims every lane)
+    idle_sub_ports: bool = False
+    # the breakout modes the platform has a form for ("4x100G"); None: any the cage runs
+    modes: tuple[str, ...] | None = None
+    # the interface type that names the port's speed, by Gb/s (IOS-XR); empty: none does
+    speed_types: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Platform:
     name: str  # the intent's `platform:` value and the template folder's name
     title: str
@@ -112,6 +131,8 @@ class Platform:
     # "per_vrf" - one policy per source VRF serving both families (EOS `leak routes source-vrf
     # VRF subscribe-policy RM`, docs/syntax.md#eos-vrf-leaking)
     vrf_leak_policies: Literal["per_family", "per_vrf"] = "per_family"
+    # how a port's speed and a cage's breakout are said (generators/resolve/ports.py)
+    ports: PortForms = field(default_factory=PortForms)
     # vendor spellings, as Jinja filters of this platform's templates
     filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     # what the templates cannot print: each check yields a Gap per value it meets

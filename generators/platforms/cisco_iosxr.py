@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from meetme.generators.platforms import gaps, spellings
-from meetme.generators.platforms.base import Capabilities, LocalUsers, Platform, UserRole
+from meetme.generators.platforms.base import (
+    Capabilities,
+    LocalUsers,
+    Platform,
+    PortForms,
+    UserRole,
+)
 
 PLATFORM = Platform(
     name="cisco_iosxr",
@@ -28,6 +34,22 @@ PLATFORM = Platform(
         password_hash="sha512_crypt",
     ),
     push_drivers=("iosxr", "iosxr_netconf"),
+    # The optic sets a port's speed and the interface type names it (HundredGigE0/0/0/8: a
+    # 100G optic in a 400G cage); a breakout is `controller Optics0/0/0/P` `breakout 4x100`
+    # (docs/syntax.md#iosxr-ports)
+    ports=PortForms(
+        forced_speed=False,
+        speed_types={
+            10: "TenGigE",
+            25: "TwentyFiveGigE",
+            40: "FortyGigE",
+            50: "FiftyGigE",
+            100: "HundredGigE",
+            200: "TwoHundredGigE",
+            400: "FourHundredGigE",
+            800: "EightHundredGigE",
+        },
+    ),
     filters={
         "netmask": spellings.netmask,
         "as_path_regexes": spellings.as_path_regexes,

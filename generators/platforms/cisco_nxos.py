@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from meetme.generators.platforms import gaps, spellings
-from meetme.generators.platforms.base import Capabilities, LocalUsers, Platform, UserRole
+from meetme.generators.platforms.base import (
+    Capabilities,
+    LocalUsers,
+    Platform,
+    PortForms,
+    UserRole,
+)
 
 PLATFORM = Platform(
     name="cisco_nxos",
@@ -38,6 +44,12 @@ PLATFORM = Platform(
         password_hash="sha256_crypt",
     ),
     push_drivers=("nxos", "nxos_ssh"),
+    # `speed <Mb/s>` on a port; `interface breakout module 1 port P map <S>g-<k>x`, whose maps
+    # are these (Cisco Nexus-as-Code data model, interface_breakouts `map`;
+    # docs/syntax.md#nxos-ports)
+    ports=PortForms(
+        modes=("4x10G", "4x25G", "2x50G", "4x50G", "2x100G", "4x100G", "2x200G"),
+    ),
     filters={
         "dotted_mac": spellings.dotted_mac,
         "as_path_regexes": spellings.as_path_regexes,

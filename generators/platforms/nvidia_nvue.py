@@ -8,6 +8,7 @@ from meetme.generators.platforms.base import (
     LocalUsers,
     OutputFile,
     Platform,
+    PortForms,
     UserRole,
 )
 
@@ -39,6 +40,9 @@ PLATFORM = Platform(
     ),
     files=(OutputFile("device.j2", ".yaml"),),
     push_drivers=("nvue",),  # accepted in the inventory, no push adapter yet (docs/push.md)
+    # `link speed` on a port; `link breakout 4x` on the cage, `link speed` on each sub-port
+    # (docs/syntax.md#nvue-ports)
+    ports=PortForms(sub_port_speed=True),
     filters={
         "as_path_regexes": spellings.as_path_regexes,  # no ASN ranges in as-path lists
         "yaml_str": spellings.yaml_str,  # YAML quoting by the library, not by hand

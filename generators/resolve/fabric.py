@@ -17,6 +17,7 @@ from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.edge_sessions import SiteEdge, resolve_edge
 from meetme.generators.resolve.placement import Placement, resolve_placement
+from meetme.generators.resolve.ports import PortPlan, PortUse, plan_ports
 
 from meetme.core.problems import IntentError, Problem
 from meetme.intent.interfaces import sample
@@ -81,6 +82,8 @@ class SiteFabric:
     warning_pct: int = field(default_factory=lambda: default_warning_pct())
     # what the link rules and circuits cannot be resolved to (reported by the lint)
     conflicts: list[Conflict] = field(default_factory=list)
+    # the speed each fabric port is told and the cages broken out (resolve/ports.py)
+    ports: PortPlan = field(default_factory=PortPlan)
 
     _index: dict[str, list[EndPair]] = field(default_factory=dict, repr=False)
     _indexed: int = field(default=-1, repr=False)  # len(links) when the index was built
@@ -123,6 +126,7 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
         _check_edge(fabric, loaded, problems)
         _check_device_pools(loaded, site, problems)
         fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
+        fabric.ports = plan_ports(site, _port_uses(site, fabric.links))
         fabrics[site_name] = fabric
     if problems:
         raise IntentError(problems)
@@ -237,10 +241,26 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric) ->
                     continue
                 # plain replacement: str.format would run any other field the text held
                 a_end = _end(
-                    a_name, sample(rule.a.interface, a_n), speed, mtu, None, None, v4, v6, 0
+                    a_name,
+                    sample(rule.a.interface, a_n),
+                    speed,
+                    mtu,
+                    rule.a.lanes,
+                    rule.a.breakout,
+                    v4,
+                    v6,
+                    0,
                 )
                 b_end = _end(
-                    b_name, sample(rule.b.interface, b_n), speed, mtu, None, None, v4, v6, 1
+                    b_name,
+                    sample(rule.b.interface, b_n),
+                    speed,
+                    mtu,
+                    rule.b.lanes,
+                    rule.b.breakout,
+                    v4,
+                    v6,
+                    1,
                 )
                 a_end = dataclasses.replace(a_end, ip_mtu_source=mtu_source)
                 b_end = dataclasses.replace(b_end, ip_mtu_source=mtu_source)
@@ -278,6 +298,44 @@ def _add_explicit(
         facts = _end(end.device, end.interface, speed, mtu, end.lanes, end.breakout, v4, v6, offset)
         ends.append(dataclasses.replace(facts, ip_mtu_source=mtu_source))
     fabric.links.append(FabricLink(ends[0], ends[1], v4, v6, path, f"link #{link_index}"))
+
+
+def _port_uses(site: Site, links: list[FabricLink]) -> list[PortUse]:
+    """Each link end with where its interface, speed and breakout are written."""
+    uses = []
+    for link in links:
+        source = link.source
+        explicit = len(source) >= 2 and source[-2] == "links"
+        for side, end in (("a", link.a), ("b", link.b)):
+            if explicit:
+                written = site.links[int(source[-1])]
+                end_intent = written.a if side == "a" else written.b
+                where: Path_ = (*source, side, "interface")
+                speed_where = (
+                    (*source, side, "speed") if end_intent.speed is not None else (*source, "speed")
+                )
+                breakout_where = (
+                    (*source, side, "breakout") if end_intent.breakout is not None else where
+                )
+            else:  # a link rule: its a-side devices are always the links' a ends
+                rule = site.link_rules[int(source[-1])]
+                where = (*source, side)
+                speed_where = (*source, "speed")
+                rule_side = rule.a if side == "a" else rule.b
+                breakout_where = (*where, "breakout") if rule_side.breakout is not None else where
+            uses.append(
+                PortUse(
+                    end.device,
+                    end.interface,
+                    end.speed_gbps,
+                    end.lanes,
+                    end.breakout,
+                    where,
+                    speed_where,
+                    breakout_where,
+                )
+            )
+    return uses
 
 
 def _end(

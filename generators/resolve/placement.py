@@ -7,10 +7,12 @@ the same resolved Placement, so what is checked is exactly what is rendered.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve.allocate import VTEP_ROLES
 
 from meetme.intent.schema import Site
@@ -77,3 +79,35 @@ def resolve_placement(site: Site) -> Placement:
         vteps=MappingProxyType({key: tuple(names) for key, names in vteps.items()}),
         networks=MappingProxyType(networks),
     )
+
+
+def svi_owners(site: Site, placement: Placement, tenant: str, network: str) -> tuple[str, ...]:
+    """The VTEPs carrying a network whose platform gives its SVI an address of its own besides
+    the anycast gateway (NVUE VRR), by device id: the k-th of them takes the k-th own address
+    (`svi_own_addresses`)."""
+    return tuple(
+        name
+        for name in placement.vteps_of(tenant, network)
+        if (platform := PLATFORMS.get(site.devices[name].platform)) is not None
+        and platform.capabilities.svi_needs_unique_address
+    )
+
+
+def svi_own_addresses(gateway: str, count: int) -> list[str] | None:
+    """`count` own SVI addresses (with the prefix length) for the leaves of a network, taken from
+    the top of the gateway's subnet down, skipping the gateway: leaf k of `svi_owners` gets the
+    k-th. Works for any prefix length: only as many addresses as there are leaves needing one
+    are used, and the hosts keep the rest of the subnet below them. None when the subnet's host
+    addresses (IPv4 without network and broadcast, IPv6 without the subnet-router anycast) hold
+    fewer than the gateway and `count` leaves (rule EVPN-023)."""
+    iface = ipaddress.ip_interface(gateway)
+    net = iface.network
+    top = int(net.broadcast_address) - (1 if net.version == 4 else 0)
+    bottom = int(net.network_address) + 1
+    own: list[str] = []
+    candidate = top
+    while len(own) < count and candidate >= bottom:
+        if candidate != int(iface.ip):
+            own.append(f"{ipaddress.ip_address(candidate)}/{net.prefixlen}")
+        candidate -= 1
+    return own if len(own) == count else None

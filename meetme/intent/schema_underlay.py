@@ -83,6 +83,14 @@ class LinkRuleSide(Node):
         ge=0,
         description="Port n = first + (peer id - peer_id_base) * count + k: stable per id.",
     )
+    lanes: int | None = Field(
+        default=None, ge=1, le=8, description="Electrical lanes each port runs over."
+    )
+    breakout: Breakout | None = Field(
+        default=None,
+        description="The cages of this side run broken out, e.g. 4x100G; `interface` names "
+        "a sub-port (swp{n}s0, Ethernet1/{n}/1, Ethernet{n}/5).",
+    )
 
 
 class LinkRule(Node):
@@ -99,7 +107,11 @@ class LinkEnd(Node):
     interface: InterfaceName = Field(description="As the device's platform names it.")
     speed: Speed | None = None
     lanes: int | None = Field(default=None, ge=1, le=8)
-    breakout: Breakout | None = Field(default=None, description="e.g. 4x or 4x100G.")
+    breakout: Breakout | None = Field(
+        default=None,
+        description="The cage of this end runs broken out, e.g. 4x100G (4x: at the link's "
+        "speed); `interface` names one of its sub-ports.",
+    )
     mtu: Mtu | None = None
 
 

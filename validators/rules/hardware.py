@@ -6,17 +6,13 @@ numbered as its platform numbers them, with each model's source.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, cast
 
-import yaml
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
+from meetme.core.hardware import NAMING, hardware
 from meetme.intent.interfaces import foreign_name
 from meetme.intent.schema import Device
 
@@ -24,54 +20,6 @@ if TYPE_CHECKING:
     pass
 
 CATALOGUE = "validators/data/hardware.yaml"
-IOSXR_TYPES = (
-    "TenGigE|TwentyFiveGigE|FortyGigE|FiftyGigE|HundredGigE|TwoHundredGigE|FourHundredGigE"
-)
-
-
-@dataclass(frozen=True)
-class Naming:
-    """How a platform writes a front-panel port: a pattern with groups `port` and `sub`."""
-
-    pattern: re.Pattern[str]
-    shape: str  # for messages
-    first_sub: int  # the first breakout sub-port / lane number
-    sub_required: bool  # EOS: a multi-lane cage is always written with its lane
-
-
-NAMING: dict[str, Naming] = {
-    "cisco_iosxr": Naming(
-        re.compile(rf"(?:{IOSXR_TYPES})0/0/0/(?P<port>\d+)(?:/(?P<sub>\d+))?"),
-        "<Type>0/0/0/<port>[/<breakout>]",
-        0,
-        False,
-    ),
-    "arista_eos": Naming(
-        re.compile(r"Ethernet(?P<port>\d+)(?:/(?P<sub>\d+))?"),
-        "Ethernet<port>/<lane>",
-        1,
-        True,
-    ),
-    "cisco_nxos": Naming(
-        re.compile(r"Ethernet1/(?P<port>\d+)(?:/(?P<sub>\d+))?"),
-        "Ethernet1/<port>[/<breakout>]",
-        1,
-        False,
-    ),
-    "nvidia_nvue": Naming(
-        re.compile(r"swp(?P<port>\d+)(?:s(?P<sub>\d+))?"),
-        "swp<port>[s<breakout>]",
-        0,
-        False,
-    ),
-}
-
-
-@cache
-def hardware() -> dict[str, Any]:
-    text = resources.files("meetme.validators").joinpath("data/hardware.yaml").read_text()
-    data: dict[str, Any] = yaml.safe_load(text)
-    return data
 
 
 def _ranges(model: str, spec: dict[str, Any]) -> str:
@@ -246,3 +194,44 @@ def model_runs_the_platform(ctx: SiteContext) -> Iterator[Hit]:
                 f"the platform its model runs",
                 (*device.path, "model"),
             )
+
+
+def _port_problems(ctx: SiteContext, rule_id: str) -> Iterator[Hit]:
+    seen: set[tuple[Path_, str]] = set()
+    for problem in ctx.fabric.ports.problems:
+        key = (problem.path, problem.message)
+        if problem.rule == rule_id and key not in seen:
+            seen.add(key)
+            yield Hit(problem.message, problem.path)
+
+
+@rule(
+    "HW-004",
+    "error",
+    "A port runs a speed, lane count and breakout its cage can",
+    "meetme tells a port slower than its cage its speed, and a cage split into sub-ports its "
+    "breakout (generators/resolve/ports.py); a speed above the cage's, more lanes than it has, "
+    "a breakout into more sub-ports or more bandwidth than it holds, two breakouts asked of "
+    "one cage, or a sub-port the mode does not make (swp1s3 of a 2x breakout, EOS Ethernet1/3 "
+    "of a 2x400G one) would be refused by the device or leave the link down. Checked on "
+    f"fabric link ends against the catalogue {CATALOGUE} (each cage's speed, lanes, split).",
+    f"{CATALOGUE}; docs/standards.md#hw-004",
+)
+def port_speed_and_breakout_fit(ctx: SiteContext) -> Iterator[Hit]:
+    yield from _port_problems(ctx, "HW-004")
+
+
+@rule(
+    "HW-005",
+    "error",
+    "The device's platform can say the port's speed and breakout",
+    "Each platform says a port's speed and a breakout its own way (docs/syntax.md, Port speed "
+    "and breakout): NX-OS maps a port to a fixed list of breakouts (10g-4x .. 200g-2x), and "
+    "IOS-XR takes a port's speed from its optic and names the interface by it "
+    "(HundredGigE0/0/0/8 runs 100G). A breakout the platform has no form for, or an IOS-XR "
+    "name whose speed is not the link's, is reported with the device and platform before "
+    "anything renders.",
+    "docs/standards.md#hw-005",
+)
+def platform_says_port_speed(ctx: SiteContext) -> Iterator[Hit]:
+    yield from _port_problems(ctx, "HW-005")

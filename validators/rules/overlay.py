@@ -30,6 +30,7 @@ from meetme.generators.build.overlay import OVERLAY_ROLES, VTEP_ROLES, route_tar
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.generators.resolve.placement import svi_own_addresses, svi_owners
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from pydantic import TypeAdapter
 
@@ -702,3 +703,33 @@ def vnis_fit_the_rd(ctx: SiteContext) -> Iterator[Hit]:
                     f"{RD_ASSIGNED_MAX}",
                     (*network.path, "l2vni"),
                 )
+
+
+@rule(
+    "EVPN-023",
+    "error",
+    "A routed network's subnet holds its gateway and an SVI address for each leaf that needs one",
+    "On platforms whose SVI needs an address of its own besides the anycast gateway (NVUE VRR "
+    "sends its ARP requests from it), each leaf carrying the network takes one, counted from "
+    "the top of the subnet by the leaf's place among those leaves (by device id), so any "
+    "prefix length works and the hosts keep everything below. A subnet with fewer host "
+    "addresses than the gateway plus those leaves cannot be rendered.",
+    "docs/standards.md#evpn-023; docs/syntax.md#nvue-evpn (VRR)",
+)
+def svi_addresses_fit(ctx: SiteContext) -> Iterator[Hit]:
+    for placed, key, text, gateway in _gateways(ctx):
+        owners = svi_owners(ctx.site, ctx.fabric.placement, placed.tenant, placed.name)
+        if owners and svi_own_addresses(text, len(owners)) is None:
+            yield Hit(
+                f"{key} {text} of {placed.label}: {gateway.network} holds "
+                f"{_hosts(gateway)} host addresses, but the gateway and an SVI address for each "
+                f"of {_names(list(owners))} need {len(owners) + 1}; use a wider subnet",
+                (*placed.network.path, key),
+            )
+
+
+def _hosts(gateway: Gateway) -> int:
+    """Host addresses of the gateway's subnet: IPv4 without network and broadcast, IPv6 without
+    the subnet-router anycast address (as resolve/placement.py svi_own_addresses counts)."""
+    net = gateway.network
+    return max(0, net.num_addresses - (2 if net.version == 4 else 1))

@@ -1,0 +1,340 @@
+"""The port plan: the speed each physical port must be told and the cages that run broken out,
+decided once per site from the links (their speed, `lanes`, `breakout` and sub-port names) and
+the hardware catalogue (each cage's native speed, lanes and most sub-ports).
+
+A port running its cage's native speed is told nothing. A slower one gets a forced speed (a
+400G link in an 800G OSFP cage: EOS `speed 400g-4`). A sub-port name (`swp1s0`,
+`Ethernet1/1/1`, `HundredGigE0/0/0/16/0`, EOS `Ethernet1/5`) or a `breakout:` on the link end
+splits its cage: the mode is the one written (`4x100G`; `4x` runs at the link's speed), else as
+many sub-ports of the link's speed as the cage holds (at most its `split`). What no cage or
+platform can run is a problem the lint reports (HW-004 the cage, HW-005 the platform's forms);
+the builder (build/ports.py) reads the rest. Host and external ports are not planned yet: they
+run their cage's native speed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from meetme.generators.model import Breakout, PortSpeed
+from meetme.generators.platforms import PLATFORMS, Platform
+
+from meetme.core.hardware import NAMING, Cage, port_name
+from meetme.intent.schema import Site
+
+Path_ = tuple[str | int, ...]
+DeviceName = str
+
+
+@dataclass(frozen=True)
+class PortUse:
+    """One link end on a physical port, with where each of its values is written."""
+
+    device: str
+    interface: str
+    speed_gbps: int
+    lanes: int | None
+    breakout: str | None
+    where: Path_  # the interface
+    speed_where: Path_
+    breakout_where: Path_  # the breakout when written, else the interface
+
+
+@dataclass(frozen=True)
+class PortProblem:
+    rule: Literal["HW-004", "HW-005"]
+    device: str
+    message: str  # names the device, its port and (HW-005) the platform
+    path: Path_
+
+
+@dataclass
+class PortPlan:
+    speeds: dict[tuple[DeviceName, str], PortSpeed] = field(default_factory=dict)
+    breakouts: dict[DeviceName, list[Breakout]] = field(default_factory=dict)
+    problems: list[PortProblem] = field(default_factory=list)
+
+    def speed_of(self, device: str, interface: str) -> PortSpeed | None:
+        return self.speeds.get((device, interface))
+
+    def breakouts_of(self, device: str) -> tuple[Breakout, ...]:
+        return tuple(self.breakouts.get(device, ()))
+
+
+_MODE = re.compile(r"(?P<count>[1-8])x(?:(?P<speed>[0-9]+)G)?")
+
+
+@dataclass(frozen=True)
+class _Mode:
+    count: int
+    speed: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.count}x{self.speed}G"
+
+
+def plan_ports(site: Site, uses: list[PortUse]) -> PortPlan:
+    plan = PortPlan()
+    by_cage: dict[tuple[str, int], list[tuple[PortUse, Cage, int | None]]] = defaultdict(list)
+    for use in uses:
+        device = site.devices.get(use.device)
+        if device is None or device.platform not in PLATFORMS:
+            continue
+        named = port_name(device.model, device.platform, use.interface)
+        if named is None:
+            continue  # HW-001..003: no such port, or an uncatalogued model
+        by_cage[(use.device, named.cage.port)].append((use, named.cage, named.sub))
+    for (device_name, _), found in sorted(by_cage.items()):
+        platform = PLATFORMS[site.devices[device_name].platform]
+        _plan_cage(plan, platform, device_name, found)
+    return plan
+
+
+def _plan_cage(
+    plan: PortPlan,
+    platform: Platform,
+    device: str,
+    found: list[tuple[PortUse, Cage, int | None]],
+) -> None:
+    cage = found[0][1]
+    mode = _mode(plan, platform, device, cage, found)
+    for use, _, _ in found:
+        _speed_type(plan, platform, use)
+    if mode is None:
+        for use, _, sub in found:
+            _unbroken(plan, platform, cage, use, sub)
+        return
+    if not _mode_fits(plan, platform, device, cage, mode, found[0][0]):
+        return
+    lanes = cage.lanes // mode.count
+    subs = _sub_ports(platform, cage.port, mode, lanes)
+    used: list[str] = []
+    for use, _, sub in found:
+        name = _sub_port_of(plan, platform, cage, mode, lanes, subs, use, sub)
+        if name is None:
+            continue
+        used.append(name)
+        if platform.ports.sub_port_speed:
+            plan.speeds[(device, use.interface)] = PortSpeed(gbps=mode.speed, lanes=lanes)
+    idle = [s for s in subs if s not in used] if platform.ports.idle_sub_ports else []
+    plan.breakouts.setdefault(device, []).append(
+        Breakout(
+            parent=_parent(platform, cage.port),
+            module=1 if platform.name == "cisco_nxos" else 0,
+            port=cage.port,
+            count=mode.count,
+            speed_gbps=mode.speed,
+            lanes=lanes,
+            sub_ports=tuple(subs),
+            idle_sub_ports=tuple(idle),
+        )
+    )
+
+
+def _mode(
+    plan: PortPlan,
+    platform: Platform,
+    device: str,
+    cage: Cage,
+    found: list[tuple[PortUse, Cage, int | None]],
+) -> _Mode | None:
+    """The breakout the cage runs: written on a link end, else implied by a sub-port name;
+    None when it runs whole."""
+    written: dict[_Mode, PortUse] = {}
+    for use, _, _ in found:
+        if use.breakout is None:
+            continue
+        parsed = _MODE.fullmatch(use.breakout)
+        if parsed is None:
+            continue  # the schema's grammar refuses it first
+        speed = int(parsed["speed"]) if parsed["speed"] else use.speed_gbps
+        written.setdefault(_Mode(int(parsed["count"]), speed), use)
+    if len(written) > 1:
+        (first, first_use), (second, second_use) = list(written.items())[:2]
+        plan.problems.append(
+            PortProblem(
+                "HW-004",
+                device,
+                f"{device}: port {cage.port} ({cage.kind}) runs one breakout, but "
+                f"{first_use.interface} asks {first.text} and {second_use.interface} "
+                f"{second.text}; give every sub-port of the cage the same breakout",
+                second_use.breakout_where,
+            )
+        )
+        return None
+    if written:
+        mode = next(iter(written))
+        return None if mode.count == 1 else mode
+    lane_named = NAMING[platform.name].sub_required if platform.name in NAMING else False
+    first_sub = NAMING[platform.name].first_sub if platform.name in NAMING else 0
+    for use, _, sub in found:
+        splits = sub is not None and (not lane_named or sub != first_sub)
+        if splits:
+            count = min(cage.split, max(1, cage.speed_gbps // use.speed_gbps))
+            return _Mode(count, use.speed_gbps)
+    return None
+
+
+def _mode_fits(
+    plan: PortPlan,
+    platform: Platform,
+    device: str,
+    cage: Cage,
+    mode: _Mode,
+    use: PortUse,
+) -> bool:
+    where = f"{device} port {cage.port} ({cage.model} {cage.kind}, {cage.lanes} lanes)"
+    reason = None
+    if mode.count < 2:
+        reason = (
+            f"{use.interface} is a breakout sub-port, but its {mode.speed}G is the whole "
+            f"cage's speed; write the port whole or a slower speed"
+        )
+    elif mode.count > cage.split:
+        reason = f"breakout {mode.text}: the cage splits into at most {cage.split}"
+    elif mode.count * mode.speed > cage.speed_gbps:
+        needs = mode.count * mode.speed
+        reason = f"breakout {mode.text} needs {needs}G, the cage runs {cage.speed_gbps}G"
+    elif cage.lanes % mode.count:
+        reason = f"breakout {mode.text}: {cage.lanes} lanes do not split {mode.count} ways"
+    if reason is not None:
+        problem = PortProblem("HW-004", device, f"{where}: {reason}", use.breakout_where)
+        plan.problems.append(problem)
+        return False
+    modes = platform.ports.modes
+    if modes is not None and mode.text not in modes:
+        plan.problems.append(
+            PortProblem(
+                "HW-005",
+                device,
+                f"{device} ({platform.name}) port {cage.port}: {platform.title} has no form for "
+                f"breakout {mode.text}; it breaks a port out {', '.join(modes)}",
+                use.breakout_where,
+            )
+        )
+        return False
+    return True
+
+
+def _sub_port_of(
+    plan: PortPlan,
+    platform: Platform,
+    cage: Cage,
+    mode: _Mode,
+    lanes: int,
+    subs: list[str],
+    use: PortUse,
+    sub: int | None,
+) -> str | None:
+    """The sub-port of the breakout `use` names, or None with the problem noted."""
+    naming = NAMING[platform.name]
+    index: int | None = None
+    if sub is not None:
+        offset = sub - naming.first_sub
+        if naming.sub_required:  # EOS: a lane leads a sub-port every `lanes` lanes
+            index = offset // lanes if offset % lanes == 0 else None
+        else:
+            index = offset
+    reason = None
+    if sub is None:
+        reason = f"names the whole cage, which runs broken out {mode.text}"
+    elif index is None or index >= mode.count:
+        reason = f"is no sub-port of breakout {mode.text}"
+    elif use.speed_gbps != mode.speed:
+        reason = f"runs {use.speed_gbps}G, the sub-ports of breakout {mode.text} {mode.speed}G"
+    if reason is not None:
+        plan.problems.append(
+            PortProblem(
+                "HW-004",
+                use.device,
+                f"{use.device} {use.interface} {reason}; its sub-ports are {', '.join(subs)}",
+                use.where,
+            )
+        )
+        return None
+    assert index is not None
+    return subs[index] if naming.sub_required else use.interface
+
+
+def _unbroken(
+    plan: PortPlan, platform: Platform, cage: Cage, use: PortUse, sub: int | None
+) -> None:
+    where = f"{use.device} {use.interface} ({cage.model} {cage.kind})"
+    if use.speed_gbps > cage.speed_gbps:
+        plan.problems.append(
+            PortProblem(
+                "HW-004",
+                use.device,
+                f"{where} runs at most {cage.speed_gbps}G, the link asks {use.speed_gbps}G",
+                use.speed_where,
+            )
+        )
+        return
+    if use.lanes is not None and use.lanes > cage.lanes:
+        plan.problems.append(
+            PortProblem(
+                "HW-004",
+                use.device,
+                f"{where} has {cage.lanes} lanes, the link asks {use.lanes}",
+                use.speed_where,
+            )
+        )
+        return
+    native = use.speed_gbps == cage.speed_gbps and use.lanes in (None, cage.lanes)
+    if native or not platform.ports.forced_speed:
+        return
+    # the cage's lane rate unless the link says otherwise (a 100G QSFP28 optic in a QSFP-DD
+    # cage runs 4 lanes of 25G, not 2 of 50G: `lanes: 4`)
+    lanes = use.lanes or max(1, cage.lanes * use.speed_gbps // cage.speed_gbps)
+    plan.speeds[(use.device, use.interface)] = PortSpeed(gbps=use.speed_gbps, lanes=lanes)
+
+
+def _speed_type(plan: PortPlan, platform: Platform, use: PortUse) -> None:
+    """IOS-XR names a port by its optic's speed: the name must say the link's speed."""
+    types = platform.ports.speed_types
+    found = re.fullmatch(r"(?P<kind>[A-Za-z]+)(?P<numbers>[0-9/.]+)", use.interface)
+    if not types or found is None:
+        return
+    named = next((gbps for gbps, kind in types.items() if kind == found["kind"]), None)
+    if named is None or named == use.speed_gbps:
+        return
+    wanted = types.get(use.speed_gbps)
+    fix = f"; write {wanted}{found['numbers']}" if wanted else ""
+    plan.problems.append(
+        PortProblem(
+            "HW-005",
+            use.device,
+            f"{use.device} ({platform.name}) {use.interface}: {platform.title} names a port "
+            f"by its optic's speed, {named}G, but the link runs {use.speed_gbps}G{fix}",
+            use.where,
+        )
+    )
+
+
+def _parent(platform: Platform, port: int) -> str:
+    """The cage as the platform names it whole (IOS-XR: the optics controller's numbers)."""
+    return {
+        "arista_eos": f"Ethernet{port}",
+        "cisco_nxos": f"Ethernet1/{port}",
+        "nvidia_nvue": f"swp{port}",
+        "cisco_iosxr": f"0/0/0/{port}",
+    }[platform.name]
+
+
+def _sub_ports(platform: Platform, port: int, mode: _Mode, lanes: int) -> list[str]:
+    """Every interface a breakout makes, as the platform names them (validators/data/
+    hardware.yaml header): NVUE swpPs0.., NX-OS Ethernet1/P/1.., IOS-XR <Type>0/0/0/P/0..,
+    EOS the lane leading each sub-port, EthernetP/1, /5 for 2 x 4 lanes."""
+    count = range(mode.count)
+    if platform.name == "nvidia_nvue":
+        return [f"swp{port}s{i}" for i in count]
+    if platform.name == "cisco_nxos":
+        return [f"Ethernet1/{port}/{i + 1}" for i in count]
+    if platform.name == "cisco_iosxr":
+        kind = platform.ports.speed_types.get(mode.speed, "HundredGigE")
+        return [f"{kind}0/0/0/{port}/{i}" for i in count]
+    return [f"Ethernet{port}/{1 + i * lanes}" for i in count]

@@ -1,0 +1,253 @@
+"""Ports as the hardware has them: a port slower than its cage is told its speed, a cage split
+into sub-ports is told its breakout, on every platform (docs/syntax.md, "Port speed and
+breakout"); what a cage or platform cannot run is HW-004 / HW-005 at the intent line.
+
+Expected lines are written by hand from the vendor forms; each test edits the example intent
+the way a user would (a sub-port name, a `breakout:` on a link-rule side) and reads the
+rendered text back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from conftest import findings_of, line_of, lint_repo, replace_in
+
+from meetme.pipeline import device_models, render_all
+
+NVUE_RULE = 'a: {role: leaf, platform: nvidia_nvue, interface: "swp{n}", first: 61,'
+NXOS_RULE = 'a: {role: leaf, platform: cisco_nxos, interface: "Ethernet1/{n}", first: 61,'
+SPINE_TO_BORDER = 'a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}'
+EOS_BL_TO_BORDER = (
+    'b: {role: border, interface: "HundredGigE0/0/0/{n}", first: 8, peer_id_base: 21}'
+)
+
+
+def _rendered(repo: Path) -> dict[str, str]:
+    result = lint_repo(repo)
+    assert not result.errors, [f"{f.rule} {f.message}" for f in result.findings]
+    files = render_all(device_models(result))
+    return {path.split("/")[-1].split(".")[0]: text for path, text in files.items()}
+
+
+def _block(text: str, header: str) -> list[str]:
+    """The lines of the config block opened by `header`, up to the next `!` or blank line."""
+    lines = text.splitlines()
+    start = lines.index(header)
+    block = []
+    for line in lines[start + 1 :]:
+        if not line.strip() or line.strip() == "!" or not line.startswith(" "):
+            break
+        block.append(line.strip())
+    return block
+
+
+def _nvue(text: str) -> dict[str, dict[str, object]]:
+    interfaces: dict[str, dict[str, object]] = yaml.safe_load(text)[0]["set"]["interface"]
+    return interfaces
+
+
+# --- forced speeds on the example as shipped ------------------------------------------------
+
+
+def test_400g_link_in_an_800g_osfp_cage_is_told_its_speed(example: Path) -> None:
+    files = _rendered(example)
+    # EOS 7060X6 spine (OSFP 800G, 8 lanes): 400G over 4 lanes
+    assert _block(files["aus1-sp1"], "interface Ethernet1/1") == [
+        "description p2p to aus1-br1 FourHundredGigE0/0/0/0",
+        "no shutdown",
+        "mtu 9214",
+        "speed 400g-4",
+        "no switchport",
+        "ip address 10.1.11.0/31",
+        "ipv6 address 2001:db8:0:1000::b00/127",
+    ]
+    # NVUE SN5600 leaf (OSFP 800G): link speed
+    assert _nvue(files["aus1-lf1"])["swp61"]["link"] == {"mtu": 9214, "speed": "400G"}
+
+
+def test_ports_at_their_cages_speed_are_told_nothing(example: Path) -> None:
+    files = _rendered(example)
+    # NX-OS 9364D-GX2A leaf at 400G in a 400G QSFP-DD cage; EOS 7280CR3 border leaf at 100G in
+    # a QSFP100 cage; IOS-XR never: the optic sets the speed (HundredGigE0/0/0/8 at 100G)
+    assert not [line for line in files["aus1-lf3"].splitlines() if "speed" in line]
+    assert "   speed" not in files["aus1-bl1"]
+    assert " speed" not in files["aus1-br1"].replace("speed-", "")
+    assert "breakout" not in files["aus1-br1"] + files["aus1-lf3"]
+
+
+# --- breakouts -------------------------------------------------------------------------------
+
+
+def test_nxos_sub_ports_break_their_cage_out_and_the_eos_spine_forces_100g(
+    example: Path,
+) -> None:
+    links = example / "intent/aus1/links.yaml"
+    replace_in(
+        links,
+        NXOS_RULE,
+        'a: {role: leaf, platform: cisco_nxos, interface: "Ethernet1/{n}/1", first: 61,',
+    )
+    text = links.read_text()
+    nxos_rule = text.index("name: leaf-to-spine-nxos")
+    speed_at = text.index("speed: 400G", nxos_rule)
+    links.write_text(text[:speed_at] + "speed: 100G" + text[speed_at + len("speed: 400G") :])
+    files = _rendered(example)
+    lines = files["aus1-lf3"].splitlines()
+    # four uplinks on cages 61-64, each 4x100G, the first sub-port used
+    assert [line for line in lines if line.startswith("interface breakout")] == [
+        f"interface breakout module 1 port {port} map 100g-4x" for port in (61, 62, 63, 64)
+    ]
+    assert "interface Ethernet1/61/1" in lines
+    assert "speed" not in "\n".join(_block(files["aus1-lf3"], "interface Ethernet1/61/1"))
+    # the EOS spine's end of the same link: 100G over one of the OSFP's 8 lanes
+    assert "speed 100g-1" in _block(files["aus1-sp1"], "interface Ethernet11/1")
+
+
+def test_nvue_sub_port_breaks_its_cage_out(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    replace_in(
+        links,
+        NVUE_RULE,
+        'a: {role: leaf, platform: nvidia_nvue, interface: "swp{n}s0", first: 61,',
+    )
+    interfaces = _nvue(_rendered(example)["aus1-lf1"])
+    # 400G sub-ports of an 800G cage: 2x, the parent listed with its breakout
+    assert interfaces["swp61"] == {
+        "type": "swp",
+        "description": "breakout 2x400G",
+        "link": {"breakout": {"2x": {}}},
+    }
+    assert interfaces["swp61s0"]["link"] == {"mtu": 9214, "speed": "400G"}
+    assert "swp61s1" not in interfaces  # unused sub-ports are NVUE's defaults
+
+
+def test_eos_breakout_written_on_a_rule_side_tells_every_lead_lane(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    replace_in(
+        links,
+        SPINE_TO_BORDER,
+        SPINE_TO_BORDER.removesuffix("}") + ", breakout: 2x400G}",
+    )
+    sp1 = _rendered(example)["aus1-sp1"]
+    assert "speed 400g-4" in _block(sp1, "interface Ethernet1/1")
+    # the cage's other sub-port (lanes 5-8) is told its speed too, or lane 1 claims all 8
+    assert _block(sp1, "interface Ethernet1/5") == [
+        "description unused sub-port of breakout 2x400G on Ethernet1",
+        "shutdown",
+        "speed 400g-4",
+    ]
+
+
+def test_iosxr_sub_port_breaks_its_optics_controller_out(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    replace_in(
+        links,
+        EOS_BL_TO_BORDER,
+        EOS_BL_TO_BORDER.replace("HundredGigE0/0/0/{n}", "HundredGigE0/0/0/{n}/0"),
+    )
+    br1 = _rendered(example)["aus1-br1"]
+    assert _block(br1, "controller Optics0/0/0/8") == ["breakout 4x100"]
+    assert "interface HundredGigE0/0/0/8/0" in br1.splitlines()
+
+
+# --- what no cage or platform can run ---------------------------------------------------------
+
+
+def test_hw004_speed_above_the_cage(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    text = links.read_text()
+    rule = text.index("name: border-leaf-to-border-eos")
+    at = text.index("speed: 100G", rule)
+    links.write_text(text[:at] + "speed: 200G" + text[at + len("speed: 100G") :])
+    result = lint_repo(example)
+    line = line_of(links, "speed: 200G")
+    hits = findings_of(result, "HW-004")
+    assert (
+        f"intent/aus1/links.yaml:{line}: aus1-bl1 Ethernet1/1 (7280CR3-32P4 QSFP100) runs at "
+        "most 100G, the link asks 200G" in hits
+    )
+    assert result.errors
+
+
+def test_hw004_breakout_past_the_cages_split(example: Path) -> None:
+    """SN5600 cages split into at most 4: 4x200G is just inside, 8x100G just outside."""
+    links = example / "intent/aus1/links.yaml"
+    inside = (
+        'a: {role: leaf, platform: nvidia_nvue, interface: "swp{n}s0", breakout: 4x, first: 61,'
+    )
+    replace_in(links, NVUE_RULE, inside)
+    text = links.read_text()
+    rule = text.index("name: leaf-to-spine-cumulus")
+    at = text.index("speed: 400G", rule)
+    links.write_text(text[:at] + "speed: 200G" + text[at + len("speed: 400G") :])
+    assert findings_of(lint_repo(example), "HW-004") == []
+    replace_in(links, "breakout: 4x,", "breakout: 8x100G,")
+    result = lint_repo(example)
+    line = line_of(links, "breakout: 8x100G")
+    assert (
+        f"intent/aus1/links.yaml:{line}: aus1-lf1 port 61 (SN5600 OSFP 800G, 8 lanes): "
+        "breakout 8x100G: the cage splits into at most 4" in findings_of(result, "HW-004")
+    )
+
+
+def _set_rule_speed(links: Path, rule: str, old: str, new: str) -> None:
+    text = links.read_text()
+    at = text.index(f"speed: {old}", text.index(f"name: {rule}"))
+    links.write_text(text[:at] + f"speed: {new}" + text[at + len(f"speed: {old}") :])
+
+
+def test_hw005_nxos_has_no_map_for_a_breakout(example: Path) -> None:
+    """NX-OS maps a port 2x200G (listed: clean) but not 4x40G (fits the 400G cage, no map)."""
+    links = example / "intent/aus1/links.yaml"
+    replace_in(
+        links,
+        NXOS_RULE,
+        'a: {role: leaf, platform: cisco_nxos, interface: "Ethernet1/{n}/1", breakout: 2x200G,'
+        " first: 61,",
+    )
+    _set_rule_speed(links, "leaf-to-spine-nxos", "400G", "200G")
+    assert findings_of(lint_repo(example), "HW-005") == []
+    replace_in(links, "breakout: 2x200G,", "breakout: 4x40G,")
+    _set_rule_speed(links, "leaf-to-spine-nxos", "200G", "40G")
+    result = lint_repo(example)
+    line = line_of(links, "breakout: 4x40G")
+    hits = findings_of(result, "HW-005")
+    assert (
+        f"intent/aus1/links.yaml:{line}: aus1-lf3 (cisco_nxos) port 61: Cisco NX-OS has no form "
+        "for breakout 4x40G; it breaks a port out 4x10G, 4x25G, 2x50G, 4x50G, 2x100G, 4x100G, "
+        "2x200G" in hits
+    )
+    assert findings_of(result, "HW-004") == []
+
+
+def test_hw005_iosxr_name_says_another_speed(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    replace_in(links, EOS_BL_TO_BORDER, EOS_BL_TO_BORDER.replace("HundredGigE", "FourHundredGigE"))
+    result = lint_repo(example)
+    line = line_of(links, 'FourHundredGigE0/0/0/{n}", first: 8')
+    hits = findings_of(result, "HW-005")
+    assert (
+        f"intent/aus1/links.yaml:{line}: aus1-br1 (cisco_iosxr) FourHundredGigE0/0/0/8: Cisco "
+        "IOS-XR names a port by its optic's speed, 400G, but the link runs 100G; write "
+        "HundredGigE0/0/0/8" in hits
+    )
+
+
+def test_hw004_eos_lane_that_leads_no_sub_port(example: Path) -> None:
+    """2x400G on an 8-lane OSFP: lanes 1 and 5 lead its sub-ports (lane 5 just inside, lane 3
+    outside)."""
+    links = example / "intent/aus1/links.yaml"
+    side = (
+        'a: {role: spine, interface: "Ethernet{n}/5", first: 1, peer_id_base: 1, breakout: 2x400G}'
+    )
+    replace_in(links, SPINE_TO_BORDER, side)
+    assert findings_of(lint_repo(example), "HW-004") == []
+    replace_in(links, "Ethernet{n}/5", "Ethernet{n}/3")
+    result = lint_repo(example)
+    line = line_of(links, "Ethernet{n}/3")
+    assert (
+        f"intent/aus1/links.yaml:{line}: aus1-sp1 Ethernet1/3 is no sub-port of breakout "
+        "2x400G; its sub-ports are Ethernet1/1, Ethernet1/5" in findings_of(result, "HW-004")
+    )
