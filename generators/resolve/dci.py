@@ -64,7 +64,9 @@ class PairFigures:
     capacity_gbps: int
     after_failure_gbps: int  # after the worst single circuit failure
     worst_failure: str | None  # that circuit
-    after_shared_risk_gbps: int  # after the worst single shared-risk event (one duct cut...)
+    # after the worst event that takes several circuits at once (one duct cut...): None when
+    # the circuits share no tag
+    after_shared_risk_gbps: int | None
     worst_shared_risk: str | None  # e.g. "conduits syd-north-duct"
     lowest_latency_ms: float | None
     need_gbps: int | None
@@ -157,12 +159,14 @@ def _figures(
     capacity = {n: capacity_gbps(circuits[n]) for n in names}
     total = sum(capacity.values())
     worst = max(names, key=lambda n: (capacity[n], n), default=None)
-    # a shared-risk event takes every circuit carrying the tag
-    events: dict[str, int] = {}
+    # a shared-risk event takes every circuit carrying the tag; a tag of one circuit only is
+    # that circuit's failure, already counted
+    carriers: dict[str, list[str]] = {}
     for name in names:
         for kind, tags in risks(circuits[name]).items():
             for tag in tags:
-                events[f"{kind} {tag}"] = events.get(f"{kind} {tag}", 0) + capacity[name]
+                carriers.setdefault(f"{kind} {tag}", []).append(name)
+    events = {e: sum(capacity[n] for n in c) for e, c in carriers.items() if len(c) > 1}
     risk = max(sorted(events), key=lambda e: events[e], default=None)
     term = _term(need, names, circuits)
     build = _option(names, circuits, term, built=True)
@@ -173,7 +177,7 @@ def _figures(
         capacity_gbps=total,
         after_failure_gbps=total - (capacity[worst] if worst is not None else 0),
         worst_failure=worst,
-        after_shared_risk_gbps=total - (events[risk] if risk is not None else 0),
+        after_shared_risk_gbps=None if risk is None else total - events[risk],
         worst_shared_risk=risk,
         lowest_latency_ms=min((circuits[n].latency_ms for n in names), default=None),
         need_gbps=None if need is None else need.capacity_gbps,
