@@ -1,4 +1,4 @@
-"""DCI-001..006 and PHY-013 on DCI ports: each rule passes on two sites joined by a built and a
+"""DCI-001..007 and PHY-013 on DCI ports: each rule passes on two sites joined by a built and a
 leased circuit (tests/data/dci) and fails on one realistic edit, with cases just inside and
 just outside every limit."""
 
@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO, findings_of, line_of, lint_repo, replace_in
 
 DATA = REPO / "tests/data/dci"
-DCI_RULES = ("DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006")
+DCI_RULES = ("DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007")
 BUILT = "      built: {route_km: 1100, lead_time_weeks: 40, capex: 1200000, opex_monthly: 10000}\n"
 LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
 
@@ -291,3 +291,30 @@ def test_phy013_two_dci_circuits_on_one_port(dci: Path) -> None:
         "mel1-br1: DCI circuit syd-mel-2 to aus1 uses Ethernet33/1, but DCI circuit syd-mel-1"
         in message
     )
+
+
+# ---- DCI-007: diversity recorded ----------------------------------------------------------
+
+
+def test_dci007_a_diverse_member_without_conduits_is_unproven(dci: Path) -> None:
+    replace_in(dci, "        conduits: [syd-south-duct, mel-west-duct]\n", "")
+    line = line_of(dci, "diversity:", 2)
+    assert found(dci, "DCI-007") == [
+        f"intent/dci.yaml:{line}: diverse group syd-mel: circuit syd-mel-2 records no conduits, "
+        "so DCI-001 cannot show it shares none with the others: record them under its "
+        "diversity:"
+    ]
+
+
+def test_dci007_the_lease_s_provider_is_a_recorded_provider(dci: Path) -> None:
+    # syd-mel-2 writes no providers: under diversity: and passes (see the first test); the
+    # built circuit without its providers does not
+    replace_in(dci, "        providers: [fibreco]\n", "")
+    (message,) = found(dci, "DCI-007")
+    assert "circuit syd-mel-1 records no providers," in message
+
+
+def test_dci007_circuits_outside_diverse_groups_need_no_tags(dci: Path) -> None:
+    replace_in(dci, "        conduits: [syd-south-duct, mel-west-duct]\n", "")
+    replace_in(dci, "  diverse_groups:\n    syd-mel: [syd-mel-1, syd-mel-2]\n", "")
+    assert found(dci, "DCI-007") == []

@@ -338,3 +338,36 @@ def dci_economics_sane(ctx: SiteContext) -> Iterator[Hit]:
                     "above 0",
                     ("dci", "needs", index, key),
                 )
+
+
+@rule(
+    "DCI-007",
+    "warning",
+    "Circuits declared diverse record every kind of shared-risk tag",
+    "DCI-001 can only compare the tags that are written: a member of a diverse group with no "
+    "conduits recorded may share a duct with the other member, and nothing would say so. "
+    "Diversity that cannot be shown is unproven (the standard's 'diversity unproven' warning "
+    "of PHY-004); recording the tags is cheap, a shared duct found in an outage is not. A "
+    "leased circuit's provider counts as a recorded provider.",
+    "docs/standards.md#dci-007",
+)
+def diverse_circuits_tagged(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for group, members in sorted(dci.diverse_groups.items()):
+        for name in dict.fromkeys(members):
+            circuit = dci.circuits.get(name)
+            if circuit is None:
+                continue
+            tags = risks(circuit)
+            missing = [kind.replace("_", " ") for kind in RISK_KINDS if not tags[kind]]
+            if missing:
+                yield Hit(
+                    f"diverse group {group}: circuit {name} records no {', no '.join(missing)}, "
+                    "so DCI-001 cannot show it shares none with the others: record them under "
+                    "its diversity:",
+                    (*circuit.path, "diversity")
+                    if "diversity" in circuit.model_fields_set
+                    else circuit.path,
+                )
