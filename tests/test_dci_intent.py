@@ -3,6 +3,7 @@ circuit writes is checked where it is written (file:line:column), all in one run
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -108,3 +109,13 @@ def test_a_circuit_is_built_or_leased_exactly(dci: Path, economics: str) -> None
     # at the circuit's body, the line below its name
     assert found.startswith(f"intent/dci.yaml:{line_of(dci, 'syd-mel-1:') + 1}:7: bad-value: ")
     assert "give exactly one of built: and leased:" in found
+
+
+def test_the_example_in_docs_dci_is_valid_intent(dci: Path) -> None:
+    page = (REPO / "docs/dci.md").read_text()
+    (block,) = re.findall(r"```yaml\n(.*?)```", page, re.S)
+    dci.write_text(block)
+    result = lint_repo(dci.parents[1])
+    assert result.findings == []
+    written = result.loaded.intent.dci
+    assert written is not None and sorted(written.circuits) == ["syd-mel-1", "syd-mel-2"]
