@@ -4,24 +4,19 @@ circuit writes is checked where it is written (file:line:column), all in one run
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from conftest import REPO, line_of, lint_repo, replace_in
+from dci_example import with_dci
 
 from meetme.core.problems import IntentError
-
-DATA = REPO / "tests/data/dci"
 
 
 @pytest.fixture
 def dci(example: Path) -> Path:
-    """The example plus mel1 (two EOS borders) and tests/data/dci/dci.yaml; returns dci.yaml."""
-    (example / "intent/mel1").mkdir()
-    shutil.copy(DATA / "mel1.yaml", example / "intent/mel1/site.yaml")
-    shutil.copy(DATA / "dci.yaml", example / "intent/dci.yaml")
-    return example / "intent/dci.yaml"
+    """The example's aus1, the tests' mel1 and tests/data/dci/dci.yaml; returns dci.yaml."""
+    return with_dci(example)
 
 
 def problems(repo: Path) -> list[str]:

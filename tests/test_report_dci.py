@@ -4,29 +4,25 @@ chart, and the exit codes (1 while a DCI rule finds an error, 2 for a path it mu
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, replace_in
+from conftest import replace_in
+from dci_example import with_dci, without_dci
 from typer.testing import CliRunner
 
 from meetme.cli import app
 
-DATA = REPO / "tests/data/dci"
 SVG = "{http://www.w3.org/2000/svg}"
 LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
 
 
 @pytest.fixture
 def dci(example: Path) -> Path:
-    """The example plus mel1 (two EOS borders) and tests/data/dci/dci.yaml; returns dci.yaml."""
-    (example / "intent/mel1").mkdir()
-    shutil.copy(DATA / "mel1.yaml", example / "intent/mel1/site.yaml")
-    shutil.copy(DATA / "dci.yaml", example / "intent/dci.yaml")
-    return example / "intent/dci.yaml"
+    """The example's aus1, the tests' mel1 and tests/data/dci/dci.yaml; returns dci.yaml."""
+    return with_dci(example)
 
 
 def meetme(*args: str) -> tuple[int, str]:
@@ -190,5 +186,6 @@ def test_a_dci_error_stops_the_report(dci: Path) -> None:
 
 
 def test_an_intent_without_dci_reports_nothing(example: Path) -> None:
+    without_dci(example / "intent")
     assert meetme("report", "dci") == (0, "no DCI circuits or needs in the intent (dci:)\n")
     assert report() == {"currency": "USD", "pairs": []}

@@ -4,13 +4,12 @@ just outside every limit."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import REPO, findings_of, line_of, lint_repo, replace_in
+from conftest import findings_of, line_of, lint_repo, replace_in
+from dci_example import DATA, with_dci
 
-DATA = REPO / "tests/data/dci"
 DCI_RULES = ("DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007")
 BUILT = "      built: {route_km: 1100, lead_time_weeks: 40, capex: 1200000, opex_monthly: 10000}\n"
 LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
@@ -18,11 +17,8 @@ LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, te
 
 @pytest.fixture
 def dci(example: Path) -> Path:
-    """The example plus mel1 (two EOS borders) and tests/data/dci/dci.yaml; returns dci.yaml."""
-    (example / "intent/mel1").mkdir()
-    shutil.copy(DATA / "mel1.yaml", example / "intent/mel1/site.yaml")
-    shutil.copy(DATA / "dci.yaml", example / "intent/dci.yaml")
-    return example / "intent/dci.yaml"
+    """The example's aus1, the tests' mel1 and tests/data/dci/dci.yaml; returns dci.yaml."""
+    return with_dci(example)
 
 
 def found(dci: Path, rule_id: str) -> list[str]:
