@@ -37,6 +37,7 @@ def _option_json(option: Option | None) -> dict[str, Any] | None:
         "monthly": _round(option.monthly),
         "total": _round(option.total),
         "per_gbps_month": _round(option.per_gbps_month),
+        "lead_time_weeks": option.lead_time_weeks,
     }
 
 
@@ -106,6 +107,7 @@ def tables(pairs: list[PairFigures], currency: str) -> list[Table]:
         "total over term",
         "per Gbps per month",
         "building cheaper from month",
+        "lead time weeks",
     ):
         cost.add_column(column)
     for p in pairs:
@@ -123,6 +125,7 @@ def tables(pairs: list[PairFigures], currency: str) -> list[Table]:
                 _money(option.total),
                 _money(option.per_gbps_month),
                 _crossover_text(p),
+                "-" if option.lead_time_weeks is None else str(option.lead_time_weeks),
             )
     return [capacity, cost]
 

@@ -65,6 +65,7 @@ def test_the_figures_are_the_hand_computed_ones(dci: Path) -> None:
                     "monthly": 10000.0,
                     "total": 1560000.0,
                     "per_gbps_month": 108.33,
+                    "lead_time_weeks": 40,
                 },
                 "lease": {
                     "circuits": ["syd-mel-2"],
@@ -73,6 +74,7 @@ def test_the_figures_are_the_hand_computed_ones(dci: Path) -> None:
                     "monthly": 50000.0,
                     "total": 1800000.0,
                     "per_gbps_month": 125.0,
+                    "lead_time_weeks": None,
                 },
                 "crossover_month": 30,
             }
@@ -135,9 +137,9 @@ def test_the_table_shows_each_option_of_each_pair(dci: Path) -> None:
     assert cells == [
         ["aus1-mel1", "syd-mel-1, syd-mel-2", "800", "400 (syd-mel-2)", "none", "400", "5"],
         ["aus1-mel1", "build", "syd-mel-1", "400", "1,200,000.00", "10,000.00", "36",
-         "1,560,000.00", "108.33", "30"],
+         "1,560,000.00", "108.33", "30", "40"],
         ["aus1-mel1", "lease", "syd-mel-2", "400", "0.00", "50,000.00", "36",
-         "1,800,000.00", "125.00", "30"],
+         "1,800,000.00", "125.00", "30", "-"],
     ]  # fmt: skip
     assert "DCI build against lease (AUD)" in output
 

@@ -51,6 +51,7 @@ class Option:
     monthly: float
     total: float | None  # capex + monthly x term; None without a term
     per_gbps_month: float | None  # total / term / capacity
+    lead_time_weeks: int | None = None  # building: the longest lead time of its circuits
 
     def cumulative_per_gbps(self, month: int) -> float:
         """Cost of one Gbps up to the end of `month` (0: capex only)."""
@@ -93,6 +94,7 @@ def _option(
             monthly += Fraction(circuit.built.opex_monthly)
         elif circuit.leased is not None:
             monthly += Fraction(circuit.leased.monthly)
+    leads = [c.built.lead_time_weeks for n in chosen if (c := circuits[n]).built is not None]
     total = None if term is None or term <= 0 else capex + monthly * term
     per_gbps = None if total is None or term is None else total / term / capacity
     return Option(
@@ -102,6 +104,7 @@ def _option(
         float(monthly),
         None if total is None else float(total),
         None if per_gbps is None else float(per_gbps),
+        max(leads) if leads else None,
     )
 
 
