@@ -170,6 +170,11 @@ class PlatformsFormat(StrEnum):
     markdown = "markdown"
 
 
+class DciFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
 class DiffFormat(StrEnum):
     text = "text"
     json = "json"
@@ -525,6 +530,64 @@ def schema_command(
         return
     write_file(out_file, text)
     out.print(f"wrote {out_file}", markup=False)
+
+
+report_app = typer.Typer(
+    no_args_is_help=True, help="Reports on the intent beyond the lint (`meetme report dci`)."
+)
+app.add_typer(report_app, name="report")
+
+
+@report_app.command("dci")
+def report_dci_command(
+    repo: RepoArg = None,
+    intent: IntentOpt = None,
+    fmt: Annotated[
+        DciFormat, typer.Option("--format", help="table (for people) or json.")
+    ] = DciFormat.table,
+    chart: Annotated[
+        Path | None,
+        typer.Option(
+            "--chart",
+            help="Also draw cumulative cost per Gbps, build against lease, to this SVG file.",
+            dir_okay=False,
+        ),
+    ] = None,
+) -> None:
+    """Per site pair: DCI capacity now and after the worst single failure, the lowest latency,
+    and building against leasing over the declared term (monthly, total, per Gbps per month,
+    the month from which building is cheaper). Exit 1 when a DCI-* rule finds an error: the
+    figures would rest on it."""
+    from meetme.dci_report import as_json, is_chart, tables
+    from meetme.dci_report import chart as draw
+    from meetme.generators.resolve.dci import pair_figures
+    from meetme.report import text_lines
+
+    intent_dir, _ = _folders(repo, intent, None)
+    if chart is not None:  # refused before the intent is even read
+        root = repository(repo)
+        protected = {"the intent folder": intent_dir, "the rendered folder": root / "rendered"}
+        check_report_path(chart, protected, is_chart)
+    result = _lint_or_exit(intent_dir)
+    blocking = [f for f in result.findings if f.rule.startswith("DCI-") and f.severity == "error"]
+    if blocking:
+        for line in text_lines(blocking):
+            err.print(line)
+        err.print("the DCI figures rest on these errors; fix them first. No report was written.")
+        raise typer.Exit(EXIT_FINDINGS)
+    dci = result.loaded.intent.dci
+    currency = dci.currency if dci is not None else "USD"
+    pairs = pair_figures(result.loaded.intent)
+    if chart is not None:
+        write_file(chart, draw(pairs, currency))
+    if fmt is DciFormat.json:
+        sys.stdout.write(json.dumps(as_json(pairs, currency), indent=2) + "\n")
+    elif not pairs:
+        out.print("no DCI circuits or needs in the intent (dci:)", markup=False)
+    else:
+        for table in tables(pairs, currency):
+            out.print(table)
+    raise typer.Exit(EXIT_OK)
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import re
 import shutil
 import tempfile
 import types
@@ -52,6 +53,19 @@ SEEDS: list[tuple[str, str]] = [
         "    redundancy_groups:\n      borders: {members: [aus1-br1, aus1-br2]}\n",
     ),
 ]
+
+
+def _dci_seed() -> list[tuple[str, str]]:
+    """While the example has no `dci:`, a second site (per1) and DCI circuits to it, from the
+    DCI tests' data, give the DCI keys a home; once the example has its own, it does."""
+    if any(re.search(r"^dci:", p.read_text(), re.M) for p in EXAMPLE_INTENT.rglob("*.y*ml")):
+        return []
+    data = Path(__file__).resolve().parent / "data/dci"
+    text = (data / "mel1.yaml").read_text() + (data / "dci.yaml").read_text()
+    return [("per1.yaml", text.replace("mel1", "per1").replace("192.168.20.", "192.168.21."))]
+
+
+SEEDS += _dci_seed()
 
 # Each generated string holds at least one of these: line breaks of every kind, control
 # characters, config and YAML structure, a secret placeholder, a format field, bulk.

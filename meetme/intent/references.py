@@ -41,7 +41,118 @@ def check_references(
             site, base, device_site, site_name, positions, value_positions or {}
         ):
             problems.append(Problem(where, message, kind))
+    for message, where, kind in _dci_references(data, sites, positions, value_positions or {}):
+        problems.append(Problem(where, message, kind))
     return problems
+
+
+def _dci_references(
+    data: Any,
+    sites: dict[str, Any],
+    positions: dict[Path_, Location],
+    value_positions: dict[Path_, Location],
+) -> Iterator[tuple[str, Location, str]]:
+    """A DCI circuit joins two sites at border devices, ports and meet-me rooms of each; a
+    diverse group names circuits; a need names two sites, once per pair."""
+    dci = _get(data, "dci")
+
+    def at(*path: str | int) -> Location:
+        full: Path_ = ("dci", *path)
+        if full in value_positions:
+            return value_positions[full]
+        return _nearest(positions, full)
+
+    circuits = _mapping(dci, "circuits")
+    for name, circuit in circuits.items():
+        for end in ("a", "b"):
+            yield from _dci_end(_get(circuit, end), sites, ("circuits", name, end), at)
+        a_site = _get(_get(circuit, "a"), "site")
+        if isinstance(a_site, str) and a_site == _get(_get(circuit, "b"), "site"):
+            yield (
+                f"DCI circuit '{name}' has both ends in site '{a_site}'; a DCI circuit joins "
+                "two sites (a circuit inside one site is a link or a cross-connect)",
+                at("circuits", name, "b", "site"),
+                "bad-value",
+            )
+    for group, members in _mapping(dci, "diverse_groups").items():
+        for index, member in enumerate(members if isinstance(members, list) else []):
+            if isinstance(member, str) and member not in circuits:
+                yield (
+                    _unknown("DCI circuit", member, circuits),
+                    at("diverse_groups", group, index),
+                    DANGLING,
+                )
+    pairs: dict[frozenset[str], int] = {}
+    for index, need in enumerate(_list(dci, "needs")):
+        named = _list(need, "sites")
+        for k, site in enumerate(named):
+            if isinstance(site, str) and site not in sites:
+                yield _unknown("site", site, sites), at("needs", index, "sites", k), DANGLING
+        if not all(isinstance(s, str) for s in named) or len(named) != 2:
+            continue  # the schema reports the shape
+        pair = frozenset(named)
+        if len(pair) == 1:
+            yield (
+                f"a DCI need is between two sites, not '{named[0]}' and itself",
+                at("needs", index, "sites", 1),
+                "bad-value",
+            )
+        elif pair in pairs:
+            yield (
+                f"sites {' and '.join(sorted(pair))} already have a need (at "
+                f"{at('needs', pairs[pair])}); one need per site pair: merge them",
+                at("needs", index, "sites"),
+                DUPLICATE,
+            )
+        else:
+            pairs[pair] = index
+
+
+def _dci_end(
+    end: Any,
+    sites: dict[str, Any],
+    path: Path_,
+    at: Callable[..., Location],
+) -> Iterator[tuple[str, Location, str]]:
+    site_name = _get(end, "site")
+    if not isinstance(site_name, str):
+        return
+    if site_name not in sites:
+        yield _unknown("site", site_name, sites), at(*path, "site"), DANGLING
+        return
+    site = sites[site_name]
+    devices, rooms = _mapping(site, "devices"), _mapping(site, "rooms")
+    device, room = _get(end, "device"), _get(end, "room")
+    if isinstance(device, str) and device not in devices:
+        unknown = _unknown(f"device of site {site_name}", device, devices)
+        yield unknown, at(*path, "device"), DANGLING
+    elif isinstance(device, str) and _get(devices[device], "role") != "border":
+        borders = sorted(n for n, d in devices.items() if _get(d, "role") == "border")
+        yield (
+            f"a DCI circuit lands on a border router, and '{device}' is a "
+            f"{_get(devices[device], 'role')}; write one of the borders: "
+            f"{', '.join(borders) or 'none defined'}",
+            at(*path, "device"),
+            "bad-value",
+        )
+    else:
+        platform = _platform(devices, device)
+        name = _get(end, "interface")
+        if platform is not None and isinstance(name, str):
+            problem = platform_problem(platform, name)
+            if problem is not None and not foreign_name(platform, name):
+                yield f"{problem} (device {device})", at(*path, "interface"), BAD_INTERFACE
+    if isinstance(room, str) and room not in rooms:
+        yield _unknown(f"room of site {site_name}", room, rooms), at(*path, "room"), DANGLING
+    elif isinstance(room, str) and _get(rooms[room], "kind") != "mmr":
+        mmrs = sorted(n for n, r in rooms.items() if _get(r, "kind") == "mmr")
+        instead = f"; write one of the MMRs: {', '.join(mmrs)}" if mmrs else ""
+        yield (
+            f"a DCI circuit lands in a meet-me room, and '{room}' is kind "
+            f"{_get(rooms[room], 'kind')}{instead}",
+            at(*path, "room"),
+            "bad-value",
+        )
 
 
 def _site_problems(

@@ -4,7 +4,8 @@ This module holds the site's skeleton (organisation, rooms, racks, devices, the 
 whole intent); each feature's keys live in a module of its own name:
 schema_underlay (pools, asn, underlay, link_rules, links), schema_overlay (evpn, tenants),
 schema_multihoming (attachments), schema_handoff (handoff), schema_edge (cross_connects,
-peering), schema_clouds (peering.aws / azure / gcp) and schema_management (management).
+peering), schema_clouds (peering.aws / azure / gcp), schema_management (management) and, at the
+top beside organisation and sites, schema_dci (dci: circuits between sites).
 
 Named things (rooms, racks, devices, cross-connects) are mappings keyed by name, so a duplicate
 name is a duplicate key the reader rejects, within a file or across files.
@@ -17,6 +18,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from meetme.intent.schema_base import Node, Path_
+from meetme.intent.schema_dci import Dci
 from meetme.intent.schema_edge import CrossConnect, Peering
 from meetme.intent.schema_handoff import Handoff
 from meetme.intent.schema_management import Management
@@ -153,6 +155,9 @@ class Site(Node):
 class Intent(Node):
     organisation: Organisation
     sites: dict[Name, Site] = Field(min_length=1)
+    dci: Dci | None = Field(
+        default=None, description="Circuits between sites (schema_dci): ends, economics, needs."
+    )
     waivers: list[Waiver] = Field(
         default_factory=list, description="Accepted exceptions to rules, with expiry."
     )

@@ -91,6 +91,17 @@ def _services_uses(ctx: SiteContext) -> Iterator[PortUse | None]:
         yield _use(ctx, device, port.interface, "services", label, "the services LAN", path)
 
 
+def _dci_uses(ctx: SiteContext) -> Iterator[PortUse | None]:
+    # a DCI circuit's end at this site: its own port on a border (intent `dci:`)
+    dci = ctx.loaded.intent.dci
+    for name, circuit in sorted(dci.circuits.items()) if dci else ():
+        for side, end, far in (("a", circuit.a, circuit.b), ("b", circuit.b, circuit.a)):
+            if end.site == ctx.name:
+                label = f"DCI circuit {name} to {far.site}"
+                path = (*circuit.path, side, "interface")
+                yield _use(ctx, end.device, end.interface, "dci", label, label, path)
+
+
 def _shares_cable(first: PortUse, second: PortUse) -> bool:
     """Whether two uses of one (sub-)port can be one cable: sub-interfaces with their own
     VLANs, a routed port with tagged sub-interfaces to the same device (a VRF-lite link), two
@@ -142,8 +153,9 @@ def _type(name: str) -> str:
     "the port whole. Two uses of one port render as two configs of one interface: the last one "
     "wins on the device and the other circuit or link is silently down. Checked across fabric "
     "links (explicit and rule-made), cross-connects (which the IX, transit, PNI and cloud "
-    "sub-interfaces ride), host ports and MLAG peer links. Sub-interfaces with their own VLANs "
-    "share their parent, as does a routed link with tagged sub-interfaces to the same device.",
+    "sub-interfaces ride), host ports, MLAG peer links and DCI circuit ends. Sub-interfaces "
+    "with their own VLANs share their parent, as does a routed link with tagged sub-interfaces "
+    "to the same device.",
     "Cisco 8000 Configuring Ethernet Interfaces (rack/slot/module/port; a 2x100G module in a "
     "400G port gives HundredGigE interfaces) https://www.cisco.com/c/en/us/td/docs/iosxr/"
     "cisco8000/Interfaces/77x/b-interfaces-config-guide-cisco8k-r77x/"
@@ -161,6 +173,7 @@ def one_port_one_use(ctx: SiteContext) -> Iterator[Hit]:
             _cross_connect_uses(ctx),
             _attachment_uses(ctx),
             _services_uses(ctx),
+            _dci_uses(ctx),
         )
         for use in source
         if use is not None

@@ -5,6 +5,7 @@ from meetme.validators.rules import (  # noqa: F401
     addr,
     cabling,
     clouds,
+    dci,
     edge,
     flow,
     handoff,

@@ -1,0 +1,316 @@
+"""DCI-001..007 and PHY-013 on DCI ports: each rule passes on two sites joined by a built and a
+leased circuit (tests/data/dci) and fails on one realistic edit, with cases just inside and
+just outside every limit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+from dci_example import DATA, with_dci
+
+DCI_RULES = ("DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007")
+BUILT = "      built: {route_km: 1100, lead_time_weeks: 40, capex: 1200000, opex_monthly: 10000}\n"
+LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
+
+
+@pytest.fixture
+def dci(example: Path) -> Path:
+    """The example's aus1, the tests' mel1 and tests/data/dci/dci.yaml; returns dci.yaml."""
+    return with_dci(example)
+
+
+def found(dci: Path, rule_id: str) -> list[str]:
+    return findings_of(lint_repo(dci.parents[1]), rule_id)
+
+
+def test_two_sites_joined_diversely_pass_every_dci_rule(dci: Path) -> None:
+    result = lint_repo(dci.parents[1])
+    assert [f for f in result.findings if f.rule in (*DCI_RULES, "PHY-013")] == []
+
+
+def test_the_rules_run_once_for_the_whole_intent(dci: Path) -> None:
+    replace_in(dci, "latency_ms: 5.0", "latency_ms: 0")
+    assert len(found(dci, "DCI-005")) == 1  # two sites, one finding
+
+
+# ---- DCI-001: diverse circuits share nothing ------------------------------------------------
+
+
+def test_dci001_a_shared_conduit_is_found(dci: Path) -> None:
+    replace_in(
+        dci,
+        "conduits: [syd-south-duct, mel-west-duct]",
+        "conduits: [syd-north-duct, mel-west-duct]",
+    )
+    line = line_of(dci, "conduits: [syd-north-duct, mel-west-duct]")
+    assert found(dci, "DCI-001") == [
+        f"intent/dci.yaml:{line}: diverse group syd-mel: circuits syd-mel-1 and syd-mel-2 share "
+        "conduits syd-north-duct; one event there takes both: route one elsewhere, or do not "
+        "declare them diverse"
+    ]
+
+
+def test_dci001_a_leased_circuit_s_provider_is_one_of_its_providers(dci: Path) -> None:
+    replace_in(dci, "providers: [fibreco]", "providers: [fibreco, wavecarrier]")
+    (message,) = found(dci, "DCI-001")
+    assert "share providers wavecarrier;" in message
+    # reported at the second circuit's lease, which names the provider
+    assert message.startswith(f"intent/dci.yaml:{line_of(dci, 'leased:')}:")
+
+
+@pytest.mark.parametrize("kind", ["fibre_routes", "ila_sites"])
+def test_dci001_each_tag_kind_counts(dci: Path, kind: str) -> None:
+    first = {"fibre_routes": "coastal", "ila_sites": "ila-eden"}[kind]
+    second = {"fibre_routes": "[hume]", "ila_sites": "[ila-goulburn, ila-albury]"}[kind]
+    replace_in(dci, f"{kind}: {second}", f"{kind}: [{first}]")
+    (message,) = found(dci, "DCI-001")
+    assert f"share {kind.replace('_', ' ')} {first};" in message
+
+
+def test_dci001_circuits_not_declared_diverse_may_share(dci: Path) -> None:
+    replace_in(
+        dci,
+        "conduits: [syd-south-duct, mel-west-duct]",
+        "conduits: [syd-north-duct, mel-west-duct]",
+    )
+    replace_in(dci, "  diverse_groups:\n    syd-mel: [syd-mel-1, syd-mel-2]\n", "")
+    assert found(dci, "DCI-001") == []
+
+
+# ---- DCI-002: capacity after one failure --------------------------------------------------
+
+
+def test_dci002_need_exactly_met_after_a_failure_passes(dci: Path) -> None:
+    # 400G + 400G: either fails, 400 remain; 400 needed (the fixture) passes, 401 fails
+    replace_in(dci, "capacity_gbps: 400}", "capacity_gbps: 401}")
+    line = line_of(dci, "capacity_gbps: 401}")
+    assert found(dci, "DCI-002") == [
+        f"intent/dci.yaml:{line}: aus1-mel1 needs 401 Gbps; its circuits carry 800 Gbps, "
+        "400 Gbps after syd-mel-2 fails: add 1 Gbps on another circuit"
+    ]
+
+
+def test_dci002_a_smaller_lease_is_the_failure_that_remains(dci: Path) -> None:
+    # lease 399 Gbps: the built 400G circuit fails worst, 399 remain, 1 Gbps short of the need
+    replace_in(dci, LEASED, LEASED.replace("capacity_gbps: 400", "capacity_gbps: 399"))
+    (message,) = found(dci, "DCI-002")
+    assert "carry 799 Gbps, 399 Gbps after syd-mel-1 fails: add 1 Gbps" in message
+
+
+def test_dci002_a_need_without_circuits(dci: Path) -> None:
+    syd2 = (DATA / "mel1.yaml").read_text().replace("mel1", "syd2")
+    (dci.parent / "syd2").mkdir()
+    (dci.parent / "syd2/site.yaml").write_text(syd2.replace("192.168.20", "192.168.30"))
+    dci.write_text(dci.read_text() + "    - {sites: [aus1, syd2], capacity_gbps: 10}\n")
+    line = line_of(dci, "syd2")
+    assert found(dci, "DCI-002") == [
+        f"intent/dci.yaml:{line}: aus1-syd2 needs 10 Gbps and no DCI circuit joins the two sites"
+    ]
+
+
+# ---- DCI-003: MMRs, entrances, borders at each end ----------------------------------------
+
+
+def test_dci003_both_circuits_in_one_mmr_on_one_border(dci: Path) -> None:
+    replace_in(
+        dci,
+        "device: mel1-br2, interface: Ethernet34/1, room: mel1-mmr2",
+        "device: mel1-br1, interface: Ethernet34/1, room: mel1-mmr1",
+    )
+    line = line_of(dci, "device: mel1-br1, interface: Ethernet34/1")
+    assert found(dci, "DCI-003") == [
+        f"intent/dci.yaml:{line}: all 2 circuits aus1-mel1 (syd-mel-1, syd-mel-2) use border "
+        "mel1-br1 at mel1, which has 2: land one on another border",
+        f"intent/dci.yaml:{line}: all 2 circuits aus1-mel1 (syd-mel-1, syd-mel-2) use MMR "
+        "mel1-mmr1 at mel1, which has 2: land one in another MMR",
+    ]
+
+
+def test_dci003_one_entrance_where_the_site_has_two(dci: Path) -> None:
+    replace_in(dci, "room: aus1-mmr2, entrance: south", "room: aus1-mmr2, entrance: north")
+    (message,) = found(dci, "DCI-003")
+    # aus1 has two entrances: its cross-connects come in by north and south
+    assert "use building entrance north at aus1, which has 2" in message
+
+
+def test_dci003_a_site_with_one_entrance_is_not_asked_for_two(dci: Path) -> None:
+    # mel1 knows only the entrances its DCI ends name: both east, so it has one
+    replace_in(dci, "room: mel1-mmr2, entrance: west", "room: mel1-mmr2, entrance: east")
+    assert found(dci, "DCI-003") == []
+
+
+# ---- DCI-004: speed fits the port ---------------------------------------------------------
+
+
+def test_dci004_a_400g_circuit_on_a_100g_cage(dci: Path) -> None:
+    # Ethernet32/1 is the last QSFP100 of a 7280CR3-32P4; Ethernet33/1 (OSFP 400G) passes
+    replace_in(dci, "interface: Ethernet33/1", "interface: Ethernet32/1")
+    line = line_of(dci, "Ethernet32/1")
+    assert found(dci, "DCI-004") == [
+        f"intent/dci.yaml:{line}: circuit syd-mel-1 runs at 400G on mel1-br1 Ethernet32/1, but "
+        "port 32 of a 7280CR3-32P4 is a QSFP100 cage"
+    ]
+
+
+def test_dci004_a_port_the_hardware_lacks(dci: Path) -> None:
+    replace_in(dci, "interface: Ethernet34/1", "interface: Ethernet37/1")
+    (message,) = found(dci, "DCI-004")
+    assert message.endswith(
+        "circuit syd-mel-2 runs at 400G on mel1-br2 Ethernet37/1, but a 7280CR3-32P4 has ports "
+        "1-32 (QSFP100), 33-36 (OSFP 400G)"
+    )
+
+
+def test_dci004_an_iosxr_name_says_the_optic_speed(dci: Path) -> None:
+    replace_in(
+        dci,
+        "interface: FourHundredGigE0/0/0/28, room: aus1-mmr1",
+        "interface: HundredGigE0/0/0/28, room: aus1-mmr1",
+    )
+    (message,) = found(dci, "DCI-004")
+    assert message.endswith(
+        "circuit syd-mel-1 runs at 400G on aus1-br1 HundredGigE0/0/0/28, but "
+        "HundredGigE0/0/0/28 names a 100G optic (IOS-XR names a port by its optic)"
+    )
+
+
+def test_dci004_a_lease_above_the_port_speed(dci: Path) -> None:
+    replace_in(dci, LEASED, LEASED.replace("capacity_gbps: 400", "capacity_gbps: 401"))
+    line = line_of(dci, "capacity_gbps: 401")
+    assert found(dci, "DCI-004") == [
+        f"intent/dci.yaml:{line}: circuit syd-mel-2 leases 401 Gbps over 400G ports; it carries "
+        "at most 400 Gbps: lease what the ports carry or use faster ports"
+    ]
+
+
+# ---- DCI-005: latency -----------------------------------------------------------------------
+
+# light over 1100 km of fibre at group index 1.46: 1100 x 1.46 / 299.792458 = 5.357 ms
+
+
+@pytest.mark.parametrize(
+    ("latency", "fails"), [("5.358", False), ("5.357", True), ("0", True), ("-1", True)]
+)
+def test_dci005_latency_positive_and_no_faster_than_light(
+    dci: Path, latency: str, fails: bool
+) -> None:
+    replace_in(dci, "latency_ms: 7.5", f"latency_ms: {latency}")
+    messages = found(dci, "DCI-005")
+    assert bool(messages) == fails, messages
+    if latency == "5.357":
+        assert messages[0].endswith(
+            "circuit syd-mel-1 claims 5.357 ms one way over 1100 km of fibre, but light needs "
+            "at least 5.357 ms over that route: check latency_ms and route_km"
+        )
+    if latency == "0":
+        assert messages[0].endswith(
+            "circuit syd-mel-1 has latency 0.0 ms: give the measured or quoted one-way "
+            "latency, above 0"
+        )
+
+
+def test_dci005_a_leased_circuit_has_no_route_to_check(dci: Path) -> None:
+    replace_in(dci, "latency_ms: 5.0", "latency_ms: 0.001")
+    assert found(dci, "DCI-005") == []
+
+
+# ---- DCI-006: economics -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("term_months: 36", "term_months: 0", "syd-mel-2: term_months is 0; it must be above 0"),
+        ("term_months: 36", "term_months: 1", None),
+        ("monthly: 50000", "monthly: 0", "syd-mel-2: monthly is 0; it must be above 0"),
+        ("monthly: 50000", "monthly: 0.01", None),
+        ("capex: 1200000", "capex: -1", "syd-mel-1: capex is -1; it must be 0 or more"),
+        ("capex: 1200000", "capex: 0", None),
+        (
+            "opex_monthly: 10000",
+            "opex_monthly: -0.5",
+            "syd-mel-1: opex_monthly is -0.5; it must be 0 or more",
+        ),
+        ("route_km: 1100", "route_km: 0", "syd-mel-1: route_km is 0; it must be above 0"),
+        (
+            "lead_time_weeks: 40",
+            "lead_time_weeks: -1",
+            "syd-mel-1: lead_time_weeks is -1; it must be 0 or more",
+        ),
+    ],
+)
+def test_dci006_economics_boundaries(dci: Path, old: str, new: str, message: str | None) -> None:
+    replace_in(dci, old, new)
+    line = line_of(dci, new)
+    expected = [] if message is None else [f"intent/dci.yaml:{line}: circuit {message}"]
+    assert found(dci, "DCI-006") == expected
+
+
+def test_dci006_a_need_of_nothing(dci: Path) -> None:
+    replace_in(dci, "capacity_gbps: 400}", "capacity_gbps: 0, term_months: 0}")
+    line = line_of(dci, "term_months: 0}")
+    assert found(dci, "DCI-006") == [
+        f"intent/dci.yaml:{line}: the need aus1-mel1: capacity_gbps is 0; it must be above 0",
+        f"intent/dci.yaml:{line}: the need aus1-mel1: term_months is 0; it must be above 0",
+    ]
+
+
+# ---- PHY-013: a DCI port is a port of its own ---------------------------------------------
+
+
+def test_phy013_a_dci_port_already_used_by_a_cross_connect(dci: Path) -> None:
+    replace_in(
+        dci,
+        "interface: FourHundredGigE0/0/0/28, room: aus1-mmr1",
+        "interface: FourHundredGigE0/0/0/23, room: aus1-mmr1",
+    )
+    line = line_of(dci, "FourHundredGigE0/0/0/23")
+    xc = line_of(dci.parent / "aus1/circuits.yaml", "XC-IX-1:")
+    assert found(dci, "PHY-013") == [
+        f"intent/dci.yaml:{line}: aus1-br1: DCI circuit syd-mel-1 to mel1 uses "
+        "FourHundredGigE0/0/0/23, but cross-connect XC-IX-1 of ix-syd (at "
+        f"intent/aus1/circuits.yaml:{xc}:85) already uses FourHundredGigE0/0/0/23; one port "
+        "carries one cable: move one of them to a free port"
+    ]
+
+
+def test_phy013_two_dci_circuits_on_one_port(dci: Path) -> None:
+    replace_in(
+        dci,
+        "device: mel1-br2, interface: Ethernet34/1",
+        "device: mel1-br1, interface: Ethernet33/1",
+    )
+    (message,) = found(dci, "PHY-013")
+    assert (
+        "mel1-br1: DCI circuit syd-mel-2 to aus1 uses Ethernet33/1, but DCI circuit syd-mel-1"
+        in message
+    )
+
+
+# ---- DCI-007: diversity recorded ----------------------------------------------------------
+
+
+def test_dci007_a_diverse_member_without_conduits_is_unproven(dci: Path) -> None:
+    replace_in(dci, "        conduits: [syd-south-duct, mel-west-duct]\n", "")
+    line = line_of(dci, "diversity:", 2)
+    assert found(dci, "DCI-007") == [
+        f"intent/dci.yaml:{line}: diverse group syd-mel: circuit syd-mel-2 records no conduits, "
+        "so DCI-001 cannot show it shares none with the others: record them under its "
+        "diversity:"
+    ]
+
+
+def test_dci007_the_lease_s_provider_is_a_recorded_provider(dci: Path) -> None:
+    # syd-mel-2 writes no providers: under diversity: and passes (see the first test); the
+    # built circuit without its providers does not
+    replace_in(dci, "        providers: [fibreco]\n", "")
+    (message,) = found(dci, "DCI-007")
+    assert "circuit syd-mel-1 records no providers," in message
+
+
+def test_dci007_circuits_outside_diverse_groups_need_no_tags(dci: Path) -> None:
+    replace_in(dci, "        conduits: [syd-south-duct, mel-west-duct]\n", "")
+    replace_in(dci, "  diverse_groups:\n    syd-mel: [syd-mel-1, syd-mel-2]\n", "")
+    assert found(dci, "DCI-007") == []

@@ -1,0 +1,373 @@
+"""DCI-*: circuits between sites (intent `dci:`).
+
+A circuit joins two sites, so these rules look at the whole intent, not at one site: each runs
+once, in the context of the first site by name (the engine calls every rule once per site).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import combinations
+
+from meetme.generators.resolve.dci import RISK_KINDS, capacity_gbps, pair_figures, pair_of, risks
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.hardware import NAMING, hardware, port_problem
+
+from meetme.intent.schema_dci import Dci, DciCircuit
+from meetme.intent.types import SPEED_GBPS
+
+# The slowest light can be in solid-core silica fibre: group index 1.46 (pure-silica-core
+# fibres; standard G.652 single-mode is about 1.468, 4.9 us/km). Hollow-core fibre is faster:
+# waive DCI-005 for such a route.
+FIBRE_GROUP_INDEX = Fraction(146, 100)
+LIGHT_KM_PER_MS = Fraction(299_792_458, 1_000_000)  # c in vacuum, km per millisecond
+# A cage's top speed, from the catalogue's cage text ("QSFP-DD 400G", "QSFP100", "SFP+").
+_CAGE_SPEED = re.compile(r"(\d+)G?$")
+_CAGE_NAMED = {"SFP+": 10, "SFP28": 25, "QSFP+": 40}
+# IOS-XR names a port by its optic's speed (FourHundredGigE: 400G).
+_IOSXR_SPEED = {
+    "TenGigE": 10, "TwentyFiveGigE": 25, "FortyGigE": 40, "FiftyGigE": 50,
+    "HundredGigE": 100, "TwoHundredGigE": 200, "FourHundredGigE": 400,
+    "EightHundredGigE": 800,
+}  # fmt: skip
+
+
+def _dci(ctx: SiteContext) -> Dci | None:
+    """The intent's DCI, in the first site's context only: one finding per problem."""
+    intent = ctx.loaded.intent
+    if intent.dci is None or ctx.name != min(intent.sites):
+        return None
+    return intent.dci
+
+
+@rule(
+    "DCI-001",
+    "error",
+    "Circuits declared diverse share no fibre route, ILA site, provider or conduit",
+    "Circuits are declared diverse so that one event cannot take them all: a backhoe in a "
+    "shared duct, a fire in a shared in-line amplifier hut, a carrier's outage. Two members "
+    "of a diverse group that share any such tag fail together, and the capacity that was meant "
+    "to survive (DCI-002) does not. A leased circuit's provider counts as one of its "
+    "providers.",
+    "docs/standards.md#dci-001",
+)
+def diverse_circuits_share_nothing(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for group, members in sorted(dci.diverse_groups.items()):
+        known = [m for m in dict.fromkeys(members) if m in dci.circuits]
+        for first, second in combinations(known, 2):
+            mine, theirs = risks(dci.circuits[first]), risks(dci.circuits[second])
+            for kind in RISK_KINDS:
+                shared = sorted(mine[kind] & theirs[kind])
+                if shared:
+                    label = kind.replace("_", " ")
+                    yield Hit(
+                        f"diverse group {group}: circuits {first} and {second} share "
+                        f"{label} {', '.join(shared)}; one event there takes both: route one "
+                        "elsewhere, or do not declare them diverse",
+                        _tag_path(dci.circuits[second], kind),
+                    )
+
+
+def _tag_path(circuit: DciCircuit, kind: str) -> Path_:
+    """Where a circuit writes its tags of a kind: under diversity:, else (providers) its
+    leased provider, else the circuit."""
+    if kind in circuit.diversity.model_fields_set:
+        return (*circuit.path, "diversity", kind)
+    if kind == "providers" and circuit.leased is not None:
+        return (*circuit.leased.path, "provider")
+    return circuit.path
+
+
+@rule(
+    "DCI-002",
+    "error",
+    "The capacity between two sites after any one circuit fails meets the declared need",
+    "A site pair's need is what the tenants and replication between the sites must still get "
+    "when a circuit is cut or a carrier has an outage. Capacity that meets it only while every "
+    "circuit is up is not redundancy. A leased circuit counts its leased capacity, a built "
+    "one its port speed.",
+    "docs/standards.md#dci-002",
+)
+def capacity_survives_a_failure(ctx: SiteContext) -> Iterator[Hit]:
+    if _dci(ctx) is None:
+        return
+    for pair in pair_figures(ctx.loaded.intent):
+        if pair.need_gbps is None or pair.need_path is None:
+            continue
+        between = f"{pair.sites[0]}-{pair.sites[1]}"
+        where = (*pair.need_path, "capacity_gbps")
+        if not pair.circuits:
+            yield Hit(
+                f"{between} needs {pair.need_gbps} Gbps and no DCI circuit joins the two sites",
+                where,
+            )
+        elif pair.after_failure_gbps < pair.need_gbps:
+            yield Hit(
+                f"{between} needs {pair.need_gbps} Gbps; its circuits carry "
+                f"{pair.capacity_gbps} Gbps, {pair.after_failure_gbps} Gbps after "
+                f"{pair.worst_failure} fails: add {pair.need_gbps - pair.after_failure_gbps} "
+                "Gbps on another circuit",
+                where,
+            )
+
+
+def _entrances(ctx: SiteContext, site_name: str) -> set[str]:
+    """Every building entrance the site is known to have: its cross-connects', its rooms'
+    building_entrance tags, and the DCI ends landing there."""
+    site = ctx.loaded.intent.sites[site_name]
+    found = {xc.entrance for xc in site.cross_connects.values()}
+    found |= {
+        room.failure_domains["building_entrance"]
+        for room in site.rooms.values()
+        if "building_entrance" in room.failure_domains
+    }
+    dci = ctx.loaded.intent.dci
+    for circuit in dci.circuits.values() if dci else ():
+        found |= {end.entrance for end in (circuit.a, circuit.b) if end.site == site_name}
+    return found
+
+
+@rule(
+    "DCI-003",
+    "error",
+    "Redundant circuits between two sites use distinct MMRs, entrances and borders at each end",
+    "PHY-005 for the DCI: where a site has two meet-me rooms, two building entrances or two "
+    "border routers, the circuits to the other site must not all land in one of them; a "
+    "cross-connect panel, a riser or duct cut, or one border failure would otherwise cut the "
+    "sites apart however diverse the routes between them are.",
+    "docs/standards.md#dci-003",
+)
+def dci_ends_diverse(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    by_pair: dict[tuple[str, str], list[str]] = {}
+    for name, circuit in sorted(dci.circuits.items()):
+        by_pair.setdefault(pair_of(circuit), []).append(name)
+    intent = ctx.loaded.intent
+    for pair, names in sorted(by_pair.items()):
+        if len(names) < 2:
+            continue
+        for site_name in pair:
+            site = intent.sites[site_name]
+            ends = [
+                (name, side, end)
+                for name in names
+                for side, end in (("a", dci.circuits[name].a), ("b", dci.circuits[name].b))
+                if end.site == site_name
+            ]
+            has = {
+                "room": sum(r.kind == "mmr" for r in site.rooms.values()),
+                "entrance": len(_entrances(ctx, site_name)),
+                "device": sum(d.role == "border" for d in site.devices.values()),
+            }
+            for field, label, advice in (
+                ("room", "MMR", "land one in another MMR"),
+                ("entrance", "building entrance", "bring one in by another entrance"),
+                ("device", "border", "land one on another border"),
+            ):
+                used = {getattr(end, field) for _, _, end in ends}
+                if len(used) == 1 and has[field] >= 2:
+                    last_name, side, _ = ends[-1]
+                    yield Hit(
+                        f"all {len(names)} circuits {pair[0]}-{pair[1]} ({', '.join(names)}) "
+                        f"use {label} {used.pop()} at {site_name}, which has {has[field]}: "
+                        f"{advice}",
+                        (*dci.circuits[last_name].path, side, field),
+                    )
+
+
+def _cage_speed(cage: str) -> int | None:
+    if cage in _CAGE_NAMED:
+        return _CAGE_NAMED[cage]
+    found = _CAGE_SPEED.search(cage)
+    return int(found.group(1)) if found else None
+
+
+def _port_misfit(ctx: SiteContext, circuit: DciCircuit, side: str) -> str | None:
+    end = circuit.a if side == "a" else circuit.b
+    site = ctx.loaded.intent.sites.get(end.site)
+    device = site.devices.get(end.device) if site else None
+    if device is None:
+        return None
+    speed = SPEED_GBPS[circuit.speed]
+    if device.platform == "cisco_iosxr":
+        word = end.interface.rstrip("0123456789/.")
+        named = _IOSXR_SPEED.get(word)
+        if named is not None and named != speed:
+            return f"{end.interface} names a {named}G optic (IOS-XR names a port by its optic)"
+    spec = hardware()["models"].get(device.model)
+    if spec is None or spec["platform"] != device.platform:
+        return None  # HW-002 / HW-003 report the model
+    problem = port_problem(device, end.interface)
+    if problem is not None:
+        return problem
+    found = NAMING[device.platform].pattern.fullmatch(end.interface.split(".", 1)[0])
+    port = int(found["port"]) if found else -1
+    group = next((g for g in spec["groups"] if g["first"] <= port <= g["last"]), None)
+    top = None if group is None else _cage_speed(group["cage"])
+    if group is not None and top is not None and speed > top:
+        return f"port {port} of a {device.model} is a {group['cage']} cage"
+    return None
+
+
+@rule(
+    "DCI-004",
+    "error",
+    "A DCI circuit's speed fits the port at each end",
+    "A DCI port is a front-panel port of the border's hardware whose cage takes the circuit's "
+    "speed (validators/data/hardware.yaml), and on IOS-XR the interface name says the optic's "
+    "speed, which must be the circuit's; a leased service carries no more than the port. "
+    "Otherwise the optic ordered for the circuit does not fit, or the capacity counted by "
+    "DCI-002 is not there.",
+    "docs/standards.md#dci-004",
+)
+def dci_speed_fits_ports(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for name, circuit in sorted(dci.circuits.items()):
+        for side in ("a", "b"):
+            misfit = _port_misfit(ctx, circuit, side)
+            if misfit is not None:
+                end = circuit.a if side == "a" else circuit.b
+                yield Hit(
+                    f"circuit {name} runs at {circuit.speed} on {end.device} {end.interface}, "
+                    f"but {misfit}",
+                    (*circuit.path, side, "interface"),
+                )
+        leased = circuit.leased
+        if leased is not None and leased.capacity_gbps > SPEED_GBPS[circuit.speed]:
+            yield Hit(
+                f"circuit {name} leases {leased.capacity_gbps} Gbps over {circuit.speed} ports; "
+                f"it carries at most {capacity_gbps(circuit)} Gbps: lease what the ports carry "
+                "or use faster ports",
+                (*leased.path, "capacity_gbps"),
+            )
+
+
+def _light_floor_ms(route_km: float) -> Fraction:
+    return Fraction(route_km) * FIBRE_GROUP_INDEX / LIGHT_KM_PER_MS
+
+
+@rule(
+    "DCI-005",
+    "error",
+    "A DCI circuit's one-way latency is positive and no faster than light in fibre",
+    "Latency decides which workloads may span the sites (synchronous replication, a stretched "
+    "training job) and picks the preferred path; zero or a negative number is a typo, and a "
+    "built route's latency below what light needs over its route length (about 4.9 us per km "
+    "in silica fibre) is a route length or a latency that is wrong.",
+    "docs/standards.md#dci-005",
+)
+def dci_latency_sane(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for name, circuit in sorted(dci.circuits.items()):
+        where = (*circuit.path, "latency_ms")
+        if circuit.latency_ms <= 0:
+            yield Hit(
+                f"circuit {name} has latency {circuit.latency_ms} ms: give the measured or "
+                "quoted one-way latency, above 0",
+                where,
+            )
+        elif circuit.built is not None and circuit.built.route_km > 0:
+            floor = _light_floor_ms(circuit.built.route_km)
+            if Fraction(circuit.latency_ms) < floor:
+                yield Hit(
+                    f"circuit {name} claims {circuit.latency_ms} ms one way over "
+                    f"{circuit.built.route_km:g} km of fibre, but light needs at least "
+                    f"{float(floor):.3f} ms over that route: check latency_ms and route_km",
+                    where,
+                )
+
+
+@rule(
+    "DCI-006",
+    "error",
+    "DCI economics are sane: lengths, capacities, charges and terms positive, costs not negative",
+    "`meetme report dci` compares building with leasing from these numbers; a zero term or "
+    "capacity divides by nothing, and a negative cost makes the cheaper option look dearer. "
+    "Capex and opex may be 0 (fibre already owned), a lease's monthly charge may not.",
+    "docs/standards.md#dci-006",
+)
+def dci_economics_sane(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for name, circuit in sorted(dci.circuits.items()):
+        checks: list[tuple[str, float, bool]] = []  # (key, value, strictly positive)
+        block = circuit.built or circuit.leased
+        if circuit.built is not None:
+            built = circuit.built
+            checks += [
+                ("route_km", built.route_km, True),
+                ("lead_time_weeks", built.lead_time_weeks, False),
+                ("capex", built.capex, False),
+                ("opex_monthly", built.opex_monthly, False),
+            ]
+        if circuit.leased is not None:
+            leased = circuit.leased
+            checks += [
+                ("capacity_gbps", leased.capacity_gbps, True),
+                ("monthly", leased.monthly, True),
+                ("term_months", leased.term_months, True),
+            ]
+        for key, value, positive in checks:
+            if value <= 0 if positive else value < 0:
+                want = "above 0" if positive else "0 or more"
+                assert block is not None
+                yield Hit(
+                    f"circuit {name}: {key} is {value:g}; it must be {want}", (*block.path, key)
+                )
+    for index, need in enumerate(dci.needs):
+        numbers: tuple[tuple[str, int | None], ...] = (
+            ("capacity_gbps", need.capacity_gbps),
+            ("term_months", need.term_months),
+        )
+        for key, number in numbers:
+            if number is not None and number <= 0:
+                yield Hit(
+                    f"the need {need.sites[0]}-{need.sites[1]}: {key} is {number}; it must be "
+                    "above 0",
+                    ("dci", "needs", index, key),
+                )
+
+
+@rule(
+    "DCI-007",
+    "warning",
+    "Circuits declared diverse record every kind of shared-risk tag",
+    "DCI-001 can only compare the tags that are written: a member of a diverse group with no "
+    "conduits recorded may share a duct with the other member, and nothing would say so. "
+    "Diversity that cannot be shown is unproven (the standard's 'diversity unproven' warning "
+    "of PHY-004); recording the tags is cheap, a shared duct found in an outage is not. A "
+    "leased circuit's provider counts as a recorded provider.",
+    "docs/standards.md#dci-007",
+)
+def diverse_circuits_tagged(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for group, members in sorted(dci.diverse_groups.items()):
+        for name in dict.fromkeys(members):
+            circuit = dci.circuits.get(name)
+            if circuit is None:
+                continue
+            tags = risks(circuit)
+            missing = [kind.replace("_", " ") for kind in RISK_KINDS if not tags[kind]]
+            if missing:
+                yield Hit(
+                    f"diverse group {group}: circuit {name} records no {', no '.join(missing)}, "
+                    "so DCI-001 cannot show it shares none with the others: record them under "
+                    "its diversity:",
+                    (*circuit.path, "diversity")
+                    if "diversity" in circuit.model_fields_set
+                    else circuit.path,
+                )
