@@ -13,8 +13,9 @@ from itertools import combinations
 
 from meetme.generators.resolve.dci import RISK_KINDS, capacity_gbps, pair_figures, pair_of, risks
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
-from meetme.validators.rules.hardware import NAMING, hardware, port_problem
+from meetme.validators.rules.hardware import port_problem
 
+from meetme.core.hardware import NAMING, hardware
 from meetme.intent.schema_dci import Dci, DciCircuit
 from meetme.intent.types import SPEED_GBPS
 
