@@ -22,6 +22,8 @@ from ciscoconfparse2 import CiscoConfParse
 from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
 from meetme.generators.render import RenderError, output_name, render_device
 from overlay_edits import add_attachment
+from pydantic import BaseModel
+from test_nvue_schema import forbid_schema, validate
 
 from meetme.core.problems import IntentError
 from meetme.pipeline import device_models, lint, render_all
@@ -455,6 +457,15 @@ def test_nvue_single_homed_access_port_and_lacp_bond() -> None:
         "type": "swp",
         "description": "bond30 member: dh1-nvue-lacp host 1 single",
     }
+
+
+def test_nvue_single_homed_file_is_valid_nvue_516(forbid_schema: type[BaseModel]) -> None:
+    # `access` and a bond without mlag/evpn keys, against NVIDIA's 5.16 object model with
+    # unknown keys forbidden
+    validate(forbid_schema, "aus1-lf1", pairs()["aus1-lf1"])
+
+
+__all__ = ["forbid_schema"]  # the fixture, imported from the NVUE schema tests
 
 
 # --- EVPN multihoming (ESI) on Arista EOS -----------------------------------------------------
