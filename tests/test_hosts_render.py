@@ -653,3 +653,24 @@ def test_mh002_a_pair_needs_its_lacp_system_mac(example: Path) -> None:
         "attachment hosts has no lacp_system_mac: both leaves must present one LACP system to "
         "the host so its bond forms across them; give the pair a MAC of its own"
     ]
+
+
+@pytest.mark.parametrize(("lag_base", "clash"), [(999, True), (1000, True), (1001, False)])
+def test_mh021_a_host_bond_on_the_peer_link_number(
+    example: Path, lag_base: int, clash: bool
+) -> None:
+    # two hosts from lag_base 999 take 999 and 1000; from 1001 they are clear of it
+    attachments = add(
+        example,
+        "dh2-nxos-vpc",
+        NXOS_VPC.replace("[Ethernet1/20]", "[Ethernet1/20, Ethernet1/21]")
+        + f"lag_base: {lag_base}\n",
+    )
+    found = findings_of(lint_repo(example), "MH-021")
+    expected = [
+        f"{ATTACHMENTS}:{line_of(attachments, f'lag_base: {lag_base}')}: attachment "
+        "dh2-nxos-vpc numbers a host bond port-channel1000 on aus1-lf3, the name of its MLAG "
+        "peer link: one port-channel cannot be both; choose a lag_base whose numbers stay "
+        "clear of it"
+    ]
+    assert found == (expected if clash else [])

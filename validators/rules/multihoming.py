@@ -920,3 +920,37 @@ def access_one_network(ctx: SiteContext) -> Iterator[Hit]:
                 "true to trunk them tagged",
                 (*a.path, "networks"),
             )
+
+
+@rule(
+    "MH-021",
+    "error",
+    "No host bond takes the number of its leaf's MLAG peer link",
+    "EOS and NX-OS name the MLAG / vPC peer link as a port-channel (Port-Channel1000, "
+    "port-channel1000); a host bond numbered the same on a leaf of the pair would configure "
+    "one port-channel twice, merging a host into the peer link.",
+    "docs/standards.md#mh-021",
+)
+def bonds_clear_of_the_peer_link(ctx: SiteContext) -> Iterator[Hit]:
+    peer_links = {
+        leaf: PLATFORMS[ctx.site.devices[leaf].platform].mlag_peer_link
+        for item, leaves in _mlag_pairs(ctx)
+        for leaf in leaves
+    }
+    for item in attachments(ctx):
+        a = item.attachment
+        if a.mode == "single" and not a.lacp:
+            continue  # plain ports: no bond
+        for leaf in _vtep_leaves(ctx, item):
+            if leaf not in peer_links:
+                continue
+            lag_format = PLATFORMS[ctx.site.devices[leaf].platform].lag_format
+            names = {lag_format.format(n=n) for n in item.lags}
+            if peer_links[leaf] in names:
+                yield Hit(
+                    f"{item.label} numbers a host bond {peer_links[leaf]} on {leaf}, the name of "
+                    "its MLAG peer link: one port-channel cannot be both; choose a lag_base "
+                    "whose numbers stay clear of it",
+                    (*a.path, "lag_base"),
+                )
+                break
