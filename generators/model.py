@@ -83,6 +83,8 @@ class Interface(Model):
     parent: str | None = None  # the physical port of a sub-interface
     ipv4: Address | None = None
     ipv6: Address | None = None
+    # a second IPv4 address (NX-OS vPC: the pair's anycast VTEP on the VTEP loopback)
+    ipv4_secondary: Address | None = None
     vrf: str | None = None
     ip_mtu: int | None = None  # the IP MTU both ends must agree on (PHY-010)
     mtu: int | None = None  # the number the platform's own `mtu` command takes
@@ -433,18 +435,30 @@ class Evpn(Model):
 
 
 class Lag(Model):
-    """A host-facing LACP bond / port-channel, dual-homed by MLAG or EVPN multihoming."""
+    """A host-facing LACP bond / port-channel: dual-homed by MLAG (vPC on NX-OS) or EVPN
+    multihoming, or on one leaf (`single`)."""
 
     name: str  # bond10, Port-Channel10, port-channel10
     number: int
     description: str
     members: tuple[str, ...]
     mtu: int
-    vlans: tuple[int, ...]  # trunked, tagged
-    mode: Literal["mlag", "esi"]
-    segment_id: int  # MLAG id, or the Ethernet segment's local id
+    vlans: tuple[int, ...]  # trunked, tagged; with `access`, the one untagged VLAN
+    mode: Literal["mlag", "esi", "single"]
+    segment_id: int  # MLAG id (vPC number), or the Ethernet segment's local id
     esi: str | None  # type-0 ESI, 00:..., identical on both leaves of the segment
-    lacp_system_mac: str
+    lacp_system_mac: str | None  # None: a single-leaf bond (the switch's own system id)
+    access: bool = False  # the one VLAN untagged (access port) instead of a tagged trunk
+
+
+class HostPort(Model):
+    """A single-homed host on a plain switch port (no LACP): an access port or a trunk."""
+
+    name: str  # swp1, Ethernet1/1, Ethernet9
+    description: str
+    mtu: int
+    vlans: tuple[int, ...]  # trunked, tagged; with `access`, the one untagged VLAN
+    access: bool = False
 
 
 class PeerLinkFamily(Model):
@@ -472,6 +486,8 @@ class PeerLinkSession(Model):
 
 
 class Mlag(Model):
+    """One leaf's half of an MLAG pair (vPC on NX-OS)."""
+
     peer: str  # the other leaf of the pair
     peer_link: str
     peer_link_members: tuple[str, ...]
@@ -480,6 +496,15 @@ class Mlag(Model):
     backup_vrf: str
     anycast_vtep: str | None  # the VTEP address the pair shares
     peer_link_session: PeerLinkSession | None = None
+    domain_id: int = 1  # EOS `domain-id`, NX-OS `vpc domain`
+    # EOS and NX-OS: the routed VLAN over the peer link (EOS: the MLAG control SVI and the
+    # pair's underlay session; NX-OS: the backup routing SVI) with its /31 and /127
+    peer_vlan: int | None = None
+    peer_vlan_ipv4: Address | None = None
+    peer_vlan_ipv6: Address | None = None
+    peer_vlan_mtu: int | None = None
+    peer_address_v4: str | None = None  # the other leaf's address on the peer VLAN
+    keepalive_source: str | None = None  # this leaf's management address (NX-OS keepalive)
 
 
 class VrfLeak(Model):
@@ -539,6 +564,7 @@ class DeviceModel(Model):
     bgp: Bgp
     evpn: Evpn | None = None
     lags: tuple[Lag, ...] = ()
+    host_ports: tuple[HostPort, ...] = ()  # single-homed hosts on plain switch ports
     mlag: Mlag | None = None
     vrfs: tuple[PlainVrf, ...] = ()
     acls: tuple[Acl, ...] = ()
@@ -551,6 +577,13 @@ class DeviceModel(Model):
     def discard_routes(self, vrf: str | None = None) -> tuple[StaticRoute, ...]:
         """The discard routes of one VRF (None: the default VRF), each printed in that VRF only."""
         return tuple(r for r in self.static_routes if r.discard and r.vrf == vrf)
+
+    @property
+    def host_vlans(self) -> tuple[int, ...]:
+        """The VLANs the device's host bonds and host ports carry, ascending."""
+        found = {v for lag in self.lags for v in lag.vlans}
+        found |= {v for port in self.host_ports for v in port.vlans}
+        return tuple(sorted(found))
 
     @property
     def esi_multihoming(self) -> bool:

@@ -1626,19 +1626,18 @@ def _lag_change(**update: Any) -> Callable[[DeviceModel], DeviceModel]:
 @pytest.mark.parametrize(
     ("change", "named"),
     [
-        (_lag_change(mode="mlag", esi=None), "PLAT-009 "),
         (_lag_change(vlans=[]), "PLAT-011 "),
         (
             lambda m: m.model_copy(update={"evpn": None}),
             "PLAT-010 ",
         ),
     ],
-    ids=["mlag-bond", "trunk-without-vlans", "segment-without-evpn"],
+    ids=["trunk-without-vlans", "segment-without-evpn"],
 )
 def test_nxos_refuses_host_port_channels_it_cannot_print(
     change: Callable[[DeviceModel], DeviceModel], named: str
 ) -> None:
-    # vPC is not modelled; an empty allowed-VLAN list is an incomplete command; an Ethernet
+    # An empty allowed-VLAN list is an incomplete command; an Ethernet
     # segment without the BGP EVPN control plane is never advertised.
     with pytest.raises(RenderError, match=named):
         render_device(change(NXOS_ESI[0].model))

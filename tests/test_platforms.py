@@ -18,7 +18,13 @@ from meetme.generators.model import (
     StaticRoute,
 )
 from meetme.generators.platforms import PLATFORMS, register, unregister
-from meetme.generators.platforms.spellings import as_path_regexes, dotted_mac, netmask, yaml_str
+from meetme.generators.platforms.spellings import (
+    as_path_regexes,
+    dotted_mac,
+    eos_esi,
+    netmask,
+    yaml_str,
+)
 from meetme.generators.render import PlatformGapError, output_name, render, render_device
 from meetme.validators.engine import RULES
 from meetme.validators.rules.platform import platform_findings
@@ -69,7 +75,9 @@ def test_capabilities_are_typed_fields_and_still_answer_in() -> None:
     )
     assert eos.rpki and not nxos.rpki and not nvue.rpki
     assert "rpki" in eos and "rpki" not in nxos
-    assert "mlag" in nvue and "mlag" not in eos
+    assert "mlag" in nvue and "mlag" in eos and "mlag" in nxos  # NX-OS: as vPC
+    assert "esi_multihoming" in eos and "esi_multihoming" not in nxos
+    assert "mlag" not in PLATFORMS["cisco_iosxr"].capabilities
     assert "bfd" not in eos  # never read, so no longer declared
     assert "no_such_capability" not in nvue
 
@@ -106,7 +114,9 @@ def test_vendor_spellings() -> None:
     assert netmask("10.0.0.1/32") == "255.255.255.255"
     assert set(PLATFORMS["cisco_nxos"].filters) == {"dotted_mac", "as_path_regexes"}
     assert set(PLATFORMS["cisco_iosxr"].filters) == {"netmask", "as_path_regexes"}
-    assert set(PLATFORMS["arista_eos"].filters) == {"as_path_regexes"}
+    assert set(PLATFORMS["arista_eos"].filters) == {"as_path_regexes", "dotted_mac", "eos_esi"}
+    # EOS `evpn ethernet-segment` `identifier`: the 10-byte ESI as five groups of four digits
+    assert eos_esi("00:44:38:39:FF:00:01:00:00:2a") == "0044:3839:ff00:0100:002a"
     assert set(PLATFORMS["nvidia_nvue"].filters) == {"as_path_regexes", "yaml_str"}
     # private 16-bit ASNs as EOS, NX-OS and NVUE as-path lists need them: one regex per digit run
     entry = AsPathEntry(seq=10, action="deny", first=64512, last=65534, description="private")

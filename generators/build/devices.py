@@ -8,12 +8,19 @@ import ipaddress
 from meetme.generators.build.border_pair import border_pair_of
 from meetme.generators.build.edge_device import edge_device
 from meetme.generators.build.handoff import handoff_of
-from meetme.generators.build.multihoming import lags_of, mlag_of, peer_link_session
+from meetme.generators.build.multihoming import (
+    host_ports_of,
+    lags_of,
+    mlag_of,
+    peer_link_session,
+    peer_vlan_neighbors,
+)
 from meetme.generators.build.overlay import connected_route_maps, evpn_device
 from meetme.generators.build.underlay import device_bfd, underlay_of
 from meetme.generators.model import (
     Address,
     Bgp,
+    BgpNeighbor,
     DeviceModel,
     Interface,
     LocalUser,
@@ -99,8 +106,23 @@ def build_device(
         clients=site.management.clients or [str(ipaddress.ip_interface(device.management).network)],
     )
     mlag = mlag_of(site, name)
+    # the pair's routed adjacency over the peer link carries the underlay's families and policies
+    policies: dict[str, PeerLinkFamily] = {}
+    for n in underlay.neighbors:
+        policies.setdefault(
+            n.afi,
+            PeerLinkFamily(afi=n.afi, route_map_in=n.route_map_in, route_map_out=n.route_map_out),
+        )
+    families = tuple(policies[afi] for afi in ("ipv4", "ipv6") if afi in policies)
+    mlag_neighbors: tuple[BgpNeighbor, ...] = ()
+    if mlag is not None:
+        mlag_neighbors = tuple(
+            peer_vlan_neighbors(intent, site, name, mlag, families, fabric.warning_pct)
+        )
+        loopbacks = _with_anycast_vtep(loopbacks, platform, mlag.anycast_vtep)
     neighbors = (
         underlay.neighbors
+        + mlag_neighbors
         + tuple(pair.neighbors)
         + tuple(handoff.neighbors)
         + tuple(edge.neighbors)
@@ -111,11 +133,11 @@ def build_device(
         maximum_paths=site.underlay.ecmp,
         bfd=device_bfd(site),
         networks_v4=sorted(
-            [
+            {
                 *(lo.ipv4.cidr for lo in loopbacks if lo.ipv4),
                 *edge.networks("ipv4"),
                 *([f"{mlag.anycast_vtep}/32"] if mlag and mlag.anycast_vtep else []),
-            ],
+            },
             key=_ip_key,
         ),
         networks_v6=sorted(
@@ -125,17 +147,8 @@ def build_device(
         rpki_caches=edge.rpki_caches,
     )
     evpn = evpn_device(intent, site, name, device, fabric, neighbors, edge.static_routes)
-    if mlag is not None:
-        # the routed adjacency over the peer link, with the underlay's families and policies
-        policies: dict[str, PeerLinkFamily] = {}
-        for n in underlay.neighbors:
-            policies.setdefault(
-                n.afi,
-                PeerLinkFamily(
-                    afi=n.afi, route_map_in=n.route_map_in, route_map_out=n.route_map_out
-                ),
-            )
-        families = tuple(policies[afi] for afi in ("ipv4", "ipv6") if afi in policies)
+    if mlag is not None and mlag.peer_vlan is None:
+        # unnumbered over the peer link's own sub-interface (NVUE peerlink.4094)
         mlag = mlag.model_copy(
             update={
                 "peer_link_session": peer_link_session(
@@ -171,11 +184,39 @@ def build_device(
         bgp=bgp,
         evpn=evpn,
         lags=lags,
+        host_ports=host_ports_of(site, name),
         mlag=mlag,
         vrfs=handoff.vrfs,
         acls=edge.acls,
         breakouts=fabric.ports.breakouts_of(name),
     )
+
+
+def _with_anycast_vtep(
+    loopbacks: tuple[Interface, ...], platform: PlatformInfo, anycast: str | None
+) -> tuple[Interface, ...]:
+    """The MLAG pair's shared VTEP on the VTEP loopback, as the platform needs it: EOS sources
+    VXLAN from Loopback1 carrying the shared address on both leaves (AVD's MLAG VTEPs: one
+    Loopback1 address per pair); NX-OS vPC keeps the leaf's own address and adds the shared one
+    as secondary ("For VPC, the loopback interface has 2 IP addresses ... The secondary IP
+    address on loopback is necessary because the interface NVE uses it for the VTEP IP
+    address", Cisco NX-OS VXLAN Configuration Guide, Guidelines and Limitations for VXLAN);
+    NVUE prints it under `nve vxlan mlag` (templates) and leaves the loopback alone."""
+    if anycast is None or platform.mlag_vtep == "shared_address":
+        return loopbacks
+    vtep_name = platform.loopback_names[1]
+    shared = Address.of(f"{anycast}/32")
+    out = []
+    for lo in loopbacks:
+        if lo.name == vtep_name and lo.ipv4 is not None:
+            if platform.mlag_vtep == "loopback":
+                lo = lo.model_copy(
+                    update={"ipv4": shared, "description": "VXLAN tunnel source, MLAG pair shared"}
+                )
+            else:
+                lo = lo.model_copy(update={"ipv4_secondary": shared})
+        out.append(lo)
+    return tuple(out)
 
 
 def _local_users(site: Site, name: str, platform: PlatformInfo, source: str) -> list[LocalUser]:

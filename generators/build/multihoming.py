@@ -1,12 +1,28 @@
-"""Host attachments of one leaf: one LACP bond per host, dual-homed by MLAG or EVPN multihoming.
+"""Host attachments of one leaf: one LACP bond per host, dual-homed by MLAG (vPC on NX-OS) or
+EVPN multihoming, or single-homed on a plain port or a one-leaf LACP bond.
 
-Both leaves of a pair compute the same bond numbers, segment ids, ESIs and LACP system MAC from
-the attachment alone, so the two halves of every bond agree by construction.
+Both leaves of a pair compute the same bond numbers, segment ids, ESIs, LACP system MAC, MLAG
+domain and peer-link subnet from the attachment alone, so the two halves of every bond and of
+the pair agree by construction.
+
+The MLAG peer VLAN's /31 and /127 (EOS, NX-OS): the last link slot (links_per_device - 1) of
+the lower device id's block of the p2p pools, the lower id taking the first address. MH-018
+reports a fabric link given the same slot.
 """
 
 from __future__ import annotations
 
-from meetme.generators.model import Lag, Mlag, PeerLinkFamily, PeerLinkSession
+import ipaddress
+
+from meetme.generators.model import (
+    Address,
+    BgpNeighbor,
+    HostPort,
+    Lag,
+    Mlag,
+    PeerLinkFamily,
+    PeerLinkSession,
+)
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 
@@ -26,7 +42,7 @@ def network_vlans(site: Site, names: list[str]) -> list[int]:
 
 def esi(attachment: Attachment, segment_id: int) -> str:
     """Type-0 ESI (RFC 7432 5): 00, the pair's LACP system MAC, the 3-byte segment id."""
-    mac = attachment.lacp_system_mac.lower().split(":")
+    mac = (attachment.lacp_system_mac or "00:00:00:00:00:00").lower().split(":")
     tail = f"{segment_id:06x}"
     return ":".join(["00", *mac, tail[0:2], tail[2:4], tail[4:6]])
 
@@ -37,7 +53,10 @@ def lags_of(site: Site, name: str) -> list[Lag]:
     for att_name, attachment in sorted(site.attachments.items()):
         if name not in attachment.leaves:
             continue
+        if attachment.mode == "single" and not attachment.lacp:
+            continue  # plain switch ports: host_ports_of
         vlans = network_vlans(site, attachment.networks)
+        mac = attachment.lacp_system_mac.lower() if attachment.lacp_system_mac else None
         for index, port in enumerate(attachment.ports):
             number = attachment.lag_base + index
             segment = attachment.segment_base + index
@@ -52,30 +71,145 @@ def lags_of(site: Site, name: str) -> list[Lag]:
                     mode=attachment.mode,
                     segment_id=segment,
                     esi=esi(attachment, segment) if attachment.mode == "esi" else None,
-                    lacp_system_mac=attachment.lacp_system_mac.lower(),
+                    lacp_system_mac=mac if attachment.mode != "single" else None,
+                    access=attachment.access,
                 )
             )
     return sorted(lags, key=lambda lag: lag.number)
+
+
+def host_ports_of(site: Site, name: str) -> list[HostPort]:
+    """Single-homed hosts on plain switch ports (`mode: single` without `lacp`)."""
+    platform = PLATFORMS[site.devices[name].platform]
+    ports = []
+    for att_name, attachment in sorted(site.attachments.items()):
+        if attachment.mode != "single" or attachment.lacp or name not in attachment.leaves:
+            continue
+        vlans = network_vlans(site, attachment.networks)
+        for index, port in enumerate(attachment.ports):
+            ports.append(
+                HostPort(
+                    name=port,
+                    description=f"{att_name} host {index + 1} single",
+                    mtu=platform.l2_mtu(attachment.mtu),
+                    vlans=vlans,
+                    access=attachment.access,
+                )
+            )
+    return ports
+
+
+def mlag_domain(site: Site, attachment: Attachment) -> int:
+    """The pair's MLAG / vPC domain: the attachment's, else the lower device id of the pair."""
+    if attachment.domain_id is not None:
+        return attachment.domain_id
+    return min(site.devices[leaf].id for leaf in attachment.leaves)
+
+
+def peer_vlan_subnets(site: Site, leaves: list[str]) -> tuple[str, str | None]:
+    """The /31 and /127 of an MLAG pair's peer VLAN: the last link slot of the lower id's block."""
+    low = min(site.devices[leaf].id for leaf in leaves)
+    return allocate.p2p_subnets(site, low, site.pools.links_per_device - 1)
+
+
+def _pair_address(subnet: str, first: bool) -> tuple[str, str]:
+    """(this end's address with length, the other end's address) in a /31 or /127."""
+    net = ipaddress.ip_network(subnet, strict=False)
+    low, high = net.network_address, net.network_address + 1
+    mine, theirs = (low, high) if first else (high, low)
+    return f"{mine}/{net.prefixlen}", str(theirs)
 
 
 def mlag_of(site: Site, name: str) -> Mlag | None:
     for _att_name, attachment in sorted(site.attachments.items()):
         if attachment.mode != "mlag" or name not in attachment.leaves:
             continue
+        if len(set(attachment.leaves)) != 2:
+            continue  # not a pair: MH-017 / EVPN-008 report it
         peer = next(leaf for leaf in attachment.leaves if leaf != name)
         platform = PLATFORMS[site.devices[name].platform]
-        return Mlag(
+        mlag = Mlag(
             peer=peer,
             peer_link=platform.mlag_peer_link,
             peer_link_members=list(attachment.peer_link),
-            system_mac=attachment.lacp_system_mac.lower(),
+            system_mac=(attachment.lacp_system_mac or "").lower(),
             backup_address=site.devices[peer].management.split("/")[0],
             backup_vrf=platform.fixed_management_vrf or site.management.vrf,
             anycast_vtep=(
                 attachment.anycast_vtep.split("/")[0] if attachment.anycast_vtep else None
             ),
+            domain_id=mlag_domain(site, attachment),
+            keepalive_source=site.devices[name].management.split("/")[0],
+        )
+        if platform.mlag_peer_vlan is None:
+            return mlag
+        v4, v6 = peer_vlan_subnets(site, attachment.leaves)
+        first = site.devices[name].id < site.devices[peer].id
+        mine4, theirs4 = _pair_address(v4, first)
+        mine6 = _pair_address(v6, first) if v6 is not None and _underlay_v6(site) else None
+        return mlag.model_copy(
+            update={
+                "peer_vlan": platform.mlag_peer_vlan,
+                "peer_vlan_ipv4": Address.of(mine4),
+                "peer_vlan_ipv6": Address.of(mine6[0]) if mine6 else None,
+                "peer_vlan_mtu": platform.mtu(site.underlay.mtu),
+                "peer_address_v4": theirs4,
+            }
         )
     return None
+
+
+def _underlay_v6(site: Site) -> bool:
+    """IPv6 underlay sessions run when both IPv6 pools exist (as build/underlay.py decides)."""
+    return site.pools.loopback_v6 is not None and site.pools.p2p_v6 is not None
+
+
+def peer_vlan_neighbors(
+    intent: Intent,
+    site: Site,
+    name: str,
+    mlag: Mlag,
+    families: tuple[PeerLinkFamily, ...],
+    warning_pct: int,
+) -> list[BgpNeighbor]:
+    """The pair's routed underlay adjacency over the peer VLAN, numbered (EOS, NX-OS), one
+    session per family with the underlay's policies and limits. Arista's EVPN MLAG design peers
+    the pair over the peer link so a leaf that loses its uplinks still reaches the fabric (AVD
+    `MLAG-IPv4-UNDERLAY-PEER`); Cisco requires the same for vPC VTEPs ("a backup Layer 3 routing
+    adjacency in between them over the vPC peer-link with the use of an interface vlan ... in
+    the default VRF", Cisco TAC 214624). A pair sharing one ASN (`asn.shared_pairs`) peers by
+    iBGP with next-hop-self, as AVD's MLAG peer group does."""
+    if mlag.peer_vlan is None:
+        return []
+    remote_as = allocate.device_asn(intent, site, site.devices[mlag.peer])
+    own_as = allocate.device_asn(intent, site, site.devices[name])
+    addresses: dict[str, str | None] = {"ipv4": mlag.peer_address_v4, "ipv6": None}
+    if mlag.peer_vlan_ipv6 is not None:
+        net = ipaddress.ip_interface(mlag.peer_vlan_ipv6.cidr).network
+        ends = (net.network_address, net.network_address + 1)
+        addresses["ipv6"] = str(next(a for a in ends if str(a) != mlag.peer_vlan_ipv6.ip))
+    neighbors = []
+    for family in families:
+        address = addresses.get(family.afi)
+        if address is None:
+            continue
+        neighbors.append(
+            BgpNeighbor(
+                address=address,
+                afi=family.afi,
+                remote_as=remote_as,
+                description=f"mlag peer {mlag.peer} Vlan{mlag.peer_vlan}",
+                local_interface=f"Vlan{mlag.peer_vlan}",
+                peer_device=mlag.peer,
+                bfd=True,
+                route_map_in=family.route_map_in,
+                route_map_out=family.route_map_out,
+                max_prefix=site.underlay.max_prefix,
+                max_prefix_warning_pct=warning_pct,
+                next_hop_self=own_as == remote_as,
+            )
+        )
+    return neighbors
 
 
 PEER_LINK_VLAN = 4094  # NVUE's fixed peer-link VLAN: its routed sub-interface is peerlink.4094

@@ -21,11 +21,21 @@ PLATFORM = Platform(
     lag_format="Port-Channel{n}",
     mlag_peer_link="Port-Channel1000",
     svi_format="Vlan{vlan}",
+    # AVD's EVPN MLAG leaves: both leaves source VXLAN from Loopback1 holding the pair's one
+    # VTEP address, and peer over the Vlan4094 SVI on the peer link (mlag_peer_vlan 4094, AVD's
+    # default; its separate L3 peering VLAN 4093 is optional and one VLAN serves both here)
+    mlag_vtep="loopback",
+    mlag_peer_vlan=4094,
     loopback_names=("Loopback0", "Loopback1"),
     # rpki: `rpki cache` / `rpki origin-validation` under router bgp and route-map
     # `match origin-as validity invalid` (MANRS implementation guide; NLNOG filter guide).
     # urpf: `ip verify unicast source reachable-via any` on a routed port (docs/syntax.md#eos-urpf).
-    capabilities=Capabilities(evpn_vxlan=True, rpki=True, urpf=True),
+    # mlag: `mlag configuration`, the Vlan4094 peer SVI, `mlag N` host port-channels
+    # (templates/arista_eos/multihoming.j2); esi_multihoming: `evpn ethernet-segment` under a
+    # host port-channel (same file); docs/syntax.md#eos-lags.
+    capabilities=Capabilities(
+        evpn_vxlan=True, rpki=True, urpf=True, mlag=True, esi_multihoming=True
+    ),
     # Built-in roles network-admin / network-operator; `secret sha512` takes a $6$ hash
     # (AVD eos_cli_config_gen local_users; EOS 4.30 `show running-config` excerpts).
     local_users=LocalUsers(
@@ -37,11 +47,20 @@ PLATFORM = Platform(
     # `speed 400g-4` (rate, lanes) on the port; a breakout is said by the speed of each lane
     # interface that leads a sub-port, used or not (docs/syntax.md#eos-ports)
     ports=PortForms(sub_port_speed=True, idle_sub_ports=True),
-    filters={"as_path_regexes": spellings.as_path_regexes},  # no ASN ranges in as-path lists
+    filters={
+        "as_path_regexes": spellings.as_path_regexes,  # no ASN ranges in as-path lists
+        "dotted_mac": spellings.dotted_mac,  # `lacp system-id 0000.0000.0010`
+        "eos_esi": spellings.eos_esi,  # `identifier 0000:0000:0000:0000:0010`
+    },
     # `leak routes source-vrf VRF subscribe-policy RM` under `router general`: one policy per
     # source VRF for both families (Arista EOS User Manual, "Inter-VRF Local Route Leaking").
     vrf_leak_policies="per_vrf",
-    # bgp.j2 prints VRF sessions inside the EVPN and the plain (VRF-lite) VRF blocks;
-    # no template prints host bonds or MLAG.
-    gap_checks=(gaps.vrf_sessions_in_any_vrfs, gaps.no_host_bonds),
+    # bgp.j2 prints VRF sessions inside the EVPN and the plain (VRF-lite) VRF blocks
+    gap_checks=(
+        gaps.vrf_sessions_in_any_vrfs,
+        gaps.segments_on_vteps,
+        gaps.trunks_with_vlans,
+        gaps.segments_off_mlag,
+        gaps.mlag_peer_link,
+    ),
 )

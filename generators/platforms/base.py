@@ -114,6 +114,13 @@ class Platform:
     capabilities: Capabilities
     local_users: LocalUsers
     files: tuple[OutputFile, ...] = (OutputFile("device.j2", ".cfg"),)
+    # How the pair's anycast VTEP is printed: "shared_address" (NVUE `nve vxlan mlag
+    # shared-address`), "loopback" (EOS: the VTEP loopback's address on both leaves),
+    # "loopback_secondary" (NX-OS vPC: a secondary address of the VTEP loopback)
+    mlag_vtep: Literal["shared_address", "loopback", "loopback_secondary"] = "shared_address"
+    # The routed VLAN over the peer link that carries the pair's underlay session (numbered,
+    # a /31 and /127 from the p2p pools); None: the platform peers unnumbered (NVUE)
+    mlag_peer_vlan: int | None = None
     # the push drivers (deploy/inventory.py DRIVER_PLATFORMS) that can push this platform
     push_drivers: tuple[str, ...] = ()
     # the only MTUs a Layer 2 port takes, when the platform restricts them (NX-OS: the default
@@ -133,6 +140,8 @@ class Platform:
     vrf_leak_policies: Literal["per_family", "per_vrf"] = "per_family"
     # how a port's speed and a cage's breakout are said (generators/resolve/ports.py)
     ports: PortForms = field(default_factory=PortForms)
+    # why the platform lacks a capability, for the lint's refusal (capability name -> reason)
+    missing_reasons: Mapping[str, str] = field(default_factory=dict)
     # vendor spellings, as Jinja filters of this platform's templates
     filters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     # what the templates cannot print: each check yields a Gap per value it meets

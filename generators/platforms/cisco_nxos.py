@@ -26,6 +26,15 @@ PLATFORM = Platform(
     # (Batfish CiscoNxos_bgp.g4 knows `send-community [both|standard|extended]` only)
     evpn_send_communities=("standard", "extended"),
     svi_format="Vlan{vlan}",
+    # vPC VTEPs: the pair's VTEP address is a secondary address of the NVE source loopback
+    # (Cisco NX-OS VXLAN Configuration Guide, Guidelines and Limitations for VXLAN: "For VPC, the
+    # loopback interface has 2 IP addresses ... The secondary IP address on loopback is
+    # necessary because the interface NVE uses it for the VTEP IP address"); the backup routing
+    # SVI over the peer link is VLAN 3967, the highest VLAN below NX-OS's reserved 3968-4094
+    # (validators/data/reserved_vlans.yaml; Cisco TAC 214624: the VLAN is local to the pair,
+    # in the default VRF).
+    mlag_vtep="loopback_secondary",
+    mlag_peer_vlan=3967,
     loopback_names=("loopback0", "loopback1"),
     # No rpki: no vendor source found for NX-OS RTR cache or `match rpki` syntax (PLAT-001
     # reports a model that asks). No esi_multihoming: Cisco's 10.4/10.5 VXLAN guides say
@@ -33,7 +42,15 @@ PLATFORM = Platform(
     # GX2 hosts one from 10.6(1) with a CLI not verified here. templates/cisco_nxos/multihoming.j2
     # keeps the 9.3-era form for when that is settled (EVPN-011 refuses it in intent).
     # urpf: `ip verify unicast source reachable-via any` (docs/syntax.md#nxos-urpf).
-    capabilities=Capabilities(evpn_vxlan=True, evpn_connected_needs_route_map=True, urpf=True),
+    # mlag: vPC (`feature vpc`, `vpc domain`, `vpc peer-link`, `vpc N`; multihoming.j2).
+    capabilities=Capabilities(
+        evpn_vxlan=True, evpn_connected_needs_route_map=True, urpf=True, mlag=True
+    ),
+    missing_reasons={
+        "esi_multihoming": "Nexus 9000 -EX and later only resolve remote ESI routes and cannot "
+        "host an Ethernet segment, Cisco NX-OS VXLAN Configuration Guide 10.4(x); vPC is the "
+        "NX-OS answer",
+    },
     # Default roles network-admin / network-operator (Nexus NX-OS security command
     # reference, `username`); NX-OS stores and accepts `password 5` as SHA-256-crypt
     # ($5$: NX-OS 10.x `show running-config`; cisco.nxos nxos_user hashed_password, tested
@@ -63,8 +80,8 @@ PLATFORM = Platform(
         # unchanged`, which the model does not carry yet (docs/syntax.md#nxos-evpn)
         gaps.next_hop_unchanged,
         gaps.l3vni_carrier_vlan,
-        gaps.no_mlag_bonds,
         gaps.segments_on_vteps,
+        gaps.vpc_domain_range,
         gaps.trunks_with_vlans,
         gaps.nxos_multihop_bfd,
     ),

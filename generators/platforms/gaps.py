@@ -26,6 +26,7 @@ SEGMENT_ON_MLAG = "PLAT-012"
 SEGMENT_WITHOUT_SUPPRESSION = "PLAT-013"
 MLAG_WITHOUT_PEER_LINK = "PLAT-014"
 MULTIHOP_BFD_RANGE = "PLAT-015"
+VPC_DOMAIN_RANGE = "PLAT-017"  # PLAT-016 is the interface-name rule (validators/rules/platform.py)
 
 RULE_IDS = (
     RPKI,
@@ -43,6 +44,7 @@ RULE_IDS = (
     SEGMENT_WITHOUT_SUPPRESSION,
     MLAG_WITHOUT_PEER_LINK,
     MULTIHOP_BFD_RANGE,
+    VPC_DOMAIN_RANGE,
 )
 
 
@@ -156,20 +158,28 @@ def l3vni_carrier_vlan(_platform: Platform, model: DeviceModel) -> Iterator[Gap]
 
 
 def no_host_bonds(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
-    """The platform's templates print no host bond and no MLAG pair at all."""
+    """The platform's templates print no host port, host bond or MLAG pair at all."""
     for lag in model.lags:
         yield Gap(BOND_MODE, f"{lag.mode.upper()} host bond {lag.name}", "no bond template")
+    for port in model.host_ports:
+        yield Gap(BOND_MODE, f"host port {port.name}", "no host port template")
     if model.mlag is not None:
         yield Gap(BOND_MODE, f"MLAG pair with {model.mlag.peer}", "no MLAG template")
 
 
-def no_mlag_bonds(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
-    """Ethernet segments print; an MLAG bond would need vPC, which the model does not describe."""
-    for lag in model.lags:
-        if lag.mode != "esi":
-            yield Gap(BOND_MODE, f"MLAG host bond {lag.name}", "vPC is not modelled")
-    if model.mlag is not None:
-        yield Gap(BOND_MODE, f"MLAG pair with {model.mlag.peer}", "vPC is not modelled")
+VPC_DOMAINS = (1, 1000)  # Cisco NX-OS: "a vPC domain ID ... using a number from 1 to 1000"
+
+
+def vpc_domain_range(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """NX-OS takes vPC domains 1-1000 (the default is the pair's lower device id)."""
+    low, high = VPC_DOMAINS
+    if model.mlag is None or low <= model.mlag.domain_id <= high:
+        return
+    yield Gap(
+        VPC_DOMAIN_RANGE,
+        f"vPC domain {model.mlag.domain_id} with {model.mlag.peer}",
+        f"NX-OS takes {low}-{high}; set the attachment's domain_id",
+    )
 
 
 def segments_on_vteps(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:

@@ -16,6 +16,13 @@ def dotted_mac(mac: str) -> str:
     return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
 
 
+def eos_esi(esi: str) -> str:
+    """00:44:38:39:ff:00:01:00:00:01 -> 0044:3839:ff00:0100:0001 (EOS `evpn ethernet-segment`
+    `identifier`: the 10-byte ESI as five groups of four hex digits)."""
+    digits = esi.replace(":", "").lower()
+    return ":".join(digits[i : i + 4] for i in range(0, 20, 4))
+
+
 def netmask(cidr: str) -> str:
     """10.1.0.1/31 -> 255.255.255.254 (IOS-XR's `ipv4 address A MASK`)."""
     return str(ipaddress.ip_interface(cidr).netmask)

@@ -36,13 +36,13 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.next_hop_unchanged: gaps.NEXT_HOP_UNCHANGED,
     gaps.l3vni_carrier_vlan: gaps.L3VNI_VLAN,
     gaps.no_host_bonds: gaps.BOND_MODE,
-    gaps.no_mlag_bonds: gaps.BOND_MODE,
     gaps.segments_on_vteps: gaps.SEGMENT_OFF_VTEP,
     gaps.trunks_with_vlans: gaps.TRUNK_WITHOUT_VLANS,
     gaps.segments_off_mlag: gaps.SEGMENT_ON_MLAG,
     gaps.segments_with_suppression: gaps.SEGMENT_WITHOUT_SUPPRESSION,
     gaps.mlag_peer_link: gaps.MLAG_WITHOUT_PEER_LINK,
     gaps.nxos_multihop_bfd: gaps.MULTIHOP_BFD_RANGE,
+    gaps.vpc_domain_range: gaps.VPC_DOMAIN_RANGE,
 }
 
 
@@ -119,7 +119,17 @@ FEATURES: tuple[Feature, ...] = (
         "EVPN-009",
         refused_by=(gaps.vrf_sessions_in_plain_vrfs,),
     ),
-    Feature("MLAG host pairs", ("leaf", "border_leaf"), "mlag", "EVPN-011"),
+    Feature(
+        "single-homed hosts: access and trunk ports, one-leaf LACP port-channels",
+        ("leaf", "border_leaf"),
+        refused_by=(gaps.no_host_bonds,),
+    ),
+    Feature(
+        "MLAG host pairs (vPC on NX-OS): peer link, keepalive, routed peer adjacency, anycast VTEP",
+        ("leaf", "border_leaf"),
+        "mlag",
+        "EVPN-011",
+    ),
     Feature(
         "ESI multihoming (EVPN Ethernet segments)",
         ("leaf", "border_leaf"),

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from meetme.generators.build.multihoming import esi
+from meetme.generators.build.multihoming import esi, network_vlans, peer_vlan_subnets
 from meetme.generators.build.overlay import VTEP_ROLES
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
@@ -34,8 +34,10 @@ ACTIVE_ACTIVE = (
     "VXLAN-Active-Active-Mode"
 )
 
-MODE_TITLE = {"mlag": "MLAG", "esi": "ESI (EVPN multihoming)"}
-MODE_CAPABILITY = {"mlag": "mlag", "esi": "esi_multihoming"}  # generators/platforms/
+MODE_TITLE = {"mlag": "MLAG", "esi": "ESI (EVPN multihoming)", "single": "single-homed ports"}
+# generators/platforms/; single-homed ports need no capability beyond a VTEP's
+MODE_CAPABILITY = {"mlag": "mlag", "esi": "esi_multihoming"}
+LEAVES_OF_MODE = {"mlag": 2, "esi": 2, "single": 1}
 
 
 @dataclass(frozen=True)
@@ -97,8 +99,11 @@ def _numbers(numbers: list[int]) -> str:
 def attachment_leaf_pairs(ctx: SiteContext) -> Iterator[Hit]:
     for item in attachments(ctx):
         a = item.attachment
-        first, second = a.leaves
-        if first == second:
+        if len(a.leaves) != 2:  # a single leaf (mode single) or a count MH-017 reports
+            first = second = None
+        else:
+            first, second = a.leaves
+        if first is not None and first == second:
             yield Hit(
                 f"{item.label} names {first} twice: a dual-homed host needs two different "
                 "leaves; name the other leaf of the pair",
@@ -110,7 +115,8 @@ def attachment_leaf_pairs(ctx: SiteContext) -> Iterator[Hit]:
             if device is not None and device.role not in VTEP_ROLES:
                 yield Hit(
                     f"{item.label} names {leaf}, a {device.role}: hosts attach to leaves or "
-                    "border leaves, the VTEPs that carry their networks; name a leaf pair",
+                    "border leaves, the VTEPs that carry their networks; name "
+                    f"{'a leaf' if a.mode == 'single' else 'a leaf pair'}",
                     (*a.path, "leaves", index),
                 )
 
@@ -127,6 +133,8 @@ def attachment_leaf_pairs(ctx: SiteContext) -> Iterator[Hit]:
 def attachment_pairs_one_platform(ctx: SiteContext) -> Iterator[Hit]:
     for item in attachments(ctx):
         a = item.attachment
+        if len(a.leaves) != 2:
+            continue  # one leaf: nothing to pair
         first, second = a.leaves
         devices = [ctx.site.devices.get(leaf) for leaf in a.leaves]
         vteps = [d for d in devices if d is not None and d.role in VTEP_ROLES]
@@ -157,29 +165,60 @@ MLAG_NEEDS = {
 }
 
 
+MLAG_ONLY = ("peer_link", "anycast_vtep", "domain_id")  # settings only MLAG reads
+
+
 @rule(
     "MH-002",
     "error",
-    "An attachment has the settings of its mode: MLAG a peer link and anycast VTEP, ESI neither",
+    "An attachment has the settings of its mode and no other mode's",
     "MLAG needs its peer link (the pair synchronises over it) and the pair's shared anycast VTEP "
-    "(remote VTEPs see the hosts behind one address). EVPN multihoming has no peer link and "
-    "each leaf keeps its own VTEP address, so those settings on an ESI attachment are a mistake "
-    "that renders nothing.",
+    "(remote VTEPs see the hosts behind one address); MLAG and ESI bonds need the LACP system "
+    "MAC both leaves present. EVPN multihoming has no peer link and each leaf keeps its own "
+    "VTEP address; a single-homed host has no pair, so no system MAC, peer link or domain; "
+    "`lacp` chooses between a plain port and a one-leaf port-channel, a choice dual-homed "
+    "bonds do not have (always LACP). A setting of another mode renders nothing: a mistake.",
     f"docs/standards.md#mh-002; {NVUE_MLAG}; {ACTIVE_ACTIVE}; {RFC7432} section 8",
 )
 def attachment_mode_settings(ctx: SiteContext) -> Iterator[Hit]:
     for item in attachments(ctx):
         a = item.attachment
-        for key, why in MLAG_NEEDS.items():
-            if a.mode == "mlag" and not getattr(a, key):
-                yield Hit(f"MLAG {item.label} has no {key}: {why}", a.path)
-            elif a.mode == "esi" and getattr(a, key):
+        if a.mode == "mlag":
+            for key, why in MLAG_NEEDS.items():
+                if not getattr(a, key):
+                    yield Hit(f"MLAG {item.label} has no {key}: {why}", a.path)
+        if a.mode in ("mlag", "esi") and a.lacp_system_mac is None:
+            yield Hit(
+                f"{MODE_TITLE[a.mode]} {item.label} has no lacp_system_mac: both leaves must "
+                "present one LACP system to the host so its bond forms across them; give the "
+                "pair a MAC of its own",
+                a.path,
+            )
+        label = {"mlag": "MLAG", "esi": "ESI", "single": "single-homed"}[a.mode]
+        for key in MLAG_ONLY:
+            if a.mode != "mlag" and getattr(a, key):
+                why = (
+                    "EVPN multihoming has no peer link and each leaf keeps its own VTEP address"
+                    if a.mode == "esi"
+                    else "a single-homed host has no leaf pair"
+                )
                 yield Hit(
-                    f"ESI {item.label} sets {key}, an MLAG setting: EVPN multihoming has no "
-                    "peer link and each leaf keeps its own VTEP address; remove it (or use "
-                    "mode: mlag)",
+                    f"{label} {item.label} sets {key}, an MLAG setting: {why}; remove it (or "
+                    "use mode: mlag)",
                     (*a.path, key),
                 )
+        if a.mode == "single" and a.lacp_system_mac is not None:
+            yield Hit(
+                f"{label} {item.label} sets lacp_system_mac, a setting of a leaf pair: a "
+                "single-leaf bond presents the leaf's own LACP system; remove it",
+                (*a.path, "lacp_system_mac"),
+            )
+        if a.mode != "single" and a.lacp is not None:
+            yield Hit(
+                f"{label} {item.label} sets lacp, a setting of mode: single: MLAG and ESI "
+                "bonds are always LACP; remove it",
+                (*a.path, "lacp"),
+            )
 
 
 # --- MH-003, MH-004: the networks a host trunks -------------------------------------------------
@@ -324,8 +363,9 @@ def _number_clashes(ctx: SiteContext, key: str) -> Iterator[Hit]:
     taken: dict[tuple[str, int], Attached] = {}
     for item in attachments(ctx):
         leaves = _vtep_leaves(ctx, item)
-        if not leaves:
-            continue
+        a = item.attachment
+        if not leaves or (a.mode == "single" and (key == "segment_base" or not a.lacp)):
+            continue  # plain ports take no bond; a single-leaf bond no segment id
         numbers = item.lags if key == "lag_base" else item.segments
         clashes: dict[str, tuple[Attached, set[int], set[str]]] = {}
         for leaf in leaves:
@@ -388,6 +428,8 @@ def _mode_conflicts(ctx: SiteContext) -> dict[str, Attached]:
     for item in attachments(ctx):
         leaves = _vtep_leaves(ctx, item)
         mode = item.attachment.mode
+        if mode == "single":
+            continue  # single-homed (orphan) ports sit beside either mode
         other = next(
             (
                 first_on[leaf]
@@ -484,8 +526,8 @@ def mlag_pair_settings_agree(ctx: SiteContext) -> Iterator[Hit]:
             ("peer_link", sorted(a.peer_link), sorted(earlier.attachment.peer_link)),
             (
                 "lacp_system_mac",
-                a.lacp_system_mac.lower(),
-                earlier.attachment.lacp_system_mac.lower(),
+                (a.lacp_system_mac or "").lower(),
+                (earlier.attachment.lacp_system_mac or "").lower(),
             ),
         ):
             if mine != theirs:
@@ -552,6 +594,8 @@ def esis_unique(ctx: SiteContext) -> Iterator[Hit]:
 def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     for item in attachments(ctx):
         mode = item.attachment.mode
+        if mode not in MODE_CAPABILITY:
+            continue  # single-homed ports: every VTEP platform prints them
         capability = MODE_CAPABILITY[mode]
         by_platform: dict[str, list[str]] = defaultdict(list)
         for leaf in _vtep_leaves(ctx, item):
@@ -569,10 +613,12 @@ def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
                 if MODE_CAPABILITY[other] in info.capabilities
                 else ""
             )
+            reason = info.missing_reasons.get(capability)
+            why = f" ({reason})" if reason else ""
             yield Hit(
                 f"{item.label} asks for {MODE_TITLE[mode]} on {_names(leaves)}, {info.title}, "
-                f"for which meetme renders no {MODE_TITLE[mode]}; attach the hosts to leaves "
-                f"of a platform that has it ({capable}){instead}",
+                f"for which meetme renders no {MODE_TITLE[mode]}{why}; attach the hosts to "
+                f"leaves of a platform that has it ({capable}){instead}",
                 (*item.attachment.path, "mode"),
             )
 
@@ -720,3 +766,191 @@ def anycast_vtep_own_per_pair(ctx: SiteContext) -> Iterator[Hit]:
                 "receive each other's VXLAN traffic; give each pair its own",
                 (*item.attachment.path, "anycast_vtep"),
             )
+
+
+# --- MH-016..MH-020: pairs, single-homed hosts, the peer VLAN ---------------------------------
+
+CISCO_VPC = (
+    "https://www.cisco.com/c/en/us/td/docs/dcn/nx-os/nexus9000/104x/configuration/interfaces/"
+    "cisco-nexus-9000-series-nx-os-interfaces-configuration-guide-release-104x/"
+    "m_configuring_vpcs_9x.html"
+)
+CISCO_INFRA_VLANS = (
+    "https://cisco.com/c/en/us/support/docs/switches/nexus-9000-series-switches/"
+    "214624-configure-system-nve-infra-vlans-in-vxla.html"
+)
+
+
+def _mlag_pairs(ctx: SiteContext) -> Iterator[tuple[Attached, list[str]]]:
+    """Each MLAG attachment whose two leaves are distinct VTEPs of one platform (the others
+    are EVPN-008's, MH-001's or MH-017's), with its leaves."""
+    for item in attachments(ctx):
+        leaves = _vtep_leaves(ctx, item)
+        if item.attachment.mode != "mlag" or len(leaves) != 2:
+            continue
+        if len({ctx.site.devices[leaf].platform for leaf in leaves}) == 1:
+            yield item, leaves
+
+
+@rule(
+    "MH-016",
+    "error",
+    "The two leaves of an MLAG pair reach each other's management address (one subnet)",
+    "An MLAG pair tells a dead peer from a dead peer link by a heartbeat between the leaves' "
+    "management addresses (NX-OS vPC peer-keepalive, which must be up before the peer link "
+    "comes up; NVUE MLAG backup IP; EOS heartbeat): two management addresses in different "
+    "subnets have no path on the out-of-band network, so a peer-link failure splits the pair.",
+    f"docs/standards.md#mh-016; {CISCO_VPC} (peer-keepalive link); {NVUE_MLAG} (backup IP)",
+)
+def mlag_keepalive_reachable(ctx: SiteContext) -> Iterator[Hit]:
+    for item, leaves in _mlag_pairs(ctx):
+        subnets = {
+            leaf: ipaddress.ip_interface(ctx.site.devices[leaf].management).network
+            for leaf in leaves
+        }
+        first, second = leaves
+        if subnets[first] != subnets[second]:
+            yield Hit(
+                f"{item.label} pairs {first} (management {subnets[first]}) with {second} "
+                f"(management {subnets[second]}): the pair's keepalive runs between the two "
+                "management addresses, which need one subnet; move one leaf's management "
+                "address into the other's subnet",
+                (*item.attachment.path, "leaves"),
+            )
+
+
+@rule(
+    "MH-017",
+    "error",
+    "An attachment names as many leaves as its mode needs",
+    "MLAG and ESI dual-home each host to a leaf pair: two leaves. A single-homed host "
+    "(`mode: single`) hangs off one leaf: a second leaf would render a port nobody bonds with.",
+    "docs/standards.md#mh-017",
+)
+def attachment_leaf_count(ctx: SiteContext) -> Iterator[Hit]:
+    for item in attachments(ctx):
+        a = item.attachment
+        wanted = LEAVES_OF_MODE[a.mode]
+        if len(a.leaves) != wanted:
+            instead = "mode: single" if len(a.leaves) == 1 else "mode: mlag or esi"
+            yield Hit(
+                f"{MODE_TITLE[a.mode]} {item.label} names {len(a.leaves)} "
+                f"lea{'f' if len(a.leaves) == 1 else 'ves'}, its mode needs {wanted}; name "
+                f"{wanted}, or use {instead}",
+                (*a.path, "leaves"),
+            )
+
+
+def _peer_vlan_platform(ctx: SiteContext, leaves: list[str]) -> int | None:
+    return PLATFORMS[ctx.site.devices[leaves[0]].platform].mlag_peer_vlan
+
+
+@rule(
+    "MH-018",
+    "error",
+    "An MLAG pair's peer-VLAN subnet is no fabric link's",
+    "EOS and NX-OS pairs route over a VLAN on the peer link; its /31 and /127 are the last link "
+    "slot (links_per_device - 1) of the pair's lower device id in the p2p pools. A fabric link "
+    "given that slot (its index) would share the subnet with the peer VLAN: two interfaces with "
+    "one address.",
+    "docs/standards.md#mh-018 and docs/standards.md#addr-001",
+)
+def peer_vlan_subnet_free(ctx: SiteContext) -> Iterator[Hit]:
+    by_subnet = {link.subnet_v4: link for link in ctx.fabric.links}
+    for item, leaves in _mlag_pairs(ctx):
+        if _peer_vlan_platform(ctx, leaves) is None:
+            continue  # unnumbered (NVUE)
+        try:
+            v4, _ = peer_vlan_subnets(ctx.site, leaves)
+        except PoolExhausted:
+            continue  # the model build reports it
+        link = by_subnet.get(v4)
+        if link is not None:
+            yield Hit(
+                f"{item.label}'s peer VLAN takes {v4} (slot {ctx.site.pools.links_per_device - 1}"
+                f" of the lower device id's block), which fabric link {link.a.device} "
+                f"{link.a.interface} - {link.b.device} {link.b.interface} ({link.origin}) "
+                "also has; give that link another index, or raise pools.links_per_device",
+                (*item.attachment.path, "leaves"),
+            )
+
+
+@rule(
+    "MH-019",
+    "error",
+    "An MLAG pair's peer VLAN carries no tenant network",
+    "EOS and NX-OS pairs keep one VLAN for the routed adjacency over the peer link (EOS 4094, "
+    "NX-OS 3967), local to the pair and in the default VRF; a tenant network on that VLAN on "
+    "the pair would be bridged into the pair's underlay segment.",
+    f"docs/standards.md#mh-019; {CISCO_INFRA_VLANS} (the backup SVI's VLAN is local to the pair, "
+    "not stretched across the fabric)",
+)
+def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
+    placed = placed_networks(ctx)
+    for item, leaves in _mlag_pairs(ctx):
+        vlan = _peer_vlan_platform(ctx, leaves)
+        if vlan is None:
+            continue
+        for network in placed:
+            on = sorted(set(leaves) & set(network.devices))
+            if network.network.vlan == vlan and on:
+                yield Hit(
+                    f"{network.label} uses VLAN {vlan} on {_names(on)}, the MLAG pair's peer "
+                    f"VLAN ({item.label}): the pair routes its underlay adjacency there; give "
+                    "the network another VLAN",
+                    (*network.network.path, "vlan"),
+                )
+
+
+@rule(
+    "MH-020",
+    "error",
+    "An access attachment names exactly one network",
+    "`access: true` gives each host one network untagged (an access port); an access port "
+    "carries one VLAN, so more networks cannot be rendered and would be dropped silently.",
+    "docs/standards.md#mh-020",
+)
+def access_one_network(ctx: SiteContext) -> Iterator[Hit]:
+    for item in attachments(ctx):
+        a = item.attachment
+        if a.access and len(network_vlans(ctx.site, a.networks)) > 1:
+            yield Hit(
+                f"{item.label} is an access attachment with {len(a.networks)} networks: an "
+                "access port carries one VLAN untagged; name one network, or drop access: "
+                "true to trunk them tagged",
+                (*a.path, "networks"),
+            )
+
+
+@rule(
+    "MH-021",
+    "error",
+    "No host bond takes the number of its leaf's MLAG peer link",
+    "EOS and NX-OS name the MLAG / vPC peer link as a port-channel (Port-Channel1000, "
+    "port-channel1000); a host bond numbered the same on a leaf of the pair would configure "
+    "one port-channel twice, merging a host into the peer link.",
+    "docs/standards.md#mh-021",
+)
+def bonds_clear_of_the_peer_link(ctx: SiteContext) -> Iterator[Hit]:
+    peer_links = {
+        leaf: PLATFORMS[ctx.site.devices[leaf].platform].mlag_peer_link
+        for item, leaves in _mlag_pairs(ctx)
+        for leaf in leaves
+    }
+    for item in attachments(ctx):
+        a = item.attachment
+        if a.mode == "single" and not a.lacp:
+            continue  # plain ports: no bond
+        for leaf in _vtep_leaves(ctx, item):
+            if leaf not in peer_links:
+                continue
+            lag_format = PLATFORMS[ctx.site.devices[leaf].platform].lag_format
+            names = {lag_format.format(n=n) for n in item.lags}
+            if peer_links[leaf] in names:
+                yield Hit(
+                    f"{item.label} numbers a host bond {peer_links[leaf]} on {leaf}, the name of "
+                    "its MLAG peer link: one port-channel cannot be both; choose a lag_base "
+                    "whose numbers stay clear of it",
+                    (*a.path, "lag_base"),
+                )
+                break

@@ -129,9 +129,8 @@ _limit(
 _limit(
     limits.BOND_MODE,
     "Host bonds use a multihoming mode the platform's templates print",
-    "EOS and IOS-XR templates print no host bonds and no MLAG pair; NX-OS prints Ethernet "
-    "segments but not vPC. A bond the templates skip would leave the host single-homed or "
-    "unconnected without a word.",
+    "IOS-XR templates print no host port, host bond or MLAG pair. A bond the templates skip "
+    "would leave the host single-homed or unconnected without a word.",
     "docs/syntax.md#capabilities, docs/syntax.md#eos-lags, docs/syntax.md#iosxr-lags, "
     "docs/syntax.md#nxos-lags",
 )
@@ -273,3 +272,14 @@ def _finding(loaded: LoadedIntent, model: DeviceModel, platform: Platform, gap: 
 
 def _message(device: str, platform: Platform, feature: str, detail: str) -> str:
     return f"{device} ({platform.title}) cannot render {feature}: {detail}"
+
+
+_limit(
+    limits.VPC_DOMAIN_RANGE,
+    "An NX-OS vPC domain is 1-1000",
+    "NX-OS takes vPC domain ids 1 to 1000; an MLAG attachment without `domain_id` takes the "
+    "lower device id of its pair, which may be larger. A domain the switch refuses leaves the "
+    "pair without vPC.",
+    "docs/syntax.md#nxos-vpc (Cisco Nexus NX-OS Interfaces Configuration Guide, vPC domain: "
+    '"a vPC domain ID ... using a number from 1 to 1000")',
+)

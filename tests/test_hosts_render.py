@@ -1,0 +1,676 @@
+"""Hosts on every leaf platform (`attachments:`), rendered and read back against hand-written
+lines: MLAG on Arista EOS, the same `mode: mlag` as vPC on Cisco NX-OS, EVPN multihoming (ESI)
+on EOS, and single-homed hosts (access port, trunk port, one-leaf LACP port-channel) on EOS,
+NX-OS and NVUE. Addresses are worked out by hand from the example's pools: the peer VLAN's /31
+is the last link slot (127) of the lower device id's block of p2p_v4 10.1.0.0/16 with 128 links
+per device, so for ids 21/22 slot 21 x 128 + 127 = 2815, address 5630 = 10.1.21.254, and for ids
+103/104 address 2 x (103 x 128 + 127) = 26622 = 10.1.103.254; the /127 likewise in
+2001:db8:0:1000::/52 (5630 = 0x15fe, 26622 = 0x67fe).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from ciscoconfparse2 import CiscoConfParse
+from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
+from meetme.generators.render import RenderError, output_name, render_device
+from overlay_edits import add_attachment
+from pydantic import BaseModel
+from test_nvue_schema import forbid_schema, validate
+
+from meetme.core.problems import IntentError
+from meetme.pipeline import device_models, lint, render_all
+
+TENANTS = "intent/aus1/tenants.yaml"
+ATTACHMENTS = "intent/aus1/attachments.yaml"
+# storage-back-1 (VLAN 211) and storage-back-2 (VLAN 212) also on the EOS border leaves
+STORAGE_ON_EOS = (
+    "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10]}",
+    "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10], leaves: [aus1-bl1, aus1-bl2]}",
+)
+
+EOS_MLAG = """
+mode: mlag
+leaves: [aus1-bl1, aus1-bl2]
+ports: [Ethernet20/1, Ethernet21/1]
+peer_link: [Ethernet30/1, Ethernet31/1]
+anycast_vtep: 10.0.1.211/32
+lacp_system_mac: "02:1c:73:00:00:21"
+networks: [storage-back-1]
+"""
+NXOS_VPC = """
+mode: mlag
+leaves: [aus1-lf3, aus1-lf4]
+ports: [Ethernet1/20]
+peer_link: [Ethernet1/49, Ethernet1/50]
+anycast_vtep: 10.0.1.212/32
+lacp_system_mac: "02:00:00:00:10:03"
+networks: [storage-back-1, storage-back-2]
+"""
+NXOS_ACCESS = """
+mode: single
+leaves: [aus1-lf3]
+ports: [Ethernet1/30]
+access: true
+networks: [storage-back-1]
+"""
+NXOS_LACP = """
+mode: single
+leaves: [aus1-lf4]
+ports: [Ethernet1/31]
+lacp: true
+lag_base: 40
+networks: [storage-back-1, storage-back-2]
+"""
+NVUE_ACCESS = """
+mode: single
+leaves: [aus1-lf1]
+ports: [swp20]
+access: true
+networks: [gpu-a-compute-1]
+"""
+NVUE_LACP = """
+mode: single
+leaves: [aus1-lf1]
+ports: [swp21]
+lacp: true
+lag_base: 30
+networks: [gpu-a-compute-1, gpu-a-compute-2]
+"""
+EOS_ESI = """
+mode: esi
+leaves: [aus1-bl1, aus1-bl2]
+ports: [Ethernet20/1]
+lacp_system_mac: "02:1c:73:00:00:21"
+segment_base: 7
+networks: [storage-back-1]
+"""
+EOS_TRUNK = """
+mode: single
+leaves: [aus1-bl1]
+ports: [Ethernet22/1]
+networks: [storage-back-1]
+"""
+EOS_ACCESS_LACP = """
+mode: single
+leaves: [aus1-bl2]
+ports: [Ethernet23/1]
+access: true
+lacp: true
+lag_base: 50
+networks: [storage-back-1]
+"""
+
+
+def add(repo: Path, name: str, body: str) -> Path:
+    """A further attachment, written before the example's ESI one."""
+    return add_attachment(repo, name, body)
+
+
+def _scenario(*attachments: tuple[str, str]) -> dict[str, str]:
+    """The example with `attachments` added: each device's rendered text, after a clean lint."""
+    repo = Path(tempfile.mkdtemp(prefix="meetme-hosts-"))
+    try:
+        shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+        replace_in(repo / TENANTS, *STORAGE_ON_EOS)
+        for name, body in attachments:
+            add(repo, name, body)
+        result = lint(repo / "intent")
+        assert [f.message for f in result.findings if f.severity == "error"] == []
+        models = device_models(result)
+        files = render_all(models)
+        return {name: files[output_name(m)] for name, m in models.items()}
+    finally:
+        shutil.rmtree(repo)
+
+
+@cache
+def pairs() -> dict[str, str]:
+    return _scenario(
+        ("mdf-eos-mlag", EOS_MLAG),
+        ("dh2-nxos-vpc", NXOS_VPC),
+        ("dh2-nxos-access", NXOS_ACCESS),
+        ("dh2-nxos-lacp", NXOS_LACP),
+        ("dh1-nvue-access", NVUE_ACCESS),
+        ("dh1-nvue-lacp", NVUE_LACP),
+    )
+
+
+@cache
+def segments() -> dict[str, str]:
+    return _scenario(
+        ("mdf-eos-esi", EOS_ESI),
+        ("mdf-eos-trunk", EOS_TRUNK),
+        ("mdf-eos-access-lacp", EOS_ACCESS_LACP),
+    )
+
+
+def eos(text: str) -> CiscoConfParse:
+    return CiscoConfParse(text.splitlines(), syntax="ios")
+
+
+def nxos(text: str) -> CiscoConfParse:
+    return CiscoConfParse(text.splitlines(), syntax="nxos")
+
+
+def block(parse: CiscoConfParse, line: str) -> list[str]:
+    """The lines under the one top-level `line` (nested lines indented as printed)."""
+    (obj,) = [o for o in parse.objs if o.indent == 0 and o.text == line]
+    base = obj.indent
+    return [c.text[base:].rstrip() for c in obj.all_children]
+
+
+def top(parse: CiscoConfParse) -> list[str]:
+    return [o.text for o in parse.objs if o.indent == 0]
+
+
+def under(parse: CiscoConfParse, parent: str, child: str) -> list[str]:
+    """Stripped lines under `child` inside the top-level `parent` (router bgp ... family)."""
+    (obj,) = [o for o in parse.objs if o.indent == 0 and o.text == parent]
+    (sub,) = [c for c in obj.children if c.text.strip() == child]
+    return [c.text.strip() for c in sub.all_children]
+
+
+# --- MLAG on Arista EOS ---------------------------------------------------------------------
+
+
+def test_eos_mlag_peer_link_peer_vlan_and_mlag_configuration() -> None:
+    bl1, bl2 = eos(pairs()["aus1-bl1"]), eos(pairs()["aus1-bl2"])
+    assert block(bl1, "vlan 4094") == ["   trunk group MLAG"]
+    assert "no spanning-tree vlan-id 4094" in top(bl1)
+    assert block(bl1, "interface Port-Channel1000") == [
+        "   description MLAG peer link to aus1-bl2",
+        "   no shutdown",
+        "   switchport",
+        "   switchport mode trunk",
+        "   switchport trunk group MLAG",
+    ]
+    for member in ("Ethernet30/1", "Ethernet31/1"):
+        assert block(bl1, f"interface {member}") == [
+            "   description MLAG peer link to aus1-bl2",
+            "   no shutdown",
+            "   channel-group 1000 mode active",
+        ]
+    assert block(bl1, "interface Vlan4094") == [
+        "   description MLAG peer aus1-bl2",
+        "   no shutdown",
+        "   mtu 9214",
+        "   no autostate",
+        "   ip address 10.1.21.254/31",
+        "   ipv6 address 2001:db8:0:1000::15fe/127",
+    ]
+    assert block(bl2, "interface Vlan4094")[4:] == [
+        "   ip address 10.1.21.255/31",
+        "   ipv6 address 2001:db8:0:1000::15ff/127",
+    ]
+    # domain: the pair's lower device id (21); each leaf names the other's peer-VLAN address
+    assert block(bl1, "mlag configuration") == [
+        "   domain-id 21",
+        "   local-interface Vlan4094",
+        "   peer-address 10.1.21.255",
+        "   peer-link Port-Channel1000",
+    ]
+    assert block(bl2, "mlag configuration")[2] == "   peer-address 10.1.21.254"
+
+
+def test_eos_mlag_host_port_channels_trunk_the_networks_with_one_mlag_id_per_host() -> None:
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        parse = eos(pairs()[leaf])
+        for channel, port, mlag_id in (("10", "Ethernet20/1", 1), ("11", "Ethernet21/1", 2)):
+            host = f"mdf-eos-mlag host {mlag_id} mlag"
+            assert block(parse, f"interface Port-Channel{channel}") == [
+                f"   description {host}",
+                "   no shutdown",
+                "   mtu 9214",
+                "   switchport",
+                "   switchport trunk allowed vlan 211",
+                "   switchport mode trunk",
+                f"   mlag {mlag_id}",
+            ]
+            assert block(parse, f"interface {port}") == [
+                f"   description {host}",
+                "   no shutdown",
+                f"   channel-group {channel} mode active",
+            ]
+
+
+def test_eos_mlag_shares_the_anycast_vtep_as_the_vxlan_source() -> None:
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        parse = eos(pairs()[leaf])
+        assert block(parse, "interface Loopback1") == [
+            "   description VXLAN tunnel source, MLAG pair shared",
+            "   no shutdown",
+            "   ip address 10.0.1.211/32",
+        ]
+        assert block(parse, "interface Vxlan1")[:3] == [
+            "   vxlan source-interface Loopback1",
+            "   vxlan virtual-router encapsulation mac-address mlag-system-id",
+            "   vxlan udp-port 4789",
+        ]
+        assert "network 10.0.1.211/32" in under(
+            parse, "router bgp " + _asn(leaf), "address-family ipv4"
+        )
+
+
+def _asn(leaf: str) -> str:
+    return {"aus1-bl1": "4200000021", "aus1-bl2": "4200000022"}[leaf]
+
+
+def test_eos_mlag_pair_runs_the_underlay_over_the_peer_vlan() -> None:
+    parse = eos(pairs()["aus1-bl1"])
+    (bgp,) = parse.find_objects(r"^router bgp 4200000021$")
+    mine = [c.text.strip() for c in bgp.children if "10.1.21.255" in c.text]
+    assert mine == [
+        "neighbor 10.1.21.255 remote-as 4200000022",
+        "neighbor 10.1.21.255 description mlag peer aus1-bl2 Vlan4094",
+        "neighbor 10.1.21.255 bfd",
+        "neighbor 10.1.21.255 route-map RM-UNDERLAY-V4-IN in",
+        "neighbor 10.1.21.255 route-map RM-UNDERLAY-V4-OUT out",
+        "neighbor 10.1.21.255 maximum-routes 12000 warning-limit 80 percent",
+    ]
+    assert "neighbor 10.1.21.255 activate" in under(
+        parse, "router bgp 4200000021", "address-family ipv4"
+    )
+    v6 = under(parse, "router bgp 4200000021", "address-family ipv6")
+    assert "neighbor 2001:db8:0:1000::15ff activate" in v6
+
+
+def test_eos_leaf_without_attachments_prints_no_mlag() -> None:
+    # an EOS border leaf of another scenario (ESI only): no peer link, no mlag lines
+    parse = eos(segments()["aus1-bl1"])
+    assert not parse.find_objects(r"^mlag configuration")
+    assert not parse.find_objects(r"^interface Vlan4094")
+    assert (
+        "vxlan virtual-router encapsulation mac-address mlag-system-id"
+        not in segments()["aus1-bl1"]
+    )
+
+
+# --- vPC on Cisco NX-OS (mode: mlag) --------------------------------------------------------
+
+
+def test_nxos_vpc_domain_keepalive_and_peer_link() -> None:
+    lf3, lf4 = nxos(pairs()["aus1-lf3"]), nxos(pairs()["aus1-lf4"])
+    assert {"feature lacp", "feature vpc", "system nve infra-vlans 3967"} <= set(top(lf3))
+    assert block(lf3, "vlan 3967") == ["  name vpc-backup-routing"]
+    assert block(lf3, "vpc domain 103") == [
+        "  peer-keepalive destination 192.168.10.104 source 192.168.10.103 vrf management",
+        "  peer-gateway",
+        "  ip arp synchronize",
+    ]
+    assert block(lf4, "vpc domain 103")[0] == (
+        "  peer-keepalive destination 192.168.10.103 source 192.168.10.104 vrf management"
+    )
+    assert block(lf3, "interface port-channel1000") == [
+        "  description vPC peer link to aus1-lf4",
+        "  switchport",
+        "  switchport mode trunk",
+        "  spanning-tree port type network",
+        "  vpc peer-link",
+        "  no shutdown",
+    ]
+    assert block(lf3, "interface Ethernet1/49") == [
+        "  description vPC peer link to aus1-lf4",
+        "  switchport",
+        "  switchport mode trunk",
+        "  channel-group 1000 mode active",
+        "  no shutdown",
+    ]
+
+
+def test_nxos_vpc_backup_routing_svi_and_its_underlay_session() -> None:
+    lf3 = nxos(pairs()["aus1-lf3"])
+    assert block(lf3, "interface Vlan3967") == [
+        "  description vPC backup routing to aus1-lf4",
+        "  no shutdown",
+        "  mtu 9214",
+        "  no ip redirects",
+        "  ip address 10.1.103.254/31",
+        "  ipv6 address 2001:db8:0:1000::67fe/127",
+        "  no ipv6 redirects",
+    ]
+    assert block(nxos(pairs()["aus1-lf4"]), "interface Vlan3967")[4] == (
+        "  ip address 10.1.103.255/31"
+    )
+    assert under(lf3, "router bgp 4200000103", "neighbor 10.1.103.255") == [
+        "remote-as 4200000104",
+        "description mlag peer aus1-lf4 Vlan3967",
+        "bfd",
+        "address-family ipv4 unicast",
+        "route-map RM-UNDERLAY-V4-IN in",
+        "route-map RM-UNDERLAY-V4-OUT out",
+        "maximum-prefix 12000 80",
+    ]
+
+
+def test_nxos_vpc_anycast_vtep_is_the_nve_loopback_secondary() -> None:
+    for leaf, own in (("aus1-lf3", "10.0.1.103/32"), ("aus1-lf4", "10.0.1.104/32")):
+        assert block(nxos(pairs()[leaf]), "interface loopback1") == [
+            "  description VXLAN tunnel source",
+            f"  ip address {own}",
+            "  ip address 10.0.1.212/32 secondary",
+        ]
+
+
+def test_nxos_vpc_host_port_channel_and_member() -> None:
+    for leaf in ("aus1-lf3", "aus1-lf4"):
+        parse = nxos(pairs()[leaf])
+        assert block(parse, "interface port-channel10") == [
+            "  description dh2-nxos-vpc host 1 mlag",
+            "  switchport",
+            "  switchport mode trunk",
+            "  switchport trunk allowed vlan 211,212",
+            "  mtu 9216",
+            "  no shutdown",
+            "  vpc 1",
+        ]
+        assert block(parse, "interface Ethernet1/20") == [
+            "  description dh2-nxos-vpc host 1 mlag",
+            "  switchport",
+            "  switchport mode trunk",
+            "  switchport trunk allowed vlan 211,212",
+            "  mtu 9216",
+            "  channel-group 10 mode active",
+            "  no shutdown",
+        ]
+
+
+# --- single-homed hosts on every leaf platform ------------------------------------------------
+
+
+def test_nxos_single_homed_access_port_and_lacp_port_channel() -> None:
+    assert block(nxos(pairs()["aus1-lf3"]), "interface Ethernet1/30") == [
+        "  description dh2-nxos-access host 1 single",
+        "  switchport",
+        "  switchport mode access",
+        "  switchport access vlan 211",
+        "  mtu 9216",
+        "  no shutdown",
+    ]
+    lf4 = nxos(pairs()["aus1-lf4"])
+    assert block(lf4, "interface port-channel40") == [
+        "  description dh2-nxos-lacp host 1 single",
+        "  switchport",
+        "  switchport mode trunk",
+        "  switchport trunk allowed vlan 211,212",
+        "  mtu 9216",
+        "  no shutdown",
+    ]
+    assert "  channel-group 40 mode active" in block(lf4, "interface Ethernet1/31")
+
+
+def test_eos_single_homed_trunk_port_and_access_lacp_port_channel() -> None:
+    assert block(eos(segments()["aus1-bl1"]), "interface Ethernet22/1") == [
+        "   description mdf-eos-trunk host 1 single",
+        "   no shutdown",
+        "   mtu 9214",
+        "   switchport",
+        "   switchport trunk allowed vlan 211",
+        "   switchport mode trunk",
+    ]
+    bl2 = eos(segments()["aus1-bl2"])
+    assert block(bl2, "interface Port-Channel50") == [
+        "   description mdf-eos-access-lacp host 1 single",
+        "   no shutdown",
+        "   mtu 9214",
+        "   switchport",
+        "   switchport access vlan 211",
+        "   switchport mode access",
+    ]
+    assert block(bl2, "interface Ethernet23/1") == [
+        "   description mdf-eos-access-lacp host 1 single",
+        "   no shutdown",
+        "   channel-group 50 mode active",
+    ]
+
+
+def _nvue_interfaces(text: str) -> dict[str, Any]:
+    for doc in yaml.safe_load(text):
+        if "set" in doc:
+            return dict(doc["set"]["interface"])
+    raise AssertionError("no `set` document")
+
+
+def test_nvue_single_homed_access_port_and_lacp_bond() -> None:
+    interfaces = _nvue_interfaces(pairs()["aus1-lf1"])
+    assert interfaces["swp20"] == {
+        "type": "swp",
+        "description": "dh1-nvue-access host 1 single",
+        "bridge": {"domain": {"br_default": {"access": 101}}},
+        "link": {"mtu": 9214},
+    }
+    assert interfaces["bond30"] == {
+        "type": "bond",
+        "description": "dh1-nvue-lacp host 1 single",
+        "bond": {"member": {"swp21": {}}, "mode": "lacp"},
+        "bridge": {"domain": {"br_default": {"untagged": "none", "vlan": {"101": {}, "102": {}}}}},
+        "link": {"mtu": 9214},
+    }
+    assert interfaces["swp21"] == {
+        "type": "swp",
+        "description": "bond30 member: dh1-nvue-lacp host 1 single",
+    }
+
+
+def test_nvue_single_homed_file_is_valid_nvue_516(forbid_schema: type[BaseModel]) -> None:
+    # `access` and a bond without mlag/evpn keys, against NVIDIA's 5.16 object model with
+    # unknown keys forbidden
+    validate(forbid_schema, "aus1-lf1", pairs()["aus1-lf1"])
+
+
+__all__ = ["forbid_schema"]  # the fixture, imported from the NVUE schema tests
+
+
+# --- EVPN multihoming (ESI) on Arista EOS -----------------------------------------------------
+
+
+def test_eos_esi_port_channel_names_the_segment_on_both_leaves() -> None:
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        parse = eos(segments()[leaf])
+        # ESI type 0: 00, the pair's MAC 02:1c:73:00:00:21, segment id 7 (segment_base)
+        assert block(parse, "interface Port-Channel10") == [
+            "   description mdf-eos-esi host 1 esi",
+            "   no shutdown",
+            "   mtu 9214",
+            "   switchport",
+            "   switchport trunk allowed vlan 211",
+            "   switchport mode trunk",
+            "   !",
+            "   evpn ethernet-segment",
+            "      identifier 0002:1c73:0000:2100:0007",
+            "      route-target import 02:1c:73:00:00:21",
+            "   lacp system-id 021c.7300.0021",
+        ]
+        assert block(parse, "interface Ethernet20/1")[-1] == "   channel-group 10 mode active"
+        # ESI leaves keep their own VTEP address
+        own = "10.0.1.21/32" if leaf == "aus1-bl1" else "10.0.1.22/32"
+        assert block(parse, "interface Loopback1")[-1] == f"   ip address {own}"
+
+
+# --- the NX-OS vPC domain range (PLAT-017) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("domain", "refused"), [(1000, False), (1001, True)])
+def test_nxos_vpc_domain_is_at_most_1000(example: Path, domain: int, refused: bool) -> None:
+    # the intent's domain_id stops at 1000 (schema); a pair's default, its lower device id, can
+    # pass it: the model is checked at the boundary
+    add(example, "dh2-nxos-vpc", NXOS_VPC)
+    model = device_models(lint_repo(example))["aus1-lf3"]
+    assert model.mlag is not None
+    changed = model.model_copy(update={"mlag": model.mlag.model_copy(update={"domain_id": domain})})
+    if refused:
+        with pytest.raises(RenderError, match="PLAT-017 vPC domain 1001 with aus1-lf4"):
+            render_device(changed)
+    else:
+        assert f"vpc domain {domain}" in render_device(changed)
+
+
+@pytest.mark.parametrize(
+    ("domain", "accepted"), [(1, True), (1000, True), (0, False), (1001, False)]
+)
+def test_domain_id_schema_bounds(example: Path, domain: int, accepted: bool) -> None:
+    add(example, "dh2-nxos-vpc", NXOS_VPC + f"domain_id: {domain}\n")
+    if accepted:
+        model = device_models(lint_repo(example))["aus1-lf4"]
+        assert model.mlag is not None and model.mlag.domain_id == domain
+    else:
+        with pytest.raises(IntentError) as refused:
+            lint_repo(example)
+        assert [p.message for p in refused.value.problems] == [
+            "sites.aus1.attachments.dh2-nxos-vpc.domain_id: must be between 1 and 1000, "
+            f"got {domain}"
+        ]
+
+
+# --- rules at the intent line -----------------------------------------------------------------
+
+
+def test_mh016_keepalive_needs_one_management_subnet(example: Path) -> None:
+    attachments = add(example, "dh2-nxos-vpc", NXOS_VPC)
+    assert findings_of(lint_repo(example), "MH-016") == []
+    replace_in(
+        example / "intent/aus1/devices.yaml",
+        "management: 192.168.10.104/24",
+        "management: 192.168.11.104/24",
+    )
+    assert findings_of(lint_repo(example), "MH-016") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'leaves: [aus1-lf3, aus1-lf4]')}: attachment "
+        "dh2-nxos-vpc pairs aus1-lf3 (management 192.168.10.0/24) with aus1-lf4 (management "
+        "192.168.11.0/24): the pair's keepalive runs between the two management addresses, "
+        "which need one subnet; move one leaf's management address into the other's subnet"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (
+            NXOS_ACCESS.replace("[aus1-lf3]", "[aus1-lf3, aus1-lf4]"),
+            "names 2 leaves, its mode needs 1; name 1, or use mode: mlag or esi",
+        ),
+        (
+            NXOS_VPC.replace("[aus1-lf3, aus1-lf4]", "[aus1-lf3]"),
+            "names 1 leaf, its mode needs 2; name 2, or use mode: single",
+        ),
+    ],
+    ids=["single-with-two", "mlag-with-one"],
+)
+def test_mh017_leaf_count_of_the_mode(example: Path, body: str, says: str) -> None:
+    attachments = add(example, "hosts", body)
+    found = findings_of(lint_repo(example), "MH-017")
+    assert len(found) == 1
+    assert found[0].startswith(f"{ATTACHMENTS}:{line_of(attachments, 'leaves: [aus1-lf3')}: ")
+    assert found[0].endswith(says)
+
+
+def test_mh018_a_fabric_link_in_the_peer_vlan_slot(example: Path) -> None:
+    add(example, "dh2-nxos-vpc", NXOS_VPC)
+    links = example / "intent/aus1/links.yaml"
+    # index 126 is just inside the block and free of the peer VLAN; 127 is its slot
+    text = links.read_text().rstrip("\n")
+    link = (
+        "\n      - {a: {device: aus1-lf3, interface: Ethernet1/60}, "
+        "b: {device: aus1-lf4, interface: Ethernet1/60}, index: INDEX, speed: 400G}\n"
+    )
+    links.write_text(text + link.replace("INDEX", "126"))
+    assert findings_of(lint_repo(example), "MH-018") == []
+    links.write_text(text + link.replace("INDEX", "127"))
+    found = findings_of(lint_repo(example), "MH-018")
+    assert len(found) == 1 and "takes 10.1.103.254/31 (slot 127" in found[0], found
+
+
+def test_mh019_a_network_on_the_peer_vlan(example: Path) -> None:
+    add(example, "dh2-nxos-vpc", NXOS_VPC)
+    tenants = example / TENANTS
+    replace_in(
+        tenants,
+        "storage-front-1: {vrf: storage, vlan: 201,",
+        "storage-front-1: {vrf: storage, vlan: 3967,",
+    )
+    assert findings_of(lint_repo(example), "MH-019") == [
+        f"{TENANTS}:{line_of(tenants, 'vlan: 3967')}: network storage/storage-front-1 uses VLAN "
+        "3967 on aus1-lf3, aus1-lf4, the MLAG pair's peer VLAN (attachment dh2-nxos-vpc): the "
+        "pair routes its underlay adjacency there; give the network another VLAN"
+    ]
+
+
+def test_mh020_access_takes_exactly_one_network(example: Path) -> None:
+    add(example, "one", NXOS_ACCESS)
+    assert findings_of(lint_repo(example), "MH-020") == []
+    two = NXOS_ACCESS.replace("[storage-back-1]", "[storage-back-1, storage-back-2]")
+    attachments = add(example, "two", two.replace("Ethernet1/30", "Ethernet1/32"))
+    assert findings_of(lint_repo(example), "MH-020") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '[storage-back-1, storage-back-2]')}: attachment "
+        "two is an access attachment with 2 networks: an access port carries one VLAN "
+        "untagged; name one network, or drop access: true to trunk them tagged"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "key", "says"),
+    [
+        (
+            NXOS_VPC + "lacp: true\n",
+            "lacp: true",
+            "MLAG attachment hosts sets lacp, a setting of "
+            "mode: single: MLAG and ESI bonds are always LACP; remove it",
+        ),
+        (
+            NXOS_ACCESS + 'lacp_system_mac: "02:00:00:00:10:09"\n',
+            '"02:00:00:00:10:09"',
+            "single-homed attachment hosts sets lacp_system_mac, a setting of a leaf pair: a "
+            "single-leaf bond presents the leaf's own LACP system; remove it",
+        ),
+        (
+            NXOS_ACCESS + "peer_link: [Ethernet1/49]\n",
+            "peer_link: [Ethernet1/49]",
+            "single-homed attachment "
+            "hosts sets peer_link, an MLAG setting: a single-homed host has no leaf pair; remove "
+            "it (or use mode: mlag)",
+        ),
+    ],
+    ids=["lacp-on-mlag", "mac-on-single", "peer-link-on-single"],
+)
+def test_mh002_settings_of_another_mode(example: Path, body: str, key: str, says: str) -> None:
+    attachments = add(example, "hosts", body)
+    found = findings_of(lint_repo(example), "MH-002")
+    assert found == [f"{ATTACHMENTS}:{line_of(attachments, key)}: {says}"]
+
+
+def test_mh002_a_pair_needs_its_lacp_system_mac(example: Path) -> None:
+    body = EOS_ESI.replace('lacp_system_mac: "02:1c:73:00:00:21"\n', "")
+    replace_in(example / TENANTS, *STORAGE_ON_EOS)
+    attachments = add(example, "hosts", body)
+    assert findings_of(lint_repo(example), "MH-002") == [
+        f"{ATTACHMENTS}:{line_of(attachments, '      hosts:')}: ESI (EVPN multihoming) "
+        "attachment hosts has no lacp_system_mac: both leaves must present one LACP system to "
+        "the host so its bond forms across them; give the pair a MAC of its own"
+    ]
+
+
+@pytest.mark.parametrize(("lag_base", "clash"), [(999, True), (1000, True), (1001, False)])
+def test_mh021_a_host_bond_on_the_peer_link_number(
+    example: Path, lag_base: int, clash: bool
+) -> None:
+    # two hosts from lag_base 999 take 999 and 1000; from 1001 they are clear of it
+    attachments = add(
+        example,
+        "dh2-nxos-vpc",
+        NXOS_VPC.replace("[Ethernet1/20]", "[Ethernet1/20, Ethernet1/21]")
+        + f"lag_base: {lag_base}\n",
+    )
+    found = findings_of(lint_repo(example), "MH-021")
+    expected = [
+        f"{ATTACHMENTS}:{line_of(attachments, f'lag_base: {lag_base}')}: attachment "
+        "dh2-nxos-vpc numbers a host bond port-channel1000 on aus1-lf3, the name of its MLAG "
+        "peer link: one port-channel cannot be both; choose a lag_base whose numbers stay "
+        "clear of it"
+    ]
+    assert found == (expected if clash else [])
