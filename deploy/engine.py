@@ -73,26 +73,33 @@ class _Live:
     resolved: str = field(default="", repr=False)
 
 
+def _driver_class(name: str) -> Any:
+    """NAPALM's driver, or meetme's adapter where NAPALM lacks a device-side safety net."""
+    if name == "iosxr_netconf":  # NETCONF confirmed commit (deploy/iosxr_netconf.py)
+        from meetme.deploy.iosxr_netconf import IosxrNetconf
+
+        return IosxrNetconf
+    from napalm import get_network_driver
+
+    return get_network_driver(name)
+
+
 def preload_drivers(names: Iterable[str]) -> None:
     """Import each NAPALM driver once, in this thread, before worker threads start: CPython 3.11
     compiling modules in several threads at once can fail ('AST constructor recursion depth
     mismatch'), and device threads would otherwise each import their driver."""
-    from napalm import get_network_driver
-
     for name in sorted(set(names)):
-        get_network_driver(name)
+        _driver_class(name)
 
 
 def napalm_driver(target: Target, username: str, password: str, timeout: int) -> Any:
     """Open a NAPALM driver (imported here: `meetme lint` must not pay for napalm)."""
-    from napalm import get_network_driver
-
     optional: dict[str, Any] = {}
     if target.entry.port is not None:
         optional["port"] = target.entry.port
     if target.entry.transport is not None:
         optional["transport"] = target.entry.transport
-    driver = get_network_driver(target.entry.driver)(
+    driver = _driver_class(target.entry.driver)(
         hostname=target.entry.host,
         username=username,
         password=password,
@@ -212,6 +219,9 @@ class Engine:
         if target.entry.driver == "eos" and not self._inspect(target, driver):
             self._quietly(driver.close)
             return item
+        if hasattr(driver, "pending") and not self._inspect_lock(target, driver):
+            self._quietly(driver.close)
+            return item
         try:
             driver.load_replace_candidate(config=item.resolved)
         except Exception as exc:
@@ -224,6 +234,13 @@ class Engine:
                 self._clean_after_lost_load(target, driver)
             self._quietly(driver.discard_config)
             self._quietly(driver.close)
+            if hasattr(driver, "pending") and type(exc).__name__ != "ReplaceConfigException":
+                step(  # NETCONF: the session's end drops its candidate changes and lock
+                    "cleanup",
+                    "ok",
+                    "discarded the candidate and closed the session: the router drops the "
+                    "uncommitted changes and the lock of a session that ends (RFC 6241 §7.5)",
+                )
             return item
         step("load", "ok", f"replace candidate from {target.rendered.name}")
         try:
@@ -452,6 +469,36 @@ class Engine:
             detail += "; --clean-own-sessions aborts meetme's own sessions"
         elif pending.keys() - ours:
             detail += "; sessions not opened by meetme are left to their owner"
+        step("inspect", "failed", detail)
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
+    def _inspect_lock(self, target: Target, driver: Any) -> bool:
+        """Adapters holding a datastore lock for the whole push (IOS-XR NETCONF): take it now,
+        or name what holds it. Nothing is cleaned up: only its own session can release a
+        lock, and ending a confirmed commit's session reverts it (the router does that)."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        try:
+            found = list(driver.pending())
+        except Exception as exc:
+            step("inspect", "failed", f"cannot take the configuration lock: {self._describe(exc)}")
+            result.status = "failed"
+            result.detail = f"inspect: cannot take the configuration lock: {self._describe(exc)}"
+            return False
+        if not found:
+            detail = "configuration lock taken: no other session holds it"
+            if earlier:
+                detail += (
+                    f"; the journal says {earlier}, and nothing holds the router any more "
+                    "(its confirm timer or the end of that session reverted it): the diff "
+                    "shows where it stands"
+                )
+            step("inspect", "ok", detail)
+            return True
+        detail = "found before any change: " + "; ".join(found)
+        if earlier:
+            detail += f"; the journal says {earlier}"
         step("inspect", "failed", detail)
         result.status, result.detail = "failed", f"inspect: {detail}"
         return False

@@ -21,8 +21,9 @@ from meetme.intent.yaml_source import Path_, SourceFile, read_file
 Driver = Literal["eos", "iosxr", "iosxr_netconf", "nxos", "nxos_ssh", "nvue"]
 Stage = Literal["lab", "canary", "production"]
 
-# NAPALM drivers that can commit with a timer the device itself reverts unless confirmed.
-COMMIT_CONFIRM_DRIVERS = frozenset({"eos"})
+# Drivers that commit with a timer the device itself reverts unless confirmed: EOS config
+# sessions (NAPALM), IOS-XR NETCONF confirmed commit (meetme's adapter, deploy/iosxr_netconf.py).
+COMMIT_CONFIRM_DRIVERS = frozenset({"eos", "iosxr_netconf"})
 # The intent platform each driver can push to.
 DRIVER_PLATFORMS: dict[str, str] = {
     "eos": "arista_eos",

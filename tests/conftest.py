@@ -74,3 +74,21 @@ def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
         yield built
     finally:
         built.stop()
+
+
+@pytest.fixture
+def xr_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """The example's two IOS-XR borders behind NETCONF emulators on 127.0.0.1 (br1 wave 1,
+    br2 wave 2), every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import XR_SECRET_ENV, build_xr_lab, example_lint, lab_rendered_files
+
+    built = build_xr_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
+    for name, value in XR_SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()

@@ -1,9 +1,11 @@
 """A throw-away lab for the deploy tests: the example intent, three EOS spines rendered into
-rendered/ (one carrying a secret placeholder), an inventory pointing at three emulators."""
+rendered/ (one carrying a secret placeholder), an inventory pointing at three emulators; or
+(build_xr_lab) the two IOS-XR borders behind NETCONF emulators."""
 
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 import shutil
 from collections.abc import Callable
@@ -16,7 +18,9 @@ from meetme.generators.render import output_name, render_device
 
 from meetme.pipeline import LintResult, device_models, lint, rendered_files
 
+from . import netconf
 from .eos import EosEmulator, Faults, normalise
+from .netconf import NetconfEmulator, XrFaults
 
 REPO = Path(__file__).resolve().parents[2]
 SPINES = ("aus1-sp1", "aus1-sp2", "aus1-sp3")
@@ -71,19 +75,27 @@ def initial_config(model: DeviceModel) -> str:
 class Lab:
     repo: Path
     models: dict[str, DeviceModel]
-    emulators: dict[str, EosEmulator] = field(default_factory=dict)
+    emulators: dict[str, Any] = field(default_factory=dict)  # EosEmulator, NetconfEmulator
     initial: dict[str, str] = field(default_factory=dict)
     built_text: dict[str, str] = field(default_factory=dict)  # rendered/ as the lab wrote it
+    driver: str = "eos"
+    waves: dict[str, int] = field(default_factory=lambda: dict(WAVES))
+    secrets: dict[str, str] = field(
+        default_factory=lambda: {"bgp-aus1-br1": BGP_KEY, **USER_HASHES}
+    )
 
     def rendered(self, name: str) -> Path:
         return self.repo / "rendered" / output_name(self.models[name])
 
     def expected(self, name: str) -> str:
         """The running config once the rendered file, secrets resolved, is in place."""
-        text = self.rendered(name).read_text().replace("<<secret:bgp-aus1-br1>>", BGP_KEY)
-        for secret, value in USER_HASHES.items():
+        text = self.rendered(name).read_text()
+        for secret, value in self.secrets.items():
             text = text.replace(f"<<secret:{secret}>>", value)
-        return normalise(text)
+        return self.normalise(text)
+
+    def normalise(self, text: str) -> str:
+        return normalise(text) if self.driver == "eos" else netconf.normalise(text)
 
     def write_inventory(
         self,
@@ -92,16 +104,17 @@ class Lab:
         settings: dict[str, Any] | None = None,
     ) -> Path:
         stages = stages or {}
-        waves = {**WAVES, **(waves or {})}
+        waves = {**self.waves, **(waves or {})}
         lines = [
             f"settings: {json.dumps({**FAST_SETTINGS, **(settings or {})})}",
             f"credentials: {{username: {USERNAME}, password: 'secret:lab-admin'}}",
             "devices:",
         ]
         for name, emulator in self.emulators.items():
+            transport = "transport: http, " if self.driver == "eos" else ""
             lines.append(
-                f"  {name}: {{host: 127.0.0.1, port: {emulator.port}, transport: http, "
-                f"driver: eos, stage: {stages.get(name, 'lab')}, wave: {waves[name]}}}"
+                f"  {name}: {{host: 127.0.0.1, port: {emulator.port}, {transport}"
+                f"driver: {self.driver}, stage: {stages.get(name, 'lab')}, wave: {waves[name]}}}"
             )
         path = self.repo / "inventory.yaml"
         path.write_text("\n".join(lines) + "\n")
@@ -114,8 +127,8 @@ class Lab:
     def unchanged(self, name: str) -> bool:
         emulator = self.emulators[name]
         return (
-            emulator.running_config() == normalise(self.initial[name])
-            and emulator.startup_config() == normalise(self.initial[name])
+            emulator.running_config() == self.normalise(self.initial[name])
+            and emulator.startup_config() == self.normalise(self.initial[name])
             and emulator.pending_timers() == []
         )
 
@@ -154,6 +167,61 @@ def build_lab(root: Path) -> Lab:
     return lab
 
 
+BORDERS = ("aus1-br1", "aus1-br2")
+# The borders' secrets: eBGP session passwords of the example's IX, PNI and transit peers.
+XR_SECRETS = {
+    name: f"{name}-Pw-7q!x"
+    for name in ("ix-syd-content-a", "ix-syd-eyeball-b", "ix-syd-rs", "pni-cdn")
+} | {"transit-a": "trA-key-91#zz", "transit-b": "trB-key-42#yy"}
+XR_SECRET_ENV = {
+    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
+    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": v for name, v in XR_SECRETS.items()},
+    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": h for name, h in USER_HASHES.items()},
+}
+
+
+def xr_initial_config(model: DeviceModel) -> str:
+    """A freshly provisioned IOS-XR border: a name, its management address, NETCONF."""
+    address = model.management.interface.ipv4
+    assert address is not None
+    return (
+        f"hostname {model.hostname}\n!\ninterface MgmtEth0/RP0/CPU0/0\n"
+        f" ipv4 address {address.ip} {ipaddress.ip_interface(address.cidr).netmask}\n!\n"
+        "ssh server v2\n"
+        "ssh server netconf vrf default\nnetconf-yang agent\n ssh\n!\nend\n"
+    )
+
+
+def build_xr_lab(root: Path) -> Lab:
+    """The example's two IOS-XR borders, br1 in wave 1 and br2 in wave 2, each behind a
+    NETCONF emulator; rendered/ holds exactly what the intent renders."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    lab = Lab(
+        repo,
+        models,
+        driver="iosxr_netconf",
+        waves={"aus1-br1": 1, "aus1-br2": 2},
+        secrets={**XR_SECRETS, **USER_HASHES},
+    )
+    for name in BORDERS:
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = xr_initial_config(model)
+        emulator = NetconfEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], XrFaults())
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
 def lab_rendered_files(lab: Lab) -> Callable[[LintResult], dict[str, str]]:
     """What `meetme render` writes for the lab: the example's files, with sp1's BGP session
     password by reference (build_lab adds it, as an intent with an edge session would render
@@ -161,8 +229,8 @@ def lab_rendered_files(lab: Lab) -> Callable[[LintResult], dict[str, str]]:
 
     def files(result: LintResult) -> dict[str, str]:
         expected = dict(rendered_files(result))
-        sp1 = output_name(lab.models["aus1-sp1"])
-        expected[sp1] = lab.built_text["aus1-sp1"]
+        for name, text in lab.built_text.items():
+            expected[output_name(lab.models[name])] = text
         return expected
 
     return files
