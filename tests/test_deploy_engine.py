@@ -1,8 +1,8 @@
 """The push engine's paths for drivers without commit-confirm, and the BGP post-check.
 
-The EOS path runs end to end against the eAPI emulator (test_deploy_push.py); NX-OS and IOS-XR
-have no emulator, so a recording stand-in for their NAPALM drivers shows which calls the engine
-makes: on those drivers a rollback is an explicit call, never a device timer.
+The EOS path runs end to end against the eAPI emulator (test_deploy_push.py), IOS-XR NETCONF
+against the NETCONF emulator (test_deploy_iosxr.py); for NAPALM's drivers without a timer a
+recording stand-in shows which calls the engine makes: a rollback is an explicit call.
 """
 
 from __future__ import annotations
@@ -111,8 +111,10 @@ def test_nxos_post_check_failure_is_an_explicit_rollback() -> None:
 
 
 def test_iosxr_commit_failure_is_left_for_a_person_not_rolled_back() -> None:
-    # a rollback on IOS-XR restores the last commit, which may not be ours
-    driver, engine, _ = run("iosxr_netconf", "aus1-br1", fail="commit_config")
+    # NAPALM's XML-agent driver (`iosxr`) has no confirm timer, and its rollback restores the
+    # last commit, which may not be ours (`iosxr_netconf` is meetme's adapter with one:
+    # tests/test_deploy_iosxr.py)
+    driver, engine, _ = run("iosxr", "aus1-br1", fail="commit_config")
     assert "rollback" not in driver.calls
     assert engine.results["aus1-br1"].status == "unknown"
     assert engine.results["later"].status == "skipped"

@@ -418,13 +418,16 @@ class NetconfEmulator:
             if not line.startswith(("---", "+++", "@@"))
         ]
         return "Building configuration...\n!! IOS XR Configuration 7.9.2\n" + "\n".join(
-            lines + ["end"]
+            [*lines, "end"]
         )
 
     def _commit(self, op: Any, session: int) -> None:
         self._writable(session)
         confirmed = op.find(f"{{{BASE}}}confirmed") is not None
-        if op.find(f"{{{BASE}}}persist") is not None or op.find(f"{{{BASE}}}persist-id") is not None:
+        if (
+            op.find(f"{{{BASE}}}persist") is not None
+            or op.find(f"{{{BASE}}}persist-id") is not None
+        ):
             raise RpcError("operation-not-supported", "persist is not supported by this lab")
         if self.pending is not None and self.pending.session != session:
             raise RpcError(
@@ -526,11 +529,15 @@ class NetconfEmulator:
                 "<is-administratively-shut-down>false</is-administratively-shut-down>"
                 "</neighbor>"
             )
-        info = f"<global-process-info><vrf><router-id>{router_id}</router-id></vrf></global-process-info>"
-        default = f"<default-vrf>{info}<neighbors>{''.join(vrfs.pop('', []))}</neighbors></default-vrf>"
+        info = (
+            "<global-process-info><vrf>"
+            f"<router-id>{router_id}</router-id></vrf></global-process-info>"
+        )
+        peers = "".join(vrfs.pop("", []))
+        default = f"<default-vrf>{info}<neighbors>{peers}</neighbors></default-vrf>"
         others = "".join(
-            f"<vrf><vrf-name>{name}</vrf-name>{info}<neighbors>{''.join(peers)}</neighbors></vrf>"
-            for name, peers in vrfs.items()
+            f"<vrf><vrf-name>{name}</vrf-name>{info}<neighbors>{''.join(listed)}</neighbors></vrf>"
+            for name, listed in vrfs.items()
         )
         return (
             f'<bgp xmlns="{BGP_NS}"><instances><instance><instance-name>default</instance-name>'
