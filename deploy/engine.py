@@ -18,6 +18,7 @@ it waits for the device's own timer, then reconnects and verifies that the chang
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -27,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from meetme.deploy.checks import check_bgp, check_links, expected_links, expected_neighbors
-from meetme.deploy.inventory import COMMIT_CONFIRM_DRIVERS, Settings
+from meetme.deploy.inventory import CHECKPOINT_DRIVERS, COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
 from meetme.deploy.secret_positions import misplaced_placeholders
 from meetme.deploy.secret_store import SecretStore, placeholders_in
@@ -79,6 +80,10 @@ def _driver_class(name: str) -> Any:
         from meetme.deploy.iosxr_netconf import IosxrNetconf
 
         return IosxrNetconf
+    if name == "nxos":  # NX-API with a named checkpoint (deploy/nxos_checkpoint.py)
+        from meetme.deploy.nxos_checkpoint import NxosCheckpoint
+
+        return NxosCheckpoint
     from napalm import get_network_driver
 
     return get_network_driver(name)
@@ -99,6 +104,8 @@ def napalm_driver(target: Target, username: str, password: str, timeout: int) ->
         optional["port"] = target.entry.port
     if target.entry.transport is not None:
         optional["transport"] = target.entry.transport
+    if target.entry.ssh_port is not None:
+        optional["ssh_port"] = target.entry.ssh_port
     driver = _driver_class(target.entry.driver)(
         hostname=target.entry.host,
         username=username,
@@ -222,6 +229,9 @@ class Engine:
         if hasattr(driver, "pending") and not self._inspect_lock(target, driver):
             self._quietly(driver.close)
             return item
+        if hasattr(driver, "checkpoint_name") and not self._inspect_journal(target, driver):
+            self._quietly(driver.close)
+            return item
         try:
             driver.load_replace_candidate(config=item.resolved)
         except Exception as exc:
@@ -272,6 +282,7 @@ class Engine:
             result.status = "skipped"
             return
         confirm = target.entry.driver in COMMIT_CONFIRM_DRIVERS
+        checkpointed = target.entry.driver in CHECKPOINT_DRIVERS
         timer = self.settings.confirm_timer
         started = time.monotonic()
         try:
@@ -285,17 +296,24 @@ class Engine:
             result.detail = f"commit: {self._describe(exc)}"
             if confirm:
                 self._undo(item, started, "commit")
+            elif checkpointed:
+                self._restore_checkpoint(item, "commit")
             else:
                 # A rollback here could restore an older commit than ours: leave it to a person.
                 result.status = UNKNOWN
                 result.detail += "; state unknown: compare with `meetme plan`"
                 self._quietly(driver.close)
             return
-        step(
-            "commit",
-            "ok",
-            f"confirm timer {timer} s" if confirm else "committed (no confirm timer on driver)",
-        )
+        if confirm:
+            how = f"confirm timer {timer} s"
+        elif checkpointed:
+            how = (
+                f"replaced, not saved; checkpoint {self.session_name} holds the config before "
+                "it (no timer on the device: meetme restores it on any failure)"
+            )
+        else:
+            how = "committed (no confirm timer on driver)"
+        step("commit", "ok", how)
         check = check_bgp(
             driver,
             expected_neighbors(target.model, self.settings.check_neighbors == "underlay"),
@@ -321,19 +339,28 @@ class Engine:
         if not check.ok:
             self.stop.set()
             result.detail = f"post-check: {check.detail}"
-            self._undo(item, started, "post-check")
+            if checkpointed:
+                self._restore_checkpoint(item, "post-check")
+            else:
+                self._undo(item, started, "post-check")
             return
-        if confirm:
+        if confirm or checkpointed:
             try:
                 driver.confirm_commit()
             except Exception as exc:
                 self.stop.set()
                 step("confirm", "failed", self._describe(exc))
                 result.detail = f"confirm: {self._describe(exc)}"
+                if checkpointed:
+                    self._restore_checkpoint(item, "confirm")
+                    return
                 self._quietly(driver.close)
                 self._await_timer(item, started, "confirm")
                 return
-            step("confirm", "ok", "commit confirmed and saved")
+            saved = "commit confirmed and saved"
+            if checkpointed:
+                saved = f"saved (copy running-config startup-config); {self.session_name} removed"
+            step("confirm", "ok", saved)
         result.status = "committed"
         self._quietly(driver.close)
 
@@ -473,6 +500,90 @@ class Engine:
         result.status, result.detail = "failed", f"inspect: {detail}"
         return False
 
+    def _restore_checkpoint(self, item: _Live, phase: str) -> None:
+        """meetme's watchdog where the device has no timer (NX-OS): restore the checkpoint
+        taken before the replace, retrying while the device is out of reach, for at most
+        confirm_timer seconds. A replace the device refused (atomic) changed nothing."""
+        target, result, driver = item.target, item.result, item.driver
+        step = self._step(target)
+        try:
+            if phase == "commit" and not driver.has_pending_commit():
+                self._quietly(driver.rollback)  # drops our checkpoint and candidate file
+                step("rollback", "ok", "nothing to roll back: the device refused the replace")
+                result.status = "failed"
+                return
+        except Exception:
+            pass  # the replace's fate is unknown: restore the checkpoint to be sure
+        name = self.session_name
+        deadline = time.monotonic() + self.settings.confirm_timer
+        attempts, error = 0, ""
+        while True:
+            attempts += 1
+            try:
+                driver.rollback()
+                break
+            except Exception as exc:
+                error = self._describe(exc)
+            if time.monotonic() >= deadline:
+                step(
+                    "rollback",
+                    "failed",
+                    f"{phase} cut off and checkpoint {name} not restored after {attempts} "
+                    f"attempts ({error}); the device may run the new config, unsaved: "
+                    f"`rollback running-config checkpoint {name}` restores it, or "
+                    "`meetme push --clean-own-sessions`",
+                )
+                result.status = UNKNOWN
+                result.detail = f"{phase} failed and the checkpoint could not be restored"
+                return
+            self.sleep(0.5)
+        again = f" after {attempts} attempts" if attempts > 1 else ""
+        step(
+            "rollback",
+            "ok",
+            f"restored checkpoint {name} (the config before this push) and saved{again}",
+        )
+        result.status = "rolled-back"
+
+    def _inspect_journal(self, target: Target, driver: Any) -> bool:
+        """Devices without a device-side timer (NX-OS): nothing on the device says a change is
+        unconfirmed, so the journal does. An interrupted push left its replace in place,
+        unsaved and unchecked, with its checkpoint; --clean-own-sessions restores it."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        if not earlier:
+            step("inspect", "ok", "no interrupted meetme push of this device in the journals")
+            return True
+        found = re.search(r"run (\w+) stopped", earlier)
+        checkpoint = f"{OWN_SESSION_PREFIX}{found.group(1) if found else 'unknown'}"
+        if self.clean_own_sessions and found:
+            ours = driver.checkpoint_name
+            driver.checkpoint_name = checkpoint
+            try:
+                driver.rollback()
+            except Exception as exc:
+                step("cleanup", "failed", f"restore {checkpoint}: {self._describe(exc)}")
+                result.status = "failed"
+                result.detail = f"cleanup: restore {checkpoint}: {self._describe(exc)}"
+                return False
+            finally:
+                driver.checkpoint_name = ours
+            step(
+                "cleanup",
+                "ok",
+                f"restored meetme's own checkpoint {checkpoint}, the config before the "
+                "interrupted push, and saved",
+            )
+            return True
+        detail = (
+            f"the journal says {earlier}; the device has no confirm timer, so that change may "
+            f"still be in place, unsaved and unchecked; checkpoint {checkpoint} holds the "
+            "config before it: --clean-own-sessions restores it"
+        )
+        step("inspect", "failed", detail, interrupted=earlier)  # the next run reads it
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
     def _inspect_lock(self, target: Target, driver: Any) -> bool:
         """Adapters holding a datastore lock for the whole push (IOS-XR NETCONF): take it now,
         or name what holds it. Nothing is cleaned up: only its own session can release a
@@ -559,6 +670,8 @@ class Engine:
         driver = self.factory(target, username, password, self.settings.connect_timeout)
         if target.entry.driver == "eos":  # napalm's attribute: our session name, not napalm_<µs>
             driver.config_session = self.session_name
+        if hasattr(driver, "checkpoint_name"):  # NX-OS: our checkpoint, meetme-<run id>
+            driver.checkpoint_name = self.session_name
         return driver
 
     def _discard(self, item: _Live, why: str) -> None:

@@ -24,6 +24,9 @@ Stage = Literal["lab", "canary", "production"]
 # Drivers that commit with a timer the device itself reverts unless confirmed: EOS config
 # sessions (NAPALM), IOS-XR NETCONF confirmed commit (meetme's adapter, deploy/iosxr_netconf.py).
 COMMIT_CONFIRM_DRIVERS = frozenset({"eos", "iosxr_netconf"})
+# Drivers whose way back is a named checkpoint meetme takes and restores itself, with no timer
+# on the device: NX-OS over NX-API (meetme's adapter, deploy/nxos_checkpoint.py).
+CHECKPOINT_DRIVERS = frozenset({"nxos"})
 # The intent platform each driver can push to.
 DRIVER_PLATFORMS: dict[str, str] = {
     "eos": "arista_eos",
@@ -105,6 +108,9 @@ class DeviceEntry(_Model):
     stage: Stage
     wave: int = Field(ge=1, le=1000, description="waves run in ascending order")
     credentials: Credentials | None = None
+    ssh_port: int | None = Field(
+        None, ge=1, le=65535, description="SSH port of the candidate's SCP copy (nxos; 22)"
+    )
 
     @model_validator(mode="after")
     def _transport_fits_driver(self) -> DeviceEntry:
@@ -112,6 +118,8 @@ class DeviceEntry(_Model):
             raise ValueError(
                 f"transport applies to the eos and nxos drivers only, not {self.driver}"
             )
+        if self.ssh_port is not None and self.driver != "nxos":
+            raise ValueError(f"ssh_port applies to the nxos driver only, not {self.driver}")
         return self
 
 

@@ -92,3 +92,21 @@ def xr_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
         yield built
     finally:
         built.stop()
+
+
+@pytest.fixture
+def nx_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2) behind NX-API and
+    SCP emulators on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import NX_SECRET_ENV, build_nx_lab, example_lint, lab_rendered_files
+
+    built = build_nx_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
+    for name, value in NX_SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()

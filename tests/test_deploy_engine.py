@@ -94,7 +94,7 @@ def run(driver_name: str, device: str, **fake: Any) -> tuple[FakeDriver, Engine,
 
 
 def test_nxos_commits_without_a_timer_and_checks_bgp() -> None:
-    driver, engine, _ = run("nxos", "aus1-lf3")
+    driver, engine, _ = run("nxos_ssh", "aus1-lf3")
     assert driver.calls[:3] == ["load_replace_candidate", "compare_config", "commit_config"]
     assert "confirm_commit" not in driver.calls and "rollback" not in driver.calls
     assert engine.results["aus1-lf3"].status == "committed"
@@ -102,7 +102,7 @@ def test_nxos_commits_without_a_timer_and_checks_bgp() -> None:
 
 
 def test_nxos_post_check_failure_is_an_explicit_rollback() -> None:
-    driver, engine, journal = run("nxos", "aus1-lf3", bgp_up=False)
+    driver, engine, journal = run("nxos_ssh", "aus1-lf3", bgp_up=False)
     assert "rollback" in driver.calls
     assert engine.results["aus1-lf3"].status == "rolled-back"
     assert engine.results["later"].status == "skipped"
@@ -121,7 +121,7 @@ def test_iosxr_commit_failure_is_left_for_a_person_not_rolled_back() -> None:
 
 
 def test_a_failed_rollback_without_a_timer_is_unknown() -> None:
-    _, engine, journal = run("nxos", "aus1-lf3", bgp_up=False, fail="rollback")
+    _, engine, journal = run("nxos_ssh", "aus1-lf3", bgp_up=False, fail="rollback")
     assert engine.results["aus1-lf3"].status == "unknown"
     assert "restore the device by hand" in engine.results["aus1-lf3"].detail
     assert ("rollback", "failed") in [(r["step"], r["status"]) for r in journal.records]

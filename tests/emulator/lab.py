@@ -21,6 +21,7 @@ from meetme.pipeline import LintResult, device_models, lint, rendered_files
 from . import netconf
 from .eos import EosEmulator, Faults, normalise
 from .netconf import NetconfEmulator, XrFaults
+from .nxapi import NxapiEmulator, NxFaults
 
 REPO = Path(__file__).resolve().parents[2]
 SPINES = ("aus1-sp1", "aus1-sp2", "aus1-sp3")
@@ -111,7 +112,9 @@ class Lab:
             "devices:",
         ]
         for name, emulator in self.emulators.items():
-            transport = "transport: http, " if self.driver == "eos" else ""
+            transport = "transport: http, " if self.driver in ("eos", "nxos") else ""
+            if self.driver == "nxos":
+                transport += f"ssh_port: {emulator.ssh_port}, "
             lines.append(
                 f"  {name}: {{host: 127.0.0.1, port: {emulator.port}, {transport}"
                 f"driver: {self.driver}, stage: {stages.get(name, 'lab')}, wave: {waves[name]}}}"
@@ -214,6 +217,59 @@ def build_xr_lab(root: Path) -> Lab:
         lab.built_text[name] = text
         lab.initial[name] = xr_initial_config(model)
         emulator = NetconfEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], XrFaults())
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
+LEAVES = ("aus1-lf3", "aus1-lf4")
+# SHA-256-crypt hashes (NX-OS `password 5` takes only these): aus1-*-hash-sha256
+NX_USER_HASHES = {
+    "aus1-netops-hash-sha256": "$5$Lab0salt$Yq3mW8kLp2nR5tV7xZ9bC1dF4gH6jK8lM0nP2qS4uW6",
+    "aus1-monitor-hash-sha256": "$5$Lab1salt$Aa2Bb4Cc6Dd8Ee0Ff2Gg4Hh6Ii8Jj0Kk2Ll4Mm6Nn8",
+}
+NX_SECRET_ENV = {
+    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
+    **{f"MEETME_SECRET_{n.upper().replace('-', '_')}": h for n, h in NX_USER_HASHES.items()},
+}
+
+
+def nx_initial_config(model: DeviceModel) -> str:
+    """A freshly provisioned NX-OS leaf: a name, its management address, NX-API, SCP."""
+    address = model.management.interface.ipv4
+    assert address is not None
+    return (
+        f"hostname {model.hostname}\ninterface mgmt0\n  vrf member management\n"
+        f"  ip address {address.cidr}\nfeature nxapi\nnxapi use-vrf management\n"
+        "feature scp-server\n"
+    )
+
+
+def build_nx_lab(root: Path) -> Lab:
+    """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2), each behind an
+    NX-API and SCP emulator; rendered/ holds exactly what the intent renders."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    lab = Lab(
+        repo,
+        models,
+        driver="nxos",
+        waves={"aus1-lf3": 1, "aus1-lf4": 2},
+        secrets=dict(NX_USER_HASHES),
+    )
+    for name in LEAVES:
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = nx_initial_config(model)
+        emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], NxFaults())
         emulator.cabling = {
             i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
         }
