@@ -80,6 +80,10 @@ def _driver_class(name: str) -> Any:
         from meetme.deploy.iosxr_netconf import IosxrNetconf
 
         return IosxrNetconf
+    if name == "nvue":  # NVUE REST, the confirm timer over SSH (deploy/nvue_rest.py)
+        from meetme.deploy.nvue_rest import NvueRest
+
+        return NvueRest
     if name == "nxos":  # NX-API with a named checkpoint (deploy/nxos_checkpoint.py)
         from meetme.deploy.nxos_checkpoint import NxosCheckpoint
 
@@ -98,7 +102,8 @@ def preload_drivers(names: Iterable[str]) -> None:
 
 
 def napalm_driver(target: Target, username: str, password: str, timeout: int) -> Any:
-    """Open a NAPALM driver (imported here: `meetme lint` must not pay for napalm)."""
+    """Open a NAPALM driver or meetme's adapter (imported here: `meetme lint` must not pay for
+    napalm)."""
     optional: dict[str, Any] = {}
     if target.entry.port is not None:
         optional["port"] = target.entry.port
@@ -230,6 +235,9 @@ class Engine:
             self._quietly(driver.close)
             return item
         if hasattr(driver, "checkpoint_name") and not self._inspect_journal(target, driver):
+            self._quietly(driver.close)
+            return item
+        if target.entry.driver == "nvue" and not self._inspect_timer(target):
             self._quietly(driver.close)
             return item
         try:
@@ -581,6 +589,37 @@ class Engine:
             "config before it: --clean-own-sessions restores it"
         )
         step("inspect", "failed", detail, interrupted=earlier)  # the next run reads it
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
+    def _inspect_timer(self, target: Target) -> bool:
+        """NVUE: an interrupted push's apply reverts by the switch's confirm timer. Until that
+        timer has surely run out, the diff of a retry would be empty and say nothing true:
+        stop the device; afterwards, go on (the diff shows where it stands)."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        if not earlier:
+            step("inspect", "ok", "no interrupted meetme push of this device in the journals")
+            return True
+        found = re.search(r" at (\S+) with", earlier)
+        try:
+            when = datetime.fromisoformat(found.group(1).replace("Z", "+00:00")) if found else None
+        except ValueError:
+            when = None
+        wait = self.settings.confirm_timer + self.settings.verify_grace
+        if when is not None and (datetime.now(UTC) - when).total_seconds() > wait:
+            step(
+                "inspect",
+                "ok",
+                f"the journal says {earlier}; its confirm timer ({self.settings.confirm_timer} "
+                "s) has run out since, so the switch reverted it: the diff shows where it stands",
+            )
+            return True
+        detail = (
+            f"the journal says {earlier}; the switch reverts that apply when its confirm timer "
+            f"runs out ({self.settings.confirm_timer} s after it): push again after that"
+        )
+        step("inspect", "failed", detail, interrupted=earlier)
         result.status, result.detail = "failed", f"inspect: {detail}"
         return False
 

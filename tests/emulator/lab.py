@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import output_name, render_device
 
@@ -21,6 +22,7 @@ from meetme.pipeline import LintResult, device_models, lint, rendered_files
 from . import netconf
 from .eos import EosEmulator, Faults, normalise
 from .netconf import NetconfEmulator, XrFaults
+from .nvue import NvFaults, NvueEmulator
 from .nxapi import NxapiEmulator, NxFaults
 
 REPO = Path(__file__).resolve().parents[2]
@@ -80,6 +82,7 @@ class Lab:
     initial: dict[str, str] = field(default_factory=dict)
     built_text: dict[str, str] = field(default_factory=dict)  # rendered/ as the lab wrote it
     driver: str = "eos"
+    drivers: dict[str, str] = field(default_factory=dict)  # per device, where they differ
     waves: dict[str, int] = field(default_factory=lambda: dict(WAVES))
     secrets: dict[str, str] = field(
         default_factory=lambda: {"bgp-aus1-br1": BGP_KEY, **USER_HASHES}
@@ -93,10 +96,17 @@ class Lab:
         text = self.rendered(name).read_text()
         for secret, value in self.secrets.items():
             text = text.replace(f"<<secret:{secret}>>", value)
-        return self.normalise(text)
+        return self.normalise(text, name)
 
-    def normalise(self, text: str) -> str:
-        return normalise(text) if self.driver == "eos" else netconf.normalise(text)
+    def driver_of(self, name: str | None) -> str:
+        return self.drivers.get(name, self.driver) if name else self.driver
+
+    def normalise(self, text: str, name: str | None = None) -> str:
+        """A config text as the device `name` (default: the lab's platform) shows it."""
+        driver = self.driver_of(name)
+        if driver == "nvue":
+            return json.dumps(nvue_tree(text), sort_keys=True)
+        return normalise(text) if driver == "eos" else netconf.normalise(text)
 
     def write_inventory(
         self,
@@ -112,12 +122,13 @@ class Lab:
             "devices:",
         ]
         for name, emulator in self.emulators.items():
-            transport = "transport: http, " if self.driver in ("eos", "nxos") else ""
-            if self.driver == "nxos":
+            driver = self.driver_of(name)
+            transport = "transport: http, " if driver in ("eos", "nxos", "nvue") else ""
+            if driver in ("nxos", "nvue"):
                 transport += f"ssh_port: {emulator.ssh_port}, "
             lines.append(
                 f"  {name}: {{host: 127.0.0.1, port: {emulator.port}, {transport}"
-                f"driver: {self.driver}, stage: {stages.get(name, 'lab')}, wave: {waves[name]}}}"
+                f"driver: {driver}, stage: {stages.get(name, 'lab')}, wave: {waves[name]}}}"
             )
         path = self.repo / "inventory.yaml"
         path.write_text("\n".join(lines) + "\n")
@@ -130,8 +141,8 @@ class Lab:
     def unchanged(self, name: str) -> bool:
         emulator = self.emulators[name]
         return (
-            emulator.running_config() == self.normalise(self.initial[name])
-            and emulator.startup_config() == self.normalise(self.initial[name])
+            emulator.running_config() == self.normalise(self.initial[name], name)
+            and emulator.startup_config() == self.normalise(self.initial[name], name)
             and emulator.pending_timers() == []
         )
 
@@ -270,6 +281,110 @@ def build_nx_lab(root: Path) -> Lab:
         lab.built_text[name] = text
         lab.initial[name] = nx_initial_config(model)
         emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], NxFaults())
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
+def nvue_tree(text: str) -> dict[str, Any]:
+    """The config a startup.yaml sets: the `set:` trees of its entries."""
+    tree: dict[str, Any] = {}
+    for entry in yaml.safe_load(text) or []:
+        tree.update(entry.get("set") or {})
+    return tree
+
+
+NV_LEAVES = ("aus1-lf1", "aus1-lf2")
+
+
+def nv_initial_config(model: DeviceModel) -> str:
+    """A freshly provisioned Cumulus leaf: a name, its management address, the NVUE API."""
+    address = model.management.interface.ipv4
+    assert address is not None
+    return (
+        f"- set:\n    system:\n      hostname: {model.hostname}\n      api:\n"
+        "        state: enabled\n    interface:\n      eth0:\n        type: eth\n"
+        f"        ipv4:\n          address:\n            '{address.cidr}': {{}}\n"
+    )
+
+
+def build_nv_lab(root: Path) -> Lab:
+    """The example's NVUE leaves aus1-lf1 (wave 1) and aus1-lf2 (wave 2), each behind an
+    NVUE REST + SSH emulator; rendered/ holds exactly what the intent renders."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    lab = Lab(
+        repo, models, driver="nvue", waves={"aus1-lf1": 1, "aus1-lf2": 2}, secrets=USER_HASHES
+    )
+    for name in NV_LEAVES:
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = nv_initial_config(model)
+        emulator = NvueEmulator(
+            name, USERNAME, ADMIN_PASSWORD, nvue_tree(lab.initial[name]), NvFaults()
+        )
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
+def build_mixed_lab(root: Path) -> Lab:
+    """One device of every platform of the example, each behind its own emulator, in the
+    order the shipped inventory pushes them: an EOS spine (wave 1), an NVUE leaf and an
+    NX-OS leaf (wave 2), an IOS-XR border (wave 3)."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    plan = {
+        "aus1-sp2": ("eos", 1),
+        "aus1-lf1": ("nvue", 2),
+        "aus1-lf3": ("nxos", 2),
+        "aus1-br1": ("iosxr_netconf", 3),
+    }
+    lab = Lab(
+        repo,
+        models,
+        waves={name: wave for name, (_, wave) in plan.items()},
+        drivers={name: driver for name, (driver, _) in plan.items()},
+        secrets={**XR_SECRETS, **USER_HASHES, **NX_USER_HASHES},
+    )
+    initial = {
+        "eos": initial_config,
+        "nvue": nv_initial_config,
+        "nxos": nx_initial_config,
+        "iosxr_netconf": xr_initial_config,
+    }
+    for name, (driver, _) in plan.items():
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = initial[driver](model)
+        emulator: Any
+        if driver == "eos":
+            emulator = EosEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], Faults())
+        elif driver == "nvue":
+            config = nvue_tree(lab.initial[name])
+            emulator = NvueEmulator(name, USERNAME, ADMIN_PASSWORD, config, NvFaults())
+        elif driver == "nxos":
+            emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], NxFaults())
+        else:
+            emulator = NetconfEmulator(
+                name, USERNAME, ADMIN_PASSWORD, lab.initial[name], XrFaults()
+            )
         emulator.cabling = {
             i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
         }
