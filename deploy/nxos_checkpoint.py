@@ -24,8 +24,9 @@ its getters (get_bgp_neighbors, get_interfaces, get_lldp_neighbors), and changes
   checkpoint meetme-<run> on it; the next push reads that from the journal and stops that
   device, or with --clean-own-sessions restores the checkpoint first.
 
-NX-OS releases with `configure replace ... commit-timeout` have a device-side timer; this
-adapter does not drive it (docs/push.md).
+NX-OS configuration replace has a `commit-timeout` (Cisco Nexus 9000 System Management guide,
+"Performing Configuration Replace"), a device-side timer; this adapter does not drive it yet
+(docs/push.md).
 """
 
 from __future__ import annotations
