@@ -516,7 +516,7 @@ class Engine:
         step = self._step(target)
         try:
             if phase == "commit" and not driver.has_pending_commit():
-                self._quietly(driver.rollback)  # drops our checkpoint and candidate file
+                self._quietly(driver.forget)  # our checkpoint and candidate file; no save
                 step("rollback", "ok", "nothing to roll back: the device refused the replace")
                 result.status = "failed"
                 return

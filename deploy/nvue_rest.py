@@ -84,7 +84,9 @@ class NvueRest:
         if reply.status_code == 401:
             raise NvueError("401 Unauthorized: check the inventory's credentials")
         if reply.status_code >= 400:
-            raise NvueError(f"{reply.status_code} {reply.text[:300]}")
+            # whole: the engine masks secrets before it shortens a message (a cut secret would
+            # escape the mask)
+            raise NvueError(f"{reply.status_code} {reply.text}")
         return reply.json()
 
     def _get(self, path: str, **params: str) -> Any:

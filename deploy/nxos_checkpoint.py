@@ -96,7 +96,7 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
 
     def confirm_commit(self) -> None:
         self._copy_run_start()
-        self._forget()
+        self.forget()
 
     def rollback(self) -> None:
         """Back to the checkpoint taken before our replace, saved; the checkpoint and the
@@ -106,14 +106,15 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         )
         self._copy_run_start()
         self._committed = False
-        self._forget()
+        self.forget()
 
     def discard_config(self) -> None:
         if self.loaded:
             self._delete(self.candidate_file)
         self.loaded = False
 
-    def _forget(self) -> None:
+    def forget(self) -> None:
+        """Drop our checkpoint and the candidate file, leaving the running config alone."""
         self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
         self._delete(self.candidate_file)
 
