@@ -18,6 +18,7 @@ it waits for the device's own timer, then reconnects and verifies that the chang
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -27,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from meetme.deploy.checks import check_bgp, check_links, expected_links, expected_neighbors
-from meetme.deploy.inventory import COMMIT_CONFIRM_DRIVERS, Settings
+from meetme.deploy.inventory import CHECKPOINT_DRIVERS, COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
 from meetme.deploy.secret_positions import misplaced_placeholders
 from meetme.deploy.secret_store import SecretStore, placeholders_in
@@ -73,26 +74,44 @@ class _Live:
     resolved: str = field(default="", repr=False)
 
 
+def _driver_class(name: str) -> Any:
+    """NAPALM's driver, or meetme's adapter where NAPALM lacks a device-side safety net."""
+    if name == "iosxr_netconf":  # NETCONF confirmed commit (deploy/iosxr_netconf.py)
+        from meetme.deploy.iosxr_netconf import IosxrNetconf
+
+        return IosxrNetconf
+    if name == "nvue":  # NVUE REST, the confirm timer over SSH (deploy/nvue_rest.py)
+        from meetme.deploy.nvue_rest import NvueRest
+
+        return NvueRest
+    if name == "nxos":  # NX-API with a named checkpoint (deploy/nxos_checkpoint.py)
+        from meetme.deploy.nxos_checkpoint import NxosCheckpoint
+
+        return NxosCheckpoint
+    from napalm import get_network_driver
+
+    return get_network_driver(name)
+
+
 def preload_drivers(names: Iterable[str]) -> None:
     """Import each NAPALM driver once, in this thread, before worker threads start: CPython 3.11
     compiling modules in several threads at once can fail ('AST constructor recursion depth
     mismatch'), and device threads would otherwise each import their driver."""
-    from napalm import get_network_driver
-
     for name in sorted(set(names)):
-        get_network_driver(name)
+        _driver_class(name)
 
 
 def napalm_driver(target: Target, username: str, password: str, timeout: int) -> Any:
-    """Open a NAPALM driver (imported here: `meetme lint` must not pay for napalm)."""
-    from napalm import get_network_driver
-
+    """Open a NAPALM driver or meetme's adapter (imported here: `meetme lint` must not pay for
+    napalm)."""
     optional: dict[str, Any] = {}
     if target.entry.port is not None:
         optional["port"] = target.entry.port
     if target.entry.transport is not None:
         optional["transport"] = target.entry.transport
-    driver = get_network_driver(target.entry.driver)(
+    if target.entry.ssh_port is not None:
+        optional["ssh_port"] = target.entry.ssh_port
+    driver = _driver_class(target.entry.driver)(
         hostname=target.entry.host,
         username=username,
         password=password,
@@ -212,6 +231,15 @@ class Engine:
         if target.entry.driver == "eos" and not self._inspect(target, driver):
             self._quietly(driver.close)
             return item
+        if hasattr(driver, "pending") and not self._inspect_lock(target, driver):
+            self._quietly(driver.close)
+            return item
+        if hasattr(driver, "checkpoint_name") and not self._inspect_journal(target, driver):
+            self._quietly(driver.close)
+            return item
+        if target.entry.driver == "nvue" and not self._inspect_timer(target):
+            self._quietly(driver.close)
+            return item
         try:
             driver.load_replace_candidate(config=item.resolved)
         except Exception as exc:
@@ -224,6 +252,13 @@ class Engine:
                 self._clean_after_lost_load(target, driver)
             self._quietly(driver.discard_config)
             self._quietly(driver.close)
+            if hasattr(driver, "pending") and type(exc).__name__ != "ReplaceConfigException":
+                step(  # NETCONF: the session's end drops its candidate changes and lock
+                    "cleanup",
+                    "ok",
+                    "discarded the candidate and closed the session: the router drops the "
+                    "uncommitted changes and the lock of a session that ends (RFC 6241 §7.5)",
+                )
             return item
         step("load", "ok", f"replace candidate from {target.rendered.name}")
         try:
@@ -255,6 +290,7 @@ class Engine:
             result.status = "skipped"
             return
         confirm = target.entry.driver in COMMIT_CONFIRM_DRIVERS
+        checkpointed = target.entry.driver in CHECKPOINT_DRIVERS
         timer = self.settings.confirm_timer
         started = time.monotonic()
         try:
@@ -268,17 +304,24 @@ class Engine:
             result.detail = f"commit: {self._describe(exc)}"
             if confirm:
                 self._undo(item, started, "commit")
+            elif checkpointed:
+                self._restore_checkpoint(item, "commit")
             else:
                 # A rollback here could restore an older commit than ours: leave it to a person.
                 result.status = UNKNOWN
                 result.detail += "; state unknown: compare with `meetme plan`"
                 self._quietly(driver.close)
             return
-        step(
-            "commit",
-            "ok",
-            f"confirm timer {timer} s" if confirm else "committed (no confirm timer on driver)",
-        )
+        if confirm:
+            how = f"confirm timer {timer} s"
+        elif checkpointed:
+            how = (
+                f"replaced, not saved; checkpoint {self.session_name} holds the config before "
+                "it (no timer on the device: meetme restores it on any failure)"
+            )
+        else:
+            how = "committed (no confirm timer on driver)"
+        step("commit", "ok", how)
         check = check_bgp(
             driver,
             expected_neighbors(target.model, self.settings.check_neighbors == "underlay"),
@@ -304,19 +347,28 @@ class Engine:
         if not check.ok:
             self.stop.set()
             result.detail = f"post-check: {check.detail}"
-            self._undo(item, started, "post-check")
+            if checkpointed:
+                self._restore_checkpoint(item, "post-check")
+            else:
+                self._undo(item, started, "post-check")
             return
-        if confirm:
+        if confirm or checkpointed:
             try:
                 driver.confirm_commit()
             except Exception as exc:
                 self.stop.set()
                 step("confirm", "failed", self._describe(exc))
                 result.detail = f"confirm: {self._describe(exc)}"
+                if checkpointed:
+                    self._restore_checkpoint(item, "confirm")
+                    return
                 self._quietly(driver.close)
                 self._await_timer(item, started, "confirm")
                 return
-            step("confirm", "ok", "commit confirmed and saved")
+            saved = "commit confirmed and saved"
+            if checkpointed:
+                saved = f"saved (copy running-config startup-config); {self.session_name} removed"
+            step("confirm", "ok", saved)
         result.status = "committed"
         self._quietly(driver.close)
 
@@ -456,6 +508,151 @@ class Engine:
         result.status, result.detail = "failed", f"inspect: {detail}"
         return False
 
+    def _restore_checkpoint(self, item: _Live, phase: str) -> None:
+        """meetme's watchdog where the device has no timer (NX-OS): restore the checkpoint
+        taken before the replace, retrying while the device is out of reach, for at most
+        confirm_timer seconds. A replace the device refused (atomic) changed nothing."""
+        target, result, driver = item.target, item.result, item.driver
+        step = self._step(target)
+        try:
+            if phase == "commit" and not driver.has_pending_commit():
+                self._quietly(driver.forget)  # our checkpoint and candidate file; no save
+                step("rollback", "ok", "nothing to roll back: the device refused the replace")
+                result.status = "failed"
+                return
+        except Exception:
+            pass  # the replace's fate is unknown: restore the checkpoint to be sure
+        name = self.session_name
+        deadline = time.monotonic() + self.settings.confirm_timer
+        attempts, error = 0, ""
+        while True:
+            attempts += 1
+            try:
+                driver.rollback()
+                break
+            except Exception as exc:
+                error = self._describe(exc)
+            if time.monotonic() >= deadline:
+                step(
+                    "rollback",
+                    "failed",
+                    f"{phase} cut off and checkpoint {name} not restored after {attempts} "
+                    f"attempts ({error}); the device may run the new config, unsaved: "
+                    f"`rollback running-config checkpoint {name}` restores it, or "
+                    "`meetme push --clean-own-sessions`",
+                )
+                result.status = UNKNOWN
+                result.detail = f"{phase} failed and the checkpoint could not be restored"
+                return
+            self.sleep(0.5)
+        again = f" after {attempts} attempts" if attempts > 1 else ""
+        step(
+            "rollback",
+            "ok",
+            f"restored checkpoint {name} (the config before this push) and saved{again}",
+        )
+        result.status = "rolled-back"
+
+    def _inspect_journal(self, target: Target, driver: Any) -> bool:
+        """Devices without a device-side timer (NX-OS): nothing on the device says a change is
+        unconfirmed, so the journal does. An interrupted push left its replace in place,
+        unsaved and unchecked, with its checkpoint; --clean-own-sessions restores it."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        if not earlier:
+            step("inspect", "ok", "no interrupted meetme push of this device in the journals")
+            return True
+        found = re.search(r"run (\w+) stopped", earlier)
+        checkpoint = f"{OWN_SESSION_PREFIX}{found.group(1) if found else 'unknown'}"
+        if self.clean_own_sessions and found:
+            ours = driver.checkpoint_name
+            driver.checkpoint_name = checkpoint
+            try:
+                driver.rollback()
+            except Exception as exc:
+                step("cleanup", "failed", f"restore {checkpoint}: {self._describe(exc)}")
+                result.status = "failed"
+                result.detail = f"cleanup: restore {checkpoint}: {self._describe(exc)}"
+                return False
+            finally:
+                driver.checkpoint_name = ours
+            step(
+                "cleanup",
+                "ok",
+                f"restored meetme's own checkpoint {checkpoint}, the config before the "
+                "interrupted push, and saved",
+            )
+            return True
+        detail = (
+            f"the journal says {earlier}; the device has no confirm timer, so that change may "
+            f"still be in place, unsaved and unchecked; checkpoint {checkpoint} holds the "
+            "config before it: --clean-own-sessions restores it"
+        )
+        step("inspect", "failed", detail, interrupted=earlier)  # the next run reads it
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
+    def _inspect_timer(self, target: Target) -> bool:
+        """NVUE: an interrupted push's apply reverts by the switch's confirm timer. Until that
+        timer has surely run out, the diff of a retry would be empty and say nothing true:
+        stop the device; afterwards, go on (the diff shows where it stands)."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        if not earlier:
+            step("inspect", "ok", "no interrupted meetme push of this device in the journals")
+            return True
+        found = re.search(r" at (\S+) with", earlier)
+        try:
+            when = datetime.fromisoformat(found.group(1).replace("Z", "+00:00")) if found else None
+        except ValueError:
+            when = None
+        wait = self.settings.confirm_timer + self.settings.verify_grace
+        if when is not None and (datetime.now(UTC) - when).total_seconds() > wait:
+            step(
+                "inspect",
+                "ok",
+                f"the journal says {earlier}; its confirm timer ({self.settings.confirm_timer} "
+                "s) has run out since, so the switch reverted it: the diff shows where it stands",
+            )
+            return True
+        detail = (
+            f"the journal says {earlier}; the switch reverts that apply when its confirm timer "
+            f"runs out ({self.settings.confirm_timer} s after it): push again after that"
+        )
+        step("inspect", "failed", detail, interrupted=earlier)
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
+    def _inspect_lock(self, target: Target, driver: Any) -> bool:
+        """Adapters holding a datastore lock for the whole push (IOS-XR NETCONF): take it now,
+        or name what holds it. Nothing is cleaned up: only its own session can release a
+        lock, and ending a confirmed commit's session reverts it (the router does that)."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        try:
+            found = list(driver.pending())
+        except Exception as exc:
+            step("inspect", "failed", f"cannot take the configuration lock: {self._describe(exc)}")
+            result.status = "failed"
+            result.detail = f"inspect: cannot take the configuration lock: {self._describe(exc)}"
+            return False
+        if not found:
+            detail = "configuration lock taken: no other session holds it"
+            if earlier:
+                detail += (
+                    f"; the journal says {earlier}, and nothing holds the router any more "
+                    "(its confirm timer or the end of that session reverted it): the diff "
+                    "shows where it stands"
+                )
+            step("inspect", "ok", detail)
+            return True
+        detail = "found before any change: " + "; ".join(found)
+        if earlier:
+            detail += f"; the journal says {earlier}"
+        step("inspect", "failed", detail)
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
     def _clean_after_lost_load(self, target: Target, driver: Any) -> None:
         """After a load that timed out: watch for our own session for a while (the device may
         still be working through the load) and abort it once it appears."""
@@ -512,6 +709,8 @@ class Engine:
         driver = self.factory(target, username, password, self.settings.connect_timeout)
         if target.entry.driver == "eos":  # napalm's attribute: our session name, not napalm_<µs>
             driver.config_session = self.session_name
+        if hasattr(driver, "checkpoint_name"):  # NX-OS: our checkpoint, meetme-<run id>
+            driver.checkpoint_name = self.session_name
         return driver
 
     def _discard(self, item: _Live, why: str) -> None:

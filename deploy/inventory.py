@@ -21,8 +21,12 @@ from meetme.intent.yaml_source import Path_, SourceFile, read_file
 Driver = Literal["eos", "iosxr", "iosxr_netconf", "nxos", "nxos_ssh", "nvue"]
 Stage = Literal["lab", "canary", "production"]
 
-# NAPALM drivers that can commit with a timer the device itself reverts unless confirmed.
-COMMIT_CONFIRM_DRIVERS = frozenset({"eos"})
+# Drivers that commit with a timer the device itself reverts unless confirmed: EOS config
+# sessions (NAPALM), IOS-XR NETCONF confirmed commit (meetme's adapter, deploy/iosxr_netconf.py).
+COMMIT_CONFIRM_DRIVERS = frozenset({"eos", "iosxr_netconf", "nvue"})
+# Drivers whose way back is a named checkpoint meetme takes and restores itself, with no timer
+# on the device: NX-OS over NX-API (meetme's adapter, deploy/nxos_checkpoint.py).
+CHECKPOINT_DRIVERS = frozenset({"nxos"})
 # The intent platform each driver can push to.
 DRIVER_PLATFORMS: dict[str, str] = {
     "eos": "arista_eos",
@@ -32,9 +36,8 @@ DRIVER_PLATFORMS: dict[str, str] = {
     "nxos_ssh": "cisco_nxos",
     "nvue": "nvidia_nvue",
 }
-# Drivers meetme can drive today; `nvue` is accepted in the inventory (see docs/push.md) but
-# has no push adapter yet, and a run that selects such a device stops before touching any.
-IMPLEMENTED_DRIVERS = frozenset({"eos", "iosxr", "iosxr_netconf", "nxos", "nxos_ssh"})
+# Drivers meetme can drive (nvue: meetme's REST + SSH adapter, deploy/nvue_rest.py).
+IMPLEMENTED_DRIVERS = frozenset({"eos", "iosxr", "iosxr_netconf", "nxos", "nxos_ssh", "nvue"})
 
 
 class _Model(BaseModel):
@@ -99,17 +102,24 @@ class DeviceEntry(_Model):
     port: int | None = Field(None, ge=1, le=65535)
     driver: Driver
     transport: Literal["https", "http"] | None = Field(
-        None, description="eAPI / NX-API transport (eos and nxos only)"
+        None, description="eAPI / NX-API / NVUE REST transport (eos, nxos, nvue)"
     )
     stage: Stage
     wave: int = Field(ge=1, le=1000, description="waves run in ascending order")
     credentials: Credentials | None = None
+    ssh_port: int | None = Field(
+        None, ge=1, le=65535, description="SSH port: nxos SCP copy, nvue confirm step (22)"
+    )
 
     @model_validator(mode="after")
     def _transport_fits_driver(self) -> DeviceEntry:
-        if self.transport is not None and self.driver not in ("eos", "nxos"):
+        if self.transport is not None and self.driver not in ("eos", "nxos", "nvue"):
             raise ValueError(
-                f"transport applies to the eos and nxos drivers only, not {self.driver}"
+                f"transport applies to the eos, nxos and nvue drivers only, not {self.driver}"
+            )
+        if self.ssh_port is not None and self.driver not in ("nxos", "nvue"):
+            raise ValueError(
+                f"ssh_port applies to the nxos and nvue drivers only, not {self.driver}"
             )
         return self
 

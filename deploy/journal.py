@@ -131,7 +131,9 @@ def interrupted_devices(paths: list[Path], stage: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for device, record in last.items():
         step, status = str(record.get("step")), str(record.get("status"))
-        if (step, status) in _OPEN_ENDED or step in _OPEN_ENDED_STEPS:
+        if record.get("interrupted"):  # a retry that stopped on it: still unresolved
+            found[device] = str(record["interrupted"])
+        elif (step, status) in _OPEN_ENDED or step in _OPEN_ENDED_STEPS:
             found[device] = (
                 f"run {record.get('run')} stopped after {step} {status} at {record.get('ts')} "
                 "with no confirm or rollback"

@@ -481,7 +481,7 @@ def _summary(results: list[DeviceResult], command: str) -> None:
 
 def _quiet_library_logs() -> None:
     """pyeapi logs socket errors with tracebacks on the root logger; the journal says it better."""
-    for name in ("pyeapi", "napalm", "netmiko", "paramiko", "ncclient"):
+    for name in ("pyeapi", "napalm", "netmiko", "paramiko", "ncclient", "httpx", "scp"):
         logger = logging.getLogger(name)
         logger.addHandler(logging.NullHandler())
         logger.propagate = False

@@ -74,3 +74,82 @@ def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
         yield built
     finally:
         built.stop()
+
+
+@pytest.fixture
+def xr_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """The example's two IOS-XR borders behind NETCONF emulators on 127.0.0.1 (br1 wave 1,
+    br2 wave 2), every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import XR_SECRET_ENV, build_xr_lab, example_lint, lab_rendered_files
+
+    built = build_xr_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
+    for name, value in XR_SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()
+
+
+@pytest.fixture
+def nx_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2) behind NX-API and
+    SCP emulators on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import NX_SECRET_ENV, build_nx_lab, example_lint, lab_rendered_files
+
+    built = build_nx_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
+    for name, value in NX_SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()
+
+
+@pytest.fixture
+def nv_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """The example's NVUE leaves aus1-lf1 (wave 1) and aus1-lf2 (wave 2) behind NVUE REST and
+    SSH emulators on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import SECRET_ENV, build_nv_lab, example_lint, lab_rendered_files
+
+    built = build_nv_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
+    for name, value in SECRET_ENV.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()
+
+
+@pytest.fixture
+def mixed_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """One device of each platform (EOS spine, NVUE leaf, NX-OS leaf, IOS-XR border) behind
+    its emulator on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import (
+        NX_SECRET_ENV,
+        SECRET_ENV,
+        XR_SECRET_ENV,
+        build_mixed_lab,
+        example_lint,
+        lab_rendered_files,
+    )
+
+    built = build_mixed_lab(tmp_path)
+    monkeypatch.chdir(built.repo)
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
+    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
+    for name, value in {**SECRET_ENV, **NX_SECRET_ENV, **XR_SECRET_ENV}.items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield built
+    finally:
+        built.stop()

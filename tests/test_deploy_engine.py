@@ -1,8 +1,8 @@
 """The push engine's paths for drivers without commit-confirm, and the BGP post-check.
 
-The EOS path runs end to end against the eAPI emulator (test_deploy_push.py); NX-OS and IOS-XR
-have no emulator, so a recording stand-in for their NAPALM drivers shows which calls the engine
-makes: on those drivers a rollback is an explicit call, never a device timer.
+The EOS path runs end to end against the eAPI emulator (test_deploy_push.py), IOS-XR NETCONF
+against the NETCONF emulator (test_deploy_iosxr.py); for NAPALM's drivers without a timer a
+recording stand-in shows which calls the engine makes: a rollback is an explicit call.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def run(driver_name: str, device: str, **fake: Any) -> tuple[FakeDriver, Engine,
 
 
 def test_nxos_commits_without_a_timer_and_checks_bgp() -> None:
-    driver, engine, _ = run("nxos", "aus1-lf3")
+    driver, engine, _ = run("nxos_ssh", "aus1-lf3")
     assert driver.calls[:3] == ["load_replace_candidate", "compare_config", "commit_config"]
     assert "confirm_commit" not in driver.calls and "rollback" not in driver.calls
     assert engine.results["aus1-lf3"].status == "committed"
@@ -102,7 +102,7 @@ def test_nxos_commits_without_a_timer_and_checks_bgp() -> None:
 
 
 def test_nxos_post_check_failure_is_an_explicit_rollback() -> None:
-    driver, engine, journal = run("nxos", "aus1-lf3", bgp_up=False)
+    driver, engine, journal = run("nxos_ssh", "aus1-lf3", bgp_up=False)
     assert "rollback" in driver.calls
     assert engine.results["aus1-lf3"].status == "rolled-back"
     assert engine.results["later"].status == "skipped"
@@ -111,15 +111,17 @@ def test_nxos_post_check_failure_is_an_explicit_rollback() -> None:
 
 
 def test_iosxr_commit_failure_is_left_for_a_person_not_rolled_back() -> None:
-    # a rollback on IOS-XR restores the last commit, which may not be ours
-    driver, engine, _ = run("iosxr_netconf", "aus1-br1", fail="commit_config")
+    # NAPALM's XML-agent driver (`iosxr`) has no confirm timer, and its rollback restores the
+    # last commit, which may not be ours (`iosxr_netconf` is meetme's adapter with one:
+    # tests/test_deploy_iosxr.py)
+    driver, engine, _ = run("iosxr", "aus1-br1", fail="commit_config")
     assert "rollback" not in driver.calls
     assert engine.results["aus1-br1"].status == "unknown"
     assert engine.results["later"].status == "skipped"
 
 
 def test_a_failed_rollback_without_a_timer_is_unknown() -> None:
-    _, engine, journal = run("nxos", "aus1-lf3", bgp_up=False, fail="rollback")
+    _, engine, journal = run("nxos_ssh", "aus1-lf3", bgp_up=False, fail="rollback")
     assert engine.results["aus1-lf3"].status == "unknown"
     assert "restore the device by hand" in engine.results["aus1-lf3"].detail
     assert ("rollback", "failed") in [(r["step"], r["status"]) for r in journal.records]

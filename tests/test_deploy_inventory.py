@@ -70,25 +70,6 @@ def test_a_driver_that_does_not_fit_the_platform_is_refused(lab: Lab) -> None:
     assert "driver nxos pushes cisco_nxos configs, but aus1-sp1 is arista_eos" in output
 
 
-def test_nvue_devices_are_listed_by_plan_and_refused_by_push(lab: Lab) -> None:
-    model = example_models()["aus1-lf1"]
-    (lab.repo / "rendered/aus1/aus1-lf1.yaml").write_text("- set: {}\n")
-    path = lab.repo / "inventory.yaml"
-    path.write_text(
-        path.read_text() + "  aus1-lf1: {host: 127.0.0.1, driver: nvue, stage: lab, wave: 3}\n"
-    )
-    assert model.platform == "nvidia_nvue"
-    pushed = runner.invoke(app, ["push", "--stage", "lab"])
-    assert pushed.exit_code == 2
-    assert "aus1-lf1: the nvue path has no push adapter yet" in pushed.output
-    assert all(lab.untouched(n) for n in SPINES)
-    assert not (lab.repo / "journal").exists()
-    result = runner.invoke(app, ["plan", "--stage", "lab", "--format", "json"])
-    assert result.exit_code == 0, result.output
-    assert '"status": "not-supported"' in result.stdout
-    assert result.stdout.count('"status": "changes"') == len(SPINES)
-
-
 def test_secrets_from_a_file_outside_git(lab: Lab, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEETME_SECRET_BGP_AUS1_BR1")
     secrets = lab.repo.parent / "lab-secrets.yaml"

@@ -216,7 +216,7 @@ def expect_outcome(session: Session, where: str, args: list[str], code: int, out
         assert code == 2, shown
         named = set(re.findall(r"secret '([^']+)' is not set", output))
         assert named == needed_secrets(session.root), shown
-        assert len(named) == 13, shown  # the number README.md gives
+        assert len(named) == 14, shown  # the number README.md gives
         assert "no device was touched" in output, shown
         return
     assert code == 1, shown

@@ -1,9 +1,11 @@
 """A throw-away lab for the deploy tests: the example intent, three EOS spines rendered into
-rendered/ (one carrying a secret placeholder), an inventory pointing at three emulators."""
+rendered/ (one carrying a secret placeholder), an inventory pointing at three emulators; or
+(build_xr_lab) the two IOS-XR borders behind NETCONF emulators."""
 
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 import shutil
 from collections.abc import Callable
@@ -11,12 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import output_name, render_device
 
 from meetme.pipeline import LintResult, device_models, lint, rendered_files
 
+from . import netconf
 from .eos import EosEmulator, Faults, normalise
+from .netconf import NetconfEmulator, XrFaults
+from .nvue import NvFaults, NvueEmulator
+from .nxapi import NxapiEmulator, NxFaults
 
 REPO = Path(__file__).resolve().parents[2]
 SPINES = ("aus1-sp1", "aus1-sp2", "aus1-sp3")
@@ -71,19 +78,35 @@ def initial_config(model: DeviceModel) -> str:
 class Lab:
     repo: Path
     models: dict[str, DeviceModel]
-    emulators: dict[str, EosEmulator] = field(default_factory=dict)
+    emulators: dict[str, Any] = field(default_factory=dict)  # EosEmulator, NetconfEmulator
     initial: dict[str, str] = field(default_factory=dict)
     built_text: dict[str, str] = field(default_factory=dict)  # rendered/ as the lab wrote it
+    driver: str = "eos"
+    drivers: dict[str, str] = field(default_factory=dict)  # per device, where they differ
+    waves: dict[str, int] = field(default_factory=lambda: dict(WAVES))
+    secrets: dict[str, str] = field(
+        default_factory=lambda: {"bgp-aus1-br1": BGP_KEY, **USER_HASHES}
+    )
 
     def rendered(self, name: str) -> Path:
         return self.repo / "rendered" / output_name(self.models[name])
 
     def expected(self, name: str) -> str:
         """The running config once the rendered file, secrets resolved, is in place."""
-        text = self.rendered(name).read_text().replace("<<secret:bgp-aus1-br1>>", BGP_KEY)
-        for secret, value in USER_HASHES.items():
+        text = self.rendered(name).read_text()
+        for secret, value in self.secrets.items():
             text = text.replace(f"<<secret:{secret}>>", value)
-        return normalise(text)
+        return self.normalise(text, name)
+
+    def driver_of(self, name: str | None) -> str:
+        return self.drivers.get(name, self.driver) if name else self.driver
+
+    def normalise(self, text: str, name: str | None = None) -> str:
+        """A config text as the device `name` (default: the lab's platform) shows it."""
+        driver = self.driver_of(name)
+        if driver == "nvue":
+            return json.dumps(nvue_tree(text), sort_keys=True)
+        return normalise(text) if driver == "eos" else netconf.normalise(text)
 
     def write_inventory(
         self,
@@ -92,16 +115,20 @@ class Lab:
         settings: dict[str, Any] | None = None,
     ) -> Path:
         stages = stages or {}
-        waves = {**WAVES, **(waves or {})}
+        waves = {**self.waves, **(waves or {})}
         lines = [
             f"settings: {json.dumps({**FAST_SETTINGS, **(settings or {})})}",
             f"credentials: {{username: {USERNAME}, password: 'secret:lab-admin'}}",
             "devices:",
         ]
         for name, emulator in self.emulators.items():
+            driver = self.driver_of(name)
+            transport = "transport: http, " if driver in ("eos", "nxos", "nvue") else ""
+            if driver in ("nxos", "nvue"):
+                transport += f"ssh_port: {emulator.ssh_port}, "
             lines.append(
-                f"  {name}: {{host: 127.0.0.1, port: {emulator.port}, transport: http, "
-                f"driver: eos, stage: {stages.get(name, 'lab')}, wave: {waves[name]}}}"
+                f"  {name}: {{host: 127.0.0.1, port: {emulator.port}, {transport}"
+                f"driver: {driver}, stage: {stages.get(name, 'lab')}, wave: {waves[name]}}}"
             )
         path = self.repo / "inventory.yaml"
         path.write_text("\n".join(lines) + "\n")
@@ -114,8 +141,8 @@ class Lab:
     def unchanged(self, name: str) -> bool:
         emulator = self.emulators[name]
         return (
-            emulator.running_config() == normalise(self.initial[name])
-            and emulator.startup_config() == normalise(self.initial[name])
+            emulator.running_config() == self.normalise(self.initial[name], name)
+            and emulator.startup_config() == self.normalise(self.initial[name], name)
             and emulator.pending_timers() == []
         )
 
@@ -154,6 +181,218 @@ def build_lab(root: Path) -> Lab:
     return lab
 
 
+BORDERS = ("aus1-br1", "aus1-br2")
+# The borders' secrets: eBGP session passwords of the example's IX, PNI and transit peers.
+XR_SECRETS = {
+    name: f"{name}-Pw-7q!x"
+    for name in ("ix-syd-content-a", "ix-syd-eyeball-b", "ix-syd-rs", "pni-cdn")
+} | {"transit-a": "trA-key-91#zz", "transit-b": "trB-key-42#yy"}
+XR_SECRET_ENV = {
+    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
+    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": v for name, v in XR_SECRETS.items()},
+    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": h for name, h in USER_HASHES.items()},
+}
+
+
+def xr_initial_config(model: DeviceModel) -> str:
+    """A freshly provisioned IOS-XR border: a name, its management address, NETCONF."""
+    address = model.management.interface.ipv4
+    assert address is not None
+    return (
+        f"hostname {model.hostname}\n!\ninterface MgmtEth0/RP0/CPU0/0\n"
+        f" ipv4 address {address.ip} {ipaddress.ip_interface(address.cidr).netmask}\n!\n"
+        "ssh server v2\n"
+        "ssh server netconf vrf default\nnetconf-yang agent\n ssh\n!\nend\n"
+    )
+
+
+def build_xr_lab(root: Path) -> Lab:
+    """The example's two IOS-XR borders, br1 in wave 1 and br2 in wave 2, each behind a
+    NETCONF emulator; rendered/ holds exactly what the intent renders."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    lab = Lab(
+        repo,
+        models,
+        driver="iosxr_netconf",
+        waves={"aus1-br1": 1, "aus1-br2": 2},
+        secrets={**XR_SECRETS, **USER_HASHES},
+    )
+    for name in BORDERS:
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = xr_initial_config(model)
+        emulator = NetconfEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], XrFaults())
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
+LEAVES = ("aus1-lf3", "aus1-lf4")
+# SHA-256-crypt hashes (NX-OS `password 5` takes only these): aus1-*-hash-sha256
+NX_USER_HASHES = {
+    "aus1-netops-hash-sha256": "$5$Lab0salt$Yq3mW8kLp2nR5tV7xZ9bC1dF4gH6jK8lM0nP2qS4uW6",
+    "aus1-monitor-hash-sha256": "$5$Lab1salt$Aa2Bb4Cc6Dd8Ee0Ff2Gg4Hh6Ii8Jj0Kk2Ll4Mm6Nn8",
+}
+NX_SECRET_ENV = {
+    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
+    **{f"MEETME_SECRET_{n.upper().replace('-', '_')}": h for n, h in NX_USER_HASHES.items()},
+}
+
+
+def nx_initial_config(model: DeviceModel) -> str:
+    """A freshly provisioned NX-OS leaf: a name, its management address, NX-API, SCP."""
+    address = model.management.interface.ipv4
+    assert address is not None
+    return (
+        f"hostname {model.hostname}\ninterface mgmt0\n  vrf member management\n"
+        f"  ip address {address.cidr}\nfeature nxapi\nnxapi use-vrf management\n"
+        "feature scp-server\n"
+    )
+
+
+def build_nx_lab(root: Path) -> Lab:
+    """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2), each behind an
+    NX-API and SCP emulator; rendered/ holds exactly what the intent renders."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    lab = Lab(
+        repo,
+        models,
+        driver="nxos",
+        waves={"aus1-lf3": 1, "aus1-lf4": 2},
+        secrets=dict(NX_USER_HASHES),
+    )
+    for name in LEAVES:
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = nx_initial_config(model)
+        emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], NxFaults())
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
+def nvue_tree(text: str) -> dict[str, Any]:
+    """The config a startup.yaml sets: the `set:` trees of its entries."""
+    tree: dict[str, Any] = {}
+    for entry in yaml.safe_load(text) or []:
+        tree.update(entry.get("set") or {})
+    return tree
+
+
+NV_LEAVES = ("aus1-lf1", "aus1-lf2")
+
+
+def nv_initial_config(model: DeviceModel) -> str:
+    """A freshly provisioned Cumulus leaf: a name, its management address, the NVUE API."""
+    address = model.management.interface.ipv4
+    assert address is not None
+    return (
+        f"- set:\n    system:\n      hostname: {model.hostname}\n      api:\n"
+        "        state: enabled\n    interface:\n      eth0:\n        type: eth\n"
+        f"        ipv4:\n          address:\n            '{address.cidr}': {{}}\n"
+    )
+
+
+def build_nv_lab(root: Path) -> Lab:
+    """The example's NVUE leaves aus1-lf1 (wave 1) and aus1-lf2 (wave 2), each behind an
+    NVUE REST + SSH emulator; rendered/ holds exactly what the intent renders."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    lab = Lab(
+        repo, models, driver="nvue", waves={"aus1-lf1": 1, "aus1-lf2": 2}, secrets=USER_HASHES
+    )
+    for name in NV_LEAVES:
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = nv_initial_config(model)
+        emulator = NvueEmulator(
+            name, USERNAME, ADMIN_PASSWORD, nvue_tree(lab.initial[name]), NvFaults()
+        )
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
+def build_mixed_lab(root: Path) -> Lab:
+    """One device of every platform of the example, each behind its own emulator, in the
+    order the shipped inventory pushes them: an EOS spine (wave 1), an NVUE leaf and an
+    NX-OS leaf (wave 2), an IOS-XR border (wave 3)."""
+    models = example_models()
+    repo = root / "lab"
+    shutil.copytree(REPO / "intent", repo / "intent")
+    plan = {
+        "aus1-sp2": ("eos", 1),
+        "aus1-lf1": ("nvue", 2),
+        "aus1-lf3": ("nxos", 2),
+        "aus1-br1": ("iosxr_netconf", 3),
+    }
+    lab = Lab(
+        repo,
+        models,
+        waves={name: wave for name, (_, wave) in plan.items()},
+        drivers={name: driver for name, (driver, _) in plan.items()},
+        secrets={**XR_SECRETS, **USER_HASHES, **NX_USER_HASHES},
+    )
+    initial = {
+        "eos": initial_config,
+        "nvue": nv_initial_config,
+        "nxos": nx_initial_config,
+        "iosxr_netconf": xr_initial_config,
+    }
+    for name, (driver, _) in plan.items():
+        model = models[name]
+        text = render_device(model)
+        path = lab.rendered(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        lab.built_text[name] = text
+        lab.initial[name] = initial[driver](model)
+        emulator: Any
+        if driver == "eos":
+            emulator = EosEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], Faults())
+        elif driver == "nvue":
+            config = nvue_tree(lab.initial[name])
+            emulator = NvueEmulator(name, USERNAME, ADMIN_PASSWORD, config, NvFaults())
+        elif driver == "nxos":
+            emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], NxFaults())
+        else:
+            emulator = NetconfEmulator(
+                name, USERNAME, ADMIN_PASSWORD, lab.initial[name], XrFaults()
+            )
+        emulator.cabling = {
+            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+        }
+        lab.emulators[name] = emulator.start()
+    lab.write_inventory()
+    return lab
+
+
 def lab_rendered_files(lab: Lab) -> Callable[[LintResult], dict[str, str]]:
     """What `meetme render` writes for the lab: the example's files, with sp1's BGP session
     password by reference (build_lab adds it, as an intent with an edge session would render
@@ -161,8 +400,8 @@ def lab_rendered_files(lab: Lab) -> Callable[[LintResult], dict[str, str]]:
 
     def files(result: LintResult) -> dict[str, str]:
         expected = dict(rendered_files(result))
-        sp1 = output_name(lab.models["aus1-sp1"])
-        expected[sp1] = lab.built_text["aus1-sp1"]
+        for name, text in lab.built_text.items():
+            expected[output_name(lab.models[name])] = text
         return expected
 
     return files

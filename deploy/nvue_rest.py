@@ -1,0 +1,215 @@
+"""The NVUE push adapter: the REST API for the configuration, SSH for the one confirm step.
+
+NAPALM has no maintained Cumulus Linux 5 driver. This adapter speaks the NVUE REST API with
+httpx, as NVIDIA documents it (Cumulus Linux user guide, "NVUE API"):
+
+- POST /nvue_v1/revision creates a revision (a copy of the applied config);
+- DELETE /nvue_v1/?rev=R empties it and a root PATCH /nvue_v1/?rev=R sets the rendered
+  startup.yaml's `set:` tree: replace semantics (the empty-then-patch idiom of public NVUE
+  REST clients; NVIDIA documents the root patch, not the replace);
+- the diff: GET /nvue_v1/?rev=applied&filled=false against GET /nvue_v1/?rev=R&filled=false,
+  compared here;
+- discard: DELETE /nvue_v1/revision/R; save after the confirm: PATCH
+  /nvue_v1/revision/applied {"state": "save"}.
+
+The confirm timer is documented for the CLI only (`nv config apply --confirm <time>`, NVUE
+command reference "Config Commands"); no REST field for it was found. So the apply, its
+confirm and its abort go over SSH: `nv config apply R --confirm Ns -y`, then `nv config
+apply R --confirm-yes` to keep it or `--confirm-no` to revert (those two spellings come from
+public NVUE automation, not from NVIDIA's reference). The switch reverts by itself when
+the confirm does not come.
+
+The post-check getters read `nv show`'s REST twins: /vrf/V/router/bgp/neighbor (`state`,
+`remote-as`), /interface (`link.oper-status`), /interface/I/lldp (`neighbor.*.chassis.
+system-name`, `port.name`), the field names NAPALM's community Cumulus driver reads.
+
+TLS: NVUE ships a self-signed certificate; the certificate is not verified (as NAPALM's NX-API
+default), and neither is the SSH host key.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import yaml
+
+
+class NvueError(Exception):
+    """The switch refused a request; the message is its answer."""
+
+
+class CommitOutcomeUnknown(Exception):
+    """The connection broke while the apply or its confirm was under way."""
+
+
+class NvueRest:
+    def __init__(
+        self,
+        hostname: str,
+        username: str,
+        password: str,
+        timeout: int = 60,
+        optional_args: dict[str, Any] | None = None,
+    ) -> None:
+        optional = optional_args or {}
+        transport = optional.get("transport", "https")
+        port = optional.get("port", 8765)
+        self.hostname, self.username, self.password = hostname, username, password
+        self.timeout = timeout
+        self.ssh_port = int(optional.get("ssh_port", 22))
+        self.base = f"{transport}://{hostname}:{port}/nvue_v1"
+        self.client: httpx.Client | None = None
+        self.revision: str | None = None
+        self._confirming: bool | None = False
+
+    # ---- connection ---------------------------------------------------------------------------
+
+    def open(self) -> None:
+        self.client = httpx.Client(
+            auth=(self.username, self.password), timeout=self.timeout, verify=False
+        )
+        self._get("/system")
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+        assert self.client is not None, "open() first"
+        reply = self.client.request(method, self.base + path, **kwargs)
+        if reply.status_code == 401:
+            raise NvueError("401 Unauthorized: check the inventory's credentials")
+        if reply.status_code >= 400:
+            # whole: the engine masks secrets before it shortens a message (a cut secret would
+            # escape the mask)
+            raise NvueError(f"{reply.status_code} {reply.text}")
+        return reply.json()
+
+    def _get(self, path: str, **params: str) -> Any:
+        return self._request("GET", path, params=params)
+
+    def _nv(self, command: str) -> str:
+        """One `nv` command over SSH; its output, or NvueError with it."""
+        import paramiko
+
+        transport = paramiko.Transport((self.hostname, self.ssh_port))
+        try:
+            transport.connect(username=self.username, password=self.password)
+            channel = transport.open_session(timeout=self.timeout)
+            channel.settimeout(self.timeout)
+            channel.exec_command(command)
+            output = b""
+            while chunk := channel.recv(65536):
+                output += chunk
+            status = channel.recv_exit_status() if channel.exit_status_ready() else -1
+        finally:
+            transport.close()
+        if status == -1:  # paramiko's "no exit status": the connection went down first
+            raise CommitOutcomeUnknown(f"{command!r}: the connection closed without an answer")
+        if status != 0:
+            raise NvueError(f"{command!r} exited {status}: {output.decode(errors='replace')}")
+        return output.decode(errors="replace")
+
+    # ---- the configuration path ----------------------------------------------------------------
+
+    def load_replace_candidate(self, filename: str | None = None, config: str = "") -> None:
+        document = yaml.safe_load(config) or []
+        tree: dict[str, Any] = {}
+        for entry in document:
+            tree.update(entry.get("set") or {})
+        created = self._request("POST", "/revision")
+        self.revision = next(iter(created))
+        rev = {"rev": self.revision}
+        self._request("DELETE", "/", params=rev)  # an empty revision: replace, not merge
+        self._request("PATCH", "/", params=rev, json=tree)
+
+    def compare_config(self) -> str:
+        if self.revision is None:
+            return ""
+        applied = self._get("/", rev="applied", filled="false")
+        candidate = self._get("/", rev=self.revision, filled="false")
+        lines = difflib.unified_diff(
+            _lines(applied), _lines(candidate), lineterm="", n=0, fromfile="applied"
+        )
+        return "\n".join(x for x in lines if not x.startswith(("---", "+++", "@@")))
+
+    def commit_config(self, message: str = "", revert_in: int | None = None) -> None:
+        if revert_in is None or self.revision is None:
+            raise NotImplementedError("meetme applies NVUE revisions only with a confirm timer")
+        self._confirming = None
+        try:
+            self._nv(f"nv config apply {self.revision} --confirm {revert_in}s -y")
+        except NvueError:
+            self._confirming = False  # refused: nothing applied
+            raise
+        self._confirming = True
+
+    def has_pending_commit(self) -> bool:
+        if self._confirming is None:
+            raise CommitOutcomeUnknown("the connection broke during the apply")
+        return self._confirming
+
+    def confirm_commit(self) -> None:
+        self._confirming = None
+        self._nv(f"nv config apply {self.revision} --confirm-yes")
+        self._confirming = False
+        self._request(
+            "PATCH", "/revision/applied", json={"state": "save", "auto-prompt": {"ays": "ays_yes"}}
+        )
+
+    def rollback(self) -> None:
+        if not self._confirming:
+            raise CommitOutcomeUnknown("no applied revision of this push awaits its confirm")
+        self._nv(f"nv config apply {self.revision} --confirm-no")
+        self._confirming = False
+
+    def discard_config(self) -> None:
+        if self.revision is not None and self._confirming is False:
+            self._request("DELETE", f"/revision/{quote(self.revision, safe='')}")
+        self.revision = None
+
+    # ---- getters for the post-checks -----------------------------------------------------------
+
+    def get_bgp_neighbors(self) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for vrf in self._get("/vrf"):
+            peers = self._get(f"/vrf/{quote(vrf, safe='')}/router/bgp/neighbor")
+            result["global" if vrf == "default" else vrf] = {
+                "peers": {
+                    address: {
+                        "remote_as": int(data.get("remote-as") or -1),
+                        "is_up": data.get("state") == "established",
+                    }
+                    for address, data in peers.items()
+                }
+            }
+        return result
+
+    def get_interfaces(self) -> dict[str, Any]:
+        return {
+            name: {"is_up": (data.get("link") or {}).get("oper-status") == "up"}
+            for name, data in self._get("/interface").items()
+        }
+
+    def get_lldp_neighbors(self) -> dict[str, Any]:
+        heard: dict[str, Any] = {}
+        for name in self._get("/interface"):
+            neighbours = (self._get(f"/interface/{quote(name, safe='')}/lldp") or {}).get(
+                "neighbor"
+            ) or {}
+            heard[name] = [
+                {
+                    "hostname": (n.get("chassis") or {}).get("system-name"),
+                    "port": (n.get("port") or {}).get("name"),
+                }
+                for n in neighbours.values()
+            ]
+        return heard
+
+
+def _lines(tree: Any) -> list[str]:
+    return str(yaml.safe_dump(tree, sort_keys=True, default_flow_style=False)).splitlines()

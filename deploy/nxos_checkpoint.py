@@ -1,0 +1,122 @@
+"""The NX-OS push adapter: NX-API with a named checkpoint as the way back.
+
+NAPALM 5.2's `nxos` driver copies the candidate to bootflash: over SCP (through netmiko, on
+port 22 whatever the inventory says), replaces with `rollback running-config file`, saves at
+once, and its `rollback()` restores `rollback_config.txt`, a file every NAPALM user of the
+switch overwrites. Nothing on the switch reverts by itself. This adapter keeps NAPALM's
+NX-API connection, its diff (`show diff rollback-patch file sot_file file <candidate>`) and
+its getters (get_bgp_neighbors, get_interfaces, get_lldp_neighbors), and changes the rest:
+
+- the candidate goes to `bootflash:meetme-<run>.cfg` over SCP (paramiko and scp, both
+  NAPALM's dependencies) on the inventory's `ssh_port`, and is deleted when the push ends:
+  it holds the secrets in clear while it exists;
+- before the replace, `checkpoint meetme-<run>`: a named checkpoint of the running config,
+  so that the way back is exactly the config before this push, whoever else uses the switch
+  (Cisco Nexus 9000 NX-OS System Management Configuration Guide, "Configuring the Rollback
+  Feature": `checkpoint NAME`, `rollback running-config checkpoint NAME`);
+- the replace (`rollback running-config file ...`, atomic: a refused line restores the
+  running config) is not saved until the post-checks pass; the confirm is `copy
+  running-config startup-config`, then `no checkpoint meetme-<run>`;
+- a failed post-check, or a commit or confirm cut off, restores the checkpoint (and saves,
+  so that startup matches): meetme's own watchdog, retried while the switch is out of reach
+  (engine.Engine._restore_checkpoint). If meetme itself dies between the replace and the
+  confirm, nothing reverts: the switch runs the new config unsaved and unchecked, with the
+  checkpoint meetme-<run> on it; the next push reads that from the journal and stops that
+  device, or with --clean-own-sessions restores the checkpoint first.
+
+NX-OS configuration replace has a `commit-timeout` (Cisco Nexus 9000 System Management guide,
+"Performing Configuration Replace"), a device-side timer; this adapter does not drive it yet
+(docs/push.md).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from napalm.base.exceptions import ReplaceConfigException
+from napalm.nxos.nxos import NXOSDriver
+
+
+class CommitOutcomeUnknown(Exception):
+    """The connection broke while the replace or the save was under way."""
+
+
+class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        optional = dict(kwargs.get("optional_args") or {})
+        self.ssh_port = int(optional.pop("ssh_port", 22))
+        kwargs["optional_args"] = optional
+        super().__init__(*args, **kwargs)
+        self.checkpoint_name = "meetme-run"  # the engine names it meetme-<run id>
+        self._committed: bool | None = False  # None: the replace's fate is unknown
+
+    @property
+    def candidate_file(self) -> str:
+        return f"{self.checkpoint_name}.cfg"
+
+    def load_replace_candidate(self, filename: str | None = None, config: str = "") -> None:
+        import paramiko
+        from scp import SCPClient
+
+        self.candidate_cfg = self.candidate_file  # NAPALM's diff reads this name
+        try:
+            transport = paramiko.Transport((self.hostname, self.ssh_port))
+            try:
+                transport.connect(username=self.username, password=self.password)
+                with SCPClient(transport, socket_timeout=self.timeout) as scp:
+                    scp.putfo(io.BytesIO(config.encode()), f"bootflash:{self.candidate_file}")
+            finally:
+                transport.close()
+        except Exception as exc:
+            raise ReplaceConfigException(
+                f"copying the candidate to bootflash: over SCP failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        self.replace, self.loaded = True, True
+
+    def commit_config(self, message: str = "", revert_in: int | None = None) -> None:
+        self._send_command_list(
+            ["terminal dont-ask", f"checkpoint {self.checkpoint_name}", "no terminal dont-ask"]
+        )
+        self._committed = None
+        try:
+            self._send_command(
+                f"rollback running-config file bootflash:{self.candidate_file}", raw_text=True
+            )
+        except Exception as exc:
+            if type(exc).__name__ == "NXAPICommandError":  # refused: atomic, nothing changed
+                self._committed = False
+            raise
+        self._committed, self.loaded = True, False
+
+    def has_pending_commit(self) -> bool:
+        if self._committed is None:
+            raise CommitOutcomeUnknown("the connection broke during the replace")
+        return self._committed
+
+    def confirm_commit(self) -> None:
+        self._copy_run_start()
+        self.forget()
+
+    def rollback(self) -> None:
+        """Back to the checkpoint taken before our replace, saved; the checkpoint and the
+        candidate file are removed."""
+        self._send_command(
+            f"rollback running-config checkpoint {self.checkpoint_name}", raw_text=True
+        )
+        self._copy_run_start()
+        self._committed = False
+        self.forget()
+
+    def discard_config(self) -> None:
+        if self.loaded:
+            self._delete(self.candidate_file)
+        self.loaded = False
+
+    def forget(self) -> None:
+        """Drop our checkpoint and the candidate file, leaving the running config alone."""
+        self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
+        self._delete(self.candidate_file)
+
+    def _delete(self, name: str) -> None:
+        self._send_command_list(["terminal dont-ask", f"delete bootflash:{name} no-prompt"])

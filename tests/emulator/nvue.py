@@ -1,0 +1,441 @@
+"""An NVIDIA Cumulus Linux lab switch: the NVUE REST API (/nvue_v1) and `nv` over SSH.
+
+What meetme's NVUE adapter (deploy/nvue_rest.py) uses, as NVIDIA documents the REST side
+(Cumulus Linux "NVUE API": revisions, root PATCH, apply, save) and community sources the CLI
+confirm (`nv config apply <rev> --confirm <N>s -y`, `--confirm-yes`, `--confirm-no`):
+
+- POST /nvue_v1/revision creates a revision holding a copy of the applied config;
+  DELETE /nvue_v1/?rev=R empties it (replace semantics), PATCH /nvue_v1/?rev=R merges a root
+  payload into it (null removes a key); GET /nvue_v1/?rev=R|applied|startup&filled=false reads
+  a config; GET/PATCH/DELETE /nvue_v1/revision/R reads, applies, saves ("applied") or drops;
+- over SSH (exec): `nv config apply R --confirm Ns -y` applies R and reverts to the config
+  before it unless `nv config apply R --confirm-yes` follows within N s; `--confirm-no`
+  reverts at once;
+- operational reads: GET /nvue_v1/system, /vrf, /vrf/V/router/bgp/neighbor (every configured
+  neighbour established), /interface (every configured interface up), /interface/I/lldp (the
+  lab's cabling). Their field names follow `nv show ... -o json` as NAPALM's community
+  Cumulus driver reads them; not checked against a switch.
+
+Faults: refuse a PATCH holding a given string (schema validation); drop the SSH connection
+during the confirmed apply (after it took effect) or during the confirm (before or after it
+took effect) and refuse connections for a while; BGP peers down, ports down, a cable in the
+wrong port; a malformed JSON answer to a path; a slow root PATCH.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import functools
+import json
+import re
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import paramiko
+
+
+@functools.cache
+def host_key() -> paramiko.RSAKey:
+    return paramiko.RSAKey.generate(2048)
+
+
+class Drop(Exception):
+    pass
+
+
+@dataclass
+class NvFaults:
+    reject: set[str] = field(default_factory=set)  # a PATCH whose JSON holds one is refused
+    drop_on_commit: bool = False
+    drop_on_confirm: str = ""  # "before" / "after"
+    unreachable_after_drop: float = 0.0
+    bgp_down: set[str] = field(default_factory=set)
+    link_down: set[str] = field(default_factory=set)
+    miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
+    malformed: str = ""  # a path prefix answered with broken JSON
+    slow_patch: float = 0.0  # a root PATCH waits this long first (one shot)
+
+
+@dataclass
+class _Confirm:
+    revision: str
+    before: dict[str, Any]
+    timer: threading.Timer
+
+
+def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    result = copy.deepcopy(base)
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        elif isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = merge(result[key], value)
+        else:
+            result[key] = copy.deepcopy(value)
+    return result
+
+
+class NvueEmulator:
+    def __init__(
+        self,
+        hostname: str,
+        username: str,
+        password: str,
+        config: dict[str, Any] | None = None,
+        faults: NvFaults | None = None,
+    ) -> None:
+        self.hostname = hostname
+        self.username = username
+        self.password = password
+        self.faults = faults or NvFaults()
+        self.lock = threading.RLock()
+        self.applied: dict[str, Any] = copy.deepcopy(config or {})
+        self.startup: dict[str, Any] = copy.deepcopy(self.applied)
+        self.revisions: dict[str, dict[str, Any]] = {}
+        self.confirm: _Confirm | None = None
+        self.commands: list[str] = []
+        self.events: list[str] = []
+        self.cabling: dict[str, tuple[str, str]] = {}
+        self.unreachable_until = 0.0
+        self._next = 1
+        self._http: ThreadingHTTPServer | None = None
+        self._ssh: socket.socket | None = None
+        self._threads: list[threading.Thread] = []
+        self._stopping = threading.Event()
+
+    # ---- test-facing ----------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        assert self._http is not None
+        return int(self._http.server_address[1])
+
+    @property
+    def ssh_port(self) -> int:
+        assert self._ssh is not None
+        return int(self._ssh.getsockname()[1])
+
+    def running_config(self) -> str:
+        with self.lock:
+            return json.dumps(self.applied, sort_keys=True)
+
+    def startup_config(self) -> str:
+        with self.lock:
+            return json.dumps(self.startup, sort_keys=True)
+
+    def pending_timers(self) -> list[str]:
+        with self.lock:
+            return [] if self.confirm is None else [self.confirm.revision]
+
+    def start(self) -> NvueEmulator:
+        emulator = self
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def verify_request(self, request: Any, client_address: Any) -> bool:
+                return time.monotonic() >= emulator.unreachable_until
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass
+
+        self._http = Server(("127.0.0.1", 0), _handler(self))
+        ssh = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        ssh.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        ssh.bind(("127.0.0.1", 0))
+        ssh.listen(8)
+        ssh.settimeout(0.1)
+        self._ssh = ssh
+        for target in (self._serve_http, self._accept_ssh):
+            thread = threading.Thread(target=target, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        with self.lock:
+            if self.confirm is not None:
+                self.confirm.timer.cancel()
+        if self._http is not None:
+            self._http.shutdown()
+            self._http.server_close()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        if self._ssh is not None:
+            self._ssh.close()
+
+    def _serve_http(self) -> None:
+        assert self._http is not None
+        self._http.serve_forever(poll_interval=0.05)
+
+    # ---- REST -------------------------------------------------------------------------------
+
+    def rest(self, method: str, path: str, query: dict[str, str], body: Any) -> tuple[int, Any]:
+        with self.lock:
+            self.commands.append(f"{method} {path}")
+        if method == "PATCH" and path == "/nvue_v1/" and self.faults.slow_patch:
+            delay, self.faults.slow_patch = self.faults.slow_patch, 0.0
+            time.sleep(delay)
+        with self.lock:
+            return self._rest(method, path, query, body)
+
+    def _rest(self, method: str, path: str, query: dict[str, str], body: Any) -> tuple[int, Any]:
+        rev = query.get("rev")
+        if path == "/nvue_v1/":
+            if method == "GET":
+                if rev == "applied":
+                    return 200, self.applied
+                if rev == "startup":
+                    return 200, self.startup
+                return self._revision_config(rev)
+            if rev is None or rev not in self.revisions:
+                return 404, {"title": "Not Found", "detail": f"revision {rev} not found"}
+            if self.revisions[rev]["state"] != "pending":
+                return 400, {"title": "Bad Request", "detail": f"revision {rev} is not pending"}
+            if method == "DELETE":
+                self.revisions[rev]["config"] = {}
+                return 200, {}
+            if method == "PATCH":
+                text = json.dumps(body)
+                refused = next((r for r in sorted(self.faults.reject) if r in text), None)
+                if refused:
+                    return 400, {"title": "Invalid config", "detail": f"'{refused}' is not valid"}
+                self.revisions[rev]["config"] = merge(self.revisions[rev]["config"], body)
+                return 200, body
+        if path == "/nvue_v1/revision" and method == "POST":
+            name = f"changeset/{self.username}/{self._next}"
+            self._next += 1
+            self.revisions[name] = {"state": "pending", "config": copy.deepcopy(self.applied)}
+            return 200, {name: {"state": "pending", "transition": {"issue": {}, "progress": ""}}}
+        if match := re.fullmatch(r"/nvue_v1/revision/(.+)", path):
+            name = match.group(1)
+            if name == "applied" and method == "PATCH" and (body or {}).get("state") == "save":
+                self.startup = copy.deepcopy(self.applied)
+                self.events.append("save")
+                return 200, {"state": "save"}
+            revision = self.revisions.get(name)
+            if revision is None:
+                return 404, {"title": "Not Found", "detail": f"revision {name} not found"}
+            if method == "GET":
+                return 200, {"state": revision["state"], "transition": {"issue": {}}}
+            if method == "DELETE":
+                del self.revisions[name]
+                return 200, {}
+        if path == "/nvue_v1/system" and method == "GET":
+            return 200, {"hostname": self.hostname, "build": "Cumulus Linux 5.16.0"}
+        if path == "/nvue_v1/vrf" and method == "GET":
+            return 200, {v: {} for v in self.applied.get("vrf", {}) | {"default": {}}}
+        if match := re.fullmatch(r"/nvue_v1/vrf/([^/]+)/router/bgp/neighbor", path):
+            return 200, self._neighbours(match.group(1))
+        if path == "/nvue_v1/interface" and method == "GET":
+            return 200, {
+                name: {"link": {"admin-status": "up", "oper-status": "up" if up else "down"}}
+                for name, up in self._interfaces().items()
+            }
+        if match := re.fullmatch(r"/nvue_v1/interface/([^/]+)/lldp", path):
+            return 200, self._lldp(match.group(1))
+        return 404, {"title": "Not Found", "detail": path}
+
+    def _revision_config(self, rev: str | None) -> tuple[int, Any]:
+        if rev is None or rev not in self.revisions:
+            return 404, {"title": "Not Found", "detail": f"revision {rev} not found"}
+        return 200, self.revisions[rev]["config"]
+
+    def _neighbours(self, vrf: str) -> dict[str, Any]:
+        config = self.applied.get("vrf", {}).get(vrf, {})
+        neighbours = config.get("router", {}).get("bgp", {}).get("neighbor", {}) or {}
+        return {
+            peer: {
+                "remote-as": data.get("remote-as") if isinstance(data, dict) else None,
+                "state": "idle" if peer in self.faults.bgp_down else "established",
+            }
+            for peer, data in neighbours.items()
+        }
+
+    def _interfaces(self) -> dict[str, bool]:
+        return {
+            name: name not in self.faults.link_down for name in self.applied.get("interface", {})
+        }
+
+    def _lldp(self, port: str) -> dict[str, Any]:
+        if not self._interfaces().get(port):
+            return {"neighbor": {}}
+        far = {**self.cabling, **self.faults.miscabled}.get(port)
+        if far is None:
+            return {"neighbor": {}}
+        return {
+            "neighbor": {far[0]: {"chassis": {"system-name": far[0]}, "port": {"name": far[1]}}}
+        }
+
+    # ---- `nv` over SSH ----------------------------------------------------------------------
+
+    def nv(self, command: str) -> tuple[int, str]:
+        with self.lock:
+            self.commands.append(command)
+            if m := re.fullmatch(r"nv config apply (\S+) --confirm (\d+)s -y", command):
+                return self._apply_confirm(m.group(1), int(m.group(2)))
+            if m := re.fullmatch(r"nv config apply (\S+) --confirm-yes", command):
+                return self._confirm_yes(m.group(1))
+            if m := re.fullmatch(r"nv config apply (\S+) --confirm-no", command):
+                if self.confirm is None or self.confirm.revision != m.group(1):
+                    return 1, f"Error: no confirm pending for {m.group(1)}\n"
+                self._revert(f"confirm-no {m.group(1)}")
+                return 0, "rolled back\n"
+        return 127, f"bash: {command.split()[0]}: command not found\n"
+
+    def _apply_confirm(self, rev: str, seconds: int) -> tuple[int, str]:
+        revision = self.revisions.get(rev)
+        if revision is None or revision["state"] != "pending":
+            return 1, f"Error: revision {rev} is not pending\n"
+        if self.confirm is not None:
+            return 1, f"Error: revision {self.confirm.revision} is awaiting its confirm\n"
+        timer = threading.Timer(seconds, self._expire, args=(rev,))
+        timer.daemon = True
+        self.confirm = _Confirm(rev, copy.deepcopy(self.applied), timer)
+        timer.start()
+        self.applied = copy.deepcopy(revision["config"])
+        revision["state"] = "applied"
+        self.events.append(f"apply {rev} confirm {seconds}s")
+        if self.faults.drop_on_commit:
+            self.faults.drop_on_commit = False
+            self._outage()
+            raise Drop
+        return 0, "applied\n"
+
+    def _confirm_yes(self, rev: str) -> tuple[int, str]:
+        if self.confirm is None or self.confirm.revision != rev:
+            return 1, f"Error: no confirm pending for {rev}\n"
+        if self.faults.drop_on_confirm == "before":
+            self.faults.drop_on_confirm = ""
+            self._outage()
+            raise Drop
+        self.confirm.timer.cancel()
+        self.confirm = None
+        self.events.append(f"confirm {rev}")
+        if self.faults.drop_on_confirm == "after":
+            self.faults.drop_on_confirm = ""
+            self._outage()
+            raise Drop
+        return 0, "confirmed\n"
+
+    def _revert(self, why: str) -> None:
+        assert self.confirm is not None
+        self.confirm.timer.cancel()
+        self.applied = self.confirm.before
+        self.confirm = None
+        self.events.append(f"revert: {why}")
+
+    def _expire(self, rev: str) -> None:
+        with self.lock:
+            if self.confirm is not None and self.confirm.revision == rev:
+                self._revert(f"confirm timer of {rev}")
+
+    def _outage(self) -> None:
+        self.unreachable_until = time.monotonic() + self.faults.unreachable_after_drop
+
+    def _accept_ssh(self) -> None:
+        assert self._ssh is not None
+        while not self._stopping.is_set():
+            try:
+                client, _ = self._ssh.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if time.monotonic() < self.unreachable_until:
+                client.close()
+                continue
+            threading.Thread(target=self._exec, args=(client,), daemon=True).start()
+
+    def _exec(self, client: socket.socket) -> None:
+        transport = paramiko.Transport(client)
+        transport.add_server_key(host_key())
+        wanted: list[str] = []
+        ready = threading.Event()
+        emulator = self
+
+        class Server(paramiko.ServerInterface):
+            def check_auth_password(self, username: str, password: str) -> int:
+                ok = (username, password) == (emulator.username, emulator.password)
+                return paramiko.AUTH_SUCCESSFUL if ok else paramiko.AUTH_FAILED
+
+            def get_allowed_auths(self, username: str) -> str:
+                return "password"
+
+            def check_channel_request(self, kind: str, chanid: int) -> int:
+                return paramiko.OPEN_SUCCEEDED
+
+            def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
+                wanted.append(command.decode().strip())
+                ready.set()
+                return True
+
+        try:
+            transport.start_server(server=Server())
+            channel = transport.accept(timeout=10)
+            if channel is None or not ready.wait(timeout=10):
+                return
+            try:
+                status, output = self.nv(wanted[0])
+            except Drop:
+                return  # the connection goes down with no answer and no exit status
+            channel.sendall(output.encode())
+            channel.send_exit_status(status)
+            channel.close()
+        except (paramiko.SSHException, EOFError, OSError):
+            return
+        finally:
+            transport.close()
+
+
+def _handler(device: NvueEmulator) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        timeout = 5
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _handle(self, method: str) -> None:
+            header = self.headers.get("Authorization", "")
+            given = base64.b64decode(header[6:]).decode("utf-8", "replace") if header else ""
+            if given != f"{device.username}:{device.password}":
+                self._reply(401, b'{"title": "Unauthorized"}')
+                return
+            parts = urlsplit(self.path)
+            path = unquote(parts.path)
+            query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
+            length = int(self.headers.get("Content-Length", "0"))
+            body = json.loads(self.rfile.read(length) or b"null") if length else None
+            if device.faults.malformed and path.startswith(device.faults.malformed):
+                self._reply(200, b'{"swp1": {"link": ')
+                return
+            status, answer = device.rest(method, path, query, body)
+            self._reply(status, json.dumps(answer).encode())
+
+        def do_GET(self) -> None:
+            self._handle("GET")
+
+        def do_POST(self) -> None:
+            self._handle("POST")
+
+        def do_PATCH(self) -> None:
+            self._handle("PATCH")
+
+        def do_DELETE(self) -> None:
+            self._handle("DELETE")
+
+        def _reply(self, status: int, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler

@@ -1,0 +1,535 @@
+"""A Cisco NX-OS lab switch: NX-API (JSON-RPC 2.0 over HTTP POST /ins) and an SCP server.
+
+Faithful to what NAPALM's `nxos` driver (napalm/nxapi_plumbing, RPCClient) sends and reads,
+and to meetme's checkpoint adapter (deploy/nxos_checkpoint.py) on top of it:
+
+- JSON-RPC batches of {"method": "cli" | "cli_ascii", "params": {"cmd": ...}}; a command
+  that fails is an error object with data.msg, and the commands after it are not run;
+- an SSH server (paramiko) accepting `scp -t bootflash:NAME`: the candidate file lands on
+  bootflash:, as `feature scp-server` allows;
+- `checkpoint NAME`, `no checkpoint NAME`, `checkpoint file NAME` (a file holding the running
+  config), `show diff rollback-patch file A file B` (the patch as commands, after
+  "Generating Rollback Patch"), `rollback running-config file F` and `rollback running-config
+  checkpoint NAME` (atomic: a line the switch refuses leaves the running config as it was),
+  `copy running-config startup-config`, `delete bootflash:F no-prompt`, `terminal dont-ask`;
+- `show hostname`, `show interface`, `show bgp all summary vrf all` and `show lldp neighbors
+  detail` (text, as NAPALM's TextFSM template reads it), from the running config: every
+  configured neighbour Established, every interface up, LLDP hearing the lab's cabling.
+
+No confirm timer: NX-OS reverts nothing by itself in this flow (`configure replace ...
+commit-timeout` exists on recent releases but is not what meetme drives, docs/push.md).
+
+Faults: refuse given lines; drop the connection during the commit (after the replace took
+effect) or during the confirm (before or after the save), then refuse connections for a
+while; BGP peers down, ports without carrier, a cable in the wrong port; a malformed JSON
+answer to one command; a slow replace.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import json
+import re
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import paramiko
+
+from .netconf import _blocks, lines_of
+
+
+def normalise(text: str) -> str:
+    return "\n".join(lines_of(text)) + "\n"
+
+
+@functools.cache
+def host_key() -> paramiko.RSAKey:
+    return paramiko.RSAKey.generate(2048)
+
+
+class CommandError(Exception):
+    pass
+
+
+class Drop(Exception):
+    pass
+
+
+@dataclass
+class NxFaults:
+    reject: set[str] = field(default_factory=set)  # config lines a replace refuses (stripped)
+    drop_on_commit: bool = False  # the replace takes effect, then the link drops
+    drop_on_confirm: str = ""  # "before" / "after" the save of the confirm
+    unreachable_after_drop: float = 0.0
+    bgp_down: set[str] = field(default_factory=set)
+    link_down: set[str] = field(default_factory=set)
+    miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
+    malformed: str = ""  # a command prefix answered with broken JSON
+    slow_replace: float = 0.0  # a replace from file waits this long first (one shot)
+
+
+class NxapiEmulator:
+    def __init__(
+        self,
+        hostname: str,
+        username: str,
+        password: str,
+        config: str = "",
+        faults: NxFaults | None = None,
+    ) -> None:
+        self.hostname = hostname
+        self.username = username
+        self.password = password
+        self.faults = faults or NxFaults()
+        self.lock = threading.RLock()
+        self.running = lines_of(config)
+        self.startup = list(self.running)
+        self.files: dict[str, list[str]] = {}  # bootflash:
+        self.raw_files: dict[str, str] = {}  # as received over SCP
+        self.checkpoints: dict[str, list[str]] = {}
+        self.commands: list[str] = []
+        self.events: list[str] = []
+        self.cabling: dict[str, tuple[str, str]] = {}
+        self.unreachable_until = 0.0
+        self._http: ThreadingHTTPServer | None = None
+        self._ssh: socket.socket | None = None
+        self._threads: list[threading.Thread] = []
+        self._stopping = threading.Event()
+
+    # ---- test-facing ----------------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        assert self._http is not None
+        return int(self._http.server_address[1])
+
+    @property
+    def ssh_port(self) -> int:
+        assert self._ssh is not None
+        return int(self._ssh.getsockname()[1])
+
+    def running_config(self) -> str:
+        with self.lock:
+            return "\n".join(self.running) + "\n"
+
+    def startup_config(self) -> str:
+        with self.lock:
+            return "\n".join(self.startup) + "\n"
+
+    def pending_timers(self) -> list[str]:
+        return []  # NX-OS has none in this flow
+
+    def start(self) -> NxapiEmulator:
+        emulator = self
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+
+            def verify_request(self, request: Any, client_address: Any) -> bool:
+                return time.monotonic() >= emulator.unreachable_until
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass
+
+        self._http = Server(("127.0.0.1", 0), _handler(self))
+        ssh = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        ssh.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        ssh.bind(("127.0.0.1", 0))
+        ssh.listen(8)
+        ssh.settimeout(0.1)
+        self._ssh = ssh
+        for target in (self._serve_http, self._accept_ssh):
+            thread = threading.Thread(target=target, daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._http is not None:
+            self._http.shutdown()
+            self._http.server_close()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        if self._ssh is not None:
+            self._ssh.close()
+
+    def _serve_http(self) -> None:
+        assert self._http is not None
+        self._http.serve_forever(poll_interval=0.05)
+
+    # ---- SCP over SSH -----------------------------------------------------------------------
+
+    def _accept_ssh(self) -> None:
+        assert self._ssh is not None
+        while not self._stopping.is_set():
+            try:
+                client, _ = self._ssh.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            if time.monotonic() < self.unreachable_until:
+                client.close()
+                continue
+            threading.Thread(target=self._scp, args=(client,), daemon=True).start()
+
+    def _scp(self, client: socket.socket) -> None:
+        transport = paramiko.Transport(client)
+        transport.add_server_key(host_key())
+        wanted: list[str] = []
+        ready = threading.Event()
+        emulator = self
+
+        class Server(paramiko.ServerInterface):
+            def check_auth_password(self, username: str, password: str) -> int:
+                ok = (username, password) == (emulator.username, emulator.password)
+                return paramiko.AUTH_SUCCESSFUL if ok else paramiko.AUTH_FAILED
+
+            def get_allowed_auths(self, username: str) -> str:
+                return "password"
+
+            def check_channel_request(self, kind: str, chanid: int) -> int:
+                return paramiko.OPEN_SUCCEEDED
+
+            def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
+                match = re.fullmatch(r"scp -t (\S+)", command.decode().strip())
+                if not match:
+                    return False
+                wanted.append(match.group(1))
+                ready.set()
+                return True
+
+        try:
+            transport.start_server(server=Server())
+            channel = transport.accept(timeout=10)
+            if channel is None or not ready.wait(timeout=10):
+                return
+            channel.sendall(b"\0")
+            header = b""
+            while not header.endswith(b"\n"):
+                chunk = channel.recv(1)
+                if not chunk:
+                    return
+                header += chunk
+            mode, size, _ = header.decode().strip().split(" ", 2)
+            assert mode.startswith("C")
+            channel.sendall(b"\0")
+            data = b""
+            while len(data) < int(size) + 1:  # the file, then a NUL
+                chunk = channel.recv(65536)
+                if not chunk:
+                    return
+                data += chunk
+            text = data[: int(size)].decode()
+            with self.lock:
+                name = _file(wanted[0])
+                self.raw_files[name] = text
+                self.files[name] = lines_of(text)
+                self.events.append(f"scp {name}")
+            channel.sendall(b"\0")
+            channel.send_exit_status(0)
+            channel.close()
+        except (paramiko.SSHException, EOFError, OSError):
+            return
+        finally:
+            transport.close()
+
+    # ---- NX-API -------------------------------------------------------------------------------
+
+    def batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        replies: list[dict[str, Any]] = []
+        for request in requests:
+            command = str(request.get("params", {}).get("cmd", "")).strip()
+            raw = request.get("method") == "cli_ascii"
+            with self.lock:
+                self.commands.append(command)
+            if self.faults.malformed and command.startswith(self.faults.malformed):
+                raise _Malformed
+            try:
+                result = self._run(command, raw)
+            except CommandError as exc:
+                replies.append(
+                    {
+                        "jsonrpc": "2.0",
+                        "error": {
+                            "code": -32602,
+                            "message": "Invalid params",
+                            "data": {"msg": str(exc)},
+                        },
+                        "id": request.get("id"),
+                    }
+                )
+                break  # NX-API runs no command after a failed one
+            replies.append({"jsonrpc": "2.0", "result": result, "id": request.get("id")})
+        return replies
+
+    def _run(self, command: str, raw: bool) -> dict[str, Any] | None:
+        if command.startswith("rollback running-config file ") and self.faults.slow_replace:
+            delay, self.faults.slow_replace = self.faults.slow_replace, 0.0
+            time.sleep(delay)  # outside the lock: the switch answers other requests
+        with self.lock:
+            return self._execute(command, raw)
+
+    def _execute(self, command: str, raw: bool) -> dict[str, Any] | None:
+        if command in ("terminal dont-ask", "no terminal dont-ask"):
+            return None
+        if command == "show hostname":
+            return {"body": {"hostname": self.hostname}}
+        if match := re.fullmatch(r"checkpoint file (\S+)", command):
+            self.files[_file(match.group(1))] = list(self.running)
+            return _msg("Done\n", raw)
+        if match := re.fullmatch(r"no checkpoint (\S+)", command):
+            if self.checkpoints.pop(match.group(1), None) is None:
+                raise CommandError(f"Checkpoint {match.group(1)} does not exist\n")
+            self.events.append(f"clear checkpoint {match.group(1)}")
+            return _msg("Done\n", raw)
+        if match := re.fullmatch(r"checkpoint (\S+)", command):
+            name = match.group(1)
+            if name in self.checkpoints:
+                raise CommandError(f"Checkpoint name {name} already exists\n")
+            self.checkpoints[name] = list(self.running)
+            self.events.append(f"checkpoint {name}")
+            return _msg("Done\n", raw)
+        if match := re.fullmatch(r"show diff rollback-patch file (\S+) file (\S+)", command):
+            old, new = (self._read(f) for f in match.group(1, 2))
+            patch = _patch(old, new) or ["Rollback Patch is Empty"]
+            text = "Collecting Running-Config\n#Generating Rollback Patch\n" + "\n".join(patch)
+            return _msg(text + "\n", True)
+        if match := re.fullmatch(r"rollback running-config file (\S+)", command):
+            self._replace(self._read(match.group(1)), f"file {_file(match.group(1))}")
+            if self.faults.drop_on_commit:
+                self.faults.drop_on_commit = False
+                self._outage()
+                raise Drop
+            return _msg("Rollback completed successfully.\n", raw)
+        if match := re.fullmatch(r"rollback running-config checkpoint (\S+)", command):
+            saved = self.checkpoints.get(match.group(1))
+            if saved is None:
+                raise CommandError(f"Checkpoint {match.group(1)} does not exist\n")
+            self._replace(saved, f"checkpoint {match.group(1)}")
+            return _msg("Rollback completed successfully.\n", raw)
+        if command in ("copy run startup-config", "copy running-config startup-config"):
+            if self.faults.drop_on_confirm == "before":
+                self.faults.drop_on_confirm = ""
+                self._outage()
+                raise Drop
+            self.startup = list(self.running)
+            self.events.append("save")
+            if self.faults.drop_on_confirm == "after":
+                self.faults.drop_on_confirm = ""
+                self._outage()
+                raise Drop
+            return _msg("Copy complete.\n", raw)
+        if match := re.fullmatch(r"delete (\S+)( no-prompt)?", command):
+            self.files.pop(_file(match.group(1)), None)
+            self.raw_files.pop(_file(match.group(1)), None)
+            return _msg("", raw)
+        if command == "show interface":
+            return {"body": self._interfaces()}
+        if command == "show bgp all summary vrf all":
+            return {"body": self._bgp()}
+        if command == "show lldp neighbors detail":
+            return _msg(self._lldp(), True)
+        raise CommandError("% Invalid command\n")
+
+    def _read(self, name: str) -> list[str]:
+        found = self.files.get(_file(name))
+        if found is None:
+            raise CommandError(f"{name}: No such file or directory\n")
+        return list(found)
+
+    def _replace(self, new: list[str], source: str) -> None:
+        refused = [line.strip() for line in new if line.strip() in self.faults.reject]
+        if refused:  # atomic: the switch restores what it had and says so
+            raise CommandError(
+                f"Rollback failed.\n% Invalid command at '^' marker: {refused[0]}\n"
+                "Rollback Patch failed; the running config is restored\n"
+            )
+        self.running = new
+        self.events.append(f"replace from {source}")
+
+    def _outage(self) -> None:
+        self.unreachable_until = time.monotonic() + self.faults.unreachable_after_drop
+
+    # ---- operational data ---------------------------------------------------------------------
+
+    def _interface_states(self) -> dict[str, tuple[bool, bool, str]]:
+        states = {}
+        for block in _blocks(self.running):
+            match = re.fullmatch(r"interface (\S+)", block[0])
+            if not match:
+                continue
+            name = match.group(1)
+            body = [line.strip() for line in block[1:]]
+            enabled = "shutdown" not in body
+            description = next((x[12:] for x in body if x.startswith("description ")), "")
+            states[name] = (enabled, enabled and name not in self.faults.link_down, description)
+        return states
+
+    def _interfaces(self) -> dict[str, Any]:
+        rows = [
+            {
+                "interface": name,
+                "state": "up" if up else "down",
+                "admin_state": "up" if enabled else "down",
+                "eth_mtu": "9216",
+                "eth_bw": 400000000,
+                "eth_hw_addr": "00c0.ffee.0003",
+                "desc": description,
+                "eth_link_flapped": "1week(s) 2day(s)",
+            }
+            for name, (enabled, up, description) in self._interface_states().items()
+        ]
+        return {"TABLE_interface": {"ROW_interface": rows}}
+
+    def _bgp(self) -> dict[str, Any]:
+        block = next((b for b in _blocks(self.running) if b[0].startswith("router bgp ")), None)
+        if block is None:
+            return {"TABLE_vrf": {"ROW_vrf": []}}
+        asn = block[0].split()[2]
+        router_id = "0.0.0.0"
+        vrf, neighbour = "default", ""
+        found: dict[str, list[tuple[str, str]]] = {"default": []}
+        for line in block[1:]:
+            depth = len(line) - len(line.lstrip(" "))
+            text = line.strip()
+            if depth == 2:  # a child of `router bgp`: a vrf block, or back in the default
+                vrf = text.split()[1] if text.startswith("vrf ") else "default"
+                found.setdefault(vrf, [])
+                if text.startswith("router-id "):
+                    router_id = text.split()[1]
+            if match := re.fullmatch(r"neighbor (\S+)", text):
+                neighbour = match.group(1)
+            elif (match := re.fullmatch(r"remote-as (\S+)", text)) and neighbour:
+                found[vrf].append((neighbour, match.group(1)))
+                neighbour = ""
+        down = set(self.faults.bgp_down)
+        rows = []
+        for name, peers in found.items():
+            afs = []
+            for af_id, v6 in ((1, False), (2, True)):
+                listed = [
+                    {
+                        "neighborid": peer,
+                        "neighboras": remote_as,
+                        "state": "Active" if peer in down else "Established",
+                        "prefixreceived": "0" if peer in down else "1",
+                    }
+                    for peer, remote_as in peers
+                    if (":" in peer) == v6
+                ]
+                if listed:
+                    afs.append(
+                        {
+                            "af-id": af_id,
+                            "TABLE_saf": {
+                                "ROW_saf": {"safi": 1, "TABLE_neighbor": {"ROW_neighbor": listed}}
+                            },
+                        }
+                    )
+            rows.append(
+                {
+                    "vrf-name-out": name,
+                    "vrf-router-id": router_id,
+                    "vrf-local-as": asn,
+                    "TABLE_af": {"ROW_af": afs},
+                }
+            )
+        return {"TABLE_vrf": {"ROW_vrf": rows}}
+
+    def _lldp(self) -> str:
+        up = {n for n, (_, is_up, _) in self._interface_states().items() if is_up}
+        entries = []
+        for port, (device, far) in {**self.cabling, **self.faults.miscabled}.items():
+            if port not in up:
+                continue
+            entries.append(
+                "Chassis id: 001c.7300.0001\n"
+                f"Port id: {far}\n"
+                f"Local Port id: {port}\n"
+                "Port Description: null\n"
+                f"System Name: {device}\n"
+                "System Description: Arista Networks EOS\n"
+                "Time remaining: 105 seconds\n"
+                "System Capabilities: B, R\n"
+                "Enabled Capabilities: B, R\n"
+            )
+        return "Capability codes:\n" + "\n".join(entries) + "\nTotal entries displayed: "
+
+
+class _Malformed(Exception):
+    pass
+
+
+def _file(name: str) -> str:
+    return name.removeprefix("bootflash:").lstrip("/")
+
+
+def _msg(text: str, raw: bool) -> dict[str, Any]:
+    return {"msg": text} if raw else {"body": {}}
+
+
+def _patch(old: list[str], new: list[str]) -> list[str]:
+    """The commands that turn `old` into `new`, as NX-OS prints a rollback patch: a block
+    that goes away as `no <block>`, a changed block as its header with its new lines and
+    `no <line>` for the ones it loses."""
+    before = {b[0]: b for b in _blocks(old)}
+    after = {b[0]: b for b in _blocks(new)}
+    patch: list[str] = [f"no {head}" for head in before if head not in after]
+    for head, block in after.items():
+        if head not in before:
+            patch.extend(block)
+        elif before[head] != block:
+            gone = [x for x in before[head][1:] if x not in block[1:]]
+            added = [x for x in block[1:] if x not in before[head][1:]]
+            patch.append(head)
+            patch.extend(f"{x[: len(x) - len(x.lstrip())]}no {x.strip()}" for x in gone)
+            patch.extend(added)
+    return patch
+
+
+def _handler(device: NxapiEmulator) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        timeout = 5
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            if self.path != "/ins":
+                self._reply(404, b"not found")
+                return
+            header = self.headers.get("Authorization", "")
+            given = base64.b64decode(header[6:]).decode("utf-8", "replace") if header else ""
+            if given != f"{device.username}:{device.password}":
+                self._reply(401, b"Unauthorized")
+                return
+            length = int(self.headers.get("Content-Length", "0"))
+            request = json.loads(self.rfile.read(length) or b"[]")
+            requests = request if isinstance(request, list) else [request]
+            try:
+                replies = device.batch(requests)
+            except Drop:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            except _Malformed:
+                self._reply(200, b'[{"jsonrpc": "2.0", "result": {"body": {"TABLE_')
+                return
+            body = replies[0] if len(replies) == 1 and not isinstance(request, list) else replies
+            self._reply(200, json.dumps(body).encode())
+
+        def _reply(self, status: int, data: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json-rpc")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
