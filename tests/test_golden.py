@@ -1,6 +1,6 @@
 """Golden files pin one device per platform and role of the example, line for line: the
 fabric underlay on every platform and the peering edge (IX, transit, PNI on IOS-XR; AWS on EOS,
-Azure on NX-OS, Google on NVUE).
+Azure on NX-OS, Google on NVUE); and the second site mel1's three tiers in two pods.
 
 A template change shows up here as a readable diff. After reviewing an intended change,
 refresh them with:  MEETME_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py
@@ -26,6 +26,12 @@ PINNED = {
     "aus1/aus1-bl1.cfg": "arista_eos border leaf (AWS)",
     "aus1/aus1-bl3.cfg": "cisco_nxos border leaf (Azure)",
     "aus1/aus1-bl5.yaml": "nvidia_nvue border leaf (Google)",
+    # mel1: three tiers in two pods, EOS borders with the handoff's border side
+    "mel1/mel1-br1.cfg": "mel1 arista_eos border (edge and handoff)",
+    "mel1/mel1-ss1.cfg": "mel1 arista_eos super-spine (EVPN route server between pods)",
+    "mel1/mel1-sp21.cfg": "mel1 arista_eos pod-2 spine",
+    "mel1/mel1-lf101.cfg": "mel1 cisco_nxos pod-1 leaf (vPC)",
+    "mel1/mel1-bl1.cfg": "mel1 cisco_nxos border leaf (breakout)",
 }
 
 

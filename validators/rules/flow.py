@@ -126,7 +126,8 @@ def flow_findings(
     built = list(models)
     by_name = {m.hostname: m for m in built}
     hits: list[tuple[str, str, Path_]] = []
-    subnets = _vrf_subnets(built)
+    # a VRF name means one VRF per site: EVPN joins the sites' fabrics nowhere
+    subnets = {site: _vrf_subnets(m for m in built if m.site == site) for site in fabrics}
     for model in built:
         fabric = fabrics.get(model.site)
         if fabric is None:
@@ -135,17 +136,18 @@ def flow_findings(
         hits += [
             *_session_vrfs(model, flows),
             *_exports(model, flows),
-            *_exports_exact(model, flows, subnets),
+            *_exports_exact(model, flows, subnets[model.site]),
             *_rpki_reachable(model),
         ]
     for site_name, site_fabric in sorted(fabrics.items()):
+        mine = {n: m for n, m in by_name.items() if m.site == site_name}
         hits += [
             (CLOUD_ROUTES_REACH, message, path)
-            for message, path in _cloud_routes(site_fabric.edge.sessions, by_name)
+            for message, path in _cloud_routes(site_fabric.edge.sessions, mine)
         ]
         hits += [
             (DEFAULT_REACHES_TENANTS, message, path)
-            for message, path in _defaults(loaded, site_name, by_name)
+            for message, path in _defaults(loaded, site_name, mine)
         ]
     return [
         Finding(
