@@ -81,12 +81,12 @@ def clean() -> Iterator[None]:
 
 
 def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
-    first = meetme("twin", "up")
+    first = meetme("twin", "up", "--site", "aus1")
     assert first.returncode == 0, first.stderr
     # 18 devices, 16 parties, the services LAN's host and 11 tenant networks' hosts; 32
     # tenant VRF namespaces, the IX LAN's and the services LAN's
     assert "twin aus1: up, 46 routers in 80 namespaces" in first.stdout
-    again = meetme("twin", "up")  # idempotent: nothing is built twice
+    again = meetme("twin", "up", "--site", "aus1")  # idempotent: nothing is built twice
     assert again.returncode == 0 and "already up" in again.stdout
 
     done = meetme("twin", "verify", "--json")
@@ -245,7 +245,7 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
 def test_example_with_bfd_brings_every_bfd_session_up(clean: None) -> None:
     """`up --bfd`: bfdd beside bgpd, the model's profiles; every session the model runs BFD on
     (all but the IX's 16 of the 462, the EVPN sessions multihop) has its BFD session up."""
-    assert meetme("twin", "up", "--bfd").returncode == 0
+    assert meetme("twin", "up", "--site", "aus1", "--bfd").returncode == 0
     done = meetme("twin", "verify", "--no-failover", "--json")
     results = [Result(**r) for r in json.loads(done.stdout)["results"]]
     bfd = [r for r in results if r.check == "bfd"]

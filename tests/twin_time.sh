@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 export MEETME_TWIN_PREFIX="${MEETME_TWIN_PREFIX:-tt-}"
 now() { date +%s.%N; }
 t0=$(now)
-meetme twin up || exit
+meetme twin up --site aus1 || exit
 t1=$(now)
 meetme twin verify > /tmp/meetme-twin-verify.txt
 verified=$?
