@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import line_of, lint_repo, replace_in
+from conftest import EXAMPLE_INTENT, line_of, lint_repo, replace_in
 from meetme.validators.policy_eval import propagate
 from two_pods import DEVICES, LINKS, SITE, two_pods
 from typer.testing import CliRunner
 
 from meetme.cli import app
-from meetme.pipeline import device_models
+from meetme.pipeline import device_models, lint
 
 
 def lint_output(repo: Path) -> tuple[int, str]:
@@ -309,3 +309,28 @@ def test_the_walk_applies_the_underlay_route_maps(example: Path) -> None:
     two_pods(example)
     spread = propagate(device_models(lint_repo(example)), "aus1-lf1", "10.99.0.0/24")
     assert spread.paths == {"aus1-lf1": ()}
+
+
+# --- the shipped second site: mel1's two pods --------------------------------------------------
+
+MEL_LF101, MEL_POD1, MEL_SS, MEL_POD2 = 4200100101, 4200109101, 4200109000, 4200109102
+
+
+def test_mel1_pod1_leafs_loopback_is_accepted_by_a_pod2_leaf() -> None:
+    """The example's mel1 as shipped: mel1-lf101's router id and VTEP address reach the pod-2
+    leaves as leaf, pod-1 spine, super-spine, pod-2 spine (each pod's own spine ASN, written by
+    hand from site.yaml: 4200109100 + pod id), and its EVPN routes keep lf101's next hop."""
+    result = lint(EXAMPLE_INTENT)
+    assert result.errors == []
+    models = device_models(result)
+    for prefix in ("10.2.0.101/32", "10.2.1.101/32"):  # router id, VTEP source
+        spread = propagate(models, "mel1-lf101", prefix)
+        for leaf in ("mel1-lf201", "mel1-lf202"):
+            assert spread.paths[leaf] == (MEL_POD2, MEL_SS, MEL_POD1, MEL_LF101)
+        assert spread.paths["mel1-lf103"] == (MEL_POD1, MEL_LF101)  # its own pod: one spine
+        assert spread.loop_drops["mel1-sp12"] == (MEL_SS, MEL_POD1, MEL_LF101)
+        assert not any(name.startswith("aus1-") for name in spread.paths)  # one site only
+    overlay = propagate(models, "mel1-lf101", "10.2.1.101/32", sessions="overlay")
+    assert overlay.paths["mel1-lf201"] == (MEL_POD2, MEL_SS, MEL_POD1, MEL_LF101)
+    assert overlay.next_hop_kept["mel1-lf201"] is True
+    assert overlay.paths["mel1-bl1"] == (MEL_SS, MEL_POD1, MEL_LF101)  # pod-less border leaves
