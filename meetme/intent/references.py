@@ -382,15 +382,11 @@ def _get(node: Any, key: str) -> Any:
     return node.get(key) if isinstance(node, dict) else None
 
 
-# the roles a pod holds: super-spines and borders join the pods and belong to none
-POD_ROLES = ("spine", "leaf", "border_leaf")
-
-
 def _pod_references(
     site: dict[str, Any], devices: dict[str, Any], at: Callable[..., Location]
 ) -> Iterator[tuple[str, Location, str]]:
     """Devices and link rule sides name pods of their site; pod ids are unique per site (the
-    default spine ASN derives from them); only spines, leaves and border leaves are in a pod."""
+    default spine ASN derives from them)."""
     pods = _mapping(site, "pods")
     ids: dict[int, str] = {}
     for pod_name, pod in pods.items():
@@ -409,14 +405,9 @@ def _pod_references(
         pod, role = _get(device, "pod"), _get(device, "role")
         if not isinstance(pod, str):
             continue
-        if isinstance(role, str) and role not in POD_ROLES:
-            yield (
-                f"a {role} belongs to no pod (super-spines and borders join the pods); only "
-                f"spines, leaves and border leaves have one: remove pod: {pod}",
-                at("devices", dev_name, "pod"),
-                "bad-value",
-            )
-        elif pod not in pods:
+        # a pod on a super-spine or border is TOPO-008's finding (a role change must lint,
+        # not stop the run); here only whether the pod exists
+        if pod not in pods:
             yield _unknown("pod", pod, pods), at("devices", dev_name, "pod"), DANGLING
     for index, rule in enumerate(_list(site, "link_rules")):
         for end in ("a", "b"):

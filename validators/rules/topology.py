@@ -338,6 +338,26 @@ def no_link_between_pods(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+@rule(
+    "TOPO-008",
+    "error",
+    "Only spines, leaves and border leaves belong to a pod",
+    "A pod is a tier-2 cluster: its spines and the leaves below them (RFC 7938 5-stage). The "
+    "super-spines join the pods and the borders sit above them, so neither is in one; a pod on "
+    "them would scope their links and EVPN sessions to one pod and cut the others off.",
+    "docs/standards.md#topo-008; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
+)
+def pods_hold_spines_and_leaves(ctx: SiteContext) -> Iterator[Hit]:
+    for name, device in _by_id(ctx, "super_spine", "border"):
+        if device.pod is not None:
+            yield Hit(
+                f"{name} is a {device.role}, which belongs to no pod (super-spines and borders "
+                f"join the pods); only spines, leaves and border leaves have one: remove "
+                f"pod: {device.pod}",
+                (*device.path, "pod"),
+            )
+
+
 def _domain_of(ctx: SiteContext, device: Device, kind: str) -> tuple[str, Path_] | None:
     """The failure domain `device` is in, of one kind, and where that is written."""
     room = ctx.site.rooms[device.room]
