@@ -201,10 +201,15 @@ def neighbors_of(r: Rendered) -> dict[str, Neighbor]:
 def test_every_bgp_neighbor_is_fully_protected(r: Rendered) -> None:
     found = neighbors_of(r)
     # The default VRF's sessions; a VRF's own (the handoff) are read by eos_vrf_sessions.
-    assert set(found) == {n.address for n in r.model.bgp.neighbors if n.vrf is None}
+    intended = {n.address: n for n in r.model.bgp.neighbors if n.vrf is None}
+    assert set(found) == set(intended)
     for address, n in found.items():
         assert n.remote_as is not None, address
-        assert n.bfd, address
+        # BFD on every session but those to an IX (docs/standards.md#edge-policy: route
+        # servers and bilateral IX peers run none unless the intent says they do).
+        if intended[address].kind not in ("ix_rs", "ix_peer"):
+            assert intended[address].bfd, address
+        assert n.bfd == intended[address].bfd, address
         assert n.route_map_in and n.route_map_out, address
         assert n.prefix_limit is not None, address
         # Activated in its own address family only: a v6 session never carries v4 routes.
@@ -274,10 +279,18 @@ def prefix_lists(r: Rendered) -> set[tuple[str, str]]:
 def test_route_maps_and_prefix_lists_in_use_exist(r: Rendered) -> None:
     maps = route_map_matches(r)
     lists = prefix_lists(r)
+    kinds = {n.address: n.kind for n in r.model.bgp.neighbors if n.vrf is None}
     for address, n in neighbors_of(r).items():
         keyword = "ip" if _family(address) == "ipv4" else "ipv6"
         for name in (n.route_map_in, n.route_map_out):
             assert name in maps, f"{address}: route-map {name} is not defined"
+            if kinds[address] == "border_ibgp":
+                # Between the two borders of a pair: the other border's whole table, bounded
+                # by the session's prefix limit (border_pair.py), so one permit clause, no match.
+                entries = r.parse.find_objects(rf"^route-map {re.escape(name)} ")
+                assert [e.text for e in entries] == [f"route-map {name} permit 10"], name
+                assert maps[name] == [], name
+                continue
             assert maps[name], f"route-map {name} matches nothing"
             for family, plist in maps[name]:
                 # A v6 prefix-list in a v4 session's route-map would match nothing.
@@ -496,7 +509,8 @@ def test_eos_route_map_clauses_print_every_match_and_set(r: Rendered) -> None:
         for e in rm.entries:
             block = blocks[(rm.name, e.seq)]
             assert block.text.split()[2] == e.action
-            family = "ip" if rm.afi == "ipv4" else "ipv6"
+            # A VRF leak map serves both families, each clause its own (`match_afi`).
+            family = "ip" if (e.match_afi or rm.afi) == "ipv4" else "ipv6"
             want = set()
             if e.match_prefix_list:
                 want.add(f"match {family} address prefix-list {e.match_prefix_list}")
@@ -515,6 +529,20 @@ def test_eos_route_map_clauses_print_every_match_and_set(r: Rendered) -> None:
                 want.add(f"set large-community {' '.join(e.set_large_communities)} additive")
             got = set(_children(block, r"^   (match|set) "))
             assert got == want, (rm.name, e.seq)
+
+
+def test_eos_vrf_leak_policy_matches_each_family_in_its_own_clause() -> None:
+    """EOS takes one `subscribe-policy` per leaked VRF, serving IPv4 and IPv6 alike: each
+    family's prefix-list sits in a clause of its own, `match ip` or `match ipv6`."""
+    (r,) = [r for r in EOS_BORDER if r.model.hostname == "mel1-br1"]
+    blocks = _route_map_blocks(r)
+    assert _children(blocks[("RM-LEAK-GPU-B-TO-DEFAULT", 10)], r"^   match ") == [
+        "match ip address prefix-list PL-HANDOFF-GPU-B-PUBLIC-V4"
+    ]
+    assert _children(blocks[("RM-LEAK-GPU-B-TO-DEFAULT", 20)], r"^   match ") == [
+        "match ipv6 address prefix-list PL-HANDOFF-GPU-B-PUBLIC-V6"
+    ]
+    assert ("RM-LEAK-GPU-B-TO-DEFAULT", 30) not in blocks
 
 
 @pytest.mark.parametrize("r", EOS_EDGE, ids=EOS_EDGE_IDS)
@@ -575,14 +603,25 @@ def test_eos_cloud_subinterfaces_are_tagged_under_a_routed_parent(r: Rendered) -
         assert ipaddress.ip_address(n.address) in network, n.address
 
 
+CLOUD_KINDS = ("aws", "azure", "gcp")
+EOS_CLOUD_ONLY = [
+    r for r in EOS_BORDER if all(n.kind in CLOUD_KINDS for n in r.model.bgp.neighbors if n.external)
+]
+# Borders with Internet sessions (transit, IX, PNI): mel1's EOS borders.
+EOS_INTERNET = [r for r in EOS_BORDER if r not in EOS_CLOUD_ONLY]
+
+
 def test_eos_cloud_only_border_leaves_validate_no_origins() -> None:
     """A cloud sends private space no ROA covers: no RTR cache, no `rpki` lines."""
-    for r in EOS_BORDER:
+    assert {r.model.hostname for r in EOS_CLOUD_ONLY} == {"aus1-bl1", "aus1-bl2"}
+    for r in EOS_CLOUD_ONLY:
         assert r.model.bgp.rpki_caches == ()
         assert not [c for c in _router_bgp(r).children if "rpki" in c.text], r.model.hostname
 
 
-@pytest.mark.parametrize("r", EOS_EDGE[-1:], ids=EOS_EDGE_IDS[-1:])
+@pytest.mark.parametrize(
+    "r", [*EOS_INTERNET, *EOS_EDGE[-1:]], ids=[*_ids(EOS_INTERNET), *EOS_EDGE_IDS[-1:]]
+)
 def test_eos_rpki_caches_feed_origin_validation(r: Rendered) -> None:
     bgp = _router_bgp(r)
     caches = r.model.bgp.rpki_caches
@@ -750,7 +789,8 @@ def test_nxos_route_map_clauses_print_every_match_and_set(r: Rendered) -> None:
         for e in rm.entries:
             block = blocks[(rm.name, e.seq)]
             assert block.text.split()[2] == e.action
-            family = "ip" if rm.afi == "ipv4" else "ipv6"
+            # A VRF leak map serves both families, each clause its own (`match_afi`).
+            family = "ip" if (e.match_afi or rm.afi) == "ipv4" else "ipv6"
             want = set()
             if e.match_prefix_list:
                 want.add(f"match {family} address prefix-list {e.match_prefix_list}")
@@ -1081,9 +1121,10 @@ def test_eos_evpn_peers_are_multihop_loopback_sessions(r: Rendered) -> None:
         # Route targets and the router MAC are extended communities: without them no import
         # (graceful shutdown and class tags ride standard and large: test_overlay_fixes.py).
         assert "send-community standard extended large" in lines, p.address
-        # A spine passes the VTEP next hop through; a VTEP never rewrites it either way.
+        # A route server (a spine; in a 3-tier site also a super-spine, between the pods)
+        # passes the VTEP next hop through; a VTEP never rewrites it either way.
         assert ("next-hop-unchanged" in lines) == p.next_hop_unchanged, p.address
-        assert p.next_hop_unchanged == (r.model.role == "spine"), p.address
+        assert p.next_hop_unchanged == (r.model.role in ("spine", "super_spine")), p.address
         # No unicast policy on the overlay: the loopback-only underlay maps would drop EVPN.
         assert not [line for line in lines if line.startswith("route-map")], p.address
         for afi in ("ipv4", "ipv6"):
@@ -1309,14 +1350,26 @@ def _dotted_by_hand(mac: str) -> str:
 @pytest.mark.parametrize("r", NXOS_VTEPS, ids=_ids(NXOS_VTEPS))
 def test_nxos_svis_are_the_fabric_wide_anycast_gateway(r: Rendered) -> None:
     evpn = _nxos_evpn(r)
-    # One MAC fabric-wide (the example's 00:1c:73:00:00:99), in Cisco's dotted form.
-    assert evpn.anycast_mac == "00:1c:73:00:00:99"
-    assert r.parse.find_objects(r"^fabric forwarding anycast-gateway-mac 001c\.7300\.0099$")
+    # One MAC fabric-wide (each example site its own), in Cisco's dotted form.
+    mac, dotted = {
+        "aus1": ("00:1c:73:00:00:99", r"001c\.7300\.0099"),
+        "mel1": ("00:1c:73:00:01:99", r"001c\.7300\.0199"),
+    }[r.model.site]
+    assert evpn.anycast_mac == mac
+    assert r.parse.find_objects(rf"^fabric forwarding anycast-gateway-mac {dotted}$")
     svis = [v.svi for v in evpn.vlans if v.svi is not None]
     l3vni_svis = {f"Vlan{v.vlan}" for v in evpn.vrfs}
     printed = {o.text.split()[1] for o in r.parse.find_objects(r"^interface Vlan\d+$")}
+    # A vPC leaf also routes over its peer link (the backup routing SVI): no gateway, no
+    # anycast MAC on it.
+    mlag = r.model.mlag
+    backup = {f"Vlan{mlag.peer_vlan}"} if mlag is not None and mlag.peer_vlan else set()
+    for name in backup:
+        assert "fabric forwarding mode anycast-gateway" not in _nxos_lines(
+            _nxos_block(r, f"interface {name}")
+        ), name
     # A bridged-only network gets no gateway.
-    assert printed == {s.name for s in svis} | l3vni_svis
+    assert printed == {s.name for s in svis} | l3vni_svis | backup
     for svi in svis:
         lines = _nxos_lines(_nxos_block(r, f"interface {svi.name}"))
         assert "fabric forwarding mode anycast-gateway" in lines, svi.name
@@ -1515,8 +1568,8 @@ def _segment(r: Rendered, lag_name: str) -> tuple[str, list[str]]:
 
 def test_the_nxos_esi_cases_are_not_vacuous() -> None:
     # The ESI tests below are vacuous without two NX-OS leaves sharing ESI port-channels; the
-    # example's own NX-OS leaves have none (EVPN-011).
-    assert not any(r.model.lags for r in NXOS)
+    # example's own NX-OS leaves have none (EVPN-011), only vPC ones (mel1).
+    assert not [lag for r in NXOS for lag in r.model.lags if lag.mode != "mlag"]
     assert [r.platform for r in NXOS_ESI] == ["cisco_nxos", "cisco_nxos"]
     for r in NXOS_ESI:
         assert len(r.model.lags) == len(NXOS_ESI_HOSTS.ports)
