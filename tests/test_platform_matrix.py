@@ -161,6 +161,12 @@ KINDS = {
     "border leaf (EOS, AWS and handoff)": ["aus1-bl1", "aus1-bl2"],
     "border leaf (NX-OS, Azure)": ["aus1-bl3", "aus1-bl4"],
     "border leaf (NVUE, Google)": ["aus1-bl5", "aus1-bl6"],
+    # the second site: three tiers in two pods
+    "border (EOS, edge and handoff)": ["mel1-br1", "mel1-br2"],
+    "super-spine (EOS, EVPN route server)": ["mel1-ss1", "mel1-ss2"],
+    "pod spine (EOS)": ["mel1-sp11", "mel1-sp12"],
+    "pod leaf (NX-OS, vPC hosts)": ["mel1-lf101", "mel1-lf102"],
+    "border leaf (NX-OS, breakout and handoff)": ["mel1-bl1", "mel1-bl2"],
 }
 ROLES = list(support.ROLES)
 MESSAGE = re.compile(r"^(?P<devices>[\w, -]+) \((?P<title>[^)]+(?:\))?)\) (?P<says>.+)$")
@@ -213,33 +219,42 @@ def _cases() -> Iterator[tuple[str, list[str], str, str]]:
 def test_every_pair_on_every_kind_of_device_is_exit_0_or_findings(
     shared: Path, platform: str, scope: str
 ) -> None:
-    devices = shared / DEVICES
-    original = (EXAMPLE_INTENT / "aus1/devices.yaml").read_text()
+    sites = sorted({n.split("-")[0] for names in KINDS.values() for n in names})
+    originals = {s: (EXAMPLE_INTENT / s / "devices.yaml").read_text() for s in sites}
     seen_codes = set()
     try:
         for kind, names, _, role in (c for c in _cases() if c[2] == platform):
             moved = names[:1] if scope == "one device" else names
-            devices.write_text(set_devices(original, moved, platform=platform, role=role))
+            site = names[0].split("-")[0]
+            for other, text in originals.items():
+                if other != site:
+                    (shared / "intent" / other / "devices.yaml").write_text(text)
+            (shared / "intent" / site / "devices.yaml").write_text(
+                set_devices(originals[site], moved, platform=platform, role=role)
+            )
             code, result = outcome(shared)
             seen_codes.add(code)
             if code == 1:
                 assert result is not None and result.errors, (kind, role)
                 _assert_refusals_name_device_platform_feature(result, f"{kind} -> {role}")
     finally:
-        devices.write_text(original)
+        for other, text in originals.items():
+            (shared / "intent" / other / "devices.yaml").write_text(text)
     assert 1 in seen_codes  # the matrix met refusals, not only clean moves
 
 
 def _assert_refusals_name_device_platform_feature(result: LintResult, case: str) -> None:
-    site = result.loaded.intent.sites["aus1"]
+    devices = {
+        n: d for site in result.loaded.intent.sites.values() for n, d in site.devices.items()
+    }
     for finding in result.errors:
         if not finding.rule.startswith("PLAT-"):
             continue
         parsed = MESSAGE.match(finding.message)
         assert parsed is not None, (case, finding.message)
         named = parsed["devices"].split(", ")
-        assert all(n in site.devices for n in named), (case, finding.message)
-        titles = {PLATFORMS[site.devices[n].platform].title for n in named}
+        assert all(n in devices for n in named), (case, finding.message)
+        titles = {PLATFORMS[devices[n].platform].title for n in named}
         assert titles == {parsed["title"]}, (case, finding.message)  # the device's platform
         if finding.rule == "PLAT-016":
             assert re.match(r"(has|have) no interface \S+, a name of ", parsed["says"]), case

@@ -10,7 +10,9 @@ import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from dci_example import DATA, with_dci
 
-DCI_RULES = ("DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007")
+DCI_RULES = (
+    "DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007", "DCI-008"
+)  # fmt: skip
 BUILT = "      built: {route_km: 1100, lead_time_weeks: 40, capex: 1200000, opex_monthly: 10000}\n"
 LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
 
@@ -314,3 +316,25 @@ def test_dci007_circuits_outside_diverse_groups_need_no_tags(dci: Path) -> None:
     replace_in(dci, "        conduits: [syd-south-duct, mel-west-duct]\n", "")
     replace_in(dci, "  diverse_groups:\n    syd-mel: [syd-mel-1, syd-mel-2]\n", "")
     assert found(dci, "DCI-007") == []
+
+
+# ---- DCI-008: a circuit lands on a border -----------------------------------------------------
+
+
+def test_dci008_a_circuit_on_a_spine_is_found_at_its_device(dci: Path) -> None:
+    replace_in(dci, "device: aus1-br2", "device: aus1-sp1")
+    line = line_of(dci, "aus1-sp1")
+    assert found(dci, "DCI-008") == [
+        f"intent/dci.yaml:{line}: a DCI circuit lands on a border router, and aus1-sp1 is a "
+        "spine; write one of the borders: aus1-br1, aus1-br2"
+    ]
+
+
+def test_dci008_a_border_moved_to_another_role_is_a_finding_not_a_stop(dci: Path) -> None:
+    """A role change (the platform x role matrix does this) lints: exit 1, never exit 2."""
+    devices = dci.parents[1] / "intent/aus1/devices.yaml"
+    text = devices.read_text()
+    at = text.index("  aus1-br1:")
+    devices.write_text(text[:at] + text[at:].replace("role: border", "role: super_spine", 1))
+    (message,) = found(dci, "DCI-008")
+    assert "aus1-br1 is a super_spine; write one of the borders: aus1-br2" in message

@@ -126,16 +126,7 @@ def _dci_end(
     if isinstance(device, str) and device not in devices:
         unknown = _unknown(f"device of site {site_name}", device, devices)
         yield unknown, at(*path, "device"), DANGLING
-    elif isinstance(device, str) and _get(devices[device], "role") != "border":
-        borders = sorted(n for n, d in devices.items() if _get(d, "role") == "border")
-        yield (
-            f"a DCI circuit lands on a border router, and '{device}' is a "
-            f"{_get(devices[device], 'role')}; write one of the borders: "
-            f"{', '.join(borders) or 'none defined'}",
-            at(*path, "device"),
-            "bad-value",
-        )
-    else:
+    else:  # a device that is no border is DCI-008's finding: a role change lints
         platform = _platform(devices, device)
         name = _get(end, "interface")
         if platform is not None and isinstance(name, str):

@@ -372,3 +372,29 @@ def diverse_circuits_tagged(ctx: SiteContext) -> Iterator[Hit]:
                     if "diversity" in circuit.model_fields_set
                     else circuit.path,
                 )
+
+
+@rule(
+    "DCI-008",
+    "error",
+    "A DCI circuit lands on a border router",
+    "The DCI joins the sites at their borders, which hold the inter-site routing and its "
+    "policy; a circuit on a spine or leaf would carry the other site's routes into the fabric "
+    "underlay with no edge policy on the way.",
+    "docs/standards.md#dci-008",
+)
+def dci_lands_on_borders(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for _, circuit in sorted(dci.circuits.items()):
+        for side, end in (("a", circuit.a), ("b", circuit.b)):
+            devices = ctx.loaded.intent.sites[end.site].devices
+            role = devices[end.device].role
+            if role != "border":
+                borders = sorted(n for n, d in devices.items() if d.role == "border")
+                yield Hit(
+                    f"a DCI circuit lands on a border router, and {end.device} is a {role}; "
+                    f"write one of the borders: {', '.join(borders) or 'none defined'}",
+                    (*circuit.path, side, "device"),
+                )
