@@ -258,6 +258,42 @@ def test_example_with_bfd_brings_every_bfd_session_up(clean: None) -> None:
     assert all(r.ok for r in results if r.check == "sessions")
 
 
+def test_second_site_three_tiers_in_two_pods_routes_and_fails_over() -> None:
+    """mel1 as shipped: EOS borders (their FRR rendering from the same models), super-spines
+    as the pods' EVPN route servers, per-pod spine ASNs and NX-OS vPC pairs with their routed
+    peer VLAN. Every check passes: hosts reach each other across the pods and the Internet
+    default survives either border's loss."""
+    runtime.down("mel1")
+    try:
+        assert meetme("twin", "up", "--site", "mel1").returncode == 0
+        done = meetme("twin", "verify", "--site", "mel1", "--json")
+        results = [Result(**r) for r in json.loads(done.stdout)["results"]]
+        bad = [r.message for r in results if not r.ok]
+        assert done.returncode == 0 and bad == [], bad
+        by_check: dict[str, list[Result]] = {}
+        for r in results:
+            by_check.setdefault(r.check, []).append(r)
+        # each vPC pair's backup routing session over Vlan3967, and a pod-1 leaf reaching a
+        # pod-2 leaf's loopback over both its spines
+        messages = {r.message for r in results}
+        assert (
+            "mel1-lf101: session mlag peer mel1-lf102 Vlan3967 (10.3.101.255, ipv4Unicast) is "
+            "Established" in messages
+        )
+        assert "mel1-lf101: route to mel1-lf201 loopback 10.2.0.201/32 has 2 next hops" in (
+            messages
+        )
+        assert "mel1-lf101: route to mel1-lf102 loopback 10.2.0.102/32 has 1 next hops" in (
+            messages
+        )
+        assert [r.device for r in by_check["failover"]] == ["mel1-br1", "mel1-br2"]
+        assert len(by_check["hosts"]) == 8
+    finally:
+        runtime.down("mel1")
+    namespaces = [ns for ns in runtime.netns_list() if ns.startswith(f"{PREFIX}mel1-")]
+    assert namespaces == []
+
+
 def example_models() -> tuple[dict[str, DeviceModel], list[ExternalSession]]:
     result = lint(EXAMPLE / "intent")
     return dict(device_models(result)), list(result.fabrics["aus1"].edge.sessions)

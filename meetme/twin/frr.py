@@ -72,7 +72,25 @@ def twin_interfaces(model: DeviceModel) -> tuple[TwinInterface, ...]:
         if i.kind in ("routed", "subinterface") and (i.ipv4 or i.ipv6)
     ]
     found += [TwinInterface(linux_name(svi.name), svi) for svi, _, _ in gateway_svis(model)]
+    peer_vlan = _peer_vlan_svi(model)
+    if peer_vlan is not None:
+        found.append(TwinInterface(linux_name(peer_vlan.name), peer_vlan))
     return tuple(found)
+
+
+def _peer_vlan_svi(model: DeviceModel) -> Interface | None:
+    """The MLAG / vPC pair's routed peer VLAN SVI (EOS Vlan4094, NX-OS Vlan3967), which the
+    model keeps on its Mlag: the pair's underlay session runs over it."""
+    mlag = model.mlag
+    if mlag is None or mlag.peer_vlan is None or mlag.peer_vlan_ipv4 is None:
+        return None
+    return Interface(
+        name=f"Vlan{mlag.peer_vlan}",
+        kind="svi",
+        description=f"mlag peer vlan to {mlag.peer}",
+        ipv4=mlag.peer_vlan_ipv4,
+        ipv6=mlag.peer_vlan_ipv6,
+    )
 
 
 def gateway_svis(model: DeviceModel) -> list[tuple[Interface, str | None, str | None]]:

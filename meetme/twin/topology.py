@@ -209,8 +209,17 @@ def plan(
         twin.router_ids[name] = model.bgp.router_id
         twin.declared += _declared(model, bfd)
         if model.role == "leaf":
-            twin.uplinks[name] = len([n for n in model.bgp.neighbors_v4 if n.kind == "underlay"])
+            # the MLAG / vPC peer's session over the peer VLAN is a backup path, not an uplink
+            pair = model.mlag.peer if model.mlag else None
+            twin.uplinks[name] = len(
+                [
+                    n
+                    for n in model.bgp.neighbors_v4
+                    if n.kind == "underlay" and n.peer_device != pair
+                ]
+            )
     _fabric_links(twin, devices)
+    _peer_vlans(twin, devices)
     _external_segments(twin, devices, sessions)
     _services_lan(twin, devices)
     _tenant_hosts(twin, devices)
@@ -359,6 +368,22 @@ def _fabric_links(twin: Twin, devices: dict[str, DeviceModel]) -> None:
                     tuple(Endpoint(node, linux_name(i), port.vrf) for node, i in ends),
                 )
             )
+
+
+def _peer_vlans(twin: Twin, devices: dict[str, DeviceModel]) -> None:
+    """A veth pair per MLAG / vPC pair's routed peer VLAN (EOS Vlan4094, NX-OS Vlan3967): on
+    the devices an SVI over the peer link, here the pair's own link (no VLANs on this kernel)."""
+    for name, model in devices.items():
+        mlag = model.mlag
+        if mlag is None or mlag.peer_vlan is None or mlag.peer not in devices or mlag.peer < name:
+            continue
+        ifname = linux_name(f"Vlan{mlag.peer_vlan}")
+        twin.segments.append(
+            Segment(
+                f"{name}:Vlan{mlag.peer_vlan}--{mlag.peer}:Vlan{mlag.peer_vlan}",
+                (Endpoint(name, ifname, None), Endpoint(mlag.peer, ifname, None)),
+            )
+        )
 
 
 def _handoff_ports(model: DeviceModel) -> list[Interface]:

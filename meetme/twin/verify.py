@@ -178,8 +178,12 @@ class Verifier:
         leaves = self._role("leaf")
         for leaf in leaves:
             others = [x for x in leaves if x != leaf]
-            want = self.twin.uplinks[leaf]
+            # an MLAG / vPC peer is one hop away over the peer VLAN: that path is the best
+            direct = {
+                d.peer for d in self.twin.declared if d.device == leaf and d.kind == "underlay"
+            }
             for target, width in self._widths(leaf, others).items():
+                want = 1 if target in direct else self.twin.uplinks[leaf]
                 loopback = f"{self.twin.router_ids[target]}/32"
                 results.append(
                     Result(
@@ -188,7 +192,12 @@ class Verifier:
                         leaf,
                         f"route to {target} {loopback}",
                         f"{leaf}: route to {target} loopback {loopback} has {width} next hops"
-                        + ("" if width == want else f", expected {want} (one per uplink)"),
+                        + (
+                            ""
+                            if width == want
+                            else f", expected {want} "
+                            + ("(the peer VLAN)" if target in direct else "(one per uplink)")
+                        ),
                     )
                 )
         return results
