@@ -140,9 +140,7 @@ def test_placement_is_resolved_once_per_site_for_lint_build_and_render(
 def test_every_vtep_renders_exactly_the_networks_placed_on_it(site_name: str) -> None:
     loaded = load_intent(EXAMPLE_INTENT)
     fabrics = resolve_fabric(loaded)
-    models = {
-        name: m for name, m in build_models(loaded, fabrics).items() if m.site == site_name
-    }
+    models = {name: m for name, m in build_models(loaded, fabrics).items() if m.site == site_name}
     placement = fabrics[site_name].placement
     site = loaded.intent.sites[site_name]
     vnis = {
