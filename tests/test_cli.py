@@ -28,6 +28,25 @@ DEVICES = [
     "aus1-lf6",
     *(f"aus1-bl{n}" for n in range(1, 7)),
 ]
+# The second example site: 3-tier, two pods (intent/mel1/devices.yaml).
+MEL1_DEVICES = [
+    "mel1-br1",
+    "mel1-br2",
+    "mel1-ss1",
+    "mel1-ss2",
+    "mel1-sp11",
+    "mel1-sp12",
+    "mel1-sp21",
+    "mel1-sp22",
+    "mel1-lf101",
+    "mel1-lf102",
+    "mel1-lf103",
+    "mel1-lf104",
+    "mel1-lf201",
+    "mel1-lf202",
+    "mel1-bl1",
+    "mel1-bl2",
+]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -42,8 +61,10 @@ def test_render_writes_one_file_per_device_and_is_repeatable(example: Path) -> N
     first = runner.invoke(app, ["render"])
     assert first.exit_code == 0, first.output
     files = snapshot(example / "rendered")
-    assert sorted(Path(name).stem for name in files) == sorted(DEVICES)
-    assert all(name.startswith("aus1/") for name in files)
+    assert sorted(Path(name).stem for name in files) == sorted(DEVICES + MEL1_DEVICES)
+    # each device's file sits in its own site's folder
+    assert all(name.startswith(f"{Path(name).stem[:4]}/") for name in files)
+    assert {name.split("/")[0] for name in files} == {"aus1", "mel1"}
 
     second = runner.invoke(app, ["render"])
     assert second.exit_code == 0

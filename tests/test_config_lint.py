@@ -218,11 +218,24 @@ def test_a_template_that_fails_to_render_is_left_to_meetme_render(
     """`meetme show` must keep working while a template is broken: no traceback from lint."""
     templates = broken_templates("cisco_nxos/bgp.j2", "{{ n.remote_as }}", "{{ n.no_such_field }}")
     result = lint(example / "intent", templates=templates)
-    # every NX-OS device the lint reads: the border leaves and the VTEP leaves
+    # every NX-OS device the lint reads: the border leaves and the VTEP leaves of both sites
     read = sorted(
         n for n, m in example_models.items() if m.platform == "cisco_nxos" and needs_lint(m)
     )
-    assert read == ["aus1-bl3", "aus1-bl4", "aus1-lf3", "aus1-lf4"]
+    assert read == [
+        "aus1-bl3",
+        "aus1-bl4",
+        "aus1-lf3",
+        "aus1-lf4",
+        "mel1-bl1",
+        "mel1-bl2",
+        "mel1-lf101",
+        "mel1-lf102",
+        "mel1-lf103",
+        "mel1-lf104",
+        "mel1-lf201",
+        "mel1-lf202",
+    ]
     assert [str(e).split(" ")[0] for e in result.render_errors] == read
     assert cfg_findings(result.findings) == []
 
@@ -602,12 +615,13 @@ def test_the_example_vteps_and_handoff_sessions_are_read(
     with_vlans = {m.platform for m in vteps if m.evpn is not None and m.evpn.vlans}
     assert with_vrfs == {"arista_eos", "cisco_nxos", "nvidia_nvue"}
     assert with_vlans >= {"cisco_nxos", "nvidia_nvue"}
-    shared = set()
+    shared: dict[str, set[str]] = {}
     for model in example_models.values():
         default = {n.address for n in model.bgp.neighbors if n.vrf is None}
         if any(n.kind == "handoff" and n.address in default for n in model.bgp.neighbors):
-            shared.add(model.platform)
-    assert shared == {"arista_eos", "cisco_iosxr"}
+            shared.setdefault(model.site, set()).add(model.platform)
+    # aus1: EOS border leaves and IOS-XR borders; mel1: NX-OS border leaves and EOS borders
+    assert shared == {"aus1": {"arista_eos", "cisco_iosxr"}, "mel1": {"arista_eos", "cisco_nxos"}}
 
 
 def test_a_handoff_neighbour_without_its_limit_fails_though_the_underlay_one_has_it(

@@ -22,6 +22,7 @@ from meetme.intent.loader import load_intent
 from meetme.pipeline import lint
 
 PEERING = "intent/aus1/peering.yaml"
+MEL1_PEERING = "intent/mel1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 PLATFORMS = ("arista_eos", "cisco_iosxr", "cisco_nxos", "nvidia_nvue")
 
@@ -125,22 +126,23 @@ def test_placement_is_resolved_once_per_site_for_lint_build_and_render(
     real = placement_module.resolve_placement
 
     def counting(site: Any) -> placement_module.Placement:
-        calls.append("placement")
+        calls.append(min(site.devices).split("-")[0])  # the site, by its hostnames' prefix
         return real(site)
 
     monkeypatch.setattr(fabric_module, "resolve_placement", counting)
     monkeypatch.chdir(tmp_path)
     result = lint(EXAMPLE_INTENT)  # rules, build and the in-memory render of the config lint
     assert result.models is not None
-    assert calls == ["placement"]  # one site, one placement
+    assert sorted(calls) == ["aus1", "mel1"]  # two sites, one placement each
 
 
-def test_every_vtep_renders_exactly_the_networks_placed_on_it() -> None:
+@pytest.mark.parametrize("site_name", ["aus1", "mel1"])
+def test_every_vtep_renders_exactly_the_networks_placed_on_it(site_name: str) -> None:
     loaded = load_intent(EXAMPLE_INTENT)
-    fabric = resolve_fabric(loaded)["aus1"]
-    models = build_models(loaded, {"aus1": fabric})
-    placement = fabric.placement
-    site = loaded.intent.sites["aus1"]
+    fabrics = resolve_fabric(loaded)
+    models = {name: m for name, m in build_models(loaded, fabrics).items() if m.site == site_name}
+    placement = fabrics[site_name].placement
+    site = loaded.intent.sites[site_name]
     vnis = {
         (t, n): net.l2vni
         for t, tenant in site.tenants.items()
@@ -263,28 +265,44 @@ def _warning_values(platform: str, text: str) -> list[str]:
     return re.findall(patterns[platform], text, flags=re.M)
 
 
-def _by_platform(models: Mapping[str, DeviceModel]) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {p: [] for p in PLATFORMS}
+def _by_platform(models: Mapping[str, DeviceModel]) -> dict[tuple[str, str], list[str]]:
+    """The rendered warning thresholds by (site, platform)."""
+    found: dict[tuple[str, str], list[str]] = {}
     for model in models.values():
-        found[model.platform] += _warning_values(model.platform, render_device(model))
+        values = _warning_values(model.platform, render_device(model))
+        found.setdefault((model.site, model.platform), []).extend(values)
     return found
 
 
-@pytest.mark.parametrize("pct", [50, 85, 99])  # the schema's bounds and a value inside them
+# aus1's threshold is set to the first value, mel1's to the second: each site's sessions take
+# their own site's peering.edge.max_prefix_warning_pct, never the other site's.
+@pytest.mark.parametrize(("pct", "mel1_pct"), [(50, 99), (85, 50), (99, 85)])  # the bounds too
 def test_the_intents_warning_threshold_reaches_every_session_on_every_platform(
-    example: Path, pct: int
+    example: Path, pct: int, mel1_pct: int
 ) -> None:
     before = _by_platform(_models(example / "intent"))
+    # every platform renders sessions somewhere; aus1 has all four, mel1 EOS and NX-OS
+    assert set(before) == {("aus1", p) for p in PLATFORMS} | {
+        ("mel1", "arista_eos"),
+        ("mel1", "cisco_nxos"),
+    }
     assert all(values and set(values) == {"80"} for values in before.values()), before
     replace_in(example / PEERING, "max_prefix_warning_pct: 80", f"max_prefix_warning_pct: {pct}")
+    replace_in(
+        example / MEL1_PEERING,
+        "max_prefix_warning_pct: 80",
+        f"max_prefix_warning_pct: {mel1_pct}",
+    )
     models = _models(example / "intent")
     after = _by_platform(models)
-    assert {p: len(v) for p, v in after.items()} == {p: len(v) for p, v in before.items()}
-    assert all(set(values) == {str(pct)} for values in after.values()), after
+    assert {k: len(v) for k, v in after.items()} == {k: len(v) for k, v in before.items()}
+    wanted = {"aus1": pct, "mel1": mel1_pct}
+    assert all(set(values) == {str(wanted[site])} for (site, _), values in after.items()), after
     for model in models.values():  # underlay, handoff, edge and overlay sessions alike
-        assert {n.max_prefix_warning_pct for n in model.bgp.neighbors} <= {pct}
+        own = wanted[model.site]
+        assert {n.max_prefix_warning_pct for n in model.bgp.neighbors} <= {own}
         peers = model.evpn.peers if model.evpn else ()
-        assert {p.max_routes_warning_pct for p in peers} <= {pct}
+        assert {p.max_routes_warning_pct for p in peers} <= {own}
 
 
 def test_without_edge_settings_the_threshold_is_the_schemas_default() -> None:

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 from meetme.core.problems import IntentError
-from meetme.pipeline import LintResult, lint, rendered_files
+from meetme.pipeline import LintResult, device_models, lint, rendered_files
 
 DEVICES = Path("intent/aus1/devices.yaml")
 
@@ -543,14 +543,23 @@ def test_rendered_pair_matches_golden(example: Path, pair: str) -> None:
 
 def test_every_rendering_pair_is_pinned() -> None:
     """The golden files and the support matrix agree: each (platform, role) pair that renders
-    is pinned by the example (test_golden.py) or here, and no refused pair is. Borders on EOS,
-    NX-OS and NVUE render without the handoff (and RPKI) only, and are pinned that way."""
+    is pinned by the example (test_golden.py, both sites) or here, and no refused pair is.
+    The example pins the EOS border with the handoff (mel1-br1); the matrix pins EOS, NX-OS
+    and NVUE borders without it (test_eos_border_handoff.py pins EOS and NX-OS with it)."""
     from test_golden import PINNED
 
+    # what a pinned example file pins: its device's own platform and role (the labels are
+    # free text: "mel1 arista_eos pod-2 spine")
+    models = device_models(lint(EXAMPLE_INTENT))
     example_pairs = {
-        re.sub(r" \(.*\)$", "", label).replace("border leaf", "border_leaf")
-        for label in PINNED.values()
+        f"{models[Path(name).stem].platform} {models[Path(name).stem].role}" for name in PINNED
     }
+    # the labels name the pair they pin
+    assert all(
+        models[Path(name).stem].platform in label
+        and models[Path(name).stem].role.replace("_", " ") in label.replace("-", " ")
+        for name, label in PINNED.items()
+    )
     pinned = example_pairs | set(PAIRS)
     rendering = {
         f"{platform} {role}"

@@ -242,18 +242,23 @@ def test_a_toy_platform_renders_the_example_spines_in_two_files(
     toy: None, models: dict[str, DeviceModel]
 ) -> None:
     spines = [m for m in models.values() if m.role == "spine"]
-    assert len(spines) == 4
+    # four in aus1, and mel1's two pods of two (the super-spines are a role of their own)
+    assert sorted(m.hostname for m in spines) == [
+        *(f"aus1-sp{n}" for n in range(1, 5)),
+        *("mel1-sp11", "mel1-sp12", "mel1-sp21", "mel1-sp22"),
+    ]
     for spine in spines:
         moved = spine.model_copy(update={"platform": "toy_os", "evpn": None})
         files = render(moved)
-        assert sorted(files) == [f"aus1/{spine.hostname}.bgp", f"aus1/{spine.hostname}.conf"]
-        assert output_name(moved) == f"aus1/{spine.hostname}.conf"
-        main = files[f"aus1/{spine.hostname}.conf"]
+        stem = f"{spine.site}/{spine.hostname}"  # each in its own site's folder
+        assert sorted(files) == [f"{stem}.bgp", f"{stem}.conf"]
+        assert output_name(moved) == f"{stem}.conf"
+        main = files[f"{stem}.conf"]
         assert main.startswith(f"# Toy OS 1.0\nhostname {spine.hostname}\n")
         ports = [line for line in main.splitlines() if line.startswith("interface ")]
         assert len(ports) == len(spine.interfaces)
         assert all(" mtu " in line and line.split()[1].isupper() for line in ports)
-        bgp = files[f"aus1/{spine.hostname}.bgp"]
+        bgp = files[f"{stem}.bgp"]
         assert bgp.splitlines()[0] == f"bgp {spine.bgp.asn} router-id {spine.bgp.router_id}"
         assert bgp.count("\npeer ") == len(spine.bgp.neighbors)
 

@@ -205,7 +205,14 @@ def test_every_overlay_session_has_both_ends(example: Path) -> None:
     evpn = _evpn(example)
     sessions = {(name, peer) for name, peers in evpn.items() for peer, _ in peers}
     assert sessions == {(peer, name) for name, peer in sessions}
-    assert len(sessions) == 2 * (6 * 2 + 4 * 2 + 6 * 2)  # leaf-spine, spine-ss, bl-ss
+    by_site = {
+        site: {s for s in sessions if s[0].startswith(f"{site}-")} for site in ("aus1", "mel1")
+    }
+    assert by_site["aus1"] | by_site["mel1"] == sessions  # no session crosses the sites
+    assert all(a[:4] == b[:4] for a, b in sessions)
+    assert len(by_site["aus1"]) == 2 * (6 * 2 + 4 * 2 + 6 * 2)  # leaf-spine, spine-ss, bl-ss
+    # the shipped mel1: 6 leaves over their pod's 2 spines, 4 spines, 2 pod-less border leaves
+    assert len(by_site["mel1"]) == 2 * (6 * 2 + 4 * 2 + 2 * 2)
 
 
 def test_a_border_leaf_in_a_pod_peers_with_that_pods_spines(example: Path) -> None:

@@ -164,7 +164,9 @@ def test_the_marker_lists_exactly_the_files_written_sorted(example: Path) -> Non
     assert lines[0] == MARKER_HEADER
     assert lines[0].startswith("# meetme owns this folder")
     assert lines[1:] == sorted(files)
-    assert len(lines[1:]) == 18
+    sites = [name.split("/")[0] for name in lines[1:]]
+    assert (sites.count("aus1"), sites.count("mel1")) == (18, 16)  # one file per device
+    assert len(lines[1:]) == 34
 
 
 def test_the_committed_marker_is_what_render_writes(example: Path) -> None:

@@ -37,6 +37,12 @@ def test_nvue_leaves_take_the_top_of_the_subnet_by_their_place(example: Path) ->
     assert _svi_addresses(example, 101) == {
         "aus1-lf1": ("10.50.1.254/24", "2001:db8:50:1:ffff:ffff:ffff:ffff/64"),
         "aus1-lf2": ("10.50.1.253/24", "2001:db8:50:1:ffff:ffff:ffff:fffe/64"),
+        # mel1's VLAN 101 is on NX-OS leaves: their SVI is the anycast gateway itself, no own
+        # address taken from the subnet (mel1-lf103/104 carry no network of VLAN 101)
+        **dict.fromkeys(
+            ("mel1-lf101", "mel1-lf102", "mel1-lf201", "mel1-lf202"),
+            ("10.150.1.1/24", "2001:db8:150:1::1/64"),
+        ),
     }
 
 
