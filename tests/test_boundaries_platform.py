@@ -33,7 +33,8 @@ def _borders_to_nxos(repo: Path) -> None:
     devices = repo / DEVICES
     old = "platform: cisco_iosxr\n        model: 8201-32FH"
     replace_in(devices, old, "platform: cisco_nxos\n        model: N9K-C9364D-GX2A", count=2)
-    for path in (repo / "intent/aus1").glob("*.yaml"):
+    # the DCI circuits land on the borders too (intent/dci.yaml)
+    for path in [*(repo / "intent/aus1").glob("*.yaml"), repo / "intent/dci.yaml"]:
         text = re.sub(
             r'(?:FourHundred|Hundred)GigE0/0/0/\{n\}", first: (\d+)',
             lambda m: f'Ethernet1/{{n}}", first: {int(m[1]) + 1}',

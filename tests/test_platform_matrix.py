@@ -53,7 +53,8 @@ def _borders_to(repo: Path, platform: str, model: str, port: str) -> None:
     text = devices.read_text()
     assert text.count(old) == 2
     devices.write_text(text.replace(old, f"platform: {platform}\n        model: {model}"))
-    for path in (repo / "intent/aus1").glob("*.yaml"):
+    # the DCI circuits land on the borders too (intent/dci.yaml)
+    for path in [*(repo / "intent/aus1").glob("*.yaml"), repo / "intent/dci.yaml"]:
         text = re.sub(
             r'(?:FourHundred|Hundred)GigE0/0/0/\{n\}", first: (\d+)',
             lambda m: f'{port.format("{n}")}", first: {int(m[1]) + 1}',
