@@ -136,3 +136,43 @@ def reply(
     handler.send_header("Content-Length", str(len(data)))
     handler.end_headers()
     handler.wfile.write(data)
+
+
+class HttpAndSsh:
+    """An HTTP API and an SSH server on free ports of 127.0.0.1, each on a daemon thread."""
+
+    def __init__(
+        self,
+        device: Reachable,
+        handler: type[BaseHTTPRequestHandler],
+        serve_ssh: Callable[[socket.socket], None],
+    ) -> None:
+        self.stopping = threading.Event()
+        self.http = http_server(device, handler)
+        self.ssh = listener(8)
+        self.threads = [
+            threading.Thread(
+                target=self.http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+            ),
+            threading.Thread(
+                target=accept_loop, args=(self.ssh, self.stopping, device, serve_ssh), daemon=True
+            ),
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    @property
+    def http_port(self) -> int:
+        return int(self.http.server_address[1])
+
+    @property
+    def ssh_port(self) -> int:
+        return int(self.ssh.getsockname()[1])
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.http.shutdown()
+        self.http.server_close()
+        for thread in self.threads:
+            thread.join(timeout=5)
+        self.ssh.close()

@@ -33,21 +33,19 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, NoReturn
 
 import paramiko
 
 from .common import (
     Drop,
+    HttpAndSsh,
     LabFaults,
     PasswordServer,
-    accept_loop,
     basic_auth,
     drop,
     host_key,
-    http_server,
-    listener,
     reply,
 )
 from .netconf import _blocks, lines_of
@@ -90,22 +88,19 @@ class NxapiEmulator:
         self.events: list[str] = []
         self.cabling: dict[str, tuple[str, str]] = {}
         self.unreachable_until = 0.0
-        self._http: ThreadingHTTPServer | None = None
-        self._ssh: socket.socket | None = None
-        self._threads: list[threading.Thread] = []
-        self._stopping = threading.Event()
+        self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
 
     @property
     def port(self) -> int:
-        assert self._http is not None
-        return int(self._http.server_address[1])
+        assert self._servers is not None
+        return self._servers.http_port
 
     @property
     def ssh_port(self) -> int:
-        assert self._ssh is not None
-        return int(self._ssh.getsockname()[1])
+        assert self._servers is not None
+        return self._servers.ssh_port
 
     def running_config(self) -> str:
         with self.lock:
@@ -119,33 +114,14 @@ class NxapiEmulator:
         return []  # NX-OS has none in this flow
 
     def start(self) -> NxapiEmulator:
-        self._http = http_server(self, _handler(self))
-        self._ssh = listener(8)
-        for target in (self._serve_http, self._accept_ssh):
-            thread = threading.Thread(target=target, daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        self._servers = HttpAndSsh(self, _handler(self), self._scp)
         return self
 
     def stop(self) -> None:
-        self._stopping.set()
-        if self._http is not None:
-            self._http.shutdown()
-            self._http.server_close()
-        for thread in self._threads:
-            thread.join(timeout=5)
-        if self._ssh is not None:
-            self._ssh.close()
-
-    def _serve_http(self) -> None:
-        assert self._http is not None
-        self._http.serve_forever(poll_interval=0.05)
+        if self._servers is not None:
+            self._servers.stop()
 
     # ---- SCP over SSH -----------------------------------------------------------------------
-
-    def _accept_ssh(self) -> None:
-        assert self._ssh is not None
-        accept_loop(self._ssh, self._stopping, self, self._scp)
 
     def _scp(self, client: socket.socket) -> None:
         transport = paramiko.Transport(client)
