@@ -31,6 +31,22 @@ class Reachable(Protocol):
     unreachable_until: float  # time.monotonic() before which no connection is answered
 
 
+class LabDevice:
+    """What every lab device keeps: its name and login, a lock over its state, every request
+    received, what it did, its cabling, the end of an outage."""
+
+    def __init__(self, hostname: str, username: str, password: str) -> None:
+        self.hostname = hostname
+        self.username = username
+        self.password = password
+        self.lock = threading.RLock()
+        self.commands: list[str] = []  # every request received, in order
+        self.events: list[str] = []  # commits, confirms, saves, aborts, reverts
+        # local port -> (far device, far port), heard over LLDP while the port is up
+        self.cabling: dict[str, tuple[str, str]] = {}
+        self.unreachable_until = 0.0
+
+
 @dataclass
 class LabFaults:
     """The faults every SSH / HTTP lab device of the deploy tests can be given."""

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .common import Drop, basic_auth, drop, http_server, reply
+from .common import Drop, LabDevice, basic_auth, drop, http_server, reply
 
 # ---- the CLI mode tree -------------------------------------------------------------------------
 # mode -> [(pattern, submode or None)]; a pattern matches the whole command in its positive form
@@ -233,7 +233,7 @@ class _Cli:
         self.session: str | None = None  # the config session being edited, if any
 
 
-class EosEmulator:
+class EosEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -242,22 +242,14 @@ class EosEmulator:
         config: str = "",
         faults: Faults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or Faults()
-        self.lock = threading.RLock()
         self.started = time.monotonic()
         self.booted = time.time()
         self.running = parse(config)
         self.startup = self.running.copy()
         self.flash: dict[str, Node] = {}
         self.sessions: dict[str, Session] = {}
-        self.commands: list[str] = []  # every command received, in order
-        self.events: list[str] = []  # commits, confirms, aborts, timer reverts
-        self.unreachable_until = 0.0
-        # the cabling: local port -> (far device, far port), heard over LLDP while the port is up
-        self.cabling: dict[str, tuple[str, str]] = {}
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 

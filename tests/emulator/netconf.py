@@ -44,7 +44,16 @@ from typing import Any, NoReturn
 import paramiko
 from lxml import etree
 
-from .common import Drop, LabFaults, PasswordServer, accept_loop, drop, host_key, listener
+from .common import (
+    Drop,
+    LabDevice,
+    LabFaults,
+    PasswordServer,
+    accept_loop,
+    drop,
+    host_key,
+    listener,
+)
 
 BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
 CLI_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-cli-cfg"
@@ -120,7 +129,7 @@ class _Pending:
     timer: threading.Timer
 
 
-class NetconfEmulator:
+class NetconfEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -129,20 +138,13 @@ class NetconfEmulator:
         config: str = "",
         faults: XrFaults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or XrFaults()
-        self.lock = threading.RLock()
         self.running = lines_of(config)
         self.candidate: list[str] | None = None  # None: the candidate equals running
         self.candidate_owner: int | None = None  # the session that modified the candidate
         self.lock_holder: int | None = None
         self.pending: _Pending | None = None  # a confirmed commit awaiting its confirm
-        self.commands: list[str] = []  # every RPC received: "<session> <name>"
-        self.events: list[str] = []  # commits, confirms, cancels, reverts
-        self.cabling: dict[str, tuple[str, str]] = {}
-        self.unreachable_until = 0.0
         self._next_session = 1
         self._listener: socket.socket | None = None
         self._thread: threading.Thread | None = None

@@ -40,6 +40,7 @@ import paramiko
 from .common import (
     Drop,
     HttpAndSsh,
+    LabDevice,
     LabFaults,
     PasswordServer,
     basic_auth,
@@ -74,7 +75,7 @@ def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-class NvueEmulator:
+class NvueEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -83,19 +84,12 @@ class NvueEmulator:
         config: dict[str, Any] | None = None,
         faults: NvFaults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or NvFaults()
-        self.lock = threading.RLock()
         self.applied: dict[str, Any] = copy.deepcopy(config or {})
         self.startup: dict[str, Any] = copy.deepcopy(self.applied)
         self.revisions: dict[str, dict[str, Any]] = {}
         self.confirm: _Confirm | None = None
-        self.commands: list[str] = []
-        self.events: list[str] = []
-        self.cabling: dict[str, tuple[str, str]] = {}
-        self.unreachable_until = 0.0
         self._next = 1
         self._servers: HttpAndSsh | None = None
 

@@ -41,6 +41,7 @@ import paramiko
 from .common import (
     Drop,
     HttpAndSsh,
+    LabDevice,
     LabFaults,
     PasswordServer,
     basic_auth,
@@ -65,7 +66,7 @@ class NxFaults(LabFaults):
     slow_replace: float = 0.0  # a replace from file waits this long first (one shot)
 
 
-class NxapiEmulator:
+class NxapiEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -74,20 +75,13 @@ class NxapiEmulator:
         config: str = "",
         faults: NxFaults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or NxFaults()
-        self.lock = threading.RLock()
         self.running = lines_of(config)
         self.startup = list(self.running)
         self.files: dict[str, list[str]] = {}  # bootflash:
         self.raw_files: dict[str, str] = {}  # as received over SCP
         self.checkpoints: dict[str, list[str]] = {}
-        self.commands: list[str] = []
-        self.events: list[str] = []
-        self.cabling: dict[str, tuple[str, str]] = {}
-        self.unreachable_until = 0.0
         self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
