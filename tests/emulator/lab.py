@@ -38,11 +38,16 @@ USER_HASHES = {
     "aus1-netops-hash": "$6$Lab0salt$Y9nKQdp8hWkX2cTzR4mVb1sLuE7fJaG3oNqPw6iDxHrC5tUy0eZl.AbS/Mn",
     "aus1-monitor-hash": "$6$Lab1salt$Qw3eRt5yUi7oP9aSd1fGh3jKl5zXc7vBn9mM2Nb4Vc6Xz8Lk0Jh.GfDs/Ap",
 }
-SECRET_ENV = {
-    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
-    "MEETME_SECRET_BGP_AUS1_BR1": BGP_KEY,
-    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": h for name, h in USER_HASHES.items()},
-}
+
+
+def secret_env(secrets: dict[str, str]) -> dict[str, str]:
+    """The environment handing meetme the lab's login and these secrets: secret:NAME is
+    MEETME_SECRET_<NAME in capitals, - as _>."""
+    every = {"lab-admin": ADMIN_PASSWORD, **secrets}
+    return {f"MEETME_SECRET_{n.upper().replace('-', '_')}": v for n, v in every.items()}
+
+
+SECRET_ENV = secret_env({"bgp-aus1-br1": BGP_KEY, **USER_HASHES})
 FAST_SETTINGS = {
     "concurrency": 4,
     "confirm_timer": 30,
@@ -212,11 +217,7 @@ XR_SECRETS = {
     name: f"{name}-Pw-7q!x"
     for name in ("ix-syd-content-a", "ix-syd-eyeball-b", "ix-syd-rs", "pni-cdn")
 } | {"transit-a": "trA-key-91#zz", "transit-b": "trB-key-42#yy"}
-XR_SECRET_ENV = {
-    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
-    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": v for name, v in XR_SECRETS.items()},
-    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": h for name, h in USER_HASHES.items()},
-}
+XR_SECRET_ENV = secret_env({**XR_SECRETS, **USER_HASHES})
 
 
 def xr_initial_config(model: DeviceModel) -> str:
@@ -252,10 +253,7 @@ NX_USER_HASHES = {
     "aus1-netops-hash-sha256": "$5$Lab0salt$Yq3mW8kLp2nR5tV7xZ9bC1dF4gH6jK8lM0nP2qS4uW6",
     "aus1-monitor-hash-sha256": "$5$Lab1salt$Aa2Bb4Cc6Dd8Ee0Ff2Gg4Hh6Ii8Jj0Kk2Ll4Mm6Nn8",
 }
-NX_SECRET_ENV = {
-    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
-    **{f"MEETME_SECRET_{n.upper().replace('-', '_')}": h for n, h in NX_USER_HASHES.items()},
-}
+NX_SECRET_ENV = secret_env(NX_USER_HASHES)
 
 
 def nx_initial_config(model: DeviceModel) -> str:
