@@ -466,10 +466,9 @@ class Engine:
         try:
             pending = self._sessions(driver)
         except Exception as exc:
-            step("inspect", "failed", f"cannot list config sessions: {self._describe(exc)}")
-            result.status = "failed"
-            result.detail = f"inspect: cannot list config sessions: {self._describe(exc)}"
-            return False
+            return self._stopped(
+                target, "inspect", f"cannot list config sessions: {self._describe(exc)}"
+            )
         if not pending:
             detail = "no pending config session, no unconfirmed commit"
             if earlier:
@@ -486,10 +485,7 @@ class Engine:
                 try:
                     driver.device.run_commands([f"configure session {name} abort"])
                 except Exception as exc:
-                    step("cleanup", "failed", f"abort {name}: {self._describe(exc)}")
-                    result.status = "failed"
-                    result.detail = f"cleanup: abort {name}: {self._describe(exc)}"
-                    return False
+                    return self._stopped(target, "cleanup", f"abort {name}: {self._describe(exc)}")
                 how = (
                     "its unconfirmed commit is reverted"
                     if pending[name].get("state") == "pendingCommitTimer"
@@ -570,10 +566,9 @@ class Engine:
             try:
                 driver.rollback()
             except Exception as exc:
-                step("cleanup", "failed", f"restore {checkpoint}: {self._describe(exc)}")
-                result.status = "failed"
-                result.detail = f"cleanup: restore {checkpoint}: {self._describe(exc)}"
-                return False
+                return self._stopped(
+                    target, "cleanup", f"restore {checkpoint}: {self._describe(exc)}"
+                )
             finally:
                 driver.checkpoint_name = ours
             step(
@@ -632,10 +627,9 @@ class Engine:
         try:
             found = list(driver.pending())
         except Exception as exc:
-            step("inspect", "failed", f"cannot take the configuration lock: {self._describe(exc)}")
-            result.status = "failed"
-            result.detail = f"inspect: cannot take the configuration lock: {self._describe(exc)}"
-            return False
+            return self._stopped(
+                target, "inspect", f"cannot take the configuration lock: {self._describe(exc)}"
+            )
         if not found:
             detail = "configuration lock taken: no other session holds it"
             if earlier:
@@ -729,6 +723,14 @@ class Engine:
         self._step(target)("skip", "skipped", why)
         result = self.results[target.name]
         result.status, result.detail = "skipped", why
+
+    def _stopped(self, target: Target, name: str, detail: str) -> bool:
+        """Step `name` failed and stops this device: journalled, and the result says where."""
+        self._step(target)(name, "failed", detail)
+        result = self.results[target.name]
+        result.status = "failed"
+        result.detail = f"{name}: {detail}"
+        return False
 
     def _step(self, target: Target) -> Callable[..., Any]:
         result = self.results[target.name]

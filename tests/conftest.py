@@ -58,98 +58,63 @@ def findings_of(result: LintResult, rule_id: str) -> list[str]:
     ]
 
 
-@pytest.fixture
-def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
-    """Three EOS spines behind eAPI emulators on 127.0.0.1, the example rendered for them,
-    every secret in the environment; cwd is the lab's repository."""
-    from emulator.lab import SECRET_ENV, build_lab, example_lint, lab_rendered_files
+def _serve(built: Lab, secrets: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """A built lab as the push tests use it: cwd its repository, the example's lint and the
+    lab's rendered files in the pipeline, `secrets` in the environment; stopped afterwards."""
+    from emulator.lab import example_lint, lab_rendered_files
 
-    built = build_lab(tmp_path)
     monkeypatch.chdir(built.repo)
     monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
     monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
-    for name, value in SECRET_ENV.items():
+    for name, value in secrets.items():
         monkeypatch.setenv(name, value)
     try:
         yield built
     finally:
         built.stop()
+
+
+@pytest.fixture
+def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """Three EOS spines behind eAPI emulators on 127.0.0.1, the example rendered for them,
+    every secret in the environment; cwd is the lab's repository."""
+    from emulator.lab import SECRET_ENV, build_lab
+
+    yield from _serve(build_lab(tmp_path), SECRET_ENV, monkeypatch)
 
 
 @pytest.fixture
 def xr_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
     """The example's two IOS-XR borders behind NETCONF emulators on 127.0.0.1 (br1 wave 1,
     br2 wave 2), every secret in the environment; cwd is the lab's repository."""
-    from emulator.lab import XR_SECRET_ENV, build_xr_lab, example_lint, lab_rendered_files
+    from emulator.lab import XR_SECRET_ENV, build_xr_lab
 
-    built = build_xr_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
-    for name, value in XR_SECRET_ENV.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
+    yield from _serve(build_xr_lab(tmp_path), XR_SECRET_ENV, monkeypatch)
 
 
 @pytest.fixture
 def nx_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
     """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2) behind NX-API and
     SCP emulators on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""
-    from emulator.lab import NX_SECRET_ENV, build_nx_lab, example_lint, lab_rendered_files
+    from emulator.lab import NX_SECRET_ENV, build_nx_lab
 
-    built = build_nx_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
-    for name, value in NX_SECRET_ENV.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
+    yield from _serve(build_nx_lab(tmp_path), NX_SECRET_ENV, monkeypatch)
 
 
 @pytest.fixture
 def nv_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
     """The example's NVUE leaves aus1-lf1 (wave 1) and aus1-lf2 (wave 2) behind NVUE REST and
     SSH emulators on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""
-    from emulator.lab import SECRET_ENV, build_nv_lab, example_lint, lab_rendered_files
+    from emulator.lab import SECRET_ENV, build_nv_lab
 
-    built = build_nv_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
-    for name, value in SECRET_ENV.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
+    yield from _serve(build_nv_lab(tmp_path), SECRET_ENV, monkeypatch)
 
 
 @pytest.fixture
 def mixed_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
     """One device of each platform (EOS spine, NVUE leaf, NX-OS leaf, IOS-XR border) behind
     its emulator on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""
-    from emulator.lab import (
-        NX_SECRET_ENV,
-        SECRET_ENV,
-        XR_SECRET_ENV,
-        build_mixed_lab,
-        example_lint,
-        lab_rendered_files,
-    )
+    from emulator.lab import NX_SECRET_ENV, SECRET_ENV, XR_SECRET_ENV, build_mixed_lab
 
-    built = build_mixed_lab(tmp_path)
-    monkeypatch.chdir(built.repo)
-    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: example_lint())
-    monkeypatch.setattr("meetme.pipeline.rendered_files", lab_rendered_files(built))
-    for name, value in {**SECRET_ENV, **NX_SECRET_ENV, **XR_SECRET_ENV}.items():
-        monkeypatch.setenv(name, value)
-    try:
-        yield built
-    finally:
-        built.stop()
+    secrets = {**SECRET_ENV, **NX_SECRET_ENV, **XR_SECRET_ENV}
+    yield from _serve(build_mixed_lab(tmp_path), secrets, monkeypatch)

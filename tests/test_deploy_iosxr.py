@@ -12,27 +12,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from deploy_helpers import APPLIED, push, runner
 from emulator.lab import USER_HASHES, XR_SECRETS, Lab, journal, steps
-from typer.testing import CliRunner
 
 from meetme.cli import app
-
-runner = CliRunner()
-APPLIED = [
-    ("connect", "ok"),
-    ("inspect", "ok"),
-    ("load", "ok"),
-    ("diff", "ok"),
-    ("commit", "ok"),
-    ("post-check", "ok"),
-    ("post-check-links", "ok"),
-    ("confirm", "ok"),
-]
-
-
-def push(*extra: str) -> tuple[int, str]:
-    result = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl", *extra])
-    return result.exit_code, result.output
 
 
 def clean(lab: Lab, name: str) -> bool:

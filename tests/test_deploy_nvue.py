@@ -10,45 +10,14 @@ the emulator shows. Wave 1: aus1-lf1; wave 2: aus1-lf2.
 from __future__ import annotations
 
 import gc
-import json
 import time
 from typing import Any
 
 import pytest
+from deploy_helpers import APPLIED, is_new, push, runner, statuses
 from emulator.lab import USER_HASHES, Lab, journal, steps
-from typer.testing import CliRunner
 
 from meetme.cli import app
-
-runner = CliRunner()
-APPLIED = [
-    ("connect", "ok"),
-    ("inspect", "ok"),
-    ("load", "ok"),
-    ("diff", "ok"),
-    ("commit", "ok"),
-    ("post-check", "ok"),
-    ("post-check-links", "ok"),
-    ("confirm", "ok"),
-]
-
-
-def push(*extra: str) -> tuple[int, str]:
-    result = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl", *extra])
-    return result.exit_code, result.output
-
-
-def statuses(*extra: str) -> tuple[int, dict[str, str]]:
-    args = ["--journal", "push.jsonl", "--format", "json", *extra]
-    result = runner.invoke(app, ["push", "--stage", "lab", *args])
-    table = json.loads(result.stdout[result.stdout.index("[") :])
-    return result.exit_code, {r["device"]: r["status"] for r in table}
-
-
-def is_new(lab: Lab, name: str) -> bool:
-    emulator = lab.emulators[name]
-    want = lab.expected(name)
-    return emulator.running_config() == want and emulator.startup_config() == want
 
 
 def test_clean_push_applies_with_a_confirm_timer_and_saves(nv_lab: Lab) -> None:

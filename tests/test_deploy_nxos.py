@@ -11,38 +11,13 @@ new, as the emulator's state shows. Wave 1: aus1-lf3; wave 2: aus1-lf4.
 from __future__ import annotations
 
 import gc
-import json
 from typing import Any
 
 import pytest
+from deploy_helpers import APPLIED, is_new, push, runner, statuses
 from emulator.lab import NX_USER_HASHES, Lab, journal, steps
-from typer.testing import CliRunner
 
 from meetme.cli import app
-
-runner = CliRunner()
-APPLIED = [
-    ("connect", "ok"),
-    ("inspect", "ok"),
-    ("load", "ok"),
-    ("diff", "ok"),
-    ("commit", "ok"),
-    ("post-check", "ok"),
-    ("post-check-links", "ok"),
-    ("confirm", "ok"),
-]
-
-
-def push(*extra: str) -> tuple[int, str]:
-    result = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl", *extra])
-    return result.exit_code, result.output
-
-
-def statuses(*extra: str) -> tuple[int, dict[str, str]]:
-    args = ["--journal", "push.jsonl", "--format", "json", *extra]
-    result = runner.invoke(app, ["push", "--stage", "lab", *args])
-    table = json.loads(result.stdout[result.stdout.index("[") :])
-    return result.exit_code, {r["device"]: r["status"] for r in table}
 
 
 def nothing_left(lab: Lab, name: str) -> bool:
@@ -53,12 +28,6 @@ def nothing_left(lab: Lab, name: str) -> bool:
         return emulator.checkpoints == {} and files == []
 
 
-def new_config(lab: Lab, name: str) -> bool:
-    emulator = lab.emulators[name]
-    want = lab.expected(name)
-    return emulator.running_config() == want and emulator.startup_config() == want
-
-
 def test_clean_push_checkpoints_replaces_checks_and_saves(nx_lab: Lab) -> None:
     code, output = push()
     assert code == 0, output
@@ -67,7 +36,7 @@ def test_clean_push_checkpoints_replaces_checks_and_saves(nx_lab: Lab) -> None:
     run = records[0]["run"]
     for name in ("aus1-lf3", "aus1-lf4"):
         emulator = nx_lab.emulators[name]
-        assert new_config(nx_lab, name) and nothing_left(nx_lab, name)
+        assert is_new(nx_lab, name) and nothing_left(nx_lab, name)
         assert steps(records, name) == APPLIED
         assert emulator.events == [
             f"scp meetme-{run}.cfg",
@@ -231,4 +200,4 @@ def test_a_push_killed_after_its_replace_is_found_and_cleaned_by_its_checkpoint(
     assert code == 0, states
     assert states == {"aus1-lf3": "committed", "aus1-lf4": "committed"}
     assert f"replace from checkpoint meetme-{killed_run}" in emulator.events
-    assert new_config(nx_lab, "aus1-lf3") and nothing_left(nx_lab, "aus1-lf3")
+    assert is_new(nx_lab, "aus1-lf3") and nothing_left(nx_lab, "aus1-lf3")

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from deploy_helpers import APPLIED, push, runner
 from emulator.lab import (
     BGP_KEY,
     SECRET_ENV,
@@ -20,26 +21,8 @@ from emulator.lab import (
     journal,
     steps,
 )
-from typer.testing import CliRunner
 
 from meetme.cli import app
-
-runner = CliRunner()
-APPLIED = [
-    ("connect", "ok"),
-    ("inspect", "ok"),
-    ("load", "ok"),
-    ("diff", "ok"),
-    ("commit", "ok"),
-    ("post-check", "ok"),
-    ("post-check-links", "ok"),
-    ("confirm", "ok"),
-]
-
-
-def push(*extra: str) -> tuple[int, str]:
-    result = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl", *extra])
-    return result.exit_code, result.output
 
 
 def test_clean_push_commits_all_three_and_journals_each_step(lab: Lab) -> None:

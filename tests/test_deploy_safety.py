@@ -13,19 +13,13 @@ from typing import Any
 
 import pytest
 from conftest import line_of
+from deploy_helpers import push, runner
 from emulator.lab import Lab, journal, steps
 from meetme.deploy.stage_lock import stage_lock
-from typer.testing import CliRunner
 
 from meetme.cli import app
 
-runner = CliRunner()
 BACKDOOR = "username backdoor privilege 15 nopassword"
-
-
-def push(*extra: str) -> tuple[int, str]:
-    result = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl", *extra])
-    return result.exit_code, result.output
 
 
 def statuses(*extra: str) -> tuple[int, dict[str, str], str]:

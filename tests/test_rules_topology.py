@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
-from two_pods import two_pods
+from two_pods import three_tier, two_pods
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -123,49 +123,6 @@ def test_topo001_border_leaf_with_a_spine_link_reaches_every_spine(example: Path
 
 
 # TOPO-002: a 3-tier site: two EOS super-spines take the borders' links from the spines ------
-
-SUPER_SPINES = "".join(
-    f"""\
-      aus1-ss{n}:
-        id: {30 + n}
-        role: super_spine
-        platform: arista_eos
-        model: 7060X6-64PE
-        room: aus1-dh{n}
-        rack: dh{n}-r01
-        management: 192.168.10.4{n}/24
-        power_feeds: [A, B]
-"""
-    for n in (1, 2)
-)
-
-
-def three_tier(repo: Path) -> None:
-    append(repo / DEVICES, SUPER_SPINES)
-    replace_in(
-        repo / "intent/aus1/links.yaml",
-        """\
-        a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}
-        b: {role: border, interface: "FourHundredGigE0/0/0/{n}", first: 0, peer_id_base: 11}
-        count: 2
-        speed: 400G
-""",
-        """\
-        a: {role: super_spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 1}
-        b: {role: border, interface: "FourHundredGigE0/0/0/{n}", first: 0, peer_id_base: 31}
-        count: 2
-        speed: 400G
-      - name: spine-to-super-spine
-        a: {role: spine, interface: "Ethernet{n}/1", first: 1, peer_id_base: 31}
-        b: {role: super_spine, interface: "Ethernet{n}/1", first: 9, peer_id_base: 11}
-        speed: 400G
-""",
-    )
-    replace_in(
-        repo / SITE,
-        "        spine: 4200009000",
-        "        super_spine: 4200009500\n        spine: 4200009000",
-    )
 
 
 def test_three_tier_site_is_clean(example: Path) -> None:

@@ -43,14 +43,11 @@ SUPER_SPINES = "".join(
 )
 
 
-def two_pods(repo: Path, pods: str = "      hall1: {id: 1}\n      hall2: {id: 2}\n") -> None:
-    devices = repo / DEVICES
-    text = devices.read_text()
-    for name, pod in POD_OF.items():
-        start = text.index(f"      {name}:\n")
-        end = text.index("\n", text.index("        id:", start)) + 1
-        text = f"{text[:end]}        pod: {pod}\n{text[end:]}"
-    devices.write_text(text + SUPER_SPINES)
+def three_tier(repo: Path) -> None:
+    """The example with two EOS super-spines ss1/ss2 that take the borders' links from the
+    spines (one pod: no pods: yet)."""
+    with (repo / DEVICES).open("a") as devices:
+        devices.write(SUPER_SPINES)
     replace_in(
         repo / LINKS,
         """\
@@ -75,4 +72,15 @@ def two_pods(repo: Path, pods: str = "      hall1: {id: 1}\n      hall2: {id: 2}
         "        spine: 4200009000",
         "        super_spine: 4200009500\n        spine: 4200009000",
     )
+
+
+def two_pods(repo: Path, pods: str = "      hall1: {id: 1}\n      hall2: {id: 2}\n") -> None:
+    devices = repo / DEVICES
+    text = devices.read_text()
+    for name, pod in POD_OF.items():
+        start = text.index(f"      {name}:\n")
+        end = text.index("\n", text.index("        id:", start)) + 1
+        text = f"{text[:end]}        pod: {pod}\n{text[end:]}"
+    devices.write_text(text)
+    three_tier(repo)
     replace_in(repo / SITE, "    underlay:\n", f"    pods:\n{pods}    underlay:\n")

@@ -29,7 +29,6 @@ late (a busy device), finishing it after the client has timed out.
 
 from __future__ import annotations
 
-import base64
 import difflib
 import ipaddress
 import json
@@ -40,6 +39,8 @@ import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from .common import Drop, LabDevice, basic_auth, drop, http_server, reply
 
 # ---- the CLI mode tree -------------------------------------------------------------------------
 # mode -> [(pattern, submode or None)]; a pattern matches the whole command in its positive form
@@ -170,10 +171,6 @@ class CliError(Exception):
         self.code = code
 
 
-class DropConnection(Exception):
-    """Close the socket without answering (the fault, not a protocol answer)."""
-
-
 @dataclass
 class Node:
     line: str
@@ -236,7 +233,7 @@ class _Cli:
         self.session: str | None = None  # the config session being edited, if any
 
 
-class EosEmulator:
+class EosEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -245,22 +242,14 @@ class EosEmulator:
         config: str = "",
         faults: Faults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or Faults()
-        self.lock = threading.RLock()
         self.started = time.monotonic()
         self.booted = time.time()
         self.running = parse(config)
         self.startup = self.running.copy()
         self.flash: dict[str, Node] = {}
         self.sessions: dict[str, Session] = {}
-        self.commands: list[str] = []  # every command received, in order
-        self.events: list[str] = []  # commits, confirms, aborts, timer reverts
-        self.unreachable_until = 0.0
-        # the cabling: local port -> (far device, far port), heard over LLDP while the port is up
-        self.cabling: dict[str, tuple[str, str]] = {}
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -284,18 +273,7 @@ class EosEmulator:
             return [s.name for s in self.sessions.values() if s.state == "pendingCommitTimer"]
 
     def start(self) -> EosEmulator:
-        emulator = self
-
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-
-            def verify_request(self, request: Any, client_address: Any) -> bool:
-                return time.monotonic() >= emulator.unreachable_until
-
-            def handle_error(self, request: Any, client_address: Any) -> None:
-                pass  # a client that gave up before the answer: the device does not care
-
-        self._server = Server(("127.0.0.1", 0), _handler(self))
+        self._server = http_server(self, _handler(self))
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
@@ -455,8 +433,7 @@ class EosEmulator:
             raise CliError(f"Cannot commit session {name} (state {session.state})", 1000)
         if self.faults.drop_on_commit:  # one shot: the path comes back after the outage
             self.faults.drop_on_commit = False
-            self.unreachable_until = time.monotonic() + self.faults.unreachable_after_drop
-            raise DropConnection
+            drop(self, self.faults.unreachable_after_drop)
 
     def _abort(self, name: str) -> None:
         session = self.sessions.get(name)
@@ -770,7 +747,7 @@ def _handler(device: EosEmulator) -> type[BaseHTTPRequestHandler]:
             if self.path != "/command-api":
                 self._reply(404, {"error": "not found"})
                 return
-            if not self._authorised():
+            if not basic_auth(self.headers, device.username, device.password):
                 self._reply(401, {"error": "Unauthorized"}, "Unauthorized")
                 return
             length = int(self.headers.get("Content-Length", "0"))
@@ -780,25 +757,13 @@ def _handler(device: EosEmulator) -> type[BaseHTTPRequestHandler]:
                 outcome = device.run_cmds(
                     list(params.get("cmds", [])), params.get("format", "json")
                 )
-            except DropConnection:
+            except Drop:
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
                 return
             self._reply(200, {"jsonrpc": "2.0", "id": request.get("id"), **outcome})
 
-        def _authorised(self) -> bool:
-            header = self.headers.get("Authorization", "")
-            if not header.startswith("Basic "):
-                return False
-            given = base64.b64decode(header[6:]).decode("utf-8", "replace")
-            return given == f"{device.username}:{device.password}"
-
         def _reply(self, status: int, body: dict[str, Any], reason: str | None = None) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(status, reason)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            reply(self, status, json.dumps(body).encode(), reason=reason)
 
     return Handler

@@ -38,11 +38,16 @@ USER_HASHES = {
     "aus1-netops-hash": "$6$Lab0salt$Y9nKQdp8hWkX2cTzR4mVb1sLuE7fJaG3oNqPw6iDxHrC5tUy0eZl.AbS/Mn",
     "aus1-monitor-hash": "$6$Lab1salt$Qw3eRt5yUi7oP9aSd1fGh3jKl5zXc7vBn9mM2Nb4Vc6Xz8Lk0Jh.GfDs/Ap",
 }
-SECRET_ENV = {
-    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
-    "MEETME_SECRET_BGP_AUS1_BR1": BGP_KEY,
-    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": h for name, h in USER_HASHES.items()},
-}
+
+
+def secret_env(secrets: dict[str, str]) -> dict[str, str]:
+    """The environment handing meetme the lab's login and these secrets: secret:NAME is
+    MEETME_SECRET_<NAME in capitals, - as _>."""
+    every = {"lab-admin": ADMIN_PASSWORD, **secrets}
+    return {f"MEETME_SECRET_{n.upper().replace('-', '_')}": v for n, v in every.items()}
+
+
+SECRET_ENV = secret_env({"bgp-aus1-br1": BGP_KEY, **USER_HASHES})
 FAST_SETTINGS = {
     "concurrency": 4,
     "confirm_timer": 30,
@@ -151,13 +156,48 @@ class Lab:
             emulator.stop()
 
 
-def build_lab(root: Path) -> Lab:
-    models = example_models()
+def new_lab(root: Path, **settings: Any) -> Lab:
+    """A lab on a copy of the example intent, no device in it yet."""
     repo = root / "lab"
     shutil.copytree(REPO / "intent", repo / "intent")
-    lab = Lab(repo, models)
+    return Lab(repo, example_models(), **settings)
+
+
+def add_device(lab: Lab, name: str, driver: str, text: str | None = None) -> None:
+    """`name` behind a started emulator of `driver`, freshly provisioned, cabled as the plan
+    says (LLDP hears the far ends); rendered/ holds `text` (default: what the intent renders)."""
+    model = lab.models[name]
+    text = render_device(model) if text is None else text
+    path = lab.rendered(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    lab.built_text[name] = text
+    initial = {
+        "eos": initial_config,
+        "nvue": nv_initial_config,
+        "nxos": nx_initial_config,
+        "iosxr_netconf": xr_initial_config,
+    }[driver](model)
+    lab.initial[name] = initial
+    emulator: Any
+    if driver == "eos":
+        emulator = EosEmulator(name, USERNAME, ADMIN_PASSWORD, initial, Faults())
+    elif driver == "nvue":
+        emulator = NvueEmulator(name, USERNAME, ADMIN_PASSWORD, nvue_tree(initial), NvFaults())
+    elif driver == "nxos":
+        emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, initial, NxFaults())
+    else:
+        emulator = NetconfEmulator(name, USERNAME, ADMIN_PASSWORD, initial, XrFaults())
+    emulator.cabling = {
+        i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
+    }
+    lab.emulators[name] = emulator.start()
+
+
+def build_lab(root: Path) -> Lab:
+    lab = new_lab(root)
     for name in SPINES:
-        model = models[name]
+        model = lab.models[name]
         text = render_device(model)  # users and eAPI included: the replace keeps both
         if name == "aus1-sp1":  # a BGP session password by reference, as edge sessions have
             peer = model.bgp.neighbors[0]
@@ -166,17 +206,7 @@ def build_lab(root: Path) -> Lab:
             text = text.replace(
                 anchor, anchor + f"   neighbor {peer.address} password 0 <<secret:bgp-aus1-br1>>\n"
             )
-        path = lab.rendered(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        lab.built_text[name] = text
-        lab.initial[name] = initial_config(model)
-        lab.emulators[name] = EosEmulator(
-            name, USERNAME, ADMIN_PASSWORD, lab.initial[name], Faults()
-        ).start()
-        lab.emulators[name].cabling = {  # as the cabling plan says: LLDP hears the far ends
-            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
-        }
+        add_device(lab, name, "eos", text)
     lab.write_inventory()
     return lab
 
@@ -187,11 +217,7 @@ XR_SECRETS = {
     name: f"{name}-Pw-7q!x"
     for name in ("ix-syd-content-a", "ix-syd-eyeball-b", "ix-syd-rs", "pni-cdn")
 } | {"transit-a": "trA-key-91#zz", "transit-b": "trB-key-42#yy"}
-XR_SECRET_ENV = {
-    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
-    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": v for name, v in XR_SECRETS.items()},
-    **{f"MEETME_SECRET_{name.upper().replace('-', '_')}": h for name, h in USER_HASHES.items()},
-}
+XR_SECRET_ENV = secret_env({**XR_SECRETS, **USER_HASHES})
 
 
 def xr_initial_config(model: DeviceModel) -> str:
@@ -209,29 +235,14 @@ def xr_initial_config(model: DeviceModel) -> str:
 def build_xr_lab(root: Path) -> Lab:
     """The example's two IOS-XR borders, br1 in wave 1 and br2 in wave 2, each behind a
     NETCONF emulator; rendered/ holds exactly what the intent renders."""
-    models = example_models()
-    repo = root / "lab"
-    shutil.copytree(REPO / "intent", repo / "intent")
-    lab = Lab(
-        repo,
-        models,
+    lab = new_lab(
+        root,
         driver="iosxr_netconf",
         waves={"aus1-br1": 1, "aus1-br2": 2},
         secrets={**XR_SECRETS, **USER_HASHES},
     )
     for name in BORDERS:
-        model = models[name]
-        text = render_device(model)
-        path = lab.rendered(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        lab.built_text[name] = text
-        lab.initial[name] = xr_initial_config(model)
-        emulator = NetconfEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], XrFaults())
-        emulator.cabling = {
-            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
-        }
-        lab.emulators[name] = emulator.start()
+        add_device(lab, name, "iosxr_netconf")
     lab.write_inventory()
     return lab
 
@@ -242,10 +253,7 @@ NX_USER_HASHES = {
     "aus1-netops-hash-sha256": "$5$Lab0salt$Yq3mW8kLp2nR5tV7xZ9bC1dF4gH6jK8lM0nP2qS4uW6",
     "aus1-monitor-hash-sha256": "$5$Lab1salt$Aa2Bb4Cc6Dd8Ee0Ff2Gg4Hh6Ii8Jj0Kk2Ll4Mm6Nn8",
 }
-NX_SECRET_ENV = {
-    "MEETME_SECRET_LAB_ADMIN": ADMIN_PASSWORD,
-    **{f"MEETME_SECRET_{n.upper().replace('-', '_')}": h for n, h in NX_USER_HASHES.items()},
-}
+NX_SECRET_ENV = secret_env(NX_USER_HASHES)
 
 
 def nx_initial_config(model: DeviceModel) -> str:
@@ -262,29 +270,11 @@ def nx_initial_config(model: DeviceModel) -> str:
 def build_nx_lab(root: Path) -> Lab:
     """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2), each behind an
     NX-API and SCP emulator; rendered/ holds exactly what the intent renders."""
-    models = example_models()
-    repo = root / "lab"
-    shutil.copytree(REPO / "intent", repo / "intent")
-    lab = Lab(
-        repo,
-        models,
-        driver="nxos",
-        waves={"aus1-lf3": 1, "aus1-lf4": 2},
-        secrets=dict(NX_USER_HASHES),
+    lab = new_lab(
+        root, driver="nxos", waves={"aus1-lf3": 1, "aus1-lf4": 2}, secrets=dict(NX_USER_HASHES)
     )
     for name in LEAVES:
-        model = models[name]
-        text = render_device(model)
-        path = lab.rendered(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        lab.built_text[name] = text
-        lab.initial[name] = nx_initial_config(model)
-        emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], NxFaults())
-        emulator.cabling = {
-            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
-        }
-        lab.emulators[name] = emulator.start()
+        add_device(lab, name, "nxos")
     lab.write_inventory()
     return lab
 
@@ -314,27 +304,9 @@ def nv_initial_config(model: DeviceModel) -> str:
 def build_nv_lab(root: Path) -> Lab:
     """The example's NVUE leaves aus1-lf1 (wave 1) and aus1-lf2 (wave 2), each behind an
     NVUE REST + SSH emulator; rendered/ holds exactly what the intent renders."""
-    models = example_models()
-    repo = root / "lab"
-    shutil.copytree(REPO / "intent", repo / "intent")
-    lab = Lab(
-        repo, models, driver="nvue", waves={"aus1-lf1": 1, "aus1-lf2": 2}, secrets=USER_HASHES
-    )
+    lab = new_lab(root, driver="nvue", waves={"aus1-lf1": 1, "aus1-lf2": 2}, secrets=USER_HASHES)
     for name in NV_LEAVES:
-        model = models[name]
-        text = render_device(model)
-        path = lab.rendered(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        lab.built_text[name] = text
-        lab.initial[name] = nv_initial_config(model)
-        emulator = NvueEmulator(
-            name, USERNAME, ADMIN_PASSWORD, nvue_tree(lab.initial[name]), NvFaults()
-        )
-        emulator.cabling = {
-            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
-        }
-        lab.emulators[name] = emulator.start()
+        add_device(lab, name, "nvue")
     lab.write_inventory()
     return lab
 
@@ -343,52 +315,20 @@ def build_mixed_lab(root: Path) -> Lab:
     """One device of every platform of the example, each behind its own emulator, in the
     order the shipped inventory pushes them: an EOS spine (wave 1), an NVUE leaf and an
     NX-OS leaf (wave 2), an IOS-XR border (wave 3)."""
-    models = example_models()
-    repo = root / "lab"
-    shutil.copytree(REPO / "intent", repo / "intent")
     plan = {
         "aus1-sp2": ("eos", 1),
         "aus1-lf1": ("nvue", 2),
         "aus1-lf3": ("nxos", 2),
         "aus1-br1": ("iosxr_netconf", 3),
     }
-    lab = Lab(
-        repo,
-        models,
+    lab = new_lab(
+        root,
         waves={name: wave for name, (_, wave) in plan.items()},
         drivers={name: driver for name, (driver, _) in plan.items()},
         secrets={**XR_SECRETS, **USER_HASHES, **NX_USER_HASHES},
     )
-    initial = {
-        "eos": initial_config,
-        "nvue": nv_initial_config,
-        "nxos": nx_initial_config,
-        "iosxr_netconf": xr_initial_config,
-    }
     for name, (driver, _) in plan.items():
-        model = models[name]
-        text = render_device(model)
-        path = lab.rendered(name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-        lab.built_text[name] = text
-        lab.initial[name] = initial[driver](model)
-        emulator: Any
-        if driver == "eos":
-            emulator = EosEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], Faults())
-        elif driver == "nvue":
-            config = nvue_tree(lab.initial[name])
-            emulator = NvueEmulator(name, USERNAME, ADMIN_PASSWORD, config, NvFaults())
-        elif driver == "nxos":
-            emulator = NxapiEmulator(name, USERNAME, ADMIN_PASSWORD, lab.initial[name], NxFaults())
-        else:
-            emulator = NetconfEmulator(
-                name, USERNAME, ADMIN_PASSWORD, lab.initial[name], XrFaults()
-            )
-        emulator.cabling = {
-            i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
-        }
-        lab.emulators[name] = emulator.start()
+        add_device(lab, name, driver)
     lab.write_inventory()
     return lab
 

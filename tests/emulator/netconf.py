@@ -33,17 +33,27 @@ carrier, a cable in the wrong port; answer an RPC with malformed XML; a slow edi
 from __future__ import annotations
 
 import difflib
-import functools
 import ipaddress
 import re
 import socket
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 import paramiko
 from lxml import etree
+
+from .common import (
+    Drop,
+    LabDevice,
+    LabFaults,
+    PasswordServer,
+    accept_loop,
+    drop,
+    host_key,
+    listener,
+)
 
 BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
 CLI_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-cli-cfg"
@@ -60,11 +70,6 @@ CAPABILITIES = (
     f"{CLI_NS}?module=Cisco-IOS-XR-cli-cfg&revision=2019-04-05",
 )
 EOM = b"]]>]]>"
-
-
-@functools.cache
-def host_key() -> paramiko.RSAKey:
-    return paramiko.RSAKey.generate(2048)  # once per test run: generating keys is slow
 
 
 def lines_of(text: str) -> list[str]:
@@ -105,10 +110,6 @@ def merge(running: list[str], new: list[str]) -> list[str]:
     return [line for block in result for line in block]
 
 
-class Drop(Exception):
-    """Close the connection without answering (the fault, not a protocol answer)."""
-
-
 class RpcError(Exception):
     def __init__(self, tag: str, message: str, info: dict[str, str] | None = None) -> None:
         super().__init__(message)
@@ -116,17 +117,8 @@ class RpcError(Exception):
 
 
 @dataclass
-class XrFaults:
-    reject: set[str] = field(default_factory=set)  # config lines refused (stripped text)
-    drop_on_commit: bool = False  # the confirmed commit takes effect, then the link drops
-    # "before": the link drops as the confirming commit arrives (it never takes effect);
-    # "after": the confirm takes effect, then the link drops before the reply
-    drop_on_confirm: str = ""
-    unreachable_after_drop: float = 0.0  # seconds of refused connections after a drop
-    bgp_down: set[str] = field(default_factory=set)
-    link_down: set[str] = field(default_factory=set)
-    miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
-    malformed: str = ""  # the name of an RPC answered with broken XML
+class XrFaults(LabFaults):
+    # `malformed` is the name of an RPC answered with broken XML
     slow_edit: float = 0.0  # an edit-config waits this long before it starts (one shot)
 
 
@@ -137,7 +129,7 @@ class _Pending:
     timer: threading.Timer
 
 
-class NetconfEmulator:
+class NetconfEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -146,20 +138,13 @@ class NetconfEmulator:
         config: str = "",
         faults: XrFaults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or XrFaults()
-        self.lock = threading.RLock()
         self.running = lines_of(config)
         self.candidate: list[str] | None = None  # None: the candidate equals running
         self.candidate_owner: int | None = None  # the session that modified the candidate
         self.lock_holder: int | None = None
         self.pending: _Pending | None = None  # a confirmed commit awaiting its confirm
-        self.commands: list[str] = []  # every RPC received: "<session> <name>"
-        self.events: list[str] = []  # commits, confirms, cancels, reverts
-        self.cabling: dict[str, tuple[str, str]] = {}
-        self.unreachable_until = 0.0
         self._next_session = 1
         self._listener: socket.socket | None = None
         self._thread: threading.Thread | None = None
@@ -184,12 +169,7 @@ class NetconfEmulator:
             return [] if self.pending is None else [f"session {self.pending.session}"]
 
     def start(self) -> NetconfEmulator:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(16)
-        listener.settimeout(0.1)
-        self._listener = listener
+        self._listener = listener(16)
         self._thread = threading.Thread(target=self._accept_loop, daemon=True)
         self._thread.start()
         return self
@@ -210,33 +190,15 @@ class NetconfEmulator:
 
     def _accept_loop(self) -> None:
         assert self._listener is not None
-        while not self._stopping.is_set():
-            try:
-                client, _ = self._listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            if time.monotonic() < self.unreachable_until:
-                client.close()  # the management path is down: nobody answers
-                continue
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+        accept_loop(self._listener, self._stopping, self, self._serve)
 
     def _serve(self, client: socket.socket) -> None:
         transport = paramiko.Transport(client)
         self._transports.append(transport)
         transport.add_server_key(host_key())
         subsystem = threading.Event()
-        emulator = self
 
-        class Server(paramiko.ServerInterface):
-            def check_auth_password(self, username: str, password: str) -> int:
-                ok = (username, password) == (emulator.username, emulator.password)
-                return paramiko.AUTH_SUCCESSFUL if ok else paramiko.AUTH_FAILED
-
-            def get_allowed_auths(self, username: str) -> str:
-                return "password"
-
+        class Server(PasswordServer):
             def check_channel_request(self, kind: str, chanid: int) -> int:
                 if kind == "session":
                     return paramiko.OPEN_SUCCEEDED
@@ -249,7 +211,7 @@ class NetconfEmulator:
                 return True
 
         try:
-            transport.start_server(server=Server())
+            transport.start_server(server=Server(self.username, self.password))
             channel = transport.accept(timeout=10)
             if channel is None or not subsystem.wait(timeout=10):
                 return
@@ -438,8 +400,7 @@ class NetconfEmulator:
         if self.pending is not None and not confirmed:  # the confirming commit
             if self.faults.drop_on_confirm == "before":
                 self.faults.drop_on_confirm = ""
-                self._outage()
-                raise Drop
+                self._drop()
             self.pending.timer.cancel()
             self.pending = None
             self.running = self._candidate()
@@ -447,8 +408,7 @@ class NetconfEmulator:
             self.events.append(f"confirm session {session}")
             if self.faults.drop_on_confirm == "after":
                 self.faults.drop_on_confirm = ""
-                self._outage()
-                raise Drop
+                self._drop()
             return
         if confirmed:
             timeout = int(op.findtext(f"{{{BASE}}}confirm-timeout") or "600")
@@ -466,11 +426,10 @@ class NetconfEmulator:
         self.candidate, self.candidate_owner = None, None
         if confirmed and self.faults.drop_on_commit:
             self.faults.drop_on_commit = False
-            self._outage()
-            raise Drop
+            self._drop()
 
-    def _outage(self) -> None:
-        self.unreachable_until = time.monotonic() + self.faults.unreachable_after_drop
+    def _drop(self) -> NoReturn:
+        drop(self, self.faults.unreachable_after_drop)
 
     def _revert(self, why: str) -> None:
         assert self.pending is not None

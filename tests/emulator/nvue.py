@@ -24,41 +24,35 @@ wrong port; a malformed JSON answer to a path; a slow root PATCH.
 
 from __future__ import annotations
 
-import base64
 import copy
-import functools
 import json
 import re
 import socket
 import threading
 import time
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler
+from typing import Any, NoReturn
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import paramiko
 
-
-@functools.cache
-def host_key() -> paramiko.RSAKey:
-    return paramiko.RSAKey.generate(2048)
-
-
-class Drop(Exception):
-    pass
+from .common import (
+    Drop,
+    HttpAndSsh,
+    LabDevice,
+    LabFaults,
+    PasswordServer,
+    basic_auth,
+    drop,
+    host_key,
+    reply,
+)
 
 
 @dataclass
-class NvFaults:
-    reject: set[str] = field(default_factory=set)  # a PATCH whose JSON holds one is refused
-    drop_on_commit: bool = False
-    drop_on_confirm: str = ""  # "before" / "after"
-    unreachable_after_drop: float = 0.0
-    bgp_down: set[str] = field(default_factory=set)
-    link_down: set[str] = field(default_factory=set)
-    miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
-    malformed: str = ""  # a path prefix answered with broken JSON
+class NvFaults(LabFaults):
+    # a PATCH whose JSON holds a `reject` string is refused; `malformed` is a path prefix
     slow_patch: float = 0.0  # a root PATCH waits this long first (one shot)
 
 
@@ -81,7 +75,7 @@ def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-class NvueEmulator:
+class NvueEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -90,36 +84,26 @@ class NvueEmulator:
         config: dict[str, Any] | None = None,
         faults: NvFaults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or NvFaults()
-        self.lock = threading.RLock()
         self.applied: dict[str, Any] = copy.deepcopy(config or {})
         self.startup: dict[str, Any] = copy.deepcopy(self.applied)
         self.revisions: dict[str, dict[str, Any]] = {}
         self.confirm: _Confirm | None = None
-        self.commands: list[str] = []
-        self.events: list[str] = []
-        self.cabling: dict[str, tuple[str, str]] = {}
-        self.unreachable_until = 0.0
         self._next = 1
-        self._http: ThreadingHTTPServer | None = None
-        self._ssh: socket.socket | None = None
-        self._threads: list[threading.Thread] = []
-        self._stopping = threading.Event()
+        self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
 
     @property
     def port(self) -> int:
-        assert self._http is not None
-        return int(self._http.server_address[1])
+        assert self._servers is not None
+        return self._servers.http_port
 
     @property
     def ssh_port(self) -> int:
-        assert self._ssh is not None
-        return int(self._ssh.getsockname()[1])
+        assert self._servers is not None
+        return self._servers.ssh_port
 
     def running_config(self) -> str:
         with self.lock:
@@ -134,46 +118,15 @@ class NvueEmulator:
             return [] if self.confirm is None else [self.confirm.revision]
 
     def start(self) -> NvueEmulator:
-        emulator = self
-
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-
-            def verify_request(self, request: Any, client_address: Any) -> bool:
-                return time.monotonic() >= emulator.unreachable_until
-
-            def handle_error(self, request: Any, client_address: Any) -> None:
-                pass
-
-        self._http = Server(("127.0.0.1", 0), _handler(self))
-        ssh = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        ssh.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        ssh.bind(("127.0.0.1", 0))
-        ssh.listen(8)
-        ssh.settimeout(0.1)
-        self._ssh = ssh
-        for target in (self._serve_http, self._accept_ssh):
-            thread = threading.Thread(target=target, daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        self._servers = HttpAndSsh(self, _handler(self), self._exec)
         return self
 
     def stop(self) -> None:
-        self._stopping.set()
         with self.lock:
             if self.confirm is not None:
                 self.confirm.timer.cancel()
-        if self._http is not None:
-            self._http.shutdown()
-            self._http.server_close()
-        for thread in self._threads:
-            thread.join(timeout=5)
-        if self._ssh is not None:
-            self._ssh.close()
-
-    def _serve_http(self) -> None:
-        assert self._http is not None
-        self._http.serve_forever(poll_interval=0.05)
+        if self._servers is not None:
+            self._servers.stop()
 
     # ---- REST -------------------------------------------------------------------------------
 
@@ -305,8 +258,7 @@ class NvueEmulator:
         self.events.append(f"apply {rev} confirm {seconds}s")
         if self.faults.drop_on_commit:
             self.faults.drop_on_commit = False
-            self._outage()
-            raise Drop
+            self._drop()
         return 0, "applied\n"
 
     def _confirm_yes(self, rev: str) -> tuple[int, str]:
@@ -314,15 +266,13 @@ class NvueEmulator:
             return 1, f"Error: no confirm pending for {rev}\n"
         if self.faults.drop_on_confirm == "before":
             self.faults.drop_on_confirm = ""
-            self._outage()
-            raise Drop
+            self._drop()
         self.confirm.timer.cancel()
         self.confirm = None
         self.events.append(f"confirm {rev}")
         if self.faults.drop_on_confirm == "after":
             self.faults.drop_on_confirm = ""
-            self._outage()
-            raise Drop
+            self._drop()
         return 0, "confirmed\n"
 
     def _revert(self, why: str) -> None:
@@ -337,48 +287,23 @@ class NvueEmulator:
             if self.confirm is not None and self.confirm.revision == rev:
                 self._revert(f"confirm timer of {rev}")
 
-    def _outage(self) -> None:
-        self.unreachable_until = time.monotonic() + self.faults.unreachable_after_drop
-
-    def _accept_ssh(self) -> None:
-        assert self._ssh is not None
-        while not self._stopping.is_set():
-            try:
-                client, _ = self._ssh.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            if time.monotonic() < self.unreachable_until:
-                client.close()
-                continue
-            threading.Thread(target=self._exec, args=(client,), daemon=True).start()
+    def _drop(self) -> NoReturn:
+        drop(self, self.faults.unreachable_after_drop)
 
     def _exec(self, client: socket.socket) -> None:
         transport = paramiko.Transport(client)
         transport.add_server_key(host_key())
         wanted: list[str] = []
         ready = threading.Event()
-        emulator = self
 
-        class Server(paramiko.ServerInterface):
-            def check_auth_password(self, username: str, password: str) -> int:
-                ok = (username, password) == (emulator.username, emulator.password)
-                return paramiko.AUTH_SUCCESSFUL if ok else paramiko.AUTH_FAILED
-
-            def get_allowed_auths(self, username: str) -> str:
-                return "password"
-
-            def check_channel_request(self, kind: str, chanid: int) -> int:
-                return paramiko.OPEN_SUCCEEDED
-
+        class Server(PasswordServer):
             def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
                 wanted.append(command.decode().strip())
                 ready.set()
                 return True
 
         try:
-            transport.start_server(server=Server())
+            transport.start_server(server=Server(self.username, self.password))
             channel = transport.accept(timeout=10)
             if channel is None or not ready.wait(timeout=10):
                 return
@@ -403,9 +328,7 @@ def _handler(device: NvueEmulator) -> type[BaseHTTPRequestHandler]:
             pass
 
         def _handle(self, method: str) -> None:
-            header = self.headers.get("Authorization", "")
-            given = base64.b64decode(header[6:]).decode("utf-8", "replace") if header else ""
-            if given != f"{device.username}:{device.password}":
+            if not basic_auth(self.headers, device.username, device.password):
                 self._reply(401, b'{"title": "Unauthorized"}')
                 return
             parts = urlsplit(self.path)
@@ -432,10 +355,6 @@ def _handler(device: NvueEmulator) -> type[BaseHTTPRequestHandler]:
             self._handle("DELETE")
 
         def _reply(self, status: int, data: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            reply(self, status, data)
 
     return Handler

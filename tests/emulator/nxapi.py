@@ -27,19 +27,28 @@ answer to one command; a slow replace.
 
 from __future__ import annotations
 
-import base64
-import functools
 import json
 import re
 import socket
 import threading
 import time
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler
+from typing import Any, NoReturn
 
 import paramiko
 
+from .common import (
+    Drop,
+    HttpAndSsh,
+    LabDevice,
+    LabFaults,
+    PasswordServer,
+    basic_auth,
+    drop,
+    host_key,
+    reply,
+)
 from .netconf import _blocks, lines_of
 
 
@@ -47,33 +56,17 @@ def normalise(text: str) -> str:
     return "\n".join(lines_of(text)) + "\n"
 
 
-@functools.cache
-def host_key() -> paramiko.RSAKey:
-    return paramiko.RSAKey.generate(2048)
-
-
 class CommandError(Exception):
     pass
 
 
-class Drop(Exception):
-    pass
-
-
 @dataclass
-class NxFaults:
-    reject: set[str] = field(default_factory=set)  # config lines a replace refuses (stripped)
-    drop_on_commit: bool = False  # the replace takes effect, then the link drops
-    drop_on_confirm: str = ""  # "before" / "after" the save of the confirm
-    unreachable_after_drop: float = 0.0
-    bgp_down: set[str] = field(default_factory=set)
-    link_down: set[str] = field(default_factory=set)
-    miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
-    malformed: str = ""  # a command prefix answered with broken JSON
+class NxFaults(LabFaults):
+    # the commit is the replace, the confirm the save; `malformed` is a command prefix
     slow_replace: float = 0.0  # a replace from file waits this long first (one shot)
 
 
-class NxapiEmulator:
+class NxapiEmulator(LabDevice):
     def __init__(
         self,
         hostname: str,
@@ -82,36 +75,26 @@ class NxapiEmulator:
         config: str = "",
         faults: NxFaults | None = None,
     ) -> None:
-        self.hostname = hostname
-        self.username = username
-        self.password = password
+        super().__init__(hostname, username, password)
         self.faults = faults or NxFaults()
-        self.lock = threading.RLock()
         self.running = lines_of(config)
         self.startup = list(self.running)
         self.files: dict[str, list[str]] = {}  # bootflash:
         self.raw_files: dict[str, str] = {}  # as received over SCP
         self.checkpoints: dict[str, list[str]] = {}
-        self.commands: list[str] = []
-        self.events: list[str] = []
-        self.cabling: dict[str, tuple[str, str]] = {}
-        self.unreachable_until = 0.0
-        self._http: ThreadingHTTPServer | None = None
-        self._ssh: socket.socket | None = None
-        self._threads: list[threading.Thread] = []
-        self._stopping = threading.Event()
+        self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
 
     @property
     def port(self) -> int:
-        assert self._http is not None
-        return int(self._http.server_address[1])
+        assert self._servers is not None
+        return self._servers.http_port
 
     @property
     def ssh_port(self) -> int:
-        assert self._ssh is not None
-        return int(self._ssh.getsockname()[1])
+        assert self._servers is not None
+        return self._servers.ssh_port
 
     def running_config(self) -> str:
         with self.lock:
@@ -125,78 +108,22 @@ class NxapiEmulator:
         return []  # NX-OS has none in this flow
 
     def start(self) -> NxapiEmulator:
-        emulator = self
-
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-
-            def verify_request(self, request: Any, client_address: Any) -> bool:
-                return time.monotonic() >= emulator.unreachable_until
-
-            def handle_error(self, request: Any, client_address: Any) -> None:
-                pass
-
-        self._http = Server(("127.0.0.1", 0), _handler(self))
-        ssh = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        ssh.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        ssh.bind(("127.0.0.1", 0))
-        ssh.listen(8)
-        ssh.settimeout(0.1)
-        self._ssh = ssh
-        for target in (self._serve_http, self._accept_ssh):
-            thread = threading.Thread(target=target, daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        self._servers = HttpAndSsh(self, _handler(self), self._scp)
         return self
 
     def stop(self) -> None:
-        self._stopping.set()
-        if self._http is not None:
-            self._http.shutdown()
-            self._http.server_close()
-        for thread in self._threads:
-            thread.join(timeout=5)
-        if self._ssh is not None:
-            self._ssh.close()
-
-    def _serve_http(self) -> None:
-        assert self._http is not None
-        self._http.serve_forever(poll_interval=0.05)
+        if self._servers is not None:
+            self._servers.stop()
 
     # ---- SCP over SSH -----------------------------------------------------------------------
-
-    def _accept_ssh(self) -> None:
-        assert self._ssh is not None
-        while not self._stopping.is_set():
-            try:
-                client, _ = self._ssh.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            if time.monotonic() < self.unreachable_until:
-                client.close()
-                continue
-            threading.Thread(target=self._scp, args=(client,), daemon=True).start()
 
     def _scp(self, client: socket.socket) -> None:
         transport = paramiko.Transport(client)
         transport.add_server_key(host_key())
         wanted: list[str] = []
         ready = threading.Event()
-        emulator = self
 
-        class Server(paramiko.ServerInterface):
-            def check_auth_password(self, username: str, password: str) -> int:
-                ok = (username, password) == (emulator.username, emulator.password)
-                return paramiko.AUTH_SUCCESSFUL if ok else paramiko.AUTH_FAILED
-
-            def get_allowed_auths(self, username: str) -> str:
-                return "password"
-
-            def check_channel_request(self, kind: str, chanid: int) -> int:
-                return paramiko.OPEN_SUCCEEDED
-
+        class Server(PasswordServer):
             def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
                 match = re.fullmatch(r"scp -t (\S+)", command.decode().strip())
                 if not match:
@@ -206,7 +133,7 @@ class NxapiEmulator:
                 return True
 
         try:
-            transport.start_server(server=Server())
+            transport.start_server(server=Server(self.username, self.password))
             channel = transport.accept(timeout=10)
             if channel is None or not ready.wait(timeout=10):
                 return
@@ -305,8 +232,7 @@ class NxapiEmulator:
             self._replace(self._read(match.group(1)), f"file {_file(match.group(1))}")
             if self.faults.drop_on_commit:
                 self.faults.drop_on_commit = False
-                self._outage()
-                raise Drop
+                self._drop()
             return _msg("Rollback completed successfully.\n", raw)
         if match := re.fullmatch(r"rollback running-config checkpoint (\S+)", command):
             saved = self.checkpoints.get(match.group(1))
@@ -317,14 +243,12 @@ class NxapiEmulator:
         if command in ("copy run startup-config", "copy running-config startup-config"):
             if self.faults.drop_on_confirm == "before":
                 self.faults.drop_on_confirm = ""
-                self._outage()
-                raise Drop
+                self._drop()
             self.startup = list(self.running)
             self.events.append("save")
             if self.faults.drop_on_confirm == "after":
                 self.faults.drop_on_confirm = ""
-                self._outage()
-                raise Drop
+                self._drop()
             return _msg("Copy complete.\n", raw)
         if match := re.fullmatch(r"delete (\S+)( no-prompt)?", command):
             self.files.pop(_file(match.group(1)), None)
@@ -354,8 +278,8 @@ class NxapiEmulator:
         self.running = new
         self.events.append(f"replace from {source}")
 
-    def _outage(self) -> None:
-        self.unreachable_until = time.monotonic() + self.faults.unreachable_after_drop
+    def _drop(self) -> NoReturn:
+        drop(self, self.faults.unreachable_after_drop)
 
     # ---- operational data ---------------------------------------------------------------------
 
@@ -505,9 +429,7 @@ def _handler(device: NxapiEmulator) -> type[BaseHTTPRequestHandler]:
             if self.path != "/ins":
                 self._reply(404, b"not found")
                 return
-            header = self.headers.get("Authorization", "")
-            given = base64.b64decode(header[6:]).decode("utf-8", "replace") if header else ""
-            if given != f"{device.username}:{device.password}":
+            if not basic_auth(self.headers, device.username, device.password):
                 self._reply(401, b"Unauthorized")
                 return
             length = int(self.headers.get("Content-Length", "0"))
@@ -526,10 +448,6 @@ def _handler(device: NxapiEmulator) -> type[BaseHTTPRequestHandler]:
             self._reply(200, json.dumps(body).encode())
 
         def _reply(self, status: int, data: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json-rpc")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            reply(self, status, data, "application/json-rpc")
 
     return Handler

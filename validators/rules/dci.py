@@ -43,6 +43,12 @@ def _dci(ctx: SiteContext) -> Dci | None:
     return intent.dci
 
 
+def _circuits(ctx: SiteContext) -> list[tuple[str, DciCircuit]]:
+    """The intent's circuits by name, in the first site's context only (see _dci)."""
+    dci = _dci(ctx)
+    return [] if dci is None else sorted(dci.circuits.items())
+
+
 @rule(
     "DCI-001",
     "error",
@@ -229,10 +235,7 @@ def _port_misfit(ctx: SiteContext, circuit: DciCircuit, side: str) -> str | None
     "docs/standards.md#dci-004",
 )
 def dci_speed_fits_ports(ctx: SiteContext) -> Iterator[Hit]:
-    dci = _dci(ctx)
-    if dci is None:
-        return
-    for name, circuit in sorted(dci.circuits.items()):
+    for name, circuit in _circuits(ctx):
         for side in ("a", "b"):
             misfit = _port_misfit(ctx, circuit, side)
             if misfit is not None:
@@ -267,10 +270,7 @@ def _light_floor_ms(route_km: float) -> Fraction:
     "docs/standards.md#dci-005",
 )
 def dci_latency_sane(ctx: SiteContext) -> Iterator[Hit]:
-    dci = _dci(ctx)
-    if dci is None:
-        return
-    for name, circuit in sorted(dci.circuits.items()):
+    for name, circuit in _circuits(ctx):
         where = (*circuit.path, "latency_ms")
         if circuit.latency_ms <= 0:
             yield Hit(
@@ -384,10 +384,7 @@ def diverse_circuits_tagged(ctx: SiteContext) -> Iterator[Hit]:
     "docs/standards.md#dci-008",
 )
 def dci_lands_on_borders(ctx: SiteContext) -> Iterator[Hit]:
-    dci = _dci(ctx)
-    if dci is None:
-        return
-    for _, circuit in sorted(dci.circuits.items()):
+    for _, circuit in _circuits(ctx):
         for side, end in (("a", circuit.a), ("b", circuit.b)):
             devices = ctx.loaded.intent.sites[end.site].devices
             role = devices[end.device].role

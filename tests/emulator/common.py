@@ -1,0 +1,194 @@
+"""What the lab emulators share: the SSH host key, the lost-management-path fault, the
+listening sockets (refusing connections during an outage), password-only SSH and HTTP basic
+authentication, a JSON reply."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.message import Message
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, NoReturn, Protocol
+
+import paramiko
+
+
+@functools.cache
+def host_key() -> paramiko.RSAKey:
+    return paramiko.RSAKey.generate(2048)  # once per test run: generating keys is slow
+
+
+class Drop(Exception):
+    """Close the connection without answering (the fault, not a protocol answer)."""
+
+
+class Reachable(Protocol):
+    unreachable_until: float  # time.monotonic() before which no connection is answered
+
+
+class LabDevice:
+    """What every lab device keeps: its name and login, a lock over its state, every request
+    received, what it did, its cabling, the end of an outage."""
+
+    def __init__(self, hostname: str, username: str, password: str) -> None:
+        self.hostname = hostname
+        self.username = username
+        self.password = password
+        self.lock = threading.RLock()
+        self.commands: list[str] = []  # every request received, in order
+        self.events: list[str] = []  # commits, confirms, saves, aborts, reverts
+        # local port -> (far device, far port), heard over LLDP while the port is up
+        self.cabling: dict[str, tuple[str, str]] = {}
+        self.unreachable_until = 0.0
+
+
+@dataclass
+class LabFaults:
+    """The faults every SSH / HTTP lab device of the deploy tests can be given."""
+
+    reject: set[str] = field(default_factory=set)  # config lines refused (stripped text)
+    drop_on_commit: bool = False  # the confirmed commit takes effect, then the link drops
+    # "before": the link drops as the confirm arrives (it never takes effect);
+    # "after": the confirm takes effect, then the link drops before the reply
+    drop_on_confirm: str = ""
+    unreachable_after_drop: float = 0.0  # seconds of refused connections after a drop
+    bgp_down: set[str] = field(default_factory=set)
+    link_down: set[str] = field(default_factory=set)
+    miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
+    malformed: str = ""  # a request (RPC, command or path prefix) answered with broken data
+
+
+def drop(device: Reachable, seconds: float) -> NoReturn:
+    """The management path goes down for `seconds`, this connection without an answer."""
+    device.unreachable_until = time.monotonic() + seconds
+    raise Drop
+
+
+def http_server(device: Reachable, handler: type[BaseHTTPRequestHandler]) -> ThreadingHTTPServer:
+    """An HTTP server on 127.0.0.1 (a free port) that answers nobody during an outage."""
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+        def verify_request(self, request: Any, client_address: Any) -> bool:
+            return time.monotonic() >= device.unreachable_until
+
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            pass  # a client that gave up before the answer: the device does not care
+
+    return Server(("127.0.0.1", 0), handler)
+
+
+def listener(backlog: int) -> socket.socket:
+    """A listening TCP socket on 127.0.0.1 (a free port), polled every 0.1 s."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(backlog)
+    sock.settimeout(0.1)
+    return sock
+
+
+def accept_loop(
+    sock: socket.socket,
+    stopping: threading.Event,
+    device: Reachable,
+    serve: Callable[[socket.socket], None],
+) -> None:
+    """Serves each connection on its own thread until `stopping`; none during an outage."""
+    while not stopping.is_set():
+        try:
+            client, _ = sock.accept()
+        except TimeoutError:
+            continue
+        except OSError:
+            return
+        if time.monotonic() < device.unreachable_until:
+            client.close()  # the management path is down: nobody answers
+            continue
+        threading.Thread(target=serve, args=(client,), daemon=True).start()
+
+
+class PasswordServer(paramiko.ServerInterface):
+    """SSH with one user's password, any channel."""
+
+    def __init__(self, username: str, password: str) -> None:
+        self.username, self.password = username, password
+
+    def check_auth_password(self, username: str, password: str) -> int:
+        ok = (username, password) == (self.username, self.password)
+        return paramiko.AUTH_SUCCESSFUL if ok else paramiko.AUTH_FAILED
+
+    def get_allowed_auths(self, username: str) -> str:
+        return "password"
+
+    def check_channel_request(self, kind: str, chanid: int) -> int:
+        return paramiko.OPEN_SUCCEEDED
+
+
+def basic_auth(headers: Message, username: str, password: str) -> bool:
+    """Whether an HTTP request's Authorization header carries this user's password."""
+    header = headers.get("Authorization", "")
+    if not header.startswith("Basic "):
+        return False
+    given = base64.b64decode(header[6:]).decode("utf-8", "replace")
+    return given == f"{username}:{password}"
+
+
+def reply(
+    handler: BaseHTTPRequestHandler,
+    status: int,
+    data: bytes,
+    content_type: str = "application/json",
+    reason: str | None = None,
+) -> None:
+    handler.send_response(status, reason)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+class HttpAndSsh:
+    """An HTTP API and an SSH server on free ports of 127.0.0.1, each on a daemon thread."""
+
+    def __init__(
+        self,
+        device: Reachable,
+        handler: type[BaseHTTPRequestHandler],
+        serve_ssh: Callable[[socket.socket], None],
+    ) -> None:
+        self.stopping = threading.Event()
+        self.http = http_server(device, handler)
+        self.ssh = listener(8)
+        self.threads = [
+            threading.Thread(
+                target=self.http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+            ),
+            threading.Thread(
+                target=accept_loop, args=(self.ssh, self.stopping, device, serve_ssh), daemon=True
+            ),
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    @property
+    def http_port(self) -> int:
+        return int(self.http.server_address[1])
+
+    @property
+    def ssh_port(self) -> int:
+        return int(self.ssh.getsockname()[1])
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.http.shutdown()
+        self.http.server_close()
+        for thread in self.threads:
+            thread.join(timeout=5)
+        self.ssh.close()
