@@ -73,7 +73,13 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"vlan \d+", "vlan"),
         (r"ip virtual-router mac-address \S+", None),
         (r"aaa authorization (exec|commands all) default local", None),
+        (r"ip as-path regex-mode (string|asn)", None),
+        (r"ip as-path access-list \S+ (permit|deny) .+", None),
+        (r"ip (large-|ext)?community-list \S+ (permit|deny) .+", None),
+        (r"router general", "router-general"),
     ],
+    "router-general": [(r"vrf \S+", "general-vrf")],
+    "general-vrf": [(r"leak routes source-vrf \S+ subscribe-policy \S+", None)],
     "vlan": [
         (r"name \S+", None),
     ],
@@ -94,7 +100,7 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"vxlan vlan \d+ vni \d+", None),
         (r"vxlan vrf \S+ vni \d+", None),
         (r"encapsulation dot1q vlan \d+", None),
-        (r"ipv6? verify unicast source reachable-via (any|rx)", None),
+        (r"(ip|ipv6) verify unicast source reachable-via (any|rx)", None),
     ],
     "router-bgp": [
         (r"router-id \S+", None),
@@ -122,6 +128,7 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
     ],
     "bgp-af": [
         (r"neighbor \S+ .+", None),
+        (r"redistribute bgp leaked", None),
         (r"network \S+( route-map \S+)?", None),
         (r"bgp .+", None),
     ],
@@ -660,6 +667,9 @@ def apply_line(stack: list[Node], text: str) -> None:
     """One flat config line, as napalm sends it: the innermost mode of the stack that accepts
     it takes it (entering a submode when it opens one), as the EOS parser falls back to parent
     modes; no mode accepting it is "Invalid input"."""
+    if text == "exit":  # back to the parent mode, as EOS leaves a submode
+        del stack[max(1, len(stack) - 1) :]
+        return
     negated = text.startswith(("no ", "default "))
     positive = text.split(" ", 1)[1] if negated else text
     for depth in range(len(stack) - 1, -1, -1):
