@@ -36,6 +36,11 @@ class Srv6Site(Node):
 
 
 class Srv6Vrf(Node):
+    id: int = Field(
+        ge=1,
+        le=65535,
+        description="The VRF's route target is organisation ASN:id on every site's borders.",
+    )
     sites: Annotated[list[Name], Field(min_length=2)] = Field(
         description="The sites whose borders carry this tenant VRF over SRv6 (BGP VPNv4/VPNv6, "
         "one uDT SID per VRF) and join it to their VRF-lite handoff."
