@@ -56,7 +56,10 @@ def test_a_third_site_changes_no_locator_sid_or_address_of_the_first_two(example
 def test_every_wrong_name_of_the_domain_is_reported_where_it_is_written(example: Path) -> None:
     srv6 = example / "intent" / "srv6.yaml"
     replace_in(srv6, "devices: [aus1-br1,", "devices: [aus1-br9,")
-    vrfs = "  vrfs:\n    storage: {sites: [aus1, syd9]}\n    gpu-a: {sites: [aus1, mel1]}"
+    vrfs = (
+        "  vrfs:\n    storage: {id: 10, sites: [aus1, syd9]}\n"
+        "    gpu-a: {id: 1, sites: [aus1, mel1]}"
+    )
     replace_in(srv6, "  vrfs: {}", vrfs)
     with pytest.raises(IntentError) as caught:
         lint_repo(example)
