@@ -21,7 +21,8 @@ def _storage_between_sites(repo: Path, mel1: str = "mel1: {id: 2, devices: []}")
     """VRF storage (in both sites' tenants) rides SRv6 between aus1 and mel1."""
     srv6 = repo / SRV6
     replace_in(srv6, "mel1: {id: 2, devices: []}", mel1)
-    replace_in(srv6, "  vrfs: {}", "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}")
+    with srv6.open("a") as handle:
+        handle.write("  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n")
 
 
 def test_the_example_passes_every_srv6_rule(example: Path) -> None:
@@ -136,7 +137,7 @@ def test_srv6_003_a_block_outside_5f00_is_accepted_from_the_internet(example: Pa
 
 def test_srv6_004_a_vrf_site_without_a_border_in_the_domain(example: Path) -> None:
     _storage_between_sites(example)  # mel1 keeps `devices: []`
-    line = line_of(example / SRV6, "storage: {id: 10")
+    line = line_of(example / SRV6, "    storage: {id: 10")
     assert findings_of(lint_repo(example), "SRV6-004") == [
         f"{SRV6}:{line}: VRF storage rides SRv6 to site mel1, but no border of mel1 is in the "
         "SRv6 domain: list its borders under srv6.sites.mel1.devices (or drop that line for "
@@ -154,7 +155,7 @@ def test_srv6_l3vpn_to_eos_borders_exits_1_naming_device_platform_and_feature(
     result = CliRunner().invoke(app, ["lint"])
     assert result.exit_code == 1, result.output
     lint = lint_repo(example)
-    line = line_of(example / SRV6, "storage: {id: 10")
+    line = line_of(example / SRV6, "    storage: {id: 10")
     eos = "Arista EOS"
     l3vpn = findings_of(lint, "PLAT-018")
     assert len(l3vpn) == 2

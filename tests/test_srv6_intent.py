@@ -58,9 +58,10 @@ def test_every_wrong_name_of_the_domain_is_reported_where_it_is_written(example:
     replace_in(srv6, "devices: [aus1-br1,", "devices: [aus1-br9,")
     vrfs = (
         "  vrfs:\n    storage: {id: 10, sites: [aus1, syd9]}\n"
-        "    gpu-a: {id: 1, sites: [aus1, mel1]}"
+        "    gpu-a: {id: 1, sites: [aus1, mel1]}\n"
     )
-    replace_in(srv6, "  vrfs: {}", vrfs)
+    with srv6.open("a") as handle:
+        handle.write(vrfs)
     with pytest.raises(IntentError) as caught:
         lint_repo(example)
     got = {f"{p.location.line}: {p.message}" for p in caught.value.problems}

@@ -92,7 +92,8 @@ def test_a_vrf_over_srv6_renders_vpn_sessions_sids_and_route_targets_on_iosxr(
     borders are refused by PLAT-018/019, tests/test_rules_srv6.py)."""
     srv6 = example / "intent/srv6.yaml"
     replace_in(srv6, "mel1: {id: 2, devices: []}", "mel1: {id: 2}")
-    replace_in(srv6, "  vrfs: {}", "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}")
+    with srv6.open("a") as handle:
+        handle.write("  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n")
     _, models = models_of(example)
     br1 = render_device(models["aus1-br1"])
     assert (
