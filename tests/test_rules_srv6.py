@@ -190,3 +190,13 @@ def test_iosxr_takes_no_f1616_locator(example: Path) -> None:
     assert [g.split(": ", 2)[1].split(" ")[0] for g in got] == ["aus1-br1", "aus1-br2"]
     assert all(g.startswith(f"{SRV6}:{line}: ") for g in got)
     assert all("it takes the F3216 format only" in g for g in got)
+
+
+def test_a_locator_on_nxos_is_refused_by_name(example: Path) -> None:
+    """aus1-lf3 is a Nexus 9000 leaf: no NX-OS SRv6 form was found."""
+    replace_in(example / SRV6, "aus1-lf1, aus1-lf2]", "aus1-lf1, aus1-lf2, aus1-lf3]")
+    assert findings_of(lint_repo(example), "PLAT-019") == [
+        f"{SRV6}:{line_of(example / SRV6, 'aus1: {id')}: aus1-lf3 (Cisco NX-OS) cannot render "
+        "an SRv6 uSID locator (F3216 5f00:0:167::/48): no SRv6 form found for NX-OS on the "
+        "Nexus 9000 (docs/srv6.md#platforms)"
+    ]

@@ -166,6 +166,7 @@ def _peers(
 
 def _system_id(router_id: str) -> str:
     """IS-IS system id from the IPv4 router id, each octet three digits: 10.0.0.1 ->
-    0100.0000.0001 (the usual derivation; unique wherever router ids are)."""
+    0100.0000.0001; unique wherever router ids are (the convention of Juniper's
+    "Understanding IS-IS Configuration": pad the router id to 12 digits, a dot every 4)."""
     digits = "".join(f"{int(octet):03d}" for octet in router_id.split("."))
     return ".".join(digits[i : i + 4] for i in range(0, 12, 4))
