@@ -546,6 +546,60 @@ class PlainVrf(Model):
         return tuple(dict.fromkeys(x.export_to_default for x in self.leaks if x.export_to_default))
 
 
+class Srv6Vrf(Model):
+    """A tenant VRF carried to other sites over SRv6: its route target on both ends (the same
+    in every site), one uDT SID per VRF from the locator (`alloc mode per-vrf`)."""
+
+    name: str
+    route_target: str  # ASN:N
+    sites: tuple[str, ...]  # the other sites it reaches
+
+
+class Srv6Peer(Model):
+    """An iBGP VPNv4/VPNv6 session to a border of another site, over the loopbacks."""
+
+    address: str  # the remote border's IPv6 loopback
+    remote_as: int
+    description: str
+    peer_device: str
+    update_source: str  # the local loopback's name
+
+
+class IsisInterface(Model):
+    name: str
+    passive: bool = False  # a loopback: advertised, no adjacency
+
+
+class Srv6StaticSid(Model):
+    sid: str  # the locator prefix for uN
+    behavior: Literal["uN"]
+
+
+class Srv6(Model):
+    """One device's part of the SRv6 domain (generators/build/srv6.py)."""
+
+    locator: str  # its name
+    prefix: str  # block + node uSID, e.g. 5f00:0:101::/48
+    block_len: int
+    node_len: int
+    func_len: int
+    format: str  # F3216
+    source_address: str | None = None  # H.Encaps outer source: the IPv6 loopback
+    isis_instance: str | None = None  # None: no IS-IS (static SIDs only)
+    isis_net: str | None = None
+    isis_interfaces: tuple[IsisInterface, ...] = ()
+    peers: tuple[Srv6Peer, ...] = ()
+    vrfs: tuple[Srv6Vrf, ...] = ()
+    static_sids: tuple[Srv6StaticSid, ...] = ()
+
+    @property
+    def l3vpn(self) -> bool:
+        return bool(self.vrfs)
+
+    def vrf(self, name: str) -> Srv6Vrf | None:
+        return next((v for v in self.vrfs if v.name == name), None)
+
+
 class DeviceModel(Model):
     hostname: str
     site: str
@@ -569,6 +623,7 @@ class DeviceModel(Model):
     vrfs: tuple[PlainVrf, ...] = ()
     acls: tuple[Acl, ...] = ()
     breakouts: tuple[Breakout, ...] = ()  # cages split into sub-ports, by port number
+    srv6: Srv6 | None = None  # its part of the SRv6 domain, if any
 
     def leaks_into_default(self, afi: str) -> bool:
         """Whether a plain VRF exports routes of this family into the default VRF."""

@@ -23,6 +23,7 @@ from meetme.validators.engine import RULES, SEVERITY_ORDER, Finding, Rule, all_r
 from meetme.validators.rules import catalogue  # noqa: F401
 from meetme.validators.rules.flow import flow_findings
 from meetme.validators.rules.platform import has_gaps, platform_findings
+from meetme.validators.rules.srv6 import srv6_findings
 
 
 @dataclass
@@ -63,6 +64,7 @@ def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) ->
     gaps = platform_findings(result.loaded, models.values())  # PLAT-*: before any render
     # FLOW-*: where routes go on the built models (origins, session VRFs, export policies)
     gaps += flow_findings(result.loaded, result.fabrics, models.values())
+    gaps += srv6_findings(result.loaded, models.values())  # SRV6-003: SIDs never leave
     rendered: list[RenderedConfig] = []
     for model in models.values():
         if not needs_lint(model) or has_gaps(model):  # only what the lint reads and can render

@@ -52,6 +52,8 @@ SEEDS: list[tuple[str, str]] = [
         "aus1/devices.yaml",
         "    redundancy_groups:\n      borders: {members: [aus1-br1, aus1-br2]}\n",
     ),
+    # a VRF over SRv6 (the example asks none: mel1's EOS borders cannot carry it)
+    ("srv6.yaml", "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n"),
 ]
 
 

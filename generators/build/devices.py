@@ -16,6 +16,7 @@ from meetme.generators.build.multihoming import (
     peer_vlan_neighbors,
 )
 from meetme.generators.build.overlay import connected_route_maps, evpn_device
+from meetme.generators.build.srv6 import dci_ports, srv6_of
 from meetme.generators.build.underlay import device_bfd, underlay_of
 from meetme.generators.model import (
     Address,
@@ -84,7 +85,8 @@ def build_device(
         underlay.interfaces
         + tuple(pair.interfaces)
         + tuple(edge.interfaces)
-        + tuple(handoff.interfaces),
+        + tuple(handoff.interfaces)
+        + tuple(dci_ports(intent, name, device)),
         key=lambda i: natural_key(i.name),
     )
     management = Management(
@@ -189,6 +191,7 @@ def build_device(
         vrfs=handoff.vrfs,
         acls=edge.acls,
         breakouts=fabric.ports.breakouts_of(name),
+        srv6=srv6_of(intent, site_name, name, device, fabric),
     )
 
 

@@ -56,7 +56,13 @@ PLATFORM = Platform(
     # source VRF for both families (Arista EOS User Manual, "Inter-VRF Local Route Leaking").
     vrf_leak_policies="per_vrf",
     # bgp.j2 prints VRF sessions inside the EVPN and the plain (VRF-lite) VRF blocks
+    # Arista documents static uN (EOS 4.34.2F, 7060X6; 7280R3 from 4.35.1F) and uA (4.35.0F)
+    # in TOIs, and no BGP L3VPN over SRv6; meetme renders no EOS SRv6 (docs/srv6.md#platforms).
+    srv6_missing="EOS documents static uN/uA SIDs only (Arista TOIs 'SRv6 uN Support', EOS "
+    "4.34.2F, 7280R3 from 4.35.1F) and no BGP L3VPN over SRv6; meetme renders no EOS SRv6",
     gap_checks=(
+        gaps.srv6_locator,
+        gaps.srv6_l3vpn,
         gaps.vrf_sessions_in_any_vrfs,
         gaps.segments_on_vteps,
         gaps.trunks_with_vlans,

@@ -59,6 +59,17 @@ _CAPABILITY_NAMES = frozenset(f.name for f in fields(Capabilities))
 
 
 @dataclass(frozen=True)
+class Srv6Support:
+    """What of SRv6 the platform's templates print, each part with a verified vendor form
+    (docs/srv6.md#platforms); a platform without it renders no SRv6 at all."""
+
+    formats: tuple[str, ...]  # the uSID formats it takes (F3216, F1616)
+    l3vpn: bool  # BGP VPNv4/VPNv6 with per-VRF SRv6 SIDs, IS-IS SRv6
+    asics: tuple[str, ...] | None = None  # the ASICs that forward it; None: every model
+    note: str = ""  # the source and release, for refusals
+
+
+@dataclass(frozen=True)
 class Gap:
     """A model value this platform cannot print: a PLAT-* finding, raised before rendering."""
 
@@ -140,6 +151,10 @@ class Platform:
     vrf_leak_policies: Literal["per_family", "per_vrf"] = "per_family"
     # how a port's speed and a cage's breakout are said (generators/resolve/ports.py)
     ports: PortForms = field(default_factory=PortForms)
+    # SRv6 uSID locators and services; None: none (generators/platforms/gaps.py srv6_*)
+    srv6: Srv6Support | None = None
+    # what the vendor documents of SRv6 where the templates print none, for the refusal
+    srv6_missing: str = "no SRv6 form verified for this platform"
     # why the platform lacks a capability, for the lint's refusal (capability name -> reason)
     missing_reasons: Mapping[str, str] = field(default_factory=dict)
     # vendor spellings, as Jinja filters of this platform's templates

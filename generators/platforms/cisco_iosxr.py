@@ -8,6 +8,7 @@ from meetme.generators.platforms.base import (
     LocalUsers,
     Platform,
     PortForms,
+    Srv6Support,
     UserRole,
 )
 
@@ -56,7 +57,16 @@ PLATFORM = Platform(
     },  # `ipv4 address A MASK`
     # RPL sets list only what matches and an if/elseif chain ends at a match-all clause
     # (routing_policy.j2); static routes are discard routes; VRF sessions print in plain VRFs.
+    # uSID locators, IS-IS SRv6, BGP VPNv4/VPNv6 with per-VRF SIDs (Cisco 8000 SRv6
+    # Configuration Guide; templates/cisco_iosxr/srv6.j2). F3216 only: the guide's uSID locator.
+    srv6=Srv6Support(
+        formats=("F3216",),
+        l3vpn=True,
+        note="Cisco 8000 SRv6 Configuration Guide, uSID Locator (F3216)",
+    ),
     gap_checks=(
+        gaps.srv6_locator,
+        gaps.srv6_l3vpn,
         gaps.prefix_list_denies,
         gaps.as_path_denies,
         gaps.clauses_after_match_all,

@@ -71,7 +71,10 @@ PLATFORM = Platform(
         "dotted_mac": spellings.dotted_mac,
         "as_path_regexes": spellings.as_path_regexes,
     },  # `system-mac 0000.0000.0011`
+    srv6_missing="no SRv6 form found for NX-OS on the Nexus 9000 (docs/srv6.md#platforms)",
     gap_checks=(
+        gaps.srv6_locator,
+        gaps.srv6_l3vpn,
         gaps.rpki,
         gaps.static_next_hop,
         # VRF sessions print in the EVPN and the plain (VRF-lite) VRF blocks of bgp.j2

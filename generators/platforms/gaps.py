@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from meetme.generators.model import DeviceModel, RouteMapEntry
 from meetme.generators.platforms.base import Gap, Platform
 
+from meetme.core.hardware import asic_of
+
 RPKI = "PLAT-001"
 STATIC_NEXT_HOP = "PLAT-002"
 VRF_SESSION = "PLAT-003"
@@ -27,6 +29,8 @@ SEGMENT_WITHOUT_SUPPRESSION = "PLAT-013"
 MLAG_WITHOUT_PEER_LINK = "PLAT-014"
 MULTIHOP_BFD_RANGE = "PLAT-015"
 VPC_DOMAIN_RANGE = "PLAT-017"  # PLAT-016 is the interface-name rule (validators/rules/platform.py)
+SRV6_L3VPN = "PLAT-018"
+SRV6_LOCATOR = "PLAT-019"
 
 RULE_IDS = (
     RPKI,
@@ -45,6 +49,8 @@ RULE_IDS = (
     MLAG_WITHOUT_PEER_LINK,
     MULTIHOP_BFD_RANGE,
     VPC_DOMAIN_RANGE,
+    SRV6_L3VPN,
+    SRV6_LOCATOR,
 )
 
 
@@ -240,3 +246,47 @@ def nxos_multihop_bfd(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
         f"NX-OS takes {low}-{high} ms",
         path=("sites", model.site, "underlay", "bfd", "interval"),
     )
+
+
+def srv6_locator(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """An SRv6 uSID locator where the platform, its ASIC or the format has no verified form."""
+    if model.srv6 is None:
+        return
+    support = platform.srv6
+    path = ("srv6", "sites", model.site)
+    feature = f"an SRv6 uSID locator ({model.srv6.format} {model.srv6.prefix})"
+    if support is None:
+        yield Gap(SRV6_LOCATOR, feature, platform.srv6_missing, path)
+        return
+    asic = asic_of(model.hardware_model)
+    if support.asics is not None and asic not in support.asics:
+        yield Gap(
+            SRV6_LOCATOR,
+            feature,
+            f"{model.hardware_model} ({asic or 'ASIC not catalogued'}) is not "
+            f"{' or '.join(support.asics)}: {support.note}",
+            path,
+        )
+    if model.srv6.format not in support.formats:
+        yield Gap(
+            SRV6_LOCATOR,
+            feature,
+            f"it takes the {', '.join(support.formats)} format only: {support.note}",
+            ("srv6", "format"),
+        )
+
+
+def srv6_l3vpn(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """Tenant VRFs over SRv6 (BGP VPNv4/VPNv6, per-VRF SIDs) where no form is verified."""
+    if model.srv6 is None or not model.srv6.vrfs:
+        return
+    if platform.srv6 is not None and platform.srv6.l3vpn:
+        return
+    detail = platform.srv6.note if platform.srv6 is not None else platform.srv6_missing
+    for vrf in model.srv6.vrfs:
+        yield Gap(
+            SRV6_L3VPN,
+            f"SRv6 L3VPN for VRF {vrf.name} (BGP VPNv4/VPNv6 with a per-VRF SRv6 SID)",
+            detail,
+            ("srv6", "vrfs", vrf.name, "sites"),
+        )

@@ -9,6 +9,7 @@ from meetme.generators.platforms.base import (
     OutputFile,
     Platform,
     PortForms,
+    Srv6Support,
     UserRole,
 )
 
@@ -47,7 +48,19 @@ PLATFORM = Platform(
         "as_path_regexes": spellings.as_path_regexes,  # no ASN ranges in as-path lists
         "yaml_str": spellings.yaml_str,  # YAML quoting by the library, not by hand
     },
+    # Transit uN SIDs only, in the default VRF, on Spectrum-4, since Cumulus Linux 5.14 (CLDOCS
+    # 5.14 "Segment Routing": "On the Spectrum-4 switch only", "In the default VRF only"; the
+    # NICs originate and terminate); no BGP services over SRv6 (templates/nvidia_nvue/srv6.j2).
+    srv6=Srv6Support(
+        formats=("F3216", "F1616"),
+        l3vpn=False,
+        asics=("Spectrum-4",),
+        note="Cumulus Linux 5.14+ 'Segment Routing': transit uN/uA SIDs on Spectrum-4 only, no "
+        "BGP services over SRv6",
+    ),
     gap_checks=(
+        gaps.srv6_locator,
+        gaps.srv6_l3vpn,
         gaps.rpki,
         gaps.static_next_hop,
         gaps.vrf_sessions_in_evpn_vrfs,

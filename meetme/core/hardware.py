@@ -65,6 +65,12 @@ def hardware() -> dict[str, Any]:
     return data
 
 
+def asic_of(model: str) -> str | None:
+    """The switching ASIC of a catalogued model, where the catalogue records it (`asic:`)."""
+    spec = hardware()["models"].get(model)
+    return None if spec is None else spec.get("asic")
+
+
 @dataclass(frozen=True)
 class Cage:
     """One front-panel cage as the catalogue describes its group."""

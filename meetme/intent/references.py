@@ -43,7 +43,59 @@ def check_references(
             problems.append(Problem(where, message, kind))
     for message, where, kind in _dci_references(data, sites, positions, value_positions or {}):
         problems.append(Problem(where, message, kind))
+    for message, where, kind in _srv6_references(data, sites, positions, value_positions or {}):
+        problems.append(Problem(where, message, kind))
     return problems
+
+
+def _srv6_references(
+    data: Any,
+    sites: dict[str, Any],
+    positions: dict[Path_, Location],
+    value_positions: dict[Path_, Location],
+) -> Iterator[tuple[str, Location, str]]:
+    """The SRv6 domain names sites, devices of those sites, and tenant VRFs each of whose
+    sites defines (a VRF joins the domain where a tenant of the site has it)."""
+    srv6 = _get(data, "srv6")
+
+    def at(*path: str | int) -> Location:
+        full: Path_ = ("srv6", *path)
+        if full in value_positions:
+            return value_positions[full]
+        return _nearest(positions, full)
+
+    domain_sites = _mapping(srv6, "sites")
+    for site_name, entry in domain_sites.items():
+        if site_name not in sites:
+            yield _unknown("site", site_name, sites), at("sites", site_name), DANGLING
+            continue
+        devices = _mapping(sites[site_name], "devices")
+        for index, device in enumerate(_list(entry, "devices")):
+            if isinstance(device, str) and device not in devices:
+                yield (
+                    _unknown(f"device of site {site_name}", device, devices),
+                    at("sites", site_name, "devices", index),
+                    DANGLING,
+                )
+    for vrf, entry in _mapping(srv6, "vrfs").items():
+        for index, site_name in enumerate(_list(entry, "sites")):
+            if not isinstance(site_name, str):
+                continue
+            where = at("vrfs", vrf, "sites", index)
+            if site_name not in domain_sites:
+                yield _unknown("site of the SRv6 domain", site_name, domain_sites), where, DANGLING
+            elif site_name in sites and vrf not in (known := _site_vrfs(sites[site_name])):
+                listed = ", ".join(sorted(known)) or "none"
+                yield (
+                    f"VRF '{vrf}' rides SRv6 to site {site_name}, but no tenant of "
+                    f"{site_name} has it (known: {listed})",
+                    where,
+                    DANGLING,
+                )
+
+
+def _site_vrfs(site: Any) -> set[str]:
+    return {vrf for tenant in _mapping(site, "tenants").values() for vrf in _mapping(tenant, "vrfs")}
 
 
 def _dci_references(

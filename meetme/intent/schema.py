@@ -5,7 +5,8 @@ whole intent); each feature's keys live in a module of its own name:
 schema_underlay (pools, asn, underlay, link_rules, links), schema_overlay (evpn, tenants),
 schema_multihoming (attachments), schema_handoff (handoff), schema_edge (cross_connects,
 peering), schema_clouds (peering.aws / azure / gcp), schema_management (management) and, at the
-top beside organisation and sites, schema_dci (dci: circuits between sites).
+top beside organisation and sites, schema_dci (dci: circuits between sites) and schema_srv6
+(srv6: the SRv6 domain).
 
 Named things (rooms, racks, devices, cross-connects) are mappings keyed by name, so a duplicate
 name is a duplicate key the reader rejects, within a file or across files.
@@ -24,6 +25,7 @@ from meetme.intent.schema_handoff import Handoff
 from meetme.intent.schema_management import Management
 from meetme.intent.schema_multihoming import Attachment
 from meetme.intent.schema_overlay import EvpnSettings, Tenant
+from meetme.intent.schema_srv6 import Srv6
 from meetme.intent.schema_underlay import AsnScheme, Link, LinkRule, Pools, Underlay
 from meetme.intent.types import (
     Asn,
@@ -157,6 +159,9 @@ class Intent(Node):
     sites: dict[Name, Site] = Field(min_length=1)
     dci: Dci | None = Field(
         default=None, description="Circuits between sites (schema_dci): ends, economics, needs."
+    )
+    srv6: Srv6 | None = Field(
+        default=None, description="The SRv6 domain between and inside sites (schema_srv6)."
     )
     waivers: list[Waiver] = Field(
         default_factory=list, description="Accepted exceptions to rules, with expiry."

@@ -14,7 +14,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from meetme.intent.schema_base import Node
-from meetme.intent.types import InterfaceName, Name, Speed
+from meetme.intent.types import InterfaceName, Mtu, Name, PrefixV4, PrefixV6, Speed
 
 # A finite number (YAML's .inf and .nan would make every sum meaningless).
 Number = Annotated[float, Field(allow_inf_nan=False)]
@@ -69,6 +69,16 @@ class DciCircuit(Node):
     built: Built | None = None
     leased: Leased | None = None
     diversity: Diversity = Field(default_factory=Diversity)
+    index: int | None = Field(
+        default=None,
+        ge=0,
+        description="The circuit's /31 and /127 are the index-th of dci.p2p_v4 / p2p_v6 (a end "
+        "the lower address); never renumber. Without it the ports render unaddressed.",
+    )
+    mtu: Mtu | None = Field(
+        default=None,
+        description="IP MTU of both DCI ports; default the lower underlay MTU of the two sites.",
+    )
 
     @model_validator(mode="after")
     def _one_economics(self) -> DciCircuit:
@@ -92,6 +102,8 @@ class DciNeed(Node):
 
 class Dci(Node):
     currency: Currency = "USD"
+    p2p_v4: PrefixV4 | None = Field(default=None, description="The circuits' /31s, by index.")
+    p2p_v6: PrefixV6 | None = Field(default=None, description="The circuits' /127s, by index.")
     circuits: dict[Name, DciCircuit] = Field(default_factory=dict)
     diverse_groups: dict[Name, Annotated[list[Name], Field(min_length=2)]] = Field(
         default_factory=dict,

@@ -15,5 +15,6 @@ from meetme.validators.rules import (  # noqa: F401
     overlay,
     phy,
     platform,
+    srv6,
     topology,
 )

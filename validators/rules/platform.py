@@ -283,3 +283,23 @@ _limit(
     "docs/syntax.md#nxos-vpc (Cisco Nexus NX-OS Interfaces Configuration Guide, vPC domain: "
     '"a vPC domain ID ... using a number from 1 to 1000")',
 )
+_limit(
+    limits.SRV6_L3VPN,
+    "Tenant VRFs ride SRv6 only on a platform that carries BGP L3VPN over SRv6",
+    "A VRF named under `srv6.vrfs` needs, on every border of each of its sites, BGP VPNv4/VPNv6 "
+    "sessions and one SRv6 SID per VRF (RFC 9252, RFC 8986 End.DT4/DT6). A platform without "
+    "a verified form for them would leave the VRF unreachable from the other site: the lint "
+    "names the device, its platform and the feature instead of rendering half a VPN.",
+    "docs/srv6.md#platforms (Cisco 8000 SRv6 Configuration Guide; Arista TOIs 'SRv6 uN "
+    "Support'; Cumulus Linux 5.14 'Segment Routing')",
+)
+_limit(
+    limits.SRV6_LOCATOR,
+    "An SRv6 locator only where the platform, its ASIC and the uSID format have a form",
+    "A device that takes a locator (`srv6.sites.<site>.devices`, default the borders) must "
+    "forward uSIDs in hardware and take the domain's format: Cumulus Linux forwards SRv6 on "
+    "Spectrum-4 only; IOS-XR's uSID locator is F3216; EOS and NX-OS have no form meetme "
+    "renders. A locator the switch cannot program black-holes every SID under it.",
+    "docs/srv6.md#platforms (Cisco 8000 SRv6 Configuration Guide, uSID Locator (F3216); "
+    "Cumulus Linux 5.14 'Segment Routing': Spectrum-4 only)",
+)

@@ -1,0 +1,172 @@
+"""SRv6 on a device: its locator, the DCI ports it terminates, IS-IS with SRv6 over the border
+pair and the DCI links inside the domain, BGP VPNv4/VPNv6 to the other sites' borders for the
+tenant VRFs that ride SRv6, and static uN SIDs where no IGP hands them out (NVUE).
+
+The DCI ports live here because SRv6 is what runs over them: each is a routed port with the
+circuit's /31 and /127 (dci.p2p_v4 / p2p_v6 by the circuit's index) and its IP MTU.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from meetme.generators.build.links import pair_link
+from meetme.generators.model import (
+    Address,
+    Interface,
+    IsisInterface,
+    PeerPort,
+    Srv6,
+    Srv6Peer,
+    Srv6StaticSid,
+    Srv6Vrf,
+)
+from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve import allocate
+from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.resolve.srv6 import Locator, locators, vrf_sites
+
+from meetme.intent.schema import Device, Intent
+from meetme.intent.schema_dci import DciCircuit, DciEnd
+
+ISIS_INSTANCE = "SRV6"
+
+
+def dci_addresses(intent: Intent, circuit: DciCircuit) -> dict[str, tuple[str | None, str | None]]:
+    """Each end's (IPv4 /31, IPv6 /127) by "a" / "b"; None where no pool or index is given."""
+    dci = intent.dci
+    out: dict[str, tuple[str | None, str | None]] = {"a": (None, None), "b": (None, None)}
+    if dci is None or circuit.index is None:
+        return out
+    for k, end in enumerate(("a", "b")):
+        v4 = v6 = None
+        if dci.p2p_v4 is not None:
+            v4 = f"{ipaddress.ip_network(dci.p2p_v4).network_address + 2 * circuit.index + k}/31"
+        if dci.p2p_v6 is not None:
+            v6 = f"{ipaddress.ip_network(dci.p2p_v6).network_address + 2 * circuit.index + k}/127"
+        out[end] = (v4, v6)
+    return out
+
+
+def dci_ip_mtu(intent: Intent, circuit: DciCircuit) -> int:
+    """The circuit's IP MTU: as written, else the lower underlay MTU of its two sites."""
+    if circuit.mtu is not None:
+        return circuit.mtu
+    return min(intent.sites[end.site].underlay.mtu for end in (circuit.a, circuit.b))
+
+
+def dci_ends(intent: Intent, name: str) -> list[tuple[str, DciCircuit, DciEnd, DciEnd, str]]:
+    """(circuit name, circuit, local end, far end, side) of every circuit ending on `name`."""
+    if intent.dci is None:
+        return []
+    found = []
+    for circuit_name, circuit in sorted(intent.dci.circuits.items()):
+        for side, local, far in (("a", circuit.a, circuit.b), ("b", circuit.b, circuit.a)):
+            if local.device == name:
+                found.append((circuit_name, circuit, local, far, side))
+    return found
+
+
+def dci_ports(intent: Intent, name: str, device: Device) -> list[Interface]:
+    platform = PLATFORMS[device.platform]
+    ports = []
+    for circuit_name, circuit, local, far, side in dci_ends(intent, name):
+        v4, v6 = dci_addresses(intent, circuit)[side]
+        ip_mtu = dci_ip_mtu(intent, circuit)
+        ports.append(
+            Interface(
+                name=local.interface,
+                kind="routed",
+                description=f"DCI {circuit_name} to {far.device} {far.interface}",
+                ipv4=Address.of(v4) if v4 else None,
+                ipv6=Address.of(v6) if v6 else None,
+                ip_mtu=ip_mtu,
+                mtu=platform.mtu(ip_mtu),
+                peer=PeerPort(device=far.device, interface=far.interface),
+            )
+        )
+    return ports
+
+
+def srv6_of(
+    intent: Intent, site_name: str, name: str, device: Device, fabric: SiteFabric
+) -> Srv6 | None:
+    found = locators(intent)
+    mine = found.get(name)
+    if mine is None or intent.srv6 is None:
+        return None
+    site = intent.sites[site_name]
+    platform = PLATFORMS[device.platform]
+    loopback = allocate.loopback_v6(site, device)
+    common = {
+        "locator": mine.name,
+        "prefix": mine.prefix,
+        "block_len": mine.block_len,
+        "node_len": mine.node_len,
+        "func_len": mine.func_len,
+        "format": intent.srv6.format,
+    }
+    if device.role != "border":
+        # inside the fabric: transit uN SIDs the NICs steer through, no IGP (Cumulus 5.14+)
+        return Srv6(**common, static_sids=(Srv6StaticSid(sid=mine.prefix, behavior="uN"),))
+    vrfs = tuple(
+        Srv6Vrf(name=vrf, route_target=f"{intent.organisation.asn}:{intent.srv6.vrfs[vrf].id}",
+                sites=others)
+        for vrf, others in vrf_sites(intent, site_name).items()
+    )  # fmt: skip
+    isis = [IsisInterface(name=platform.loopback_names[0], passive=True)]
+    for local, remote, _link in fabric.links_of(name):
+        if pair_link(intent, site, device, remote) and remote.device in found:
+            isis.append(IsisInterface(name=local.interface))
+    for _circuit, _c, dci_local, dci_far, _side in dci_ends(intent, name):
+        if dci_far.device in found:  # the far border is in the domain: the IGP runs over the DCI
+            isis.append(IsisInterface(name=dci_local.interface))
+    return Srv6(
+        **common,
+        source_address=str(ipaddress.ip_interface(loopback).ip) if loopback else None,
+        isis_instance=ISIS_INSTANCE,
+        isis_net=f"{intent.srv6.isis_area}.{_system_id(fabric.router_ids[name])}.00",
+        isis_interfaces=tuple(dict.fromkeys(isis)),
+        peers=tuple(_peers(intent, site_name, name, vrfs, found, platform.loopback_names[0])),
+        vrfs=vrfs,
+    )
+
+
+def _peers(
+    intent: Intent,
+    site_name: str,
+    name: str,
+    vrfs: tuple[Srv6Vrf, ...],
+    found: dict[str, Locator],
+    update_source: str,
+) -> list[Srv6Peer]:
+    """Every border of the domain in a site one of this border's SRv6 VRFs reaches."""
+    far_sites = sorted({s for vrf in vrfs for s in vrf.sites})
+    peers = []
+    for far_site in far_sites:
+        site = intent.sites[far_site]
+        for far_name, locator in sorted(found.items()):
+            far = site.devices.get(far_name)
+            if locator.site != far_site or far is None or far.role != "border":
+                continue
+            address = allocate.loopback_v6(site, far)
+            if address is None:
+                continue
+            peers.append(
+                Srv6Peer(
+                    address=str(ipaddress.ip_interface(address).ip),
+                    remote_as=allocate.device_asn(intent, site, far),
+                    description=f"SRv6 L3VPN to {far_name} ({far_site})",
+                    peer_device=far_name,
+                    update_source=update_source,
+                )
+            )
+    return peers
+
+
+def _system_id(router_id: str) -> str:
+    """IS-IS system id from the IPv4 router id, each octet three digits: 10.0.0.1 ->
+    0100.0000.0001; unique wherever router ids are (the convention of Juniper's
+    "Understanding IS-IS Configuration": pad the router id to 12 digits, a dot every 4)."""
+    digits = "".join(f"{int(octet):03d}" for octet in router_id.split("."))
+    return ".".join(digits[i : i + 4] for i in range(0, 12, 4))

@@ -1,0 +1,202 @@
+"""SRV6-*: each rule passes on the example and fails on the edit an engineer could make, with
+the boundary just inside and just outside every limit; the platforms that cannot carry SRv6
+L3VPN are refused by name (PLAT-018/019, exit 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+SRV6 = "intent/srv6.yaml"
+DCI = "intent/dci.yaml"
+MEMBERS = "aus1: {id: 1, devices: [aus1-br1, aus1-br2, aus1-lf1, aus1-lf2]}"
+
+
+def _storage_between_sites(repo: Path, mel1: str = "mel1: {id: 2, devices: []}") -> None:
+    """VRF storage (in both sites' tenants) rides SRv6 between aus1 and mel1."""
+    srv6 = repo / SRV6
+    replace_in(srv6, "mel1: {id: 2, devices: []}", mel1)
+    with srv6.open("a") as handle:
+        handle.write("  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n")
+
+
+def test_the_example_passes_every_srv6_rule(example: Path) -> None:
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule.startswith(("SRV6", "PLAT-018", "PLAT-019"))] == []
+
+
+# --- SRV6-001 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("site_id", "found"), [(223, False), (224, True)])
+def test_srv6_001_a_site_id_fits_below_the_local_id_range(
+    example: Path, site_id: int, found: bool
+) -> None:
+    replace_in(example / SRV6, "aus1: {id: 1,", f"aus1: {{id: {site_id},")
+    expected = [
+        f"{SRV6}:{line_of(example / SRV6, 'aus1: {id:')}: site aus1's SRv6 id 224 is outside "
+        "1-223: it is the high byte of every node uSID, which must stay below the local-ID "
+        "range 0xE000"
+    ]
+    assert findings_of(lint_repo(example), "SRV6-001") == (expected if found else [])
+
+
+@pytest.mark.parametrize(("device_id", "found"), [(255, False), (256, True)])
+def test_srv6_001_a_members_device_id_fits_the_low_byte(
+    example: Path, device_id: int, found: bool
+) -> None:
+    devices = example / "intent/aus1/devices.yaml"
+    # room for an id of 256: 64 links each in the /16 p2p pool, and its own loopbacks beyond
+    # the /24 pools
+    replace_in(example / "intent/aus1/site.yaml", "links_per_device: 128", "links_per_device: 64")
+    replace_in(
+        devices,
+        "aus1-lf2:\n        id: 102",
+        f"aus1-lf2:\n        id: {device_id}\n        loopback_v4: 10.0.2.1/32\n"
+        "        vtep_v4: 10.0.2.2/32",
+    )
+    got = findings_of(lint_repo(example), "SRV6-001")
+    line = line_of(devices, f"id: {device_id}")
+    expected = [
+        f"intent/aus1/devices.yaml:{line}: aus1-lf2's id 256 does not fit the node uSID's low "
+        "byte (1-255): renumber it or leave it out of the SRv6 domain"
+    ]
+    assert got == (expected if found else [])
+
+
+def test_srv6_001_two_sites_with_one_id_a_block_of_the_wrong_length_or_overlapping(
+    example: Path,
+) -> None:
+    srv6 = example / SRV6
+    replace_in(srv6, "mel1: {id: 2,", "mel1: {id: 1,")
+    replace_in(srv6, "format: F3216", "format: F3216\n  block: 2001:db8:0::/48")
+    got = findings_of(lint_repo(example), "SRV6-001")
+    block, mel1 = line_of(srv6, "block:"), line_of(srv6, "mel1: {id")
+    assert got == [
+        f"{SRV6}:{block}: SRv6 block 2001:db8::/48 is a /48; the F3216 format takes a /32 block",
+        f"{SRV6}:{block}: SRv6 block 2001:db8::/48 overlaps site aus1's loopback_v6 pool "
+        "2001:db8:0:ff::/64",
+        f"{SRV6}:{block}: SRv6 block 2001:db8::/48 overlaps site aus1's p2p_v6 pool "
+        "2001:db8:0:1000::/52",
+        f"{SRV6}:{mel1}: sites aus1 and mel1 share SRv6 id 1: their devices would take the same "
+        "locators; give each site its own id",
+    ]
+
+
+# --- SRV6-002 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("mtu", "found"), [(9040, False), (9039, True)])
+def test_srv6_002_the_dci_mtu_covers_tenant_mtu_plus_the_outer_header(
+    example: Path, mtu: int, found: bool
+) -> None:
+    """storage's networks run the default 9000: 9000 + 40 = 9040 fits exactly."""
+    _storage_between_sites(example, "mel1: {id: 2}")
+    replace_in(example / DCI, "    syd-mel-coastal:\n", f"    syd-mel-coastal:\n      mtu: {mtu}\n")
+    expected = [
+        f"{DCI}:{line_of(example / DCI, f'mtu: {mtu}')}: DCI circuit syd-mel-coastal carries IP "
+        "packets of 9039 bytes, but VRF storage rides it over SRv6 with networks of up to 9000 "
+        "bytes: 9000 + 40 (outer IPv6) + 0 (SRH) = 9040; raise the circuit's mtu or lower the "
+        "networks'"
+    ]
+    assert findings_of(lint_repo(example), "SRV6-002") == (expected if found else [])
+
+
+# --- SRV6-003 ---------------------------------------------------------------------------------
+
+
+def test_srv6_003_a_block_outside_5f00_is_accepted_from_the_internet(example: Path) -> None:
+    """A global block no import policy drops: every Internet session would take it in, on
+    every border of both sites; nothing is announced (exports stay our aggregates)."""
+    replace_in(example / SRV6, "format: F3216", "format: F3216\n  block: 2a0d:a000::/32")
+    got = findings_of(lint_repo(example), "SRV6-003")
+    line = line_of(example / SRV6, "block:")
+    prefixes = (
+        "2a0d:a000::/32, 2a0d:a000:101::/48, 2a0d:a000:102::/48, 2a0d:a000:165::/48, "
+        "2a0d:a000:166::/48"
+    )
+    assert [g.split(": ", 2)[1].split(" ")[:2] for g in got] == [
+        [border, "accepts"] for border in ("aus1-br1", "aus1-br2", "mel1-br1", "mel1-br2")
+    ]
+    first = got[0]
+    assert first.startswith(f"{SRV6}:{line}: aus1-br1 accepts SRv6 prefixes {prefixes} from ")
+    assert "transit transit-a XC-TA-1" in first
+    assert first.endswith(
+        "their import policies let them through; draw the block from 5f00::/16 (RFC 9602), "
+        "which every import policy drops as a bogon"
+    )
+
+
+# --- SRV6-004 ---------------------------------------------------------------------------------
+
+
+def test_srv6_004_a_vrf_site_without_a_border_in_the_domain(example: Path) -> None:
+    _storage_between_sites(example)  # mel1 keeps `devices: []`
+    line = line_of(example / SRV6, "    storage: {id: 10")
+    assert findings_of(lint_repo(example), "SRV6-004") == [
+        f"{SRV6}:{line}: VRF storage rides SRv6 to site mel1, but no border of mel1 is in the "
+        "SRv6 domain: list its borders under srv6.sites.mel1.devices (or drop that line for "
+        "the default)"
+    ]
+
+
+# --- PLAT-018 / PLAT-019: the platforms that cannot -------------------------------------------
+
+
+def test_srv6_l3vpn_to_eos_borders_exits_1_naming_device_platform_and_feature(
+    example: Path,
+) -> None:
+    _storage_between_sites(example, "mel1: {id: 2}")
+    result = CliRunner().invoke(app, ["lint"])
+    assert result.exit_code == 1, result.output
+    lint = lint_repo(example)
+    line = line_of(example / SRV6, "    storage: {id: 10")
+    eos = "Arista EOS"
+    l3vpn = findings_of(lint, "PLAT-018")
+    assert len(l3vpn) == 2
+    for border in ("mel1-br1", "mel1-br2"):
+        match = [g for g in l3vpn if g.startswith(f"{SRV6}:{line}: {border} (")]
+        assert len(match) == 1
+        assert eos in match[0]
+        assert "cannot render SRv6 L3VPN for VRF storage (BGP VPNv4/VPNv6" in match[0]
+        assert "no BGP L3VPN over SRv6" in match[0]
+    locator = findings_of(lint, "PLAT-019")
+    assert [g.split(": ", 1)[1].split(" (")[0] for g in locator] == ["mel1-br1", "mel1-br2"]
+    assert all("cannot render an SRv6 uSID locator (F3216 5f00:0:201::/48)" in g or
+               "5f00:0:202::/48" in g for g in locator)  # fmt: skip
+
+
+def test_a_locator_on_a_spectrum_3_switch_is_refused(example: Path) -> None:
+    """aus1-bl5 is an SN4700 (Spectrum-3): Cumulus programs SRv6 on Spectrum-4 only."""
+    replace_in(example / SRV6, "aus1-lf1, aus1-lf2]", "aus1-lf1, aus1-lf2, aus1-bl5]")
+    got = findings_of(lint_repo(example), "PLAT-019")
+    assert got == [
+        f"{SRV6}:{line_of(example / SRV6, 'aus1: {id')}: aus1-bl5 (NVIDIA Cumulus Linux 5.16 "
+        "(NVUE)) cannot render an SRv6 uSID locator (F3216 5f00:0:119::/48): SN4700 (Spectrum-3) "
+        "is not Spectrum-4: Cumulus Linux 5.14+ 'Segment Routing': transit uN/uA SIDs on "
+        "Spectrum-4 only, no BGP services over SRv6"
+    ]
+
+
+def test_iosxr_takes_no_f1616_locator(example: Path) -> None:
+    replace_in(example / SRV6, "format: F3216", "format: F1616")
+    got = findings_of(lint_repo(example), "PLAT-019")
+    line = line_of(example / SRV6, "format: F1616")
+    assert [g.split(": ", 2)[1].split(" ")[0] for g in got] == ["aus1-br1", "aus1-br2"]
+    assert all(g.startswith(f"{SRV6}:{line}: ") for g in got)
+    assert all("it takes the F3216 format only" in g for g in got)
+
+
+def test_a_locator_on_nxos_is_refused_by_name(example: Path) -> None:
+    """aus1-lf3 is a Nexus 9000 leaf: no NX-OS SRv6 form was found."""
+    replace_in(example / SRV6, "aus1-lf1, aus1-lf2]", "aus1-lf1, aus1-lf2, aus1-lf3]")
+    assert findings_of(lint_repo(example), "PLAT-019") == [
+        f"{SRV6}:{line_of(example / SRV6, 'aus1: {id')}: aus1-lf3 (Cisco NX-OS) cannot render "
+        "an SRv6 uSID locator (F3216 5f00:0:167::/48): no SRv6 form found for NX-OS on the "
+        "Nexus 9000 (docs/srv6.md#platforms)"
+    ]

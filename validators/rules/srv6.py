@@ -1,0 +1,252 @@
+"""SRV6-*: the SRv6 domain (intent `srv6:`), its locators, what the DCI must carry for it, and
+that its SIDs never leave it.
+
+The domain spans sites, so the intent-level rules run once, in the first site's context (the
+engine calls each rule once per site). SRV6-003 follows routes through the built device models
+with the policy evaluator, like the FLOW rules; `srv6_findings` is its entry point, which the
+pipeline calls beside `flow_findings`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable, Iterator
+from itertools import combinations
+
+from meetme.generators.build.srv6 import dci_ip_mtu
+from meetme.generators.model import DeviceModel
+from meetme.generators.resolve.srv6 import (
+    FORMATS,
+    SRV6_SID_SPACE,
+    block_of,
+    locators,
+    members,
+)
+from meetme.validators.engine import RULES, Finding, Hit, Path_, SiteContext, rule
+from meetme.validators.policy_eval import Route, evaluate
+
+from meetme.intent.loader import LoadedIntent
+from meetme.intent.schema import Intent
+from meetme.intent.schema_srv6 import Srv6
+
+SID_BLOCK_NEVER_LEAKS = "SRV6-003"
+# node uSIDs at E000 and above are local IDs (Cisco 8000 SRv6 guide, uSID local ID block from
+# 0xE000; EOS `end usid` takes 0x1-0xDFFF): a site's byte is at most 0xDF
+MAX_SITE_ID = 0xDF
+MAX_DEVICE_ID = 0xFF  # the low byte of the node uSID
+OUTER_IPV6 = 40  # H.Encaps: one outer IPv6 header (RFC 8986 section 5.1)
+SRH_BYTES = 0  # one uSID carrier holds the whole path: no SRH (RFC 9800 section 4, H.Encaps.Red)
+
+
+def _domain(ctx: SiteContext) -> Srv6 | None:
+    intent = ctx.loaded.intent
+    if intent.srv6 is None or ctx.name != min(intent.sites):
+        return None
+    return intent.srv6
+
+
+@rule(
+    "SRV6-001",
+    "error",
+    "Locators fit the uSID format, sit in one block and are unique",
+    "uN forwarding matches the block and the 16-bit node uSID, shifts and looks up again: every "
+    "node's locator must be exactly block + node uSID in one block of the format's length, "
+    "unique in the domain, and its node uSID below the local-ID range (0xE000, where IOS-XR "
+    "allocates service SIDs and above EOS's global range). meetme derives the node uSID from "
+    "the site's id (high byte) and the device's id (low byte), so each must fit its byte; the "
+    "block must overlap no other address plan.",
+    "docs/standards.md#srv6-001",
+)
+def locators_fit(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    intent = ctx.loaded.intent
+    block_len = FORMATS[srv6.format][0]
+    block = block_of(srv6)
+    if block.prefixlen != block_len:
+        yield Hit(
+            f"SRv6 block {block} is a /{block.prefixlen}; the {srv6.format} format takes a "
+            f"/{block_len} block",
+            ("srv6", "block"),
+        )
+    seen: dict[int, str] = {}
+    for site_name, entry in sorted(srv6.sites.items(), key=lambda kv: kv[1].path):
+        if not 1 <= entry.id <= MAX_SITE_ID:
+            yield Hit(
+                f"site {site_name}'s SRv6 id {entry.id} is outside 1-{MAX_SITE_ID}: it is the "
+                "high byte of every node uSID, which must stay below the local-ID range 0xE000",
+                ("srv6", "sites", site_name, "id"),
+            )
+        elif entry.id in seen:
+            yield Hit(
+                f"sites {seen[entry.id]} and {site_name} share SRv6 id {entry.id}: their "
+                "devices would take the same locators; give each site its own id",
+                ("srv6", "sites", site_name, "id"),
+            )
+        seen.setdefault(entry.id, site_name)
+        for name in members(intent, site_name):
+            device = intent.sites[site_name].devices[name]
+            if device.id > MAX_DEVICE_ID:
+                yield Hit(
+                    f"{name}'s id {device.id} does not fit the node uSID's low byte "
+                    f"(1-{MAX_DEVICE_ID}): renumber it or leave it out of the SRv6 domain",
+                    ("sites", site_name, "devices", name, "id"),
+                )
+    for where, prefix in _address_plan(intent):
+        if block.overlaps(prefix):
+            yield Hit(f"SRv6 block {block} overlaps {where} {prefix}", ("srv6", "block"))
+
+
+def _address_plan(intent: Intent) -> Iterator[tuple[str, ipaddress.IPv6Network]]:
+    for aggregate in intent.organisation.aggregates:
+        net = ipaddress.ip_network(aggregate)
+        if isinstance(net, ipaddress.IPv6Network):
+            yield "the organisation's aggregate", net
+    for site_name, site in sorted(intent.sites.items()):
+        for pool in ("loopback_v6", "p2p_v6"):
+            value = getattr(site.pools, pool)
+            if value is not None:
+                yield f"site {site_name}'s {pool} pool", ipaddress.IPv6Network(value)
+    if intent.dci is not None and intent.dci.p2p_v6 is not None:
+        yield "the DCI's p2p_v6 pool", ipaddress.IPv6Network(intent.dci.p2p_v6)
+
+
+@rule(
+    "SRV6-002",
+    "error",
+    "The DCI's MTU carries the largest tenant packet in its SRv6 encapsulation",
+    "A tenant packet crossing to another site over SRv6 gains an outer IPv6 header (40 bytes) "
+    "and, when its path needs more than one uSID carrier, a segment routing header (8 + 16 per "
+    "segment; none here: one carrier holds the path). A DCI circuit whose IP MTU is smaller "
+    "than the largest MTU of a VRF's networks plus that overhead drops or fragments exactly the "
+    "large packets GPU and storage traffic sends. Exactly fitting passes.",
+    "docs/standards.md#srv6-002",
+)
+def dci_mtu_covers_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    intent = ctx.loaded.intent
+    if srv6 is None or intent.dci is None:
+        return
+    for vrf, entry in sorted(srv6.vrfs.items()):
+        tenant_mtu = _largest_mtu(intent, vrf, entry.sites)
+        if tenant_mtu is None:
+            continue
+        need = tenant_mtu + OUTER_IPV6 + SRH_BYTES
+        pairs = {frozenset(p) for p in combinations(entry.sites, 2)}
+        for name, circuit in sorted(intent.dci.circuits.items()):
+            if frozenset((circuit.a.site, circuit.b.site)) not in pairs:
+                continue
+            mtu = dci_ip_mtu(intent, circuit)
+            if mtu < need:
+                where: Path_ = ("dci", "circuits", name)
+                if circuit.mtu is not None:
+                    where = (*where, "mtu")
+                yield Hit(
+                    f"DCI circuit {name} carries IP packets of {mtu} bytes, but VRF {vrf} rides "
+                    f"it over SRv6 with networks of up to {tenant_mtu} bytes: {tenant_mtu} + "
+                    f"{OUTER_IPV6} (outer IPv6) + {SRH_BYTES} (SRH) = {need}; raise the "
+                    "circuit's mtu or lower the networks'",
+                    where,
+                )
+
+
+def _largest_mtu(intent: Intent, vrf: str, sites: Iterable[str]) -> int | None:
+    mtus = [
+        network.mtu
+        for site_name in sites
+        if site_name in intent.sites
+        for tenant in intent.sites[site_name].tenants.values()
+        for network in tenant.networks.values()
+        if network.vrf == vrf
+    ]
+    return max(mtus, default=None)
+
+
+@rule(
+    "SRV6-004",
+    "error",
+    "Every site of an SRv6 VRF has a border in the domain",
+    "A VRF rides SRv6 from a site's borders: they hold its VRF-lite handoff and its VPNv4/VPNv6 "
+    "sessions to the other sites. A site named under a VRF's `sites:` none of whose borders "
+    "takes a locator (`srv6.sites.<site>.devices`) has no end for it, and the VRF reaches "
+    "nothing there while the intent reads as if it did.",
+    "docs/standards.md#srv6-004",
+)
+def vrf_sites_have_borders(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    intent = ctx.loaded.intent
+    for vrf, entry in sorted(srv6.vrfs.items()):
+        for index, site_name in enumerate(entry.sites):
+            if site_name not in intent.sites or site_name not in srv6.sites:
+                continue  # a wrong name is the reader's (exit 2)
+            devices = intent.sites[site_name].devices
+            if not any(devices[n].role == "border" for n in members(intent, site_name)):
+                yield Hit(
+                    f"VRF {vrf} rides SRv6 to site {site_name}, but no border of "
+                    f"{site_name} is in the SRv6 domain: list its borders under "
+                    f"srv6.sites.{site_name}.devices (or drop that line for the default)",
+                    ("srv6", "vrfs", vrf, "sites", index),
+                )
+
+
+rule(
+    SID_BLOCK_NEVER_LEAKS,
+    "error",
+    "The SRv6 block never leaves the domain in BGP and is never accepted into it",
+    "SRv6 trusts the domain: a packet from outside addressed to one of our SIDs would run our "
+    "instructions (RFC 8402 section 8, RFC 8754 section 5.1). Neither the block nor any "
+    "locator may be announced to a transit, IX, PNI or cloud, and none may be accepted from "
+    "one (5f00::/16 belongs in every inbound bogon filter). Each external session's export and "
+    "import policy is run on the block and every locator as the router would.",
+    "docs/standards.md#srv6-003",
+)(lambda _ctx: iter(()))
+
+
+def srv6_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
+    """SRV6-003 on the built models: every external session's policies against the block and
+    every locator of the domain."""
+    srv6 = loaded.intent.srv6
+    if srv6 is None:
+        return []
+    prefixes = [str(block_of(srv6)), *(loc.prefix for loc in locators(loaded.intent).values())]
+    path: Path_ = ("srv6", "block") if srv6.block is not None else ("srv6",)
+    found = []
+    hint = (
+        "" if block_of(srv6).subnet_of(SRV6_SID_SPACE) else
+        "; draw the block from 5f00::/16 (RFC 9602), which every import policy drops as a bogon"
+    )  # fmt: skip
+    for model in models:
+        # per device and direction: the sessions that let an SRv6 prefix through, and which
+        leaks: dict[str, dict[str, set[str]]] = {"announces": {}, "accepts": {}}
+        for n in model.bgp.neighbors:
+            if not n.external or n.afi != "ipv6":
+                continue
+            for prefix in prefixes:
+                for way, policy in (("announces", n.route_map_out), ("accepts", n.route_map_in)):
+                    if evaluate(model, policy, Route(prefix)).accepted:
+                        leaks[way].setdefault(n.description, set()).add(prefix)
+        for way, sessions in leaks.items():
+            if not sessions:
+                continue
+            leaked = sorted({p for ps in sessions.values() for p in ps}, key=_prefix_key)
+            found.append(
+                Finding(
+                    rule=SID_BLOCK_NEVER_LEAKS,
+                    severity=RULES[SID_BLOCK_NEVER_LEAKS].severity,
+                    message=f"{model.hostname} {way} SRv6 prefixes {', '.join(leaked)} "
+                    f"{'to' if way == 'announces' else 'from'} {', '.join(sorted(sessions))}: "
+                    f"their {'export' if way == 'announces' else 'import'} policies let them "
+                    f"through{hint}",
+                    location=loaded.where(path),
+                    path=".".join(str(p) for p in path),
+                )
+            )
+    return found
+
+
+def _prefix_key(prefix: str) -> tuple[int, int]:
+    net = ipaddress.ip_network(prefix)
+    return int(net.network_address), net.prefixlen
