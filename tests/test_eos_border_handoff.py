@@ -18,10 +18,10 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import lint_repo, replace_in
+from conftest import borders_to, lint_repo, replace_in
 from meetme.generators.model import DeviceModel
 from meetme.validators.policy_eval import Route, evaluate
-from test_platform_matrix import _borders_to, _borders_to_eos, _no_rpki
+from test_platform_matrix import _borders_to_eos, _no_rpki
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -293,7 +293,7 @@ def test_flow003_names_the_eos_leak_policy_that_stops_one_family(example: Path) 
 
 
 def _borders_to_nxos(repo: Path) -> None:
-    _borders_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
+    borders_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
     _no_rpki(repo)  # NX-OS has no verified RPKI form (PLAT-001)
 
 
