@@ -27,7 +27,16 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from meetme.deploy.checks import check_bgp, check_links, expected_links, expected_neighbors
+from meetme.deploy.checks import (
+    check_bgp,
+    check_links,
+    check_overlay,
+    check_ports,
+    expected_links,
+    expected_neighbors,
+    expected_overlay,
+    expected_ports,
+)
 from meetme.deploy.inventory import CHECKPOINT_DRIVERS, COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
 from meetme.deploy.secret_positions import misplaced_placeholders
@@ -344,6 +353,46 @@ class Engine:
                 check = links
                 status = "ok" if check.ok else "failed"
                 step("post-check-links", status, check.detail, polls=check.polls)
+        if check.ok:  # every port of the model up at its rendered speed
+            ports = check_ports(
+                driver,
+                expected_ports(target.model),
+                self.settings.check_timeout,
+                self.settings.check_interval,
+                sleep=self.sleep,
+            )
+            if ports is None:
+                step("post-check-ports", "skipped", "the driver has no interface getter")
+            else:
+                check = ports
+                status = "ok" if check.ok else "failed"
+                step(
+                    "post-check-ports",
+                    status,
+                    check.detail,
+                    polls=check.polls,
+                    evidence=check.evidence,
+                )
+        if check.ok:  # the EVPN sessions Established, every expected remote VTEP present
+            overlay = check_overlay(
+                driver,
+                expected_overlay(target.model, target.remote_vteps),
+                self.settings.check_timeout,
+                self.settings.check_interval,
+                sleep=self.sleep,
+            )
+            if overlay is None:
+                step("post-check-evpn", "skipped", "the driver cannot read the remote VTEPs")
+            else:
+                check = overlay
+                status = "ok" if check.ok else "failed"
+                step(
+                    "post-check-evpn",
+                    status,
+                    check.detail,
+                    polls=check.polls,
+                    evidence=check.evidence,
+                )
         if not check.ok:
             self.stop.set()
             result.detail = f"post-check: {check.detail}"

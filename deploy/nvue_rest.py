@@ -190,10 +190,32 @@ class NvueRest:
         return result
 
     def get_interfaces(self) -> dict[str, Any]:
-        return {
-            name: {"is_up": (data.get("link") or {}).get("oper-status") == "up"}
-            for name, data in self._get("/interface").items()
-        }
+        """NAPALM's shape: `is_up`, `speed` in Mbit/s, from each interface's `link`
+        (`nv show interface <i> link`: `oper-status`, `speed` as 400G / 100M)."""
+        result = {}
+        for name, data in self._get("/interface").items():
+            link = data.get("link") or {}
+            result[name] = {
+                "is_up": link.get("oper-status") == "up",
+                "speed": _mbps(str(link.get("speed") or "")),
+            }
+        return result
+
+    def get_remote_vteps(self, vnis: tuple[int, ...]) -> set[str]:
+        """The remote VTEPs of the model's L2VNIs: `nv show evpn vni <vni>` lists them as
+        `[remote-vtep]` (Cumulus Linux user guide, "Troubleshooting EVPN"), its REST twin
+        GET /evpn/vni/<vni> as the `remote-vtep` collection. A VNI the switch does not know
+        (404) has none."""
+        found: set[str] = set()
+        for vni in vnis:
+            try:
+                data = self._get(f"/evpn/vni/{vni}")
+            except NvueError as exc:
+                if str(exc).startswith("404 "):
+                    continue
+                raise
+            found |= set((data or {}).get("remote-vtep") or {})
+        return found
 
     def get_lldp_neighbors(self) -> dict[str, Any]:
         heard: dict[str, Any] = {}
@@ -209,6 +231,14 @@ class NvueRest:
                 for n in neighbours.values()
             ]
         return heard
+
+
+def _mbps(speed: str) -> float:
+    """NVUE's `400G` / `100M` in Mbit/s; 0 for anything else (a port without carrier)."""
+    units = {"G": 1000.0, "M": 1.0, "T": 1_000_000.0}
+    if speed[-1:].upper() in units and speed[:-1].isdigit():
+        return float(speed[:-1]) * units[speed[-1].upper()]
+    return 0.0
 
 
 def _lines(tree: Any) -> list[str]:

@@ -118,5 +118,15 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
         self._delete(self.candidate_file)
 
+    def get_remote_vteps(self, vnis: tuple[int, ...] = ()) -> set[str]:
+        """`show nve peers` in JSON: TABLE_nve_peers/ROW_nve_peers (one row a dict, several a
+        list), each `peer-ip` with its `peer-state` (Cisco Nexus 9000 VXLAN Configuration
+        Guide, "Verifying the VXLAN BGP EVPN Configuration"); only peers that are Up count."""
+        body = self._send_command("show nve peers") or {}
+        rows = (body.get("TABLE_nve_peers") or {}).get("ROW_nve_peers") or []
+        if isinstance(rows, dict):
+            rows = [rows]
+        return {str(r["peer-ip"]) for r in rows if str(r.get("peer-state", "")).lower() == "up"}
+
     def _delete(self, name: str) -> None:
         self._send_command_list(["terminal dont-ask", f"delete bootflash:{name} no-prompt"])

@@ -166,7 +166,7 @@ def test_connection_dropped_during_confirm_leaves_old_or_new_and_says_which(
     assert clean(xr_lab, "aus1-br1")
     records = journal(xr_lab.repo / "push.jsonl")
     assert steps(records, "aus1-br1")[-4:] == [
-        ("post-check-links", "ok"),
+        ("post-check-evpn", "ok"),
         ("confirm", "failed"),
         ("await-timer", "waiting"),
         ("verify", "ok"),

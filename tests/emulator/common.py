@@ -44,7 +44,19 @@ class LabDevice:
         self.events: list[str] = []  # commits, confirms, saves, aborts, reverts
         # local port -> (far device, far port), heard over LLDP while the port is up
         self.cabling: dict[str, tuple[str, str]] = {}
+        # port -> the Mbit/s its optics and cable run at (the lab's build: the planned speed)
+        self.speeds: dict[str, int] = {}
+        # the remote VTEPs the fabric announces to this device once it runs VXLAN
+        self.vteps: set[str] = set()
         self.unreachable_until = 0.0
+
+    def speed_of(self, port: str, wrong: dict[str, int]) -> int:
+        """The Mbit/s a port runs at: a wrong-speed fault, else as built (unknown: 400G)."""
+        return wrong.get(port, self.speeds.get(port, 400_000))
+
+    def remote_vteps(self, missing: set[str]) -> list[str]:
+        """The remote VTEPs the device has heard of: the fabric's, but those a fault hides."""
+        return sorted(self.vteps - missing)
 
 
 @dataclass
@@ -61,6 +73,8 @@ class LabFaults:
     link_down: set[str] = field(default_factory=set)
     miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
     malformed: str = ""  # a request (RPC, command or path prefix) answered with broken data
+    wrong_speed: dict[str, int] = field(default_factory=dict)  # port -> Mbit/s it runs at
+    missing_vtep: set[str] = field(default_factory=set)  # remote VTEPs the device never hears
 
 
 def drop(device: Reachable, seconds: float) -> NoReturn:

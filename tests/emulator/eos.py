@@ -230,6 +230,8 @@ class Faults:
     link_down: set[str] = field(default_factory=set)  # ports without carrier (no LLDP either)
     # port -> (device, port) heard instead of the cabled far end: a cable in the wrong port
     miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
+    wrong_speed: dict[str, int] = field(default_factory=dict)  # port -> Mbit/s it runs at
+    missing_vtep: set[str] = field(default_factory=set)  # remote VTEPs never heard of
 
 
 class _Cli:
@@ -526,6 +528,14 @@ class EosEmulator(LabDevice):
             return {"interfaces": self._interfaces()}
         if what == "lldp neighbors":
             return {"lldpNeighbors": self._lldp()}
+        if what == "vxlan vtep":  # the remote VTEPs, once the config has a VXLAN interface
+            vxlan = [
+                c.line.split()[1]
+                for c in self.running.children
+                if c.mode == "interface" and c.line.startswith("interface Vxlan")
+            ]
+            heard = self.remote_vteps(self.faults.missing_vtep)
+            return {"interfaces": {name: {"vteps": heard} for name in vxlan}}
         if what in ("configuration sessions", "configuration sessions detail"):
             sessions = {}
             for s in self.sessions.values():
@@ -561,7 +571,9 @@ class EosEmulator(LabDevice):
                 "interfaceStatus": "disabled" if shut else "connected" if carrier else "notconnect",
                 "description": description,
                 "mtu": mtu,
-                "bandwidth": 0 if name.startswith("Loopback") else 400_000_000_000,
+                "bandwidth": 0  # bit/s: napalm's `speed` is bandwidth * 1e-6
+                if name.startswith(("Loopback", "Vxlan"))
+                else self.speed_of(name, self.faults.wrong_speed) * 1_000_000,
                 "physicalAddress": "00:1c:73:00:00:01",
                 "hardware": "loopback" if name.startswith("Loopback") else "ethernet",
                 "lastStatusChangeTimestamp": self.booted,

@@ -522,12 +522,13 @@ class NetconfEmulator(LabDevice):
     def _interfaces(self) -> str:
         xr, plain = [], []
         for name, (enabled, up, description) in self._interface_states().items():
+            kbps = self.speed_of(name, self.faults.wrong_speed) * 1000  # napalm: * 1e-3
             xr.append(
                 f"<interface><interface-name>{name}</interface-name>"
                 f"<line-state>{'im-state-up' if up else 'im-state-down'}</line-state>"
                 f"<state>{'im-state-up' if enabled else 'im-state-admin-down'}</state>"
                 "<mac-address><address>00:1c:73:00:00:02</address></mac-address>"
-                "<bandwidth>400000000</bandwidth><mtu>9228</mtu></interface>"
+                f"<bandwidth>{kbps}</bandwidth><mtu>9228</mtu></interface>"
             )
             plain.append(
                 f"<interface><interface-name>{name}</interface-name>"

@@ -189,9 +189,21 @@ class NvueEmulator(LabDevice):
             return 200, self._neighbours(match.group(1))
         if path == "/nvue_v1/interface" and method == "GET":
             return 200, {
-                name: {"link": {"admin-status": "up", "oper-status": "up" if up else "down"}}
+                name: {
+                    "link": {
+                        "admin-status": "up",
+                        "oper-status": "up" if up else "down",
+                        "speed": _speed_text(self.speed_of(name, self.faults.wrong_speed)),
+                    }
+                }
                 for name, up in self._interfaces().items()
             }
+        if match := re.fullmatch(r"/nvue_v1/evpn/vni/(\d+)", path):
+            vnis = self.applied.get("nve", {}) and self._vnis()
+            if int(match.group(1)) not in vnis:
+                return 404, {"title": "Not Found", "detail": path}
+            heard = self.remote_vteps(self.faults.missing_vtep)
+            return 200, {"remote-vtep": {a: {} for a in heard}, "remote-vtep-count": len(heard)}
         if match := re.fullmatch(r"/nvue_v1/interface/([^/]+)/lldp", path):
             return 200, self._lldp(match.group(1))
         return 404, {"title": "Not Found", "detail": path}
@@ -211,6 +223,14 @@ class NvueEmulator(LabDevice):
             }
             for peer, data in neighbours.items()
         }
+
+    def _vnis(self) -> set[int]:
+        """The L2VNIs the applied config maps (bridge domains' vlan -> vni)."""
+        found = set()
+        for domain in (self.applied.get("bridge", {}).get("domain") or {}).values():
+            for vlan in ((domain or {}).get("vlan") or {}).values():
+                found |= {int(v) for v in ((vlan or {}).get("vni") or {})}
+        return found
 
     def _interfaces(self) -> dict[str, bool]:
         return {
@@ -358,3 +378,8 @@ def _handler(device: NvueEmulator) -> type[BaseHTTPRequestHandler]:
             reply(self, status, data)
 
     return Handler
+
+
+def _speed_text(mbps: int) -> str:
+    """NVUE's spelling of a link speed: 400G, 25G, 100M."""
+    return f"{mbps // 1000}G" if mbps % 1000 == 0 else f"{mbps}M"

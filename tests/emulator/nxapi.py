@@ -258,6 +258,8 @@ class NxapiEmulator(LabDevice):
             return {"body": self._interfaces()}
         if command == "show bgp all summary vrf all":
             return {"body": self._bgp()}
+        if command == "show nve peers":
+            return {"body": self._nve_peers()}
         if command == "show lldp neighbors detail":
             return _msg(self._lldp(), True)
         raise CommandError("% Invalid command\n")
@@ -303,7 +305,7 @@ class NxapiEmulator(LabDevice):
                 "state": "up" if up else "down",
                 "admin_state": "up" if enabled else "down",
                 "eth_mtu": "9216",
-                "eth_bw": 400000000,
+                "eth_bw": self.speed_of(name, self.faults.wrong_speed) * 1000,  # kbit/s
                 "eth_hw_addr": "00c0.ffee.0003",
                 "desc": description,
                 "eth_link_flapped": "1week(s) 2day(s)",
@@ -311,6 +313,16 @@ class NxapiEmulator(LabDevice):
             for name, (enabled, up, description) in self._interface_states().items()
         ]
         return {"TABLE_interface": {"ROW_interface": rows}}
+
+    def _nve_peers(self) -> dict[str, Any]:
+        """`show nve peers`: the remote VTEPs, once the config has `interface nve1`."""
+        if not any(line.strip() == "interface nve1" for line in self.running):
+            return {}
+        rows = [
+            {"if-name": "nve1", "peer-ip": peer, "peer-state": "Up", "learn-type": "CP"}
+            for peer in self.remote_vteps(self.faults.missing_vtep)
+        ]
+        return {"TABLE_nve_peers": {"ROW_nve_peers": rows}} if rows else {}
 
     def _bgp(self) -> dict[str, Any]:
         block = next((b for b in _blocks(self.running) if b[0].startswith("router bgp ")), None)
