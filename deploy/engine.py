@@ -81,6 +81,7 @@ class _Live:
     result: DeviceResult
     driver: Any = None
     resolved: str = field(default="", repr=False)
+    timed: bool = False  # committed under a timer the device enforces (it reverts by itself)
 
 
 def _driver_class(name: str) -> Any:
@@ -246,7 +247,7 @@ class Engine:
         if hasattr(driver, "checkpoint_name") and not self._inspect_journal(target, driver):
             self._quietly(driver.close)
             return item
-        if target.entry.driver == "nvue" and not self._inspect_timer(target):
+        if target.entry.driver == "nvue" and not self._inspect_confirm(target, driver):
             self._quietly(driver.close)
             return item
         try:
@@ -301,6 +302,9 @@ class Engine:
         confirm = target.entry.driver in COMMIT_CONFIRM_DRIVERS
         checkpointed = target.entry.driver in CHECKPOINT_DRIVERS
         timer = self.settings.confirm_timer
+        if checkpointed and self._switch_timer(driver, timer):  # NX-OS 9.3+: commit-timeout
+            confirm, checkpointed = True, False
+        item.timed = confirm
         started = time.monotonic()
         try:
             if confirm:
@@ -321,7 +325,12 @@ class Engine:
                 result.detail += "; state unknown: compare with `meetme plan`"
                 self._quietly(driver.close)
             return
-        if confirm:
+        if getattr(driver, "reverts_itself", False):
+            how = (
+                f"configure replace commit-timeout {timer} s: the switch restores the config "
+                "before it unless `configure replace commit` arrives"
+            )
+        elif confirm:
             how = f"confirm timer {timer} s"
         elif checkpointed:
             how = (
@@ -425,7 +434,7 @@ class Engine:
         """Roll back a commit (or find that it never took effect)."""
         target, result, driver = item.target, item.result, item.driver
         step = self._step(target)
-        confirm = target.entry.driver in COMMIT_CONFIRM_DRIVERS
+        confirm = item.timed
         try:
             if confirm and phase == "commit" and not driver.has_pending_commit():
                 step("rollback", "ok", "nothing to roll back: the commit did not take effect")
@@ -433,6 +442,16 @@ class Engine:
                 self._quietly(driver.close)
                 result.status = "failed"
                 result.detail = result.detail or "commit refused; nothing changed"
+                return
+            if getattr(driver, "reverts_itself", False):  # NX-OS commit-timeout: no way to
+                self._quietly(driver.discard_config)  # revert sooner was found documented
+                self._quietly(driver.close)
+                self._await_timer(
+                    item,
+                    started,
+                    phase,
+                    f"{phase} failed; meetme sends no `configure replace commit`, so",
+                )
                 return
             driver.rollback()
         except Exception as exc:
@@ -449,8 +468,9 @@ class Engine:
         result.status = "rolled-back"
         self._quietly(driver.close)
 
-    def _await_timer(self, item: _Live, started: float, phase: str) -> None:
-        """The device is out of reach after a timed commit: let its timer act, then verify."""
+    def _await_timer(self, item: _Live, started: float, phase: str, why: str = "") -> None:
+        """The device is out of reach after a timed commit (or, `why`, is left to its timer):
+        let its timer act, then verify."""
         target, result = item.target, item.result
         step = self._step(target)
         revert_at = started + self.settings.confirm_timer
@@ -459,8 +479,8 @@ class Engine:
         step(
             "await-timer",
             "waiting",
-            f"device out of reach after {phase}; its confirm timer reverts the change at "
-            f"{wall.strftime('%H:%M:%SZ')}; verifying in {wait:.0f} s",
+            f"{why or f'device out of reach after {phase};'} its confirm timer reverts the "
+            f"change at {wall.strftime('%H:%M:%SZ')}; verifying in {wait:.0f} s",
         )
         self.sleep(wait)
         try:
@@ -598,15 +618,27 @@ class Engine:
         )
         result.status = "rolled-back"
 
+    def _switch_timer(self, driver: Any, seconds: int) -> bool:
+        """NX-OS: whether the switch takes this push's replace with its own commit-timeout
+        (9.3(1) and later, 30-3600 s); if it cannot tell, the checkpoint way is taken."""
+        try:
+            return bool(driver.commit_timeout_fits(seconds))
+        except Exception:
+            return False
+
     def _inspect_journal(self, target: Target, driver: Any) -> bool:
         """Devices without a device-side timer (NX-OS): nothing on the device says a change is
         unconfirmed, so the journal does. An interrupted push left its replace in place,
-        unsaved and unchecked, with its checkpoint; --clean-own-sessions restores it."""
+        unsaved and unchecked, with its checkpoint; --clean-own-sessions restores it. A
+        switch that takes the commit-timeout reverts an interrupted push by itself: as NVUE,
+        the device waits until that timer has surely run out."""
         step, result = self._step(target), self.results[target.name]
         earlier = self.previous.get(target.name)
         if not earlier:
             step("inspect", "ok", "no interrupted meetme push of this device in the journals")
             return True
+        if self._switch_timer(driver, self.settings.confirm_timer):
+            return self._inspect_timer(target)
         found = re.search(r"run (\w+) stopped", earlier)
         checkpoint = f"{OWN_SESSION_PREFIX}{found.group(1) if found else 'unknown'}"
         if self.clean_own_sessions and found:
@@ -633,6 +665,43 @@ class Engine:
             "config before it: --clean-own-sessions restores it"
         )
         step("inspect", "failed", detail, interrupted=earlier)  # the next run reads it
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
+    def _inspect_confirm(self, target: Target, driver: Any) -> bool:
+        """NVUE: ask the switch whether an apply awaits its confirm (anyone's: NVUE does not
+        say whose) and name it; nothing is cleaned up, its owner confirms or the switch's
+        timer reverts it. A switch that does not answer the question leaves it to the
+        journals (_inspect_timer)."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        try:
+            status = driver.confirm_status()
+        except Exception as exc:
+            if type(exc).__name__ != "NvueError":  # the switch is out of reach: stop here
+                return self._stopped(
+                    target, "inspect", f"cannot read the confirm status: {self._describe(exc)}"
+                )
+            return self._inspect_timer(target)  # refused: this release lacks it
+        if status is None:
+            detail = "no apply awaiting its confirm (nv config apply --confirm-status)"
+            if earlier:
+                detail += (
+                    f"; the journal says {earlier}, but nothing awaits a confirm on the switch "
+                    "any more (confirmed, or reverted by its timer): the diff shows where it stands"
+                )
+            step("inspect", "ok", detail)
+            return True
+        detail = (
+            f"found before any change: an apply awaiting its confirm ({status}); the switch "
+            "reverts it when that time runs out unless its owner confirms it: push again after "
+            "that"
+        )
+        extra: dict[str, Any] = {}
+        if earlier:
+            detail += f"; the journal says {earlier}"
+            extra["interrupted"] = earlier  # the next run reads it
+        step("inspect", "failed", detail, **extra)
         result.status, result.detail = "failed", f"inspect: {detail}"
         return False
 

@@ -30,6 +30,7 @@ default), and neither is the SSH host key.
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -113,6 +114,17 @@ class NvueRest:
         if status != 0:
             raise NvueError(f"{command!r} exited {status}: {output.decode(errors='replace')}")
         return output.decode(errors="replace")
+
+    # ---- before any change ---------------------------------------------------------------------
+
+    def confirm_status(self) -> str | None:
+        """What awaits a confirm on the switch, as `nv config apply --confirm-status` says it
+        (NVUE command reference, "Config Commands": it "shows the amount of time left before
+        the automatic rollback"); None when nothing does. NVIDIA documents no REST field for
+        it and not its wording: an answer without a single digit (no time left, no revision
+        to name) counts as nothing pending; anything else is quoted whole."""
+        output = " ".join(self._nv("nv config apply --confirm-status").split())
+        return output if re.search(r"\d", output) else None
 
     # ---- the configuration path ----------------------------------------------------------------
 

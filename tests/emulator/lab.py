@@ -295,14 +295,16 @@ def nx_initial_config(model: DeviceModel) -> str:
     )
 
 
-def build_nx_lab(root: Path) -> Lab:
+def build_nx_lab(root: Path, release: str = "9.2(4)") -> Lab:
     """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2), each behind an
-    NX-API and SCP emulator; rendered/ holds exactly what the intent renders."""
+    NX-API and SCP emulator running `release` (default: one without configure replace's
+    commit-timeout, so the checkpoint way); rendered/ holds exactly what the intent renders."""
     lab = new_lab(
         root, driver="nxos", waves={"aus1-lf3": 1, "aus1-lf4": 2}, secrets=dict(NX_USER_HASHES)
     )
     for name in LEAVES:
         add_device(lab, name, "nxos")
+        lab.emulators[name].version = release
     lab.write_inventory()
     return lab
 

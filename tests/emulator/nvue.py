@@ -10,16 +10,21 @@ confirm (`nv config apply <rev> --confirm <N>s -y`, `--confirm-yes`, `--confirm-
   a config; GET/PATCH/DELETE /nvue_v1/revision/R reads, applies, saves ("applied") or drops;
 - over SSH (exec): `nv config apply R --confirm Ns -y` applies R and reverts to the config
   before it unless `nv config apply R --confirm-yes` follows within N s; `--confirm-no`
-  reverts at once;
+  reverts at once; `nv config apply --confirm-status` names the revision awaiting its
+  confirm and the seconds left (NVIDIA documents what it reports, not its wording: this one
+  is the emulator's own);
 - operational reads: GET /nvue_v1/system, /vrf, /vrf/V/router/bgp/neighbor (every configured
-  neighbour established), /interface (every configured interface up), /interface/I/lldp (the
-  lab's cabling). Their field names follow `nv show ... -o json` as NAPALM's community
+  neighbour established), /interface (every configured interface up, `link.speed` the speed
+  the lab was built with, as `nv show interface <i> link` shows it: 400G),
+  /interface/I/lldp (the lab's cabling), /evpn/vni/N (`remote-vtep`: the fabric's VTEPs,
+  once the config has `nve` and maps N). Their field names follow `nv show ... -o json` as NAPALM's community
   Cumulus driver reads them; not checked against a switch.
 
 Faults: refuse a PATCH holding a given string (schema validation); drop the SSH connection
 during the confirmed apply (after it took effect) or during the confirm (before or after it
 took effect) and refuse connections for a while; BGP peers down, ports down, a cable in the
-wrong port; a malformed JSON answer to a path; a slow root PATCH.
+wrong port, a port at the wrong speed, a remote VTEP never heard; a malformed JSON answer
+to a path; a slow root PATCH.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ class _Confirm:
     revision: str
     before: dict[str, Any]
     timer: threading.Timer
+    ends: float = 0.0  # time.monotonic() when the switch reverts it
 
 
 def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
@@ -254,6 +260,15 @@ class NvueEmulator(LabDevice):
             self.commands.append(command)
             if m := re.fullmatch(r"nv config apply (\S+) --confirm (\d+)s -y", command):
                 return self._apply_confirm(m.group(1), int(m.group(2)))
+            if command == "nv config apply --confirm-status":
+                # NVIDIA documents what it says (the time left before the automatic
+                # rollback), not how: this wording is the emulator's own
+                if self.confirm is None:
+                    return 0, "No configuration apply is awaiting confirmation.\n"
+                left = max(0, round(self.confirm.ends - time.monotonic()))
+                return 0, (
+                    f"{self.confirm.revision}: {left} seconds left before the automatic rollback\n"
+                )
             if m := re.fullmatch(r"nv config apply (\S+) --confirm-yes", command):
                 return self._confirm_yes(m.group(1))
             if m := re.fullmatch(r"nv config apply (\S+) --confirm-no", command):
@@ -271,7 +286,7 @@ class NvueEmulator(LabDevice):
             return 1, f"Error: revision {self.confirm.revision} is awaiting its confirm\n"
         timer = threading.Timer(seconds, self._expire, args=(rev,))
         timer.daemon = True
-        self.confirm = _Confirm(rev, copy.deepcopy(self.applied), timer)
+        self.confirm = _Confirm(rev, copy.deepcopy(self.applied), timer, time.monotonic() + seconds)
         timer.start()
         self.applied = copy.deepcopy(revision["config"])
         revision["state"] = "applied"

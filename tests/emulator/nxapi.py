@@ -16,11 +16,15 @@ and to meetme's checkpoint adapter (deploy/nxos_checkpoint.py) on top of it:
   detail` (text, as NAPALM's TextFSM template reads it), from the running config: every
   configured neighbour Established, every interface up, LLDP hearing the lab's cabling.
 
-No confirm timer: NX-OS reverts nothing by itself in this flow (`configure replace ...
-commit-timeout` exists on recent releases but is not what meetme drives, docs/push.md).
+- `show version` (`nxos_ver_str`, the release the emulator plays: 10.3(4a) unless told);
+- from 9.3(1) on, `configure replace bootflash:F commit-timeout N` (atomic like the rollback;
+  then a timer that restores the config before it unless `configure replace commit` comes
+  within N s, 30 to 3600) — Cisco Nexus 9000 NX-OS System Management Configuration Guide,
+  "Performing Configuration Replace"; an older release refuses the command.
 
 Faults: refuse given lines; drop the connection during the commit (after the replace took
-effect) or during the confirm (before or after the save), then refuse connections for a
+effect) or during the confirm (before or after `configure replace commit`, or the save when
+no timer runs), then refuse connections for a
 while; BGP peers down, ports without carrier, a cable in the wrong port; a malformed JSON
 answer to one command; a slow replace.
 """
@@ -82,6 +86,9 @@ class NxapiEmulator(LabDevice):
         self.files: dict[str, list[str]] = {}  # bootflash:
         self.raw_files: dict[str, str] = {}  # as received over SCP
         self.checkpoints: dict[str, list[str]] = {}
+        self.version = "10.3(4a)"  # `show version`: 9.3(1) and later have commit-timeout
+        # a configure replace awaiting `configure replace commit`: (config before, its timer)
+        self.commit_timer: tuple[list[str], threading.Timer] | None = None
         self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
@@ -105,13 +112,16 @@ class NxapiEmulator(LabDevice):
             return "\n".join(self.startup) + "\n"
 
     def pending_timers(self) -> list[str]:
-        return []  # NX-OS has none in this flow
+        with self.lock:
+            return ["configure replace commit-timeout"] if self.commit_timer else []
 
     def start(self) -> NxapiEmulator:
         self._servers = HttpAndSsh(self, _handler(self), self._scp)
         return self
 
     def stop(self) -> None:
+        if self.commit_timer is not None:
+            self.commit_timer[1].cancel()
         if self._servers is not None:
             self._servers.stop()
 
@@ -197,7 +207,8 @@ class NxapiEmulator(LabDevice):
         return replies
 
     def _run(self, command: str, raw: bool) -> dict[str, Any] | None:
-        if command.startswith("rollback running-config file ") and self.faults.slow_replace:
+        replace = command.startswith(("rollback running-config file ", "configure replace bootf"))
+        if replace and self.faults.slow_replace:
             delay, self.faults.slow_replace = self.faults.slow_replace, 0.0
             time.sleep(delay)  # outside the lock: the switch answers other requests
         with self.lock:
@@ -208,6 +219,12 @@ class NxapiEmulator(LabDevice):
             return None
         if command == "show hostname":
             return {"body": {"hostname": self.hostname}}
+        if command == "show version":
+            return {"body": {"nxos_ver_str": self.version, "host_name": self.hostname}}
+        if match := re.fullmatch(r"configure replace (\S+) commit-timeout (\d+)", command):
+            return self._replace_with_timer(match.group(1), int(match.group(2)), raw)
+        if command == "configure replace commit":
+            return self._commit_replace(raw)
         if match := re.fullmatch(r"checkpoint file (\S+)", command):
             self.files[_file(match.group(1))] = list(self.running)
             return _msg("Done\n", raw)
@@ -263,6 +280,48 @@ class NxapiEmulator(LabDevice):
         if command == "show lldp neighbors detail":
             return _msg(self._lldp(), True)
         raise CommandError("% Invalid command\n")
+
+    def _replace_with_timer(self, name: str, seconds: int, raw: bool) -> dict[str, Any] | None:
+        major, minor = (int(x) for x in re.findall(r"\d+", self.version)[:2])
+        if (major, minor) < (9, 3):
+            raise CommandError("% Invalid command at '^' marker.\n")
+        if not 30 <= seconds <= 3600:
+            raise CommandError("% Invalid range at '^' marker.\n")
+        if self.commit_timer is not None:
+            raise CommandError("Configure replace is in progress: commit or wait\n")
+        before = list(self.running)
+        self._replace(self._read(name), f"file {_file(name)} commit-timeout {seconds}")
+        timer = threading.Timer(seconds, self._expire)
+        timer.daemon = True
+        self.commit_timer = (before, timer)
+        timer.start()
+        if self.faults.drop_on_commit:
+            self.faults.drop_on_commit = False
+            self._drop()
+        return _msg("Configure replace completed successfully.\n", raw)
+
+    def _commit_replace(self, raw: bool) -> dict[str, Any] | None:
+        if self.commit_timer is None:
+            raise CommandError("No configure replace is waiting for its commit\n")
+        if self.faults.drop_on_confirm == "before":
+            self.faults.drop_on_confirm = ""
+            self._drop()
+        self.commit_timer[1].cancel()
+        self.commit_timer = None
+        self.events.append("configure replace commit")
+        if self.faults.drop_on_confirm == "after":
+            self.faults.drop_on_confirm = ""
+            self._drop()
+        return _msg("Configure replace committed.\n", raw)
+
+    def _expire(self) -> None:
+        """The commit timer ran out: the switch restores the config before the replace."""
+        with self.lock:
+            if self.commit_timer is None:
+                return
+            self.running = self.commit_timer[0]
+            self.commit_timer = None
+            self.events.append("revert: commit-timeout expired")
 
     def _read(self, name: str) -> list[str]:
         found = self.files.get(_file(name))
