@@ -17,8 +17,8 @@ confirm (`nv config apply <rev> --confirm <N>s -y`, `--confirm-yes`, `--confirm-
   neighbour established), /interface (every configured interface up, `link.speed` the speed
   the lab was built with, as `nv show interface <i> link` shows it: 400G),
   /interface/I/lldp (the lab's cabling), /evpn/vni/N (`remote-vtep`: the fabric's VTEPs,
-  once the config has `nve` and maps N). Their field names follow `nv show ... -o json` as NAPALM's community
-  Cumulus driver reads them; not checked against a switch.
+  once the config has `nve` and maps N). Their field names follow `nv show ... -o json` as
+  NAPALM's community Cumulus driver reads them; not checked against a switch.
 
 Faults: refuse a PATCH holding a given string (schema validation); drop the SSH connection
 during the confirmed apply (after it took effect) or during the confirm (before or after it
