@@ -14,9 +14,11 @@ import ipaddress
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from meetme.generators.model import DeviceModel
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,28 @@ def check_bgp(
 
 class _GetterFailed(Exception):
     """A getter that cannot answer: the check fails with this message."""
+
+
+def _reader(read: Callable[[], T], what: str) -> Callable[[], T] | CheckResult | None:
+    """`read` made a poll's getter, after a first call: None when the driver has no such
+    getter (nothing is checked), a failed result when the device cannot answer; else a getter
+    handing out that first answer, then reading anew (_GetterFailed when it cannot)."""
+    try:
+        first = [read()]
+    except (AttributeError, NotImplementedError):
+        return None
+    except Exception as exc:  # a getter that cannot answer is a failed check
+        return CheckResult(False, f"{what} failed: {exc}", 1)
+
+    def again() -> T:
+        if first:
+            return first.pop()
+        try:
+            return read()
+        except Exception as exc:  # a getter that cannot answer is a failed check
+            raise _GetterFailed(f"{what} failed: {exc}") from exc
+
+    return again
 
 
 def _poll(
@@ -190,22 +214,15 @@ def check_links(
     or the deadline passes. None: the driver has no such getters (nothing was checked)."""
     if not links:
         return CheckResult(True, "no cabled ports expected", 0)
-    try:  # a driver without these getters checks nothing (None), before any poll
-        interfaces, lldp = driver.get_interfaces(), driver.get_lldp_neighbors()
-    except (AttributeError, NotImplementedError):
-        return None
-    except Exception as exc:  # a getter that cannot answer is a failed check
-        return CheckResult(False, f"get_interfaces/get_lldp_neighbors failed: {exc}", 1)
-    first: list[tuple[Any, Any]] = [(interfaces, lldp)]
+    read = _reader(
+        lambda: (driver.get_interfaces(), driver.get_lldp_neighbors()),
+        "get_interfaces/get_lldp_neighbors",
+    )
+    if read is None or isinstance(read, CheckResult):
+        return read
 
     def poll() -> list[str]:
-        try:
-            states = (
-                first.pop() if first else (driver.get_interfaces(), driver.get_lldp_neighbors())
-            )
-        except Exception as exc:  # a getter that cannot answer is a failed check
-            raise _GetterFailed(f"get_interfaces/get_lldp_neighbors failed: {exc}") from exc
-        return _link_problems(links, *states)
+        return _link_problems(links, *read())
 
     return _poll(
         poll,
@@ -272,20 +289,13 @@ def check_ports(
     last poll read of each port. None: the driver has no such getter (nothing was checked)."""
     if not ports:
         return CheckResult(True, "no ports with a speed expected", 0)
-    try:  # a driver without the getter checks nothing (None), before any poll
-        first = [driver.get_interfaces()]
-    except (AttributeError, NotImplementedError):
-        return None
-    except Exception as exc:  # a getter that cannot answer is a failed check
-        return CheckResult(False, f"get_interfaces failed: {exc}", 1)
+    read = _reader(lambda: driver.get_interfaces(), "get_interfaces")
+    if read is None or isinstance(read, CheckResult):
+        return read
     seen: list[str] = []
 
     def poll() -> list[str]:
-        try:
-            interfaces = first.pop() if first else driver.get_interfaces()
-        except Exception as exc:  # a getter that cannot answer is a failed check
-            raise _GetterFailed(f"get_interfaces failed: {exc}") from exc
-        problems, evidence = _port_problems(ports, interfaces)
+        problems, evidence = _port_problems(ports, read())
         seen[:] = evidence
         return problems
 

@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from meetme.deploy.checks import (
+    CheckResult,
     check_bgp,
     check_links,
     check_overlay,
@@ -340,68 +341,7 @@ class Engine:
         else:
             how = "committed (no confirm timer on driver)"
         step("commit", "ok", how)
-        check = check_bgp(
-            driver,
-            expected_neighbors(target.model, self.settings.check_neighbors == "underlay"),
-            self.settings.check_timeout,
-            self.settings.check_interval,
-            sleep=self.sleep,
-        )
-        step("post-check", "ok" if check.ok else "failed", check.detail, polls=check.polls)
-        if check.ok:  # then the cabling: every planned port up, LLDP hears the planned far end
-            links = check_links(
-                driver,
-                expected_links(target.model),
-                self.settings.check_timeout,
-                self.settings.check_interval,
-                sleep=self.sleep,
-            )
-            if links is None:
-                step("post-check-links", "skipped", "the driver has no interface/LLDP getters")
-            else:
-                check = links
-                status = "ok" if check.ok else "failed"
-                step("post-check-links", status, check.detail, polls=check.polls)
-        if check.ok:  # every port of the model up at its rendered speed
-            ports = check_ports(
-                driver,
-                expected_ports(target.model),
-                self.settings.check_timeout,
-                self.settings.check_interval,
-                sleep=self.sleep,
-            )
-            if ports is None:
-                step("post-check-ports", "skipped", "the driver has no interface getter")
-            else:
-                check = ports
-                status = "ok" if check.ok else "failed"
-                step(
-                    "post-check-ports",
-                    status,
-                    check.detail,
-                    polls=check.polls,
-                    evidence=check.evidence,
-                )
-        if check.ok:  # the EVPN sessions Established, every expected remote VTEP present
-            overlay = check_overlay(
-                driver,
-                expected_overlay(target.model, target.remote_vteps),
-                self.settings.check_timeout,
-                self.settings.check_interval,
-                sleep=self.sleep,
-            )
-            if overlay is None:
-                step("post-check-evpn", "skipped", "the driver cannot read the remote VTEPs")
-            else:
-                check = overlay
-                status = "ok" if check.ok else "failed"
-                step(
-                    "post-check-evpn",
-                    status,
-                    check.detail,
-                    polls=check.polls,
-                    evidence=check.evidence,
-                )
+        check = self._post_checks(target, driver, step)
         if not check.ok:
             self.stop.set()
             result.detail = f"post-check: {check.detail}"
@@ -429,6 +369,47 @@ class Engine:
             step("confirm", "ok", saved)
         result.status = "committed"
         self._quietly(driver.close)
+
+    def _post_checks(self, target: Target, driver: Any, step: Callable[..., Any]) -> CheckResult:
+        """The post-checks from the device model, in order, each journaled with its evidence;
+        the first that fails ends them. A check the driver cannot run is `skipped`."""
+        settings = self.settings
+        underlay = settings.check_neighbors == "underlay"
+        checks: list[tuple[str, Callable[..., CheckResult | None], Any, str]] = [
+            ("post-check", check_bgp, expected_neighbors(target.model, underlay), ""),
+            (
+                "post-check-links",
+                check_links,
+                expected_links(target.model),
+                "the driver has no interface/LLDP getters",
+            ),
+            (
+                "post-check-ports",
+                check_ports,
+                expected_ports(target.model),
+                "the driver has no interface getter",
+            ),
+            (
+                "post-check-evpn",
+                check_overlay,
+                expected_overlay(target.model, target.remote_vteps),
+                "the driver cannot read the remote VTEPs",
+            ),
+        ]
+        passed = CheckResult(True, "nothing to check", 0)
+        for name, check, expected, cannot in checks:
+            found = check(
+                driver, expected, settings.check_timeout, settings.check_interval, sleep=self.sleep
+            )
+            if found is None:
+                step(name, "skipped", cannot)
+                continue
+            extra = {"evidence": found.evidence} if found.evidence else {}
+            step(name, "ok" if found.ok else "failed", found.detail, polls=found.polls, **extra)
+            if not found.ok:
+                return found
+            passed = found
+        return passed
 
     def _undo(self, item: _Live, started: float, phase: str) -> None:
         """Roll back a commit (or find that it never took effect)."""
