@@ -33,14 +33,13 @@ import difflib
 import ipaddress
 import json
 import re
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .common import Drop, LabDevice, basic_auth, drop, http_server, reply
+from .common import Drop, LabDevice, LabHandler, drop, http_server, reply
 
 # ---- the CLI mode tree -------------------------------------------------------------------------
 # mode -> [(pattern, submode or None)]; a pattern matches the whole command in its positive form
@@ -759,29 +758,21 @@ def _afi(address: str) -> str:
 
 
 def _handler(device: EosEmulator) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        timeout = 5  # a stuck client never holds a server thread for long
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(LabHandler):
         def do_POST(self) -> None:
             if self.path != "/command-api":
                 self._reply(404, {"error": "not found"})
                 return
-            if not basic_auth(self.headers, device.username, device.password):
-                self._reply(401, {"error": "Unauthorized"}, "Unauthorized")
+            if not self.authorised(device, b'{"error": "Unauthorized"}', reason="Unauthorized"):
                 return
-            length = int(self.headers.get("Content-Length", "0"))
-            request = json.loads(self.rfile.read(length) or b"{}")
+            request = self.json_body(b"{}")
             params = request.get("params", {})
             try:
                 outcome = device.run_cmds(
                     list(params.get("cmds", [])), params.get("format", "json")
                 )
             except Drop:
-                self.close_connection = True
-                self.connection.shutdown(socket.SHUT_RDWR)
+                self.hang_up()
                 return
             self._reply(200, {"jsonrpc": "2.0", "id": request.get("id"), **outcome})
 

@@ -54,8 +54,8 @@ from .common import (
     PasswordServer,
     accept_loop,
     drop,
-    host_key,
     listener,
+    serve_ssh,
 )
 
 BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
@@ -253,9 +253,6 @@ class NetconfEmulator(LabDevice):
         accept_loop(self._listener, self._stopping, self, self._serve)
 
     def _serve(self, client: socket.socket) -> None:
-        transport = paramiko.Transport(client)
-        self._transports.append(transport)
-        transport.add_server_key(host_key())
         subsystem = threading.Event()
 
         class Server(PasswordServer):
@@ -270,11 +267,7 @@ class NetconfEmulator(LabDevice):
                 subsystem.set()
                 return True
 
-        try:
-            transport.start_server(server=Server(self.username, self.password))
-            channel = transport.accept(timeout=10)
-            if channel is None or not subsystem.wait(timeout=10):
-                return
+        def netconf(channel: paramiko.Channel) -> None:
             with self.lock:
                 session = self._next_session
                 self._next_session += 1
@@ -282,12 +275,9 @@ class NetconfEmulator(LabDevice):
                 self._session(channel, session)
             finally:
                 self._session_ended(session)
-        except (paramiko.SSHException, EOFError, OSError):
-            return
-        finally:
-            transport.close()
-            if transport in self._transports:
-                self._transports.remove(transport)
+
+        server = Server(self.username, self.password)
+        serve_ssh(client, server, subsystem, netconf, self._transports)
 
     def _session(self, channel: paramiko.Channel, session: int) -> None:
         offered = CAPABILITIES + ((BASE_11,) if self.base11 else ())

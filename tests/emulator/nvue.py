@@ -44,14 +44,13 @@ import paramiko
 
 from .common import (
     Drop,
-    HttpAndSsh,
-    LabDevice,
+    ExecServer,
+    HttpAndSshDevice,
     LabFaults,
-    PasswordServer,
-    basic_auth,
+    LabHandler,
     drop,
-    host_key,
     reply,
+    serve_ssh,
 )
 
 
@@ -81,7 +80,7 @@ def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-class NvueEmulator(LabDevice):
+class NvueEmulator(HttpAndSshDevice):
     def __init__(
         self,
         hostname: str,
@@ -97,19 +96,8 @@ class NvueEmulator(LabDevice):
         self.revisions: dict[str, dict[str, Any]] = {}
         self.confirm: _Confirm | None = None
         self._next = 1
-        self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        assert self._servers is not None
-        return self._servers.http_port
-
-    @property
-    def ssh_port(self) -> int:
-        assert self._servers is not None
-        return self._servers.ssh_port
 
     def running_config(self) -> str:
         with self.lock:
@@ -124,15 +112,12 @@ class NvueEmulator(LabDevice):
             return [] if self.confirm is None else [self.confirm.revision]
 
     def start(self) -> NvueEmulator:
-        self._servers = HttpAndSsh(self, _handler(self), self._exec)
+        self.serve(_handler(self), self._exec)
         return self
 
-    def stop(self) -> None:
-        with self.lock:
-            if self.confirm is not None:
-                self.confirm.timer.cancel()
-        if self._servers is not None:
-            self._servers.stop()
+    def cancel_timers(self) -> None:
+        if self.confirm is not None:
+            self.confirm.timer.cancel()
 
     # ---- REST -------------------------------------------------------------------------------
 
@@ -326,51 +311,29 @@ class NvueEmulator(LabDevice):
         drop(self, self.faults.unreachable_after_drop)
 
     def _exec(self, client: socket.socket) -> None:
-        transport = paramiko.Transport(client)
-        transport.add_server_key(host_key())
-        wanted: list[str] = []
-        ready = threading.Event()
+        server = ExecServer(self.username, self.password)
 
-        class Server(PasswordServer):
-            def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
-                wanted.append(command.decode().strip())
-                ready.set()
-                return True
-
-        try:
-            transport.start_server(server=Server(self.username, self.password))
-            channel = transport.accept(timeout=10)
-            if channel is None or not ready.wait(timeout=10):
-                return
+        def run(channel: paramiko.Channel) -> None:
             try:
-                status, output = self.nv(wanted[0])
+                status, output = self.nv(server.command)
             except Drop:
                 return  # the connection goes down with no answer and no exit status
             channel.sendall(output.encode())
             channel.send_exit_status(status)
             channel.close()
-        except (paramiko.SSHException, EOFError, OSError):
-            return
-        finally:
-            transport.close()
+
+        serve_ssh(client, server, server.ready, run)
 
 
 def _handler(device: NvueEmulator) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        timeout = 5
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(LabHandler):
         def _handle(self, method: str) -> None:
-            if not basic_auth(self.headers, device.username, device.password):
-                self._reply(401, b'{"title": "Unauthorized"}')
+            if not self.authorised(device, b'{"title": "Unauthorized"}'):
                 return
             parts = urlsplit(self.path)
             path = unquote(parts.path)
             query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-            length = int(self.headers.get("Content-Length", "0"))
-            body = json.loads(self.rfile.read(length) or b"null") if length else None
+            body = self.json_body(b"null")
             if device.faults.malformed and path.startswith(device.faults.malformed):
                 self._reply(200, b'{"swp1": {"link": ')
                 return

@@ -44,14 +44,13 @@ import paramiko
 
 from .common import (
     Drop,
-    HttpAndSsh,
-    LabDevice,
+    ExecServer,
+    HttpAndSshDevice,
     LabFaults,
-    PasswordServer,
-    basic_auth,
+    LabHandler,
     drop,
-    host_key,
     reply,
+    serve_ssh,
 )
 from .netconf import _blocks, lines_of
 
@@ -70,7 +69,7 @@ class NxFaults(LabFaults):
     slow_replace: float = 0.0  # a replace from file waits this long first (one shot)
 
 
-class NxapiEmulator(LabDevice):
+class NxapiEmulator(HttpAndSshDevice):
     def __init__(
         self,
         hostname: str,
@@ -89,19 +88,8 @@ class NxapiEmulator(LabDevice):
         self.version = "10.3(4a)"  # `show version`: 9.3(1) and later have commit-timeout
         # a configure replace awaiting `configure replace commit`: (config before, its timer)
         self.commit_timer: tuple[list[str], threading.Timer] | None = None
-        self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        assert self._servers is not None
-        return self._servers.http_port
-
-    @property
-    def ssh_port(self) -> int:
-        assert self._servers is not None
-        return self._servers.ssh_port
 
     def running_config(self) -> str:
         with self.lock:
@@ -116,37 +104,19 @@ class NxapiEmulator(LabDevice):
             return ["configure replace commit-timeout"] if self.commit_timer else []
 
     def start(self) -> NxapiEmulator:
-        self._servers = HttpAndSsh(self, _handler(self), self._scp)
+        self.serve(_handler(self), self._scp)
         return self
 
-    def stop(self) -> None:
+    def cancel_timers(self) -> None:
         if self.commit_timer is not None:
             self.commit_timer[1].cancel()
-        if self._servers is not None:
-            self._servers.stop()
 
     # ---- SCP over SSH -----------------------------------------------------------------------
 
     def _scp(self, client: socket.socket) -> None:
-        transport = paramiko.Transport(client)
-        transport.add_server_key(host_key())
-        wanted: list[str] = []
-        ready = threading.Event()
+        server = ExecServer(self.username, self.password, r"scp -t \S+")
 
-        class Server(PasswordServer):
-            def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
-                match = re.fullmatch(r"scp -t (\S+)", command.decode().strip())
-                if not match:
-                    return False
-                wanted.append(match.group(1))
-                ready.set()
-                return True
-
-        try:
-            transport.start_server(server=Server(self.username, self.password))
-            channel = transport.accept(timeout=10)
-            if channel is None or not ready.wait(timeout=10):
-                return
+        def receive(channel: paramiko.Channel) -> None:
             channel.sendall(b"\0")
             header = b""
             while not header.endswith(b"\n"):
@@ -165,17 +135,15 @@ class NxapiEmulator(LabDevice):
                 data += chunk
             text = data[: int(size)].decode()
             with self.lock:
-                name = _file(wanted[0])
+                name = _file(server.command.split()[2])
                 self.raw_files[name] = text
                 self.files[name] = lines_of(text)
                 self.events.append(f"scp {name}")
             channel.sendall(b"\0")
             channel.send_exit_status(0)
             channel.close()
-        except (paramiko.SSHException, EOFError, OSError):
-            return
-        finally:
-            transport.close()
+
+        serve_ssh(client, server, server.ready, receive)
 
     # ---- NX-API -------------------------------------------------------------------------------
 
@@ -490,27 +458,19 @@ def _patch(old: list[str], new: list[str]) -> list[str]:
 
 
 def _handler(device: NxapiEmulator) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        timeout = 5
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(LabHandler):
         def do_POST(self) -> None:
             if self.path != "/ins":
                 self._reply(404, b"not found")
                 return
-            if not basic_auth(self.headers, device.username, device.password):
-                self._reply(401, b"Unauthorized")
+            if not self.authorised(device, b"Unauthorized", "application/json-rpc"):
                 return
-            length = int(self.headers.get("Content-Length", "0"))
-            request = json.loads(self.rfile.read(length) or b"[]")
+            request = self.json_body(b"[]")
             requests = request if isinstance(request, list) else [request]
             try:
                 replies = device.batch(requests)
             except Drop:
-                self.close_connection = True
-                self.connection.shutdown(socket.SHUT_RDWR)
+                self.hang_up()
                 return
             except _Malformed:
                 self._reply(200, b'[{"jsonrpc": "2.0", "result": {"body": {"TABLE_')
