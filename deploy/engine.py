@@ -27,7 +27,17 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from meetme.deploy.checks import check_bgp, check_links, expected_links, expected_neighbors
+from meetme.deploy.checks import (
+    CheckResult,
+    check_bgp,
+    check_links,
+    check_overlay,
+    check_ports,
+    expected_links,
+    expected_neighbors,
+    expected_overlay,
+    expected_ports,
+)
 from meetme.deploy.inventory import CHECKPOINT_DRIVERS, COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
 from meetme.deploy.secret_positions import misplaced_placeholders
@@ -72,6 +82,7 @@ class _Live:
     result: DeviceResult
     driver: Any = None
     resolved: str = field(default="", repr=False)
+    timed: bool = False  # committed under a timer the device enforces (it reverts by itself)
 
 
 def _driver_class(name: str) -> Any:
@@ -237,7 +248,7 @@ class Engine:
         if hasattr(driver, "checkpoint_name") and not self._inspect_journal(target, driver):
             self._quietly(driver.close)
             return item
-        if target.entry.driver == "nvue" and not self._inspect_timer(target):
+        if target.entry.driver == "nvue" and not self._inspect_confirm(target, driver):
             self._quietly(driver.close)
             return item
         try:
@@ -292,6 +303,9 @@ class Engine:
         confirm = target.entry.driver in COMMIT_CONFIRM_DRIVERS
         checkpointed = target.entry.driver in CHECKPOINT_DRIVERS
         timer = self.settings.confirm_timer
+        if checkpointed and self._switch_timer(driver, timer):  # NX-OS 9.3+: commit-timeout
+            confirm, checkpointed = True, False
+        item.timed = confirm
         started = time.monotonic()
         try:
             if confirm:
@@ -312,7 +326,12 @@ class Engine:
                 result.detail += "; state unknown: compare with `meetme plan`"
                 self._quietly(driver.close)
             return
-        if confirm:
+        if getattr(driver, "reverts_itself", False):
+            how = (
+                f"configure replace commit-timeout {timer} s: the switch restores the config "
+                "before it unless `configure replace commit` arrives"
+            )
+        elif confirm:
             how = f"confirm timer {timer} s"
         elif checkpointed:
             how = (
@@ -322,28 +341,7 @@ class Engine:
         else:
             how = "committed (no confirm timer on driver)"
         step("commit", "ok", how)
-        check = check_bgp(
-            driver,
-            expected_neighbors(target.model, self.settings.check_neighbors == "underlay"),
-            self.settings.check_timeout,
-            self.settings.check_interval,
-            sleep=self.sleep,
-        )
-        step("post-check", "ok" if check.ok else "failed", check.detail, polls=check.polls)
-        if check.ok:  # then the cabling: every planned port up, LLDP hears the planned far end
-            links = check_links(
-                driver,
-                expected_links(target.model),
-                self.settings.check_timeout,
-                self.settings.check_interval,
-                sleep=self.sleep,
-            )
-            if links is None:
-                step("post-check-links", "skipped", "the driver has no interface/LLDP getters")
-            else:
-                check = links
-                status = "ok" if check.ok else "failed"
-                step("post-check-links", status, check.detail, polls=check.polls)
+        check = self._post_checks(target, driver, step)
         if not check.ok:
             self.stop.set()
             result.detail = f"post-check: {check.detail}"
@@ -372,11 +370,52 @@ class Engine:
         result.status = "committed"
         self._quietly(driver.close)
 
+    def _post_checks(self, target: Target, driver: Any, step: Callable[..., Any]) -> CheckResult:
+        """The post-checks from the device model, in order, each journaled with its evidence;
+        the first that fails ends them. A check the driver cannot run is `skipped`."""
+        settings = self.settings
+        underlay = settings.check_neighbors == "underlay"
+        checks: list[tuple[str, Callable[..., CheckResult | None], Any, str]] = [
+            ("post-check", check_bgp, expected_neighbors(target.model, underlay), ""),
+            (
+                "post-check-links",
+                check_links,
+                expected_links(target.model),
+                "the driver has no interface/LLDP getters",
+            ),
+            (
+                "post-check-ports",
+                check_ports,
+                expected_ports(target.model),
+                "the driver has no interface getter",
+            ),
+            (
+                "post-check-evpn",
+                check_overlay,
+                expected_overlay(target.model, target.remote_vteps),
+                "the driver cannot read the remote VTEPs",
+            ),
+        ]
+        passed = CheckResult(True, "nothing to check", 0)
+        for name, check, expected, cannot in checks:
+            found = check(
+                driver, expected, settings.check_timeout, settings.check_interval, sleep=self.sleep
+            )
+            if found is None:
+                step(name, "skipped", cannot)
+                continue
+            extra = {"evidence": found.evidence} if found.evidence else {}
+            step(name, "ok" if found.ok else "failed", found.detail, polls=found.polls, **extra)
+            if not found.ok:
+                return found
+            passed = found
+        return passed
+
     def _undo(self, item: _Live, started: float, phase: str) -> None:
         """Roll back a commit (or find that it never took effect)."""
         target, result, driver = item.target, item.result, item.driver
         step = self._step(target)
-        confirm = target.entry.driver in COMMIT_CONFIRM_DRIVERS
+        confirm = item.timed
         try:
             if confirm and phase == "commit" and not driver.has_pending_commit():
                 step("rollback", "ok", "nothing to roll back: the commit did not take effect")
@@ -384,6 +423,16 @@ class Engine:
                 self._quietly(driver.close)
                 result.status = "failed"
                 result.detail = result.detail or "commit refused; nothing changed"
+                return
+            if getattr(driver, "reverts_itself", False):  # NX-OS commit-timeout: no way to
+                self._quietly(driver.discard_config)  # revert sooner was found documented
+                self._quietly(driver.close)
+                self._await_timer(
+                    item,
+                    started,
+                    phase,
+                    f"{phase} failed; meetme sends no `configure replace commit`, so",
+                )
                 return
             driver.rollback()
         except Exception as exc:
@@ -400,8 +449,9 @@ class Engine:
         result.status = "rolled-back"
         self._quietly(driver.close)
 
-    def _await_timer(self, item: _Live, started: float, phase: str) -> None:
-        """The device is out of reach after a timed commit: let its timer act, then verify."""
+    def _await_timer(self, item: _Live, started: float, phase: str, why: str = "") -> None:
+        """The device is out of reach after a timed commit (or, `why`, is left to its timer):
+        let its timer act, then verify."""
         target, result = item.target, item.result
         step = self._step(target)
         revert_at = started + self.settings.confirm_timer
@@ -410,8 +460,8 @@ class Engine:
         step(
             "await-timer",
             "waiting",
-            f"device out of reach after {phase}; its confirm timer reverts the change at "
-            f"{wall.strftime('%H:%M:%SZ')}; verifying in {wait:.0f} s",
+            f"{why or f'device out of reach after {phase};'} its confirm timer reverts the "
+            f"change at {wall.strftime('%H:%M:%SZ')}; verifying in {wait:.0f} s",
         )
         self.sleep(wait)
         try:
@@ -549,15 +599,27 @@ class Engine:
         )
         result.status = "rolled-back"
 
+    def _switch_timer(self, driver: Any, seconds: int) -> bool:
+        """NX-OS: whether the switch takes this push's replace with its own commit-timeout
+        (9.3(1) and later, 30-3600 s); if it cannot tell, the checkpoint way is taken."""
+        try:
+            return bool(driver.commit_timeout_fits(seconds))
+        except Exception:
+            return False
+
     def _inspect_journal(self, target: Target, driver: Any) -> bool:
         """Devices without a device-side timer (NX-OS): nothing on the device says a change is
         unconfirmed, so the journal does. An interrupted push left its replace in place,
-        unsaved and unchecked, with its checkpoint; --clean-own-sessions restores it."""
+        unsaved and unchecked, with its checkpoint; --clean-own-sessions restores it. A
+        switch that takes the commit-timeout reverts an interrupted push by itself: as NVUE,
+        the device waits until that timer has surely run out."""
         step, result = self._step(target), self.results[target.name]
         earlier = self.previous.get(target.name)
         if not earlier:
             step("inspect", "ok", "no interrupted meetme push of this device in the journals")
             return True
+        if self._switch_timer(driver, self.settings.confirm_timer):
+            return self._inspect_timer(target)
         found = re.search(r"run (\w+) stopped", earlier)
         checkpoint = f"{OWN_SESSION_PREFIX}{found.group(1) if found else 'unknown'}"
         if self.clean_own_sessions and found:
@@ -584,6 +646,43 @@ class Engine:
             "config before it: --clean-own-sessions restores it"
         )
         step("inspect", "failed", detail, interrupted=earlier)  # the next run reads it
+        result.status, result.detail = "failed", f"inspect: {detail}"
+        return False
+
+    def _inspect_confirm(self, target: Target, driver: Any) -> bool:
+        """NVUE: ask the switch whether an apply awaits its confirm (anyone's: NVUE does not
+        say whose) and name it; nothing is cleaned up, its owner confirms or the switch's
+        timer reverts it. A switch that does not answer the question leaves it to the
+        journals (_inspect_timer)."""
+        step, result = self._step(target), self.results[target.name]
+        earlier = self.previous.get(target.name)
+        try:
+            status = driver.confirm_status()
+        except Exception as exc:
+            if type(exc).__name__ != "NvueError":  # the switch is out of reach: stop here
+                return self._stopped(
+                    target, "inspect", f"cannot read the confirm status: {self._describe(exc)}"
+                )
+            return self._inspect_timer(target)  # refused: this release lacks it
+        if status is None:
+            detail = "no apply awaiting its confirm (nv config apply --confirm-status)"
+            if earlier:
+                detail += (
+                    f"; the journal says {earlier}, but nothing awaits a confirm on the switch "
+                    "any more (confirmed, or reverted by its timer): the diff shows where it stands"
+                )
+            step("inspect", "ok", detail)
+            return True
+        detail = (
+            f"found before any change: an apply awaiting its confirm ({status}); the switch "
+            "reverts it when that time runs out unless its owner confirms it: push again after "
+            "that"
+        )
+        extra: dict[str, Any] = {}
+        if earlier:
+            detail += f"; the journal says {earlier}"
+            extra["interrupted"] = earlier  # the next run reads it
+        step("inspect", "failed", detail, **extra)
         result.status, result.detail = "failed", f"inspect: {detail}"
         return False
 

@@ -30,6 +30,7 @@ default), and neither is the SSH host key.
 from __future__ import annotations
 
 import difflib
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -114,6 +115,17 @@ class NvueRest:
             raise NvueError(f"{command!r} exited {status}: {output.decode(errors='replace')}")
         return output.decode(errors="replace")
 
+    # ---- before any change ---------------------------------------------------------------------
+
+    def confirm_status(self) -> str | None:
+        """What awaits a confirm on the switch, as `nv config apply --confirm-status` says it
+        (NVUE command reference, "Config Commands": it "shows the amount of time left before
+        the automatic rollback"); None when nothing does. NVIDIA documents no REST field for
+        it and not its wording: an answer without a single digit (no time left, no revision
+        to name) counts as nothing pending; anything else is quoted whole."""
+        output = " ".join(self._nv("nv config apply --confirm-status").split())
+        return output if re.search(r"\d", output) else None
+
     # ---- the configuration path ----------------------------------------------------------------
 
     def load_replace_candidate(self, filename: str | None = None, config: str = "") -> None:
@@ -190,10 +202,32 @@ class NvueRest:
         return result
 
     def get_interfaces(self) -> dict[str, Any]:
-        return {
-            name: {"is_up": (data.get("link") or {}).get("oper-status") == "up"}
-            for name, data in self._get("/interface").items()
-        }
+        """NAPALM's shape: `is_up`, `speed` in Mbit/s, from each interface's `link`
+        (`nv show interface <i> link`: `oper-status`, `speed` as 400G / 100M)."""
+        result = {}
+        for name, data in self._get("/interface").items():
+            link = data.get("link") or {}
+            result[name] = {
+                "is_up": link.get("oper-status") == "up",
+                "speed": _mbps(str(link.get("speed") or "")),
+            }
+        return result
+
+    def get_remote_vteps(self, vnis: tuple[int, ...]) -> set[str]:
+        """The remote VTEPs of the model's L2VNIs: `nv show evpn vni <vni>` lists them as
+        `[remote-vtep]` (Cumulus Linux user guide, "Troubleshooting EVPN"), its REST twin
+        GET /evpn/vni/<vni> as the `remote-vtep` collection. A VNI the switch does not know
+        (404) has none."""
+        found: set[str] = set()
+        for vni in vnis:
+            try:
+                data = self._get(f"/evpn/vni/{vni}")
+            except NvueError as exc:
+                if str(exc).startswith("404 "):
+                    continue
+                raise
+            found |= set((data or {}).get("remote-vtep") or {})
+        return found
 
     def get_lldp_neighbors(self) -> dict[str, Any]:
         heard: dict[str, Any] = {}
@@ -209,6 +243,14 @@ class NvueRest:
                 for n in neighbours.values()
             ]
         return heard
+
+
+def _mbps(speed: str) -> float:
+    """NVUE's `400G` / `100M` in Mbit/s; 0 for anything else (a port without carrier)."""
+    units = {"G": 1000.0, "M": 1.0, "T": 1_000_000.0}
+    if speed[-1:].upper() in units and speed[:-1].isdigit():
+        return float(speed[:-1]) * units[speed[-1].upper()]
+    return 0.0
 
 
 def _lines(tree: Any) -> list[str]:

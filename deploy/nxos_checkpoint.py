@@ -24,14 +24,22 @@ its getters (get_bgp_neighbors, get_interfaces, get_lldp_neighbors), and changes
   checkpoint meetme-<run> on it; the next push reads that from the journal and stops that
   device, or with --clean-own-sessions restores the checkpoint first.
 
-NX-OS configuration replace has a `commit-timeout` (Cisco Nexus 9000 System Management guide,
-"Performing Configuration Replace"), a device-side timer; this adapter does not drive it yet
-(docs/push.md).
+Where the switch has it — NX-OS 9.3(1) and later, `show version`'s `nxos_ver_str` — and the
+confirm timer fits its range, the replace goes with the switch's own timer instead:
+`configure replace bootflash:<candidate> commit-timeout <seconds>` replaces the running
+config (atomic: a failure restores it) and the switch restores the config before it unless
+`configure replace commit` arrives within those seconds (Cisco Nexus 9000 Series NX-OS
+System Management Configuration Guide, 9.3(x) and 10.x, "Performing Configuration Replace":
+"If the commit timer expires, the rollback operation is automatically initiated"; the
+timer takes 30 to 3600 s, Cisco Nexus 7000 Fundamentals guide 8.x, "Configure Replace").
+No checkpoint is taken then: nothing meetme does is needed for the way back, a failed check
+is left to that timer, and a meetme that dies cannot leave the change behind.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from napalm.base.exceptions import ReplaceConfigException
@@ -50,6 +58,24 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.checkpoint_name = "meetme-run"  # the engine names it meetme-<run id>
         self._committed: bool | None = False  # None: the replace's fate is unknown
+        # True: this push replaces with the switch's commit-timeout (commit_timeout_fits)
+        self.reverts_itself = False
+
+    def release(self) -> tuple[int, int] | None:
+        """(major, minor) of the running NX-OS, from `show version`; None if unreadable."""
+        body = self._send_command("show version") or {}
+        text = str(
+            body.get("nxos_ver_str") or body.get("sys_ver_str") or body.get("kickstart_ver_str")
+        )
+        found = re.match(r"\s*(\d+)\.(\d+)", text)
+        return (int(found.group(1)), int(found.group(2))) if found else None
+
+    def commit_timeout_fits(self, seconds: int) -> bool:
+        """Whether this push can replace with the switch's commit-timeout: 9.3(1) or later, and
+        a timer of 30 to 3600 s. Decides how commit, confirm and the way back go."""
+        release = self.release()
+        self.reverts_itself = release is not None and release >= (9, 3) and 30 <= seconds <= 3600
+        return self.reverts_itself
 
     @property
     def candidate_file(self) -> str:
@@ -75,6 +101,9 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         self.replace, self.loaded = True, True
 
     def commit_config(self, message: str = "", revert_in: int | None = None) -> None:
+        if self.reverts_itself:
+            self._replace_with_timer(int(revert_in or 0))
+            return
         self._send_command_list(
             ["terminal dont-ask", f"checkpoint {self.checkpoint_name}", "no terminal dont-ask"]
         )
@@ -89,12 +118,30 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
             raise
         self._committed, self.loaded = True, False
 
+    def _replace_with_timer(self, seconds: int) -> None:
+        self._committed = None
+        command = f"configure replace bootflash:{self.candidate_file} commit-timeout {seconds}"
+        try:
+            output = str(self._send_command(command, raw_text=True))
+        except Exception as exc:
+            if type(exc).__name__ == "NXAPICommandError":  # refused: atomic, nothing changed
+                self._committed = False
+            raise
+        if re.search(r"\bfail", output, re.IGNORECASE):  # the switch restored its config
+            self._committed = False
+            raise ReplaceConfigException(f"configure replace failed: {output.strip()}")
+        self._committed, self.loaded = True, False
+
     def has_pending_commit(self) -> bool:
         if self._committed is None:
             raise CommitOutcomeUnknown("the connection broke during the replace")
         return self._committed
 
     def confirm_commit(self) -> None:
+        if self.reverts_itself:  # stop the switch's timer first, then save
+            self._committed = None
+            self._send_command("configure replace commit", raw_text=True)
+            self._committed = False
         self._copy_run_start()
         self.forget()
 
@@ -114,9 +161,21 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         self.loaded = False
 
     def forget(self) -> None:
-        """Drop our checkpoint and the candidate file, leaving the running config alone."""
-        self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
+        """Drop our checkpoint (none with the commit-timeout) and the candidate file, leaving
+        the running config alone."""
+        if not self.reverts_itself:
+            self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
         self._delete(self.candidate_file)
+
+    def get_remote_vteps(self, vnis: tuple[int, ...] = ()) -> set[str]:
+        """`show nve peers` in JSON: TABLE_nve_peers/ROW_nve_peers (one row a dict, several a
+        list), each `peer-ip` with its `peer-state` (Cisco Nexus 9000 VXLAN Configuration
+        Guide, "Verifying the VXLAN BGP EVPN Configuration"); only peers that are Up count."""
+        body = self._send_command("show nve peers") or {}
+        rows = (body.get("TABLE_nve_peers") or {}).get("ROW_nve_peers") or []
+        if isinstance(rows, dict):
+            rows = [rows]
+        return {str(r["peer-ip"]) for r in rows if str(r.get("peer-state", "")).lower() == "up"}
 
     def _delete(self, name: str) -> None:
         self._send_command_list(["terminal dont-ask", f"delete bootflash:{name} no-prompt"])

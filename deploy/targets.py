@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from meetme.deploy.checks import expected_remote_vteps
 from meetme.deploy.inventory import (
     DRIVER_PLATFORMS,
     IMPLEMENTED_DRIVERS,
@@ -65,6 +66,8 @@ class Target:
     rendered: Path
     text: str  # the rendered file as written: placeholders, never values
     credentials: Credentials
+    # the remote VTEPs the device must see once pushed (checks.expected_remote_vteps)
+    remote_vteps: tuple[str, ...] = ()
 
     @property
     def supported(self) -> bool:
@@ -162,7 +165,8 @@ def select_targets(
         credentials = inventory.credentials_of(name)
         assert credentials is not None  # load_inventory guarantees it
         text = rendered.read_text(encoding="utf-8")
-        target = Target(name, entry, model, rendered, text, credentials)
+        vteps = expected_remote_vteps(model, models.values())
+        target = Target(name, entry, model, rendered, text, credentials, vteps)
         fenced = misplaced_secret_problems(target) + login_secret_problems(target, logins)
         if fenced:
             problems += fenced

@@ -127,6 +127,14 @@ def nx_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
 
 
 @pytest.fixture
+def nx10_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
+    """As nx_lab, the switches on NX-OS 10.3(4a): configure replace with commit-timeout."""
+    from emulator.lab import NX_SECRET_ENV, build_nx_lab
+
+    yield from _serve(build_nx_lab(tmp_path, "10.3(4a)"), NX_SECRET_ENV, monkeypatch)
+
+
+@pytest.fixture
 def nv_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
     """The example's NVUE leaves aus1-lf1 (wave 1) and aus1-lf2 (wave 2) behind NVUE REST and
     SSH emulators on 127.0.0.1, every secret in the environment; cwd is the lab's repository."""

@@ -19,6 +19,8 @@ APPLIED = [
     ("commit", "ok"),
     ("post-check", "ok"),
     ("post-check-links", "ok"),
+    ("post-check-ports", "ok"),
+    ("post-check-evpn", "ok"),
     ("confirm", "ok"),
 ]
 

@@ -73,6 +73,8 @@ class FakeDriver:
 def run(driver_name: str, device: str, **fake: Any) -> tuple[FakeDriver, Engine, Journal]:
     model = example_models()[device]
     peers = {n.address: n.remote_as for n in model.bgp.neighbors}
+    if model.evpn is not None:  # the EVPN sessions, Established like the rest
+        peers |= {p.address: p.remote_as for p in model.evpn.peers}
     driver = FakeDriver(peers, **fake)
     credentials = Credentials(username="u", password="secret:p")
     first = DeviceEntry.model_validate(

@@ -13,6 +13,7 @@ import time
 
 import pytest
 from deploy_helpers import APPLIED, push, runner
+from emulator import netconf
 from emulator.lab import USER_HASHES, XR_SECRETS, Lab, journal, steps
 
 from meetme.cli import app
@@ -166,7 +167,7 @@ def test_connection_dropped_during_confirm_leaves_old_or_new_and_says_which(
     assert clean(xr_lab, "aus1-br1")
     records = journal(xr_lab.repo / "push.jsonl")
     assert steps(records, "aus1-br1")[-4:] == [
-        ("post-check-links", "ok"),
+        ("post-check-evpn", "ok"),
         ("confirm", "failed"),
         ("await-timer", "waiting"),
         ("verify", "ok"),
@@ -244,3 +245,48 @@ def test_someone_elses_lock_is_named_before_any_change(xr_lab: Lab) -> None:
     assert xr_lab.unchanged("aus1-br1") and emulator.lock_holder == 41
     assert not any(c.endswith(("edit-config", "commit")) for c in emulator.commands)
     assert xr_lab.untouched("aus1-br2")
+
+
+# ---- RFC 6242 framing: base:1.1 chunks when both sides offer them, else ]]>]]> ---------------
+
+
+def test_the_push_goes_over_netconf_1_1_chunked_framing(xr_lab: Lab) -> None:
+    code, output = push()
+    assert code == 0, output
+    for name in ("aus1-br1", "aus1-br2"):
+        emulator = xr_lab.emulators[name]
+        assert emulator.running_config() == xr_lab.expected(name) and clean(xr_lab, name)
+        # every session of the push (and of its post-check getters) agreed on chunks
+        assert emulator.framings and set(emulator.framings) == {"1.1"}
+    diff = next(r for r in journal(xr_lab.repo / "push.jsonl") if r["step"] == "diff")["diff"]
+    assert len(diff) > netconf.CHUNK  # the diff's reply came in several chunks
+
+
+def test_a_router_offering_only_base_1_0_is_spoken_to_with_end_of_message_markers(
+    xr_lab: Lab,
+) -> None:
+    for emulator in xr_lab.emulators.values():
+        emulator.base11 = False
+    assert push()[0] == 0
+    for name in ("aus1-br1", "aus1-br2"):
+        emulator = xr_lab.emulators[name]
+        assert emulator.running_config() == xr_lab.expected(name)
+        assert emulator.framings and set(emulator.framings) == {"1.0"}
+
+
+def test_a_broken_chunk_header_ends_the_session() -> None:
+    # the emulator's own reader, against the RFC's example and a header it must refuse
+    class Feed:
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def recv(self, size: int) -> bytes:
+            part, self.data = self.data[:3], self.data[3:]  # a few bytes at a time
+            return part
+
+    rfc_example = b'\n#4\n<rpc\n#18\n message-id="102"\n\n##\n<next'
+    feed = Feed(rfc_example)
+    message, rest = netconf._read_chunked(feed, b"")  # type: ignore[arg-type]
+    assert message == b'<rpc message-id="102"\n' and rest + feed.data == b"<next"
+    with pytest.raises(netconf.FramingError):
+        netconf._read_chunked(Feed(b"\n#04\n<rpc"), b"")  # type: ignore[arg-type]

@@ -9,7 +9,9 @@ the emulator shows. Wave 1: aus1-lf1; wave 2: aus1-lf2.
 
 from __future__ import annotations
 
+import copy
 import gc
+import re
 import time
 from typing import Any
 
@@ -170,3 +172,41 @@ def test_a_retry_while_the_switch_timer_runs_never_says_unchanged(
     inspect = [r for r in journal(nv_lab.repo / "push.jsonl") if r["step"] == "inspect"][-1]
     assert "push again after that" in inspect["detail"]
     assert emulator.pending_timers() == ["changeset/netops/1"]  # the retry touched nothing
+
+
+def test_someone_elses_apply_awaiting_its_confirm_is_named_and_left_alone(nv_lab: Lab) -> None:
+    emulator = nv_lab.emulators["aus1-lf1"]
+    with emulator.lock:  # a colleague's `nv config apply --confirm 600s`, not yet confirmed
+        emulator.revisions["changeset/alice/7"] = {
+            "state": "pending",
+            "config": {**copy.deepcopy(emulator.applied), "system": {"hostname": "alice"}},
+        }
+    assert emulator.nv("nv config apply changeset/alice/7 --confirm 600s -y")[0] == 0
+    before = emulator.running_config()
+
+    code, states = statuses()
+    assert code == 1
+    assert states == {"aus1-lf1": "failed", "aus1-lf2": "skipped"}
+    records = journal(nv_lab.repo / "push.jsonl")
+    assert steps(records, "aus1-lf1") == [("connect", "ok"), ("inspect", "failed")]
+    inspect = next(r for r in records if r["step"] == "inspect")
+    assert re.search(
+        r"an apply awaiting its confirm \(changeset/alice/7: (600|5\d\d) seconds left before the "
+        r"automatic rollback\)",
+        inspect["detail"],
+    )
+    # untouched: the colleague's apply still runs, meetme opened no revision of its own
+    assert emulator.running_config() == before
+    assert emulator.pending_timers() == ["changeset/alice/7"]
+    assert set(emulator.revisions) == {"changeset/alice/7"}
+    assert nv_lab.untouched("aus1-lf2")
+
+
+def test_the_confirm_status_is_asked_before_every_push(nv_lab: Lab) -> None:
+    assert push()[0] == 0
+    inspect = next(r for r in journal(nv_lab.repo / "push.jsonl") if r["step"] == "inspect")
+    assert inspect["detail"] == "no apply awaiting its confirm (nv config apply --confirm-status)"
+    commands = nv_lab.emulators["aus1-lf1"].commands
+    assert commands.index("nv config apply --confirm-status") < commands.index(
+        "POST /nvue_v1/revision"
+    )

@@ -201,3 +201,83 @@ def test_a_push_killed_after_its_replace_is_found_and_cleaned_by_its_checkpoint(
     assert states == {"aus1-lf3": "committed", "aus1-lf4": "committed"}
     assert f"replace from checkpoint meetme-{killed_run}" in emulator.events
     assert is_new(nx_lab, "aus1-lf3") and nothing_left(nx_lab, "aus1-lf3")
+
+
+# ---- NX-OS 9.3(1) and later: configure replace with the switch's commit-timeout -------------
+
+
+def test_an_older_release_is_asked_and_gets_the_checkpoint_way(nx_lab: Lab) -> None:
+    assert push()[0] == 0
+    commands = nx_lab.emulators["aus1-lf3"].commands
+    assert "show version" in commands
+    assert not [c for c in commands if c.startswith("configure replace")]
+
+
+def test_a_10x_switch_replaces_with_its_commit_timeout_and_commits(nx10_lab: Lab) -> None:
+    code, output = push()
+    assert code == 0, output
+    records = journal(nx10_lab.repo / "push.jsonl")
+    run = records[0]["run"]
+    for name in ("aus1-lf3", "aus1-lf4"):
+        emulator = nx10_lab.emulators[name]
+        assert is_new(nx10_lab, name) and nothing_left(nx10_lab, name)
+        assert emulator.pending_timers() == []
+        assert steps(records, name) == APPLIED
+        assert emulator.events == [  # no checkpoint: the switch holds the way back
+            f"scp meetme-{run}.cfg",
+            f"replace from file meetme-{run}.cfg commit-timeout 30",
+            "configure replace commit",
+            "save",
+        ]
+    commit = next(r for r in records if r["step"] == "commit")
+    assert commit["detail"].startswith("configure replace commit-timeout 30 s")
+
+
+def test_a_timer_outside_the_switchs_range_gets_the_checkpoint_way(nx10_lab: Lab) -> None:
+    assert push("--confirm-timer", "29")[0] == 0  # commit-timeout takes 30 to 3600 s
+    assert f"checkpoint meetme-{journal(nx10_lab.repo / 'push.jsonl')[0]['run']}" in (
+        nx10_lab.emulators["aus1-lf3"].events
+    )
+
+
+def test_a_failed_post_check_on_10x_is_reverted_by_the_switchs_timer(nx10_lab: Lab) -> None:
+    peer = nx10_lab.models["aus1-lf3"].bgp.neighbors[0].address
+    nx10_lab.emulators["aus1-lf3"].faults.bgp_down = {peer}
+    code, states = statuses()
+    assert code == 1
+    assert states == {"aus1-lf3": "reverted", "aus1-lf4": "skipped"}
+    assert nx10_lab.unchanged("aus1-lf3") and nothing_left(nx10_lab, "aus1-lf3")
+    assert "revert: commit-timeout expired" in nx10_lab.emulators["aus1-lf3"].events
+    assert "configure replace commit" not in nx10_lab.emulators["aus1-lf3"].commands
+    tail = steps(journal(nx10_lab.repo / "push.jsonl"), "aus1-lf3")[-3:]
+    assert tail == [("post-check", "failed"), ("await-timer", "waiting"), ("verify", "ok")]
+    assert nx10_lab.untouched("aus1-lf4")
+
+
+@pytest.mark.parametrize(
+    ("fault", "status"),
+    [("commit", "reverted"), ("confirm-before", "reverted"), ("confirm-after", "committed")],
+)
+def test_a_connection_cut_off_on_10x_leaves_old_or_new_and_says_which(
+    nx10_lab: Lab, fault: str, status: str
+) -> None:
+    faults = nx10_lab.emulators["aus1-lf3"].faults
+    faults.unreachable_after_drop = 1.5
+    if fault == "commit":
+        faults.drop_on_commit = True
+    else:
+        faults.drop_on_confirm = fault.split("-")[1]
+    code, states = statuses()
+    assert code == 1  # the waves stop either way
+    assert states == {"aus1-lf3": status, "aus1-lf4": "skipped"}
+    emulator = nx10_lab.emulators["aus1-lf3"]
+    assert emulator.pending_timers() == []
+    if status == "reverted":  # the switch's timer, not meetme, restored it
+        assert nx10_lab.unchanged("aus1-lf3")
+        assert "revert: commit-timeout expired" in emulator.events
+    else:  # `configure replace commit` took effect; the save never came
+        assert emulator.running_config() == nx10_lab.expected("aus1-lf3")
+        assert emulator.startup_config() == nx10_lab.normalise(nx10_lab.initial["aus1-lf3"])
+    tail = steps(journal(nx10_lab.repo / "push.jsonl"), "aus1-lf3")[-2:]
+    assert tail == [("await-timer", "waiting"), ("verify", "ok")]
+    assert nx10_lab.untouched("aus1-lf4")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import functools
+import json
+import re
 import socket
 import threading
 import time
@@ -44,7 +46,19 @@ class LabDevice:
         self.events: list[str] = []  # commits, confirms, saves, aborts, reverts
         # local port -> (far device, far port), heard over LLDP while the port is up
         self.cabling: dict[str, tuple[str, str]] = {}
+        # port -> the Mbit/s its optics and cable run at (the lab's build: the planned speed)
+        self.speeds: dict[str, int] = {}
+        # the remote VTEPs the fabric announces to this device once it runs VXLAN
+        self.vteps: set[str] = set()
         self.unreachable_until = 0.0
+
+    def speed_of(self, port: str, wrong: dict[str, int]) -> int:
+        """The Mbit/s a port runs at: a wrong-speed fault, else as built (unknown: 400G)."""
+        return wrong.get(port, self.speeds.get(port, 400_000))
+
+    def remote_vteps(self, missing: set[str]) -> list[str]:
+        """The remote VTEPs the device has heard of: the fabric's, but those a fault hides."""
+        return sorted(self.vteps - missing)
 
 
 @dataclass
@@ -61,6 +75,8 @@ class LabFaults:
     link_down: set[str] = field(default_factory=set)
     miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
     malformed: str = ""  # a request (RPC, command or path prefix) answered with broken data
+    wrong_speed: dict[str, int] = field(default_factory=dict)  # port -> Mbit/s it runs at
+    missing_vtep: set[str] = field(default_factory=set)  # remote VTEPs the device never hears
 
 
 def drop(device: Reachable, seconds: float) -> NoReturn:
@@ -131,6 +147,53 @@ class PasswordServer(paramiko.ServerInterface):
         return paramiko.OPEN_SUCCEEDED
 
 
+class ExecServer(PasswordServer):
+    """SSH with one user's password taking one exec request whose command matches `pattern`
+    (`command` holds it, `ready` says it came)."""
+
+    def __init__(self, username: str, password: str, pattern: str = r".+") -> None:
+        super().__init__(username, password)
+        self.pattern = re.compile(pattern)
+        self.command = ""
+        self.ready = threading.Event()
+
+    def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
+        text = command.decode().strip()
+        if not self.pattern.fullmatch(text):
+            return False
+        self.command = text
+        self.ready.set()
+        return True
+
+
+def serve_ssh(
+    client: socket.socket,
+    server: paramiko.ServerInterface,
+    ready: threading.Event,
+    work: Callable[[paramiko.Channel], None],
+    transports: list[paramiko.Transport] | None = None,
+) -> None:
+    """One SSH connection: the lab host key, `server`'s login, the first channel once `ready`
+    (its exec or subsystem request came) handed to `work`; a connection that breaks ends
+    quietly. `transports` lists the live transport, for a device that closes them on stop."""
+    transport = paramiko.Transport(client)
+    if transports is not None:
+        transports.append(transport)
+    transport.add_server_key(host_key())
+    try:
+        transport.start_server(server=server)
+        channel = transport.accept(timeout=10)
+        if channel is None or not ready.wait(timeout=10):
+            return
+        work(channel)
+    except (paramiko.SSHException, EOFError, OSError):
+        return
+    finally:
+        transport.close()
+        if transports is not None and transport in transports:
+            transports.remove(transport)
+
+
 def basic_auth(headers: Message, username: str, password: str) -> bool:
     """Whether an HTTP request's Authorization header carries this user's password."""
     header = headers.get("Authorization", "")
@@ -152,6 +215,39 @@ def reply(
     handler.send_header("Content-Length", str(len(data)))
     handler.end_headers()
     handler.wfile.write(data)
+
+
+class LabHandler(BaseHTTPRequestHandler):
+    """What the lab devices' HTTP APIs share: a stuck client never holds a server thread for
+    long, no request log, HTTP basic authentication, a JSON body, hanging up on a drop."""
+
+    timeout = 5
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def authorised(
+        self,
+        device: LabDevice,
+        refusal: bytes,
+        content_type: str = "application/json",
+        reason: str | None = None,
+    ) -> bool:
+        """Whether the request carries the device's login; else it is answered 401."""
+        if basic_auth(self.headers, device.username, device.password):
+            return True
+        reply(self, 401, refusal, content_type, reason)
+        return False
+
+    def json_body(self, empty: bytes) -> Any:
+        """The request's JSON body (`empty` when it has none)."""
+        length = int(self.headers.get("Content-Length", "0"))
+        return json.loads(self.rfile.read(length) or empty)
+
+    def hang_up(self) -> None:
+        """The Drop fault: the connection closes with no answer."""
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
 
 
 class HttpAndSsh:
@@ -192,3 +288,33 @@ class HttpAndSsh:
         for thread in self.threads:
             thread.join(timeout=5)
         self.ssh.close()
+
+
+class HttpAndSshDevice(LabDevice):
+    """A lab device with an HTTP API and an SSH server (NX-API + SCP, NVUE REST + `nv`)."""
+
+    _servers: HttpAndSsh | None = None
+
+    @property
+    def port(self) -> int:
+        assert self._servers is not None
+        return self._servers.http_port
+
+    @property
+    def ssh_port(self) -> int:
+        assert self._servers is not None
+        return self._servers.ssh_port
+
+    def serve(
+        self, handler: type[BaseHTTPRequestHandler], ssh: Callable[[socket.socket], None]
+    ) -> None:
+        self._servers = HttpAndSsh(self, handler, ssh)
+
+    def cancel_timers(self) -> None:
+        """Stop the device's own timers (a pending revert) before it goes away."""
+
+    def stop(self) -> None:
+        with self.lock:
+            self.cancel_timers()
+        if self._servers is not None:
+            self._servers.stop()

@@ -33,14 +33,13 @@ import difflib
 import ipaddress
 import json
 import re
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .common import Drop, LabDevice, basic_auth, drop, http_server, reply
+from .common import Drop, LabDevice, LabHandler, drop, http_server, reply
 
 # ---- the CLI mode tree -------------------------------------------------------------------------
 # mode -> [(pattern, submode or None)]; a pattern matches the whole command in its positive form
@@ -230,6 +229,8 @@ class Faults:
     link_down: set[str] = field(default_factory=set)  # ports without carrier (no LLDP either)
     # port -> (device, port) heard instead of the cabled far end: a cable in the wrong port
     miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
+    wrong_speed: dict[str, int] = field(default_factory=dict)  # port -> Mbit/s it runs at
+    missing_vtep: set[str] = field(default_factory=set)  # remote VTEPs never heard of
 
 
 class _Cli:
@@ -526,6 +527,14 @@ class EosEmulator(LabDevice):
             return {"interfaces": self._interfaces()}
         if what == "lldp neighbors":
             return {"lldpNeighbors": self._lldp()}
+        if what == "vxlan vtep":  # the remote VTEPs, once the config has a VXLAN interface
+            vxlan = [
+                c.line.split()[1]
+                for c in self.running.children
+                if c.mode == "interface" and c.line.startswith("interface Vxlan")
+            ]
+            heard = self.remote_vteps(self.faults.missing_vtep)
+            return {"interfaces": {name: {"vteps": heard} for name in vxlan}}
         if what in ("configuration sessions", "configuration sessions detail"):
             sessions = {}
             for s in self.sessions.values():
@@ -561,7 +570,9 @@ class EosEmulator(LabDevice):
                 "interfaceStatus": "disabled" if shut else "connected" if carrier else "notconnect",
                 "description": description,
                 "mtu": mtu,
-                "bandwidth": 0 if name.startswith("Loopback") else 400_000_000_000,
+                "bandwidth": 0  # bit/s: napalm's `speed` is bandwidth * 1e-6
+                if name.startswith(("Loopback", "Vxlan"))
+                else self.speed_of(name, self.faults.wrong_speed) * 1_000_000,
                 "physicalAddress": "00:1c:73:00:00:01",
                 "hardware": "loopback" if name.startswith("Loopback") else "ethernet",
                 "lastStatusChangeTimestamp": self.booted,
@@ -747,29 +758,21 @@ def _afi(address: str) -> str:
 
 
 def _handler(device: EosEmulator) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        timeout = 5  # a stuck client never holds a server thread for long
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(LabHandler):
         def do_POST(self) -> None:
             if self.path != "/command-api":
                 self._reply(404, {"error": "not found"})
                 return
-            if not basic_auth(self.headers, device.username, device.password):
-                self._reply(401, {"error": "Unauthorized"}, "Unauthorized")
+            if not self.authorised(device, b'{"error": "Unauthorized"}', reason="Unauthorized"):
                 return
-            length = int(self.headers.get("Content-Length", "0"))
-            request = json.loads(self.rfile.read(length) or b"{}")
+            request = self.json_body(b"{}")
             params = request.get("params", {})
             try:
                 outcome = device.run_cmds(
                     list(params.get("cmds", [])), params.get("format", "json")
                 )
             except Drop:
-                self.close_connection = True
-                self.connection.shutdown(socket.SHUT_RDWR)
+                self.hang_up()
                 return
             self._reply(200, {"jsonrpc": "2.0", "id": request.get("id"), **outcome})
 

@@ -191,7 +191,35 @@ def add_device(lab: Lab, name: str, driver: str, text: str | None = None) -> Non
     emulator.cabling = {
         i.name: (i.peer.device, i.peer.interface) for i in model.interfaces if i.peer
     }
+    emulator.speeds = {i.name: i.speed_gbps * 1000 for i in model.interfaces if i.speed_gbps}
+    emulator.vteps = fabric_vteps(lab.models, name)
     lab.emulators[name] = emulator.start()
+
+
+def _vtep_of(model: DeviceModel) -> str | None:
+    if model.evpn is None or not model.evpn.vtep:
+        return None
+    if model.mlag is not None and model.mlag.anycast_vtep:
+        return model.mlag.anycast_vtep
+    return model.evpn.source_address
+
+
+def fabric_vteps(models: dict[str, DeviceModel], name: str) -> set[str]:
+    """What the lab's fabric announces to `name` once it runs VXLAN: the VTEP address of every
+    other leaf of its site with an L2VNI in common (type-3 routes), not its own pair's."""
+    model = models[name]
+    own = _vtep_of(model)
+    if own is None or model.evpn is None:
+        return set()
+    mine = {v.vni for v in model.evpn.vlans}
+    heard = set()
+    for other in models.values():
+        address = _vtep_of(other)
+        if other.site != model.site or address in (None, own) or other.evpn is None:
+            continue
+        if mine & {v.vni for v in other.evpn.vlans}:
+            heard.add(str(address))
+    return heard
 
 
 def build_lab(root: Path) -> Lab:
@@ -267,14 +295,16 @@ def nx_initial_config(model: DeviceModel) -> str:
     )
 
 
-def build_nx_lab(root: Path) -> Lab:
+def build_nx_lab(root: Path, release: str = "9.2(4)") -> Lab:
     """The example's NX-OS leaves aus1-lf3 (wave 1) and aus1-lf4 (wave 2), each behind an
-    NX-API and SCP emulator; rendered/ holds exactly what the intent renders."""
+    NX-API and SCP emulator running `release` (default: one without configure replace's
+    commit-timeout, so the checkpoint way); rendered/ holds exactly what the intent renders."""
     lab = new_lab(
         root, driver="nxos", waves={"aus1-lf3": 1, "aus1-lf4": 2}, secrets=dict(NX_USER_HASHES)
     )
     for name in LEAVES:
         add_device(lab, name, "nxos")
+        lab.emulators[name].version = release
     lab.write_inventory()
     return lab
 

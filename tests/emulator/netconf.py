@@ -3,8 +3,11 @@
 An SSH server (paramiko) offering the `netconf` subsystem, so that ncclient, and meetme's
 IOS-XR adapter through it, run end to end against it:
 
-- hello with base:1.0 framing (`]]>]]>`; IOS-XR also offers base:1.1 chunks, left out here),
-  the :candidate, :confirmed-commit:1.1, :validate and :rollback-on-error capabilities;
+- hello (always `]]>]]>`-framed) offering base:1.0 and, as IOS-XR does, base:1.1: when the
+  client's hello offers base:1.1 too (ncclient's does), every later message both ways uses
+  RFC 6242 §4.2 chunked framing (`\n#<size>\n<data>`... `\n##\n`; replies are cut into
+  several chunks), else the end-of-message marker (§4.3); the :candidate,
+  :confirmed-commit:1.1, :validate and :rollback-on-error capabilities;
 - <lock>/<unlock> of the candidate (lock-denied names the holder's session-id, and a candidate
   modified by another session cannot be locked, RFC 6241 §7.5);
 - <edit-config> to the candidate with the Cisco-IOS-XR-cli-cfg <cli> container (CLI text),
@@ -51,8 +54,8 @@ from .common import (
     PasswordServer,
     accept_loop,
     drop,
-    host_key,
     listener,
+    serve_ssh,
 )
 
 BASE = "urn:ietf:params:xml:ns:netconf:base:1.0"
@@ -70,6 +73,61 @@ CAPABILITIES = (
     f"{CLI_NS}?module=Cisco-IOS-XR-cli-cfg&revision=2019-04-05",
 )
 EOM = b"]]>]]>"
+BASE_11 = "urn:ietf:params:netconf:base:1.1"
+CHUNK = 4096  # the largest chunk the router sends (any size up to 4294967295 is allowed)
+_CHUNK_HEADER = re.compile(rb"\n#([1-9][0-9]{0,9})\n")
+_END_OF_CHUNKS = b"\n##\n"
+
+
+class FramingError(Exception):
+    """A message that breaks RFC 6242 §4.2: the router ends the session."""
+
+
+def chunked(message: bytes) -> bytes:
+    """A message in RFC 6242 §4.2 chunked framing, cut into chunks of at most CHUNK bytes."""
+    parts = [message[i : i + CHUNK] for i in range(0, len(message), CHUNK)] or [b""]
+    return b"".join(b"\n#%d\n%s" % (len(p), p) for p in parts if p) + _END_OF_CHUNKS
+
+
+def _read_eom(channel: paramiko.Channel, buffer: bytes) -> tuple[bytes | None, bytes]:
+    """One `]]>]]>`-framed message (RFC 6242 §4.3) and what follows it; None: the end."""
+    while EOM not in buffer:
+        data = channel.recv(65536)
+        if not data:
+            return None, b""
+        buffer += data
+    message, rest = buffer.split(EOM, 1)
+    return message, rest
+
+
+def _read_chunked(channel: paramiko.Channel, buffer: bytes) -> tuple[bytes | None, bytes]:
+    """One chunk-framed message (RFC 6242 §4.2: chunks `\n#<size>\n<size bytes>`, ended
+    by `\n##\n`) and what follows it; None: the end of the session."""
+    message = b""
+    while True:
+        while True:  # a whole header: end-of-chunks or a chunk's size
+            if buffer.startswith(_END_OF_CHUNKS):
+                if not message:
+                    raise FramingError("end of chunks before any chunk")
+                return message, buffer[len(_END_OF_CHUNKS) :]
+            header = _CHUNK_HEADER.match(buffer)
+            if header:
+                break
+            complete = b"\n" in buffer[1:]  # a header's line has ended, yet matches nothing
+            if complete or len(buffer) >= 13 or not _END_OF_CHUNKS.startswith(buffer[:2]):
+                raise FramingError(f"not a chunk header: {buffer[:13]!r}")
+            data = channel.recv(65536)
+            if not data:
+                return None, b""
+            buffer += data
+        size, start = int(header.group(1)), header.end()
+        while len(buffer) < start + size:
+            data = channel.recv(65536)
+            if not data:
+                return None, b""
+            buffer += data
+        message += buffer[start : start + size]
+        buffer = buffer[start + size :]
 
 
 def lines_of(text: str) -> list[str]:
@@ -150,6 +208,8 @@ class NetconfEmulator(LabDevice):
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self._transports: list[paramiko.Transport] = []
+        self.base11 = True  # offer base:1.1 in the hello (IOS-XR does)
+        self.framings: list[str] = []  # per session, as agreed: "1.0" or "1.1"
 
     # ---- test-facing ----------------------------------------------------------------------
 
@@ -193,9 +253,6 @@ class NetconfEmulator(LabDevice):
         accept_loop(self._listener, self._stopping, self, self._serve)
 
     def _serve(self, client: socket.socket) -> None:
-        transport = paramiko.Transport(client)
-        self._transports.append(transport)
-        transport.add_server_key(host_key())
         subsystem = threading.Event()
 
         class Server(PasswordServer):
@@ -210,11 +267,7 @@ class NetconfEmulator(LabDevice):
                 subsystem.set()
                 return True
 
-        try:
-            transport.start_server(server=Server(self.username, self.password))
-            channel = transport.accept(timeout=10)
-            if channel is None or not subsystem.wait(timeout=10):
-                return
+        def netconf(channel: paramiko.Channel) -> None:
             with self.lock:
                 session = self._next_session
                 self._next_session += 1
@@ -222,38 +275,40 @@ class NetconfEmulator(LabDevice):
                 self._session(channel, session)
             finally:
                 self._session_ended(session)
-        except (paramiko.SSHException, EOFError, OSError):
-            return
-        finally:
-            transport.close()
-            if transport in self._transports:
-                self._transports.remove(transport)
+
+        server = Server(self.username, self.password)
+        serve_ssh(client, server, subsystem, netconf, self._transports)
 
     def _session(self, channel: paramiko.Channel, session: int) -> None:
+        offered = CAPABILITIES + ((BASE_11,) if self.base11 else ())
         hello = (
             f'<?xml version="1.0" encoding="UTF-8"?><hello xmlns="{BASE}"><capabilities>'
-            + "".join(f"<capability>{_escape(c)}</capability>" for c in CAPABILITIES)
+            + "".join(f"<capability>{_escape(c)}</capability>" for c in offered)
             + f"</capabilities><session-id>{session}</session-id></hello>"
         )
         channel.sendall(hello.encode() + EOM)
         buffer = b""
-        greeted = False
+        client_hello, buffer = _read_eom(channel, buffer)  # hellos are always EOM-framed
+        if client_hello is None:
+            return
+        chunks = self.base11 and BASE_11.encode() in client_hello  # both sides offer 1.1
+        with self.lock:
+            self.framings.append("1.1" if chunks else "1.0")
         while not self._stopping.is_set():
-            while EOM not in buffer:
-                data = channel.recv(65536)
-                if not data:
-                    return
-                buffer += data
-            message, buffer = buffer.split(EOM, 1)
-            if not greeted:
-                greeted = True  # the client's hello: base:1.0 is all we speak
-                continue
+            try:
+                read = _read_chunked if chunks else _read_eom
+                message, buffer = read(channel, buffer)
+            except FramingError:
+                channel.close()  # RFC 6242 §4.2: a framing error ends the session
+                return
+            if message is None:
+                return
             try:
                 reply = self._rpc(message, session)
             except Drop:
                 channel.close()
                 return
-            channel.sendall(reply + EOM)
+            channel.sendall(chunked(reply) if chunks else reply + EOM)
             if b"<close-session" in message:
                 return
 
@@ -522,12 +577,13 @@ class NetconfEmulator(LabDevice):
     def _interfaces(self) -> str:
         xr, plain = [], []
         for name, (enabled, up, description) in self._interface_states().items():
+            kbps = self.speed_of(name, self.faults.wrong_speed) * 1000  # napalm: * 1e-3
             xr.append(
                 f"<interface><interface-name>{name}</interface-name>"
                 f"<line-state>{'im-state-up' if up else 'im-state-down'}</line-state>"
                 f"<state>{'im-state-up' if enabled else 'im-state-admin-down'}</state>"
                 "<mac-address><address>00:1c:73:00:00:02</address></mac-address>"
-                "<bandwidth>400000000</bandwidth><mtu>9228</mtu></interface>"
+                f"<bandwidth>{kbps}</bandwidth><mtu>9228</mtu></interface>"
             )
             plain.append(
                 f"<interface><interface-name>{name}</interface-name>"

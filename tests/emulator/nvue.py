@@ -10,16 +10,21 @@ confirm (`nv config apply <rev> --confirm <N>s -y`, `--confirm-yes`, `--confirm-
   a config; GET/PATCH/DELETE /nvue_v1/revision/R reads, applies, saves ("applied") or drops;
 - over SSH (exec): `nv config apply R --confirm Ns -y` applies R and reverts to the config
   before it unless `nv config apply R --confirm-yes` follows within N s; `--confirm-no`
-  reverts at once;
+  reverts at once; `nv config apply --confirm-status` names the revision awaiting its
+  confirm and the seconds left (NVIDIA documents what it reports, not its wording: this one
+  is the emulator's own);
 - operational reads: GET /nvue_v1/system, /vrf, /vrf/V/router/bgp/neighbor (every configured
-  neighbour established), /interface (every configured interface up), /interface/I/lldp (the
-  lab's cabling). Their field names follow `nv show ... -o json` as NAPALM's community
-  Cumulus driver reads them; not checked against a switch.
+  neighbour established), /interface (every configured interface up, `link.speed` the speed
+  the lab was built with, as `nv show interface <i> link` shows it: 400G),
+  /interface/I/lldp (the lab's cabling), /evpn/vni/N (`remote-vtep`: the fabric's VTEPs,
+  once the config has `nve` and maps N). Their field names follow `nv show ... -o json` as
+  NAPALM's community Cumulus driver reads them; not checked against a switch.
 
 Faults: refuse a PATCH holding a given string (schema validation); drop the SSH connection
 during the confirmed apply (after it took effect) or during the confirm (before or after it
 took effect) and refuse connections for a while; BGP peers down, ports down, a cable in the
-wrong port; a malformed JSON answer to a path; a slow root PATCH.
+wrong port, a port at the wrong speed, a remote VTEP never heard; a malformed JSON answer
+to a path; a slow root PATCH.
 """
 
 from __future__ import annotations
@@ -39,14 +44,13 @@ import paramiko
 
 from .common import (
     Drop,
-    HttpAndSsh,
-    LabDevice,
+    ExecServer,
+    HttpAndSshDevice,
     LabFaults,
-    PasswordServer,
-    basic_auth,
+    LabHandler,
     drop,
-    host_key,
     reply,
+    serve_ssh,
 )
 
 
@@ -61,6 +65,7 @@ class _Confirm:
     revision: str
     before: dict[str, Any]
     timer: threading.Timer
+    ends: float = 0.0  # time.monotonic() when the switch reverts it
 
 
 def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +80,7 @@ def merge(base: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-class NvueEmulator(LabDevice):
+class NvueEmulator(HttpAndSshDevice):
     def __init__(
         self,
         hostname: str,
@@ -91,19 +96,8 @@ class NvueEmulator(LabDevice):
         self.revisions: dict[str, dict[str, Any]] = {}
         self.confirm: _Confirm | None = None
         self._next = 1
-        self._servers: HttpAndSsh | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        assert self._servers is not None
-        return self._servers.http_port
-
-    @property
-    def ssh_port(self) -> int:
-        assert self._servers is not None
-        return self._servers.ssh_port
 
     def running_config(self) -> str:
         with self.lock:
@@ -118,15 +112,12 @@ class NvueEmulator(LabDevice):
             return [] if self.confirm is None else [self.confirm.revision]
 
     def start(self) -> NvueEmulator:
-        self._servers = HttpAndSsh(self, _handler(self), self._exec)
+        self.serve(_handler(self), self._exec)
         return self
 
-    def stop(self) -> None:
-        with self.lock:
-            if self.confirm is not None:
-                self.confirm.timer.cancel()
-        if self._servers is not None:
-            self._servers.stop()
+    def cancel_timers(self) -> None:
+        if self.confirm is not None:
+            self.confirm.timer.cancel()
 
     # ---- REST -------------------------------------------------------------------------------
 
@@ -189,9 +180,21 @@ class NvueEmulator(LabDevice):
             return 200, self._neighbours(match.group(1))
         if path == "/nvue_v1/interface" and method == "GET":
             return 200, {
-                name: {"link": {"admin-status": "up", "oper-status": "up" if up else "down"}}
+                name: {
+                    "link": {
+                        "admin-status": "up",
+                        "oper-status": "up" if up else "down",
+                        "speed": _speed_text(self.speed_of(name, self.faults.wrong_speed)),
+                    }
+                }
                 for name, up in self._interfaces().items()
             }
+        if match := re.fullmatch(r"/nvue_v1/evpn/vni/(\d+)", path):
+            vnis = self.applied.get("nve", {}) and self._vnis()
+            if int(match.group(1)) not in vnis:
+                return 404, {"title": "Not Found", "detail": path}
+            heard = self.remote_vteps(self.faults.missing_vtep)
+            return 200, {"remote-vtep": {a: {} for a in heard}, "remote-vtep-count": len(heard)}
         if match := re.fullmatch(r"/nvue_v1/interface/([^/]+)/lldp", path):
             return 200, self._lldp(match.group(1))
         return 404, {"title": "Not Found", "detail": path}
@@ -211,6 +214,14 @@ class NvueEmulator(LabDevice):
             }
             for peer, data in neighbours.items()
         }
+
+    def _vnis(self) -> set[int]:
+        """The L2VNIs the applied config maps (bridge domains' vlan -> vni)."""
+        found = set()
+        for domain in (self.applied.get("bridge", {}).get("domain") or {}).values():
+            for vlan in ((domain or {}).get("vlan") or {}).values():
+                found |= {int(v) for v in ((vlan or {}).get("vni") or {})}
+        return found
 
     def _interfaces(self) -> dict[str, bool]:
         return {
@@ -234,6 +245,15 @@ class NvueEmulator(LabDevice):
             self.commands.append(command)
             if m := re.fullmatch(r"nv config apply (\S+) --confirm (\d+)s -y", command):
                 return self._apply_confirm(m.group(1), int(m.group(2)))
+            if command == "nv config apply --confirm-status":
+                # NVIDIA documents what it says (the time left before the automatic
+                # rollback), not how: this wording is the emulator's own
+                if self.confirm is None:
+                    return 0, "No configuration apply is awaiting confirmation.\n"
+                left = max(0, round(self.confirm.ends - time.monotonic()))
+                return 0, (
+                    f"{self.confirm.revision}: {left} seconds left before the automatic rollback\n"
+                )
             if m := re.fullmatch(r"nv config apply (\S+) --confirm-yes", command):
                 return self._confirm_yes(m.group(1))
             if m := re.fullmatch(r"nv config apply (\S+) --confirm-no", command):
@@ -251,7 +271,7 @@ class NvueEmulator(LabDevice):
             return 1, f"Error: revision {self.confirm.revision} is awaiting its confirm\n"
         timer = threading.Timer(seconds, self._expire, args=(rev,))
         timer.daemon = True
-        self.confirm = _Confirm(rev, copy.deepcopy(self.applied), timer)
+        self.confirm = _Confirm(rev, copy.deepcopy(self.applied), timer, time.monotonic() + seconds)
         timer.start()
         self.applied = copy.deepcopy(revision["config"])
         revision["state"] = "applied"
@@ -291,51 +311,29 @@ class NvueEmulator(LabDevice):
         drop(self, self.faults.unreachable_after_drop)
 
     def _exec(self, client: socket.socket) -> None:
-        transport = paramiko.Transport(client)
-        transport.add_server_key(host_key())
-        wanted: list[str] = []
-        ready = threading.Event()
+        server = ExecServer(self.username, self.password)
 
-        class Server(PasswordServer):
-            def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
-                wanted.append(command.decode().strip())
-                ready.set()
-                return True
-
-        try:
-            transport.start_server(server=Server(self.username, self.password))
-            channel = transport.accept(timeout=10)
-            if channel is None or not ready.wait(timeout=10):
-                return
+        def run(channel: paramiko.Channel) -> None:
             try:
-                status, output = self.nv(wanted[0])
+                status, output = self.nv(server.command)
             except Drop:
                 return  # the connection goes down with no answer and no exit status
             channel.sendall(output.encode())
             channel.send_exit_status(status)
             channel.close()
-        except (paramiko.SSHException, EOFError, OSError):
-            return
-        finally:
-            transport.close()
+
+        serve_ssh(client, server, server.ready, run)
 
 
 def _handler(device: NvueEmulator) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        timeout = 5
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(LabHandler):
         def _handle(self, method: str) -> None:
-            if not basic_auth(self.headers, device.username, device.password):
-                self._reply(401, b'{"title": "Unauthorized"}')
+            if not self.authorised(device, b'{"title": "Unauthorized"}'):
                 return
             parts = urlsplit(self.path)
             path = unquote(parts.path)
             query = {k: v[0] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-            length = int(self.headers.get("Content-Length", "0"))
-            body = json.loads(self.rfile.read(length) or b"null") if length else None
+            body = self.json_body(b"null")
             if device.faults.malformed and path.startswith(device.faults.malformed):
                 self._reply(200, b'{"swp1": {"link": ')
                 return
@@ -358,3 +356,8 @@ def _handler(device: NvueEmulator) -> type[BaseHTTPRequestHandler]:
             reply(self, status, data)
 
     return Handler
+
+
+def _speed_text(mbps: int) -> str:
+    """NVUE's spelling of a link speed: 400G, 25G, 100M."""
+    return f"{mbps // 1000}G" if mbps % 1000 == 0 else f"{mbps}M"

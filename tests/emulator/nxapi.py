@@ -16,11 +16,15 @@ and to meetme's checkpoint adapter (deploy/nxos_checkpoint.py) on top of it:
   detail` (text, as NAPALM's TextFSM template reads it), from the running config: every
   configured neighbour Established, every interface up, LLDP hearing the lab's cabling.
 
-No confirm timer: NX-OS reverts nothing by itself in this flow (`configure replace ...
-commit-timeout` exists on recent releases but is not what meetme drives, docs/push.md).
+- `show version` (`nxos_ver_str`, the release the emulator plays: 10.3(4a) unless told);
+- from 9.3(1) on, `configure replace bootflash:F commit-timeout N` (atomic like the rollback;
+  then a timer that restores the config before it unless `configure replace commit` comes
+  within N s, 30 to 3600) — Cisco Nexus 9000 NX-OS System Management Configuration Guide,
+  "Performing Configuration Replace"; an older release refuses the command.
 
 Faults: refuse given lines; drop the connection during the commit (after the replace took
-effect) or during the confirm (before or after the save), then refuse connections for a
+effect) or during the confirm (before or after `configure replace commit`, or the save when
+no timer runs), then refuse connections for a
 while; BGP peers down, ports without carrier, a cable in the wrong port; a malformed JSON
 answer to one command; a slow replace.
 """
@@ -40,14 +44,13 @@ import paramiko
 
 from .common import (
     Drop,
-    HttpAndSsh,
-    LabDevice,
+    ExecServer,
+    HttpAndSshDevice,
     LabFaults,
-    PasswordServer,
-    basic_auth,
+    LabHandler,
     drop,
-    host_key,
     reply,
+    serve_ssh,
 )
 from .netconf import _blocks, lines_of
 
@@ -66,7 +69,7 @@ class NxFaults(LabFaults):
     slow_replace: float = 0.0  # a replace from file waits this long first (one shot)
 
 
-class NxapiEmulator(LabDevice):
+class NxapiEmulator(HttpAndSshDevice):
     def __init__(
         self,
         hostname: str,
@@ -82,19 +85,11 @@ class NxapiEmulator(LabDevice):
         self.files: dict[str, list[str]] = {}  # bootflash:
         self.raw_files: dict[str, str] = {}  # as received over SCP
         self.checkpoints: dict[str, list[str]] = {}
-        self._servers: HttpAndSsh | None = None
+        self.version = "10.3(4a)"  # `show version`: 9.3(1) and later have commit-timeout
+        # a configure replace awaiting `configure replace commit`: (config before, its timer)
+        self.commit_timer: tuple[list[str], threading.Timer] | None = None
 
     # ---- test-facing ----------------------------------------------------------------------
-
-    @property
-    def port(self) -> int:
-        assert self._servers is not None
-        return self._servers.http_port
-
-    @property
-    def ssh_port(self) -> int:
-        assert self._servers is not None
-        return self._servers.ssh_port
 
     def running_config(self) -> str:
         with self.lock:
@@ -105,38 +100,23 @@ class NxapiEmulator(LabDevice):
             return "\n".join(self.startup) + "\n"
 
     def pending_timers(self) -> list[str]:
-        return []  # NX-OS has none in this flow
+        with self.lock:
+            return ["configure replace commit-timeout"] if self.commit_timer else []
 
     def start(self) -> NxapiEmulator:
-        self._servers = HttpAndSsh(self, _handler(self), self._scp)
+        self.serve(_handler(self), self._scp)
         return self
 
-    def stop(self) -> None:
-        if self._servers is not None:
-            self._servers.stop()
+    def cancel_timers(self) -> None:
+        if self.commit_timer is not None:
+            self.commit_timer[1].cancel()
 
     # ---- SCP over SSH -----------------------------------------------------------------------
 
     def _scp(self, client: socket.socket) -> None:
-        transport = paramiko.Transport(client)
-        transport.add_server_key(host_key())
-        wanted: list[str] = []
-        ready = threading.Event()
+        server = ExecServer(self.username, self.password, r"scp -t \S+")
 
-        class Server(PasswordServer):
-            def check_channel_exec_request(self, channel: Any, command: bytes) -> bool:
-                match = re.fullmatch(r"scp -t (\S+)", command.decode().strip())
-                if not match:
-                    return False
-                wanted.append(match.group(1))
-                ready.set()
-                return True
-
-        try:
-            transport.start_server(server=Server(self.username, self.password))
-            channel = transport.accept(timeout=10)
-            if channel is None or not ready.wait(timeout=10):
-                return
+        def receive(channel: paramiko.Channel) -> None:
             channel.sendall(b"\0")
             header = b""
             while not header.endswith(b"\n"):
@@ -155,17 +135,15 @@ class NxapiEmulator(LabDevice):
                 data += chunk
             text = data[: int(size)].decode()
             with self.lock:
-                name = _file(wanted[0])
+                name = _file(server.command.split()[2])
                 self.raw_files[name] = text
                 self.files[name] = lines_of(text)
                 self.events.append(f"scp {name}")
             channel.sendall(b"\0")
             channel.send_exit_status(0)
             channel.close()
-        except (paramiko.SSHException, EOFError, OSError):
-            return
-        finally:
-            transport.close()
+
+        serve_ssh(client, server, server.ready, receive)
 
     # ---- NX-API -------------------------------------------------------------------------------
 
@@ -197,7 +175,8 @@ class NxapiEmulator(LabDevice):
         return replies
 
     def _run(self, command: str, raw: bool) -> dict[str, Any] | None:
-        if command.startswith("rollback running-config file ") and self.faults.slow_replace:
+        replace = command.startswith(("rollback running-config file ", "configure replace bootf"))
+        if replace and self.faults.slow_replace:
             delay, self.faults.slow_replace = self.faults.slow_replace, 0.0
             time.sleep(delay)  # outside the lock: the switch answers other requests
         with self.lock:
@@ -208,6 +187,12 @@ class NxapiEmulator(LabDevice):
             return None
         if command == "show hostname":
             return {"body": {"hostname": self.hostname}}
+        if command == "show version":
+            return {"body": {"nxos_ver_str": self.version, "host_name": self.hostname}}
+        if match := re.fullmatch(r"configure replace (\S+) commit-timeout (\d+)", command):
+            return self._replace_with_timer(match.group(1), int(match.group(2)), raw)
+        if command == "configure replace commit":
+            return self._commit_replace(raw)
         if match := re.fullmatch(r"checkpoint file (\S+)", command):
             self.files[_file(match.group(1))] = list(self.running)
             return _msg("Done\n", raw)
@@ -258,9 +243,53 @@ class NxapiEmulator(LabDevice):
             return {"body": self._interfaces()}
         if command == "show bgp all summary vrf all":
             return {"body": self._bgp()}
+        if command == "show nve peers":
+            return {"body": self._nve_peers()}
         if command == "show lldp neighbors detail":
             return _msg(self._lldp(), True)
         raise CommandError("% Invalid command\n")
+
+    def _replace_with_timer(self, name: str, seconds: int, raw: bool) -> dict[str, Any] | None:
+        major, minor = (int(x) for x in re.findall(r"\d+", self.version)[:2])
+        if (major, minor) < (9, 3):
+            raise CommandError("% Invalid command at '^' marker.\n")
+        if not 30 <= seconds <= 3600:
+            raise CommandError("% Invalid range at '^' marker.\n")
+        if self.commit_timer is not None:
+            raise CommandError("Configure replace is in progress: commit or wait\n")
+        before = list(self.running)
+        self._replace(self._read(name), f"file {_file(name)} commit-timeout {seconds}")
+        timer = threading.Timer(seconds, self._expire)
+        timer.daemon = True
+        self.commit_timer = (before, timer)
+        timer.start()
+        if self.faults.drop_on_commit:
+            self.faults.drop_on_commit = False
+            self._drop()
+        return _msg("Configure replace completed successfully.\n", raw)
+
+    def _commit_replace(self, raw: bool) -> dict[str, Any] | None:
+        if self.commit_timer is None:
+            raise CommandError("No configure replace is waiting for its commit\n")
+        if self.faults.drop_on_confirm == "before":
+            self.faults.drop_on_confirm = ""
+            self._drop()
+        self.commit_timer[1].cancel()
+        self.commit_timer = None
+        self.events.append("configure replace commit")
+        if self.faults.drop_on_confirm == "after":
+            self.faults.drop_on_confirm = ""
+            self._drop()
+        return _msg("Configure replace committed.\n", raw)
+
+    def _expire(self) -> None:
+        """The commit timer ran out: the switch restores the config before the replace."""
+        with self.lock:
+            if self.commit_timer is None:
+                return
+            self.running = self.commit_timer[0]
+            self.commit_timer = None
+            self.events.append("revert: commit-timeout expired")
 
     def _read(self, name: str) -> list[str]:
         found = self.files.get(_file(name))
@@ -303,7 +332,7 @@ class NxapiEmulator(LabDevice):
                 "state": "up" if up else "down",
                 "admin_state": "up" if enabled else "down",
                 "eth_mtu": "9216",
-                "eth_bw": 400000000,
+                "eth_bw": self.speed_of(name, self.faults.wrong_speed) * 1000,  # kbit/s
                 "eth_hw_addr": "00c0.ffee.0003",
                 "desc": description,
                 "eth_link_flapped": "1week(s) 2day(s)",
@@ -311,6 +340,16 @@ class NxapiEmulator(LabDevice):
             for name, (enabled, up, description) in self._interface_states().items()
         ]
         return {"TABLE_interface": {"ROW_interface": rows}}
+
+    def _nve_peers(self) -> dict[str, Any]:
+        """`show nve peers`: the remote VTEPs, once the config has `interface nve1`."""
+        if not any(line.strip() == "interface nve1" for line in self.running):
+            return {}
+        rows = [
+            {"if-name": "nve1", "peer-ip": peer, "peer-state": "Up", "learn-type": "CP"}
+            for peer in self.remote_vteps(self.faults.missing_vtep)
+        ]
+        return {"TABLE_nve_peers": {"ROW_nve_peers": rows}} if rows else {}
 
     def _bgp(self) -> dict[str, Any]:
         block = next((b for b in _blocks(self.running) if b[0].startswith("router bgp ")), None)
@@ -419,27 +458,19 @@ def _patch(old: list[str], new: list[str]) -> list[str]:
 
 
 def _handler(device: NxapiEmulator) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        timeout = 5
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(LabHandler):
         def do_POST(self) -> None:
             if self.path != "/ins":
                 self._reply(404, b"not found")
                 return
-            if not basic_auth(self.headers, device.username, device.password):
-                self._reply(401, b"Unauthorized")
+            if not self.authorised(device, b"Unauthorized", "application/json-rpc"):
                 return
-            length = int(self.headers.get("Content-Length", "0"))
-            request = json.loads(self.rfile.read(length) or b"[]")
+            request = self.json_body(b"[]")
             requests = request if isinstance(request, list) else [request]
             try:
                 replies = device.batch(requests)
             except Drop:
-                self.close_connection = True
-                self.connection.shutdown(socket.SHUT_RDWR)
+                self.hang_up()
                 return
             except _Malformed:
                 self._reply(200, b'[{"jsonrpc": "2.0", "result": {"body": {"TABLE_')
