@@ -74,7 +74,7 @@ def test_run_reports_every_stage(tmp_path: Path) -> None:
     assert figures["errors"] == 0
     assert figures["files"] >= SMALLEST
     for stage in figures["stages"].values():
-        assert stage["seconds"] >= 0 and stage["peak_rss_mb"] > 0
-    for key in ("total_seconds", "devices_per_second", "ms_per_device", "peak_rss_mb"):
+        assert stage["seconds"] >= 0 and stage["cpu_seconds"] >= 0 and stage["peak_rss_mb"] > 0
+    for key in ("total_seconds", "total_cpu_seconds", "devices_per_second", "ms_per_device"):
         assert figures[key] > 0
     assert figures["command"] == f"python benchmarks/run.py --devices {SMALLEST} --json {out}"
