@@ -52,9 +52,11 @@ def measure(
     from meetme.validators.rules.flow import flow_findings
     from meetme.validators.rules.platform import has_gaps, platform_findings
 
+    from meetme.core.gc_tuning import tune_gc
     from meetme.intent.loader import display_path, load_intent
     from meetme.pipeline import write_rendered
 
+    tune_gc()  # as the `meetme` command does at start
     imports = time.perf_counter() - started
     stages: dict[str, dict[str, float]] = {}
 

@@ -22,6 +22,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from meetme.conventions import Console, repository
+from meetme.core.gc_tuning import tune_gc
 from meetme.core.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 from meetme.outputs import (
     FileFault,
@@ -593,6 +594,7 @@ def report_dci_command(
 def main() -> None:
     """The `meetme` script: the app, with whatever escapes it (even outside a command, or
     while flushing standard output at the end) ending as one line and exit 2 or 3."""
+    tune_gc()
     try:
         try:
             app()
