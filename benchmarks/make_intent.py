@@ -312,7 +312,8 @@ def make_intent(devices: int, out: Path) -> Path:
                 )
                 item["networks"] = networks
                 attachments[f"{rack}-hosts"] = item
-    first_racks = [r for r in all_racks if r.startswith("dh1-")]
+    # the public front ends (a /26 of the example's aggregate) on a few racks of the first pod
+    first_racks = [r for r in all_racks if r.startswith("dh1-")][:8]
     gpu["networks"]["gpu-a-public"]["racks"] = first_racks
     storage["networks"]["storage-front-1"]["racks"] = first_racks
 

@@ -47,6 +47,10 @@ class Placement:
     )
     # VTEP -> the networks it carries, by VLAN id; every VTEP of the site
     networks: Mapping[str, tuple[PlacedNetwork, ...]] = field(default_factory=_empty)
+    # svi_owners of each network, computed once: every leaf of a network asks for them
+    owners: dict[NetworkKey, tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def networks_of(self, device: str) -> tuple[PlacedNetwork, ...]:
         """The networks a device carries; none on a device that is no VTEP."""
@@ -87,12 +91,15 @@ def svi_owners(site: Site, placement: Placement, tenant: str, network: str) -> t
     """The VTEPs carrying a network whose platform gives its SVI an address of its own besides
     the anycast gateway (NVUE VRR), by device id: the k-th of them takes the k-th own address
     (`svi_own_addresses`)."""
-    return tuple(
-        name
-        for name in placement.vteps_of(tenant, network)
-        if (platform := PLATFORMS.get(site.devices[name].platform)) is not None
-        and platform.capabilities.svi_needs_unique_address
-    )
+    found = placement.owners.get((tenant, network))
+    if found is None:
+        found = placement.owners[(tenant, network)] = tuple(
+            name
+            for name in placement.vteps_of(tenant, network)
+            if (platform := PLATFORMS.get(site.devices[name].platform)) is not None
+            and platform.capabilities.svi_needs_unique_address
+        )
+    return found
 
 
 @lru_cache(maxsize=4096)  # every leaf of a network asks for the same list: once per network
