@@ -177,18 +177,22 @@ def _scan(
 ) -> None:
     """Record defined names (top-level lines) and policy references (lines inside them)."""
     owner = ""
+    policy = False  # whether the owner is a policy whose lines can use names (`uses` says)
     for index, line in enumerate(lines):
         stripped = line.strip()
         if not stripped or stripped.startswith(("!", "#")):
             continue
         if not line[0].isspace():
             owner = stripped
+            policy = owner.startswith(("route-map ", "route-policy "))
             for pattern, kind in definitions:
                 match = pattern.match(stripped)
                 if match is not None:
                     readback.defined.setdefault(kind, set()).add(match[1])
                     break
             continue
+        if not policy:
+            continue  # only a route-map's or route-policy's lines use names
         column = len(line) - len(line.lstrip()) + 1
         for kind, name in uses(owner, stripped):
             where = " ".join(owner.split()[:4])
@@ -263,7 +267,7 @@ def _route_map_uses(owner: str, line: str) -> Iterator[tuple[str, str]]:
 # --- the parsed blocks ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _At:
     """A parsed line of the config (readback.Block), as the checks walk it."""
 

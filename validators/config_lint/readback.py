@@ -121,7 +121,7 @@ class Words:
     exports_per_family: bool = False  # route targets set per address family (NX-OS)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Block:
     """A Cisco-style configuration line and the lines indented under it."""
 
