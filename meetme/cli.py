@@ -22,6 +22,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from meetme.conventions import Console, repository
+from meetme.core.gc_tuning import tune_gc
 from meetme.core.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 from meetme.outputs import (
     FileFault,
@@ -236,12 +237,16 @@ def _internal(exc: Exception) -> NoReturn:
 
 
 def _lint_or_exit(
-    intent_dir: Path, fmt: Format = Format.text, report_file: Path | None = None
+    intent_dir: Path,
+    fmt: Format = Format.text,
+    report_file: Path | None = None,
+    *,
+    configs: bool = True,
 ) -> LintResult:
     from meetme.pipeline import lint
 
     try:
-        return lint(intent_dir)
+        return lint(intent_dir, configs=configs)
     except IntentError as exc:
         _unusable(exc, fmt, report_file)
 
@@ -367,16 +372,21 @@ def check_command(repo: RepoArg = None, intent: IntentOpt = None, out_dir: OutOp
 @app.command("show")
 def show_command(device: str, repo: RepoArg = None, intent: IntentOpt = None) -> None:
     """Print one device's resolved, vendor-neutral model as YAML."""
-    from meetme.pipeline import device_models
+    # only what one model needs: no rules run, no other device built, nothing rendered
+    from meetme.generators.build.devices import build_models
+    from meetme.generators.resolve.fabric import resolve_fabric
+    from meetme.intent.loader import load_intent
 
     intent_dir, _ = _folders(repo, intent, None)
-    result = _lint_or_exit(intent_dir)
     try:
-        models = device_models(result)
+        loaded = load_intent(intent_dir)
+        fabrics = resolve_fabric(loaded)
+        models = build_models(loaded, fabrics, only={device})
     except IntentError as exc:
         _unusable(exc)
     if device not in models:
-        err.print(f"unknown device '{device}'; known: {', '.join(sorted(models))}")
+        known = (name for site in loaded.intent.sites.values() for name in site.devices)
+        err.print(f"unknown device '{device}'; known: {', '.join(sorted(known))}")
         raise typer.Exit(EXIT_UNUSABLE)
     text = yaml.safe_dump(models[device].model_dump(mode="json"), sort_keys=False)
     sys.stdout.write(text)
@@ -593,6 +603,7 @@ def report_dci_command(
 def main() -> None:
     """The `meetme` script: the app, with whatever escapes it (even outside a command, or
     while flushing standard output at the end) ending as one line and exit 2 or 3."""
+    tune_gc()
     try:
         try:
             app()

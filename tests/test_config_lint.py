@@ -1277,25 +1277,24 @@ def test_an_nxos_evpn_peer_limit_inherited_from_a_template_is_read_there(
 def test_a_vtep_with_external_sessions_is_parsed_once(
     platform: str, example_models: dict[str, DeviceModel], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Sessions (CFG-001..005) and EVPN services (CFG-006..009) read the same read-back: one
-    ciscoconfparse2 parse per file, and a broken line found by both kinds of check."""
+    """Sessions (CFG-001..005), EVPN services (CFG-006..009) and the management plane
+    (CFG-010..011) read the same read-back: one parse of the file into blocks, and a broken
+    line found by both kinds of check."""
     from meetme.validators import config_lint
     from meetme.validators.config_lint import cisco
 
     parses: list[int] = []
-    real = cisco.CiscoConfParse
+    real = cisco.blocks
 
-    def counting(lines: list[str], **options: object) -> object:
-        parses.append(len(lines))
-        return real(lines, **options)
+    def counting(text: str) -> object:
+        parses.append(len(text.splitlines()))
+        return real(text)
 
-    monkeypatch.setattr(cisco, "CiscoConfParse", counting)
+    monkeypatch.setattr(cisco, "blocks", counting)
     config_lint.read.cache_clear()
     text = (DATA / VTEP_FILES[platform]).read_text() + "! read once\n"
     assert lint_vtep(example_models["aus1-bl1"], platform, text) == []
-    assert len(parses) == 1
-    # only the blocks the checks read are parsed, not the whole file
-    assert 0 < parses[0] < len(text.splitlines())
+    assert parses == [len(text.splitlines())]
 
 
 def test_a_limit_the_model_does_not_have_is_drift(example_models: dict[str, DeviceModel]) -> None:

@@ -4,6 +4,7 @@ features: underlay, overlay, multihoming, handoff, edge and management."""
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Collection
 
 from meetme.generators.build.border_pair import border_pair_of
 from meetme.generators.build.edge_device import edge_device
@@ -39,13 +40,17 @@ from meetme.intent.loader import LoadedIntent
 from meetme.intent.schema import Device, Intent, Site
 
 
-def build_models(loaded: LoadedIntent, fabrics: dict[str, SiteFabric]) -> dict[str, DeviceModel]:
-    """Every device of every site, keyed by device name."""
+def build_models(
+    loaded: LoadedIntent, fabrics: dict[str, SiteFabric], only: Collection[str] | None = None
+) -> dict[str, DeviceModel]:
+    """Every device of every site (or the devices named in `only`), keyed by device name."""
     problems: list[Problem] = []
     models: dict[str, DeviceModel] = {}
     intent = loaded.intent
     for site_name, site in sorted(intent.sites.items()):
         for name, device in sorted(site.devices.items()):
+            if only is not None and name not in only:
+                continue
             try:
                 models[name] = build_device(
                     intent,

@@ -25,6 +25,7 @@ from meetme.generators.model import (
 )
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
+from meetme.generators.resolve.indexes import memo
 
 from meetme.intent.schema import Intent, Site
 from meetme.intent.schema_multihoming import Attachment
@@ -47,12 +48,23 @@ def esi(attachment: Attachment, segment_id: int) -> str:
     return ":".join(["00", *mac, tail[0:2], tail[2:4], tail[4:6]])
 
 
+def attachments_of(site: Site, name: str) -> list[tuple[str, Attachment]]:
+    """The attachments naming device `name` among their leaves, by name (indexed per site)."""
+
+    def index() -> dict[str, list[tuple[str, Attachment]]]:
+        found: dict[str, list[tuple[str, Attachment]]] = {}
+        for att_name, attachment in sorted(site.attachments.items()):
+            for leaf in dict.fromkeys(attachment.leaves):
+                found.setdefault(leaf, []).append((att_name, attachment))
+        return found
+
+    return memo(site, "attachments_of", index).get(name, [])
+
+
 def lags_of(site: Site, name: str) -> list[Lag]:
     platform = PLATFORMS[site.devices[name].platform]
     lags = []
-    for att_name, attachment in sorted(site.attachments.items()):
-        if name not in attachment.leaves:
-            continue
+    for att_name, attachment in attachments_of(site, name):
         if attachment.mode == "single" and not attachment.lacp:
             continue  # plain switch ports: host_ports_of
         vlans = network_vlans(site, attachment.networks)
@@ -82,8 +94,8 @@ def host_ports_of(site: Site, name: str) -> list[HostPort]:
     """Single-homed hosts on plain switch ports (`mode: single` without `lacp`)."""
     platform = PLATFORMS[site.devices[name].platform]
     ports = []
-    for att_name, attachment in sorted(site.attachments.items()):
-        if attachment.mode != "single" or attachment.lacp or name not in attachment.leaves:
+    for att_name, attachment in attachments_of(site, name):
+        if attachment.mode != "single" or attachment.lacp:
             continue
         vlans = network_vlans(site, attachment.networks)
         for index, port in enumerate(attachment.ports):
@@ -121,8 +133,8 @@ def _pair_address(subnet: str, first: bool) -> tuple[str, str]:
 
 
 def mlag_of(site: Site, name: str) -> Mlag | None:
-    for _att_name, attachment in sorted(site.attachments.items()):
-        if attachment.mode != "mlag" or name not in attachment.leaves:
+    for _att_name, attachment in attachments_of(site, name):
+        if attachment.mode != "mlag":
             continue
         if len(set(attachment.leaves)) != 2:
             continue  # not a pair: MH-017 / EVPN-008 report it

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
+from typing import Any
 
 from meetme.generators.build.underlay import device_bfd
 from meetme.generators.model import (
@@ -30,6 +31,7 @@ from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.resolve.indexes import memo
 from meetme.generators.resolve.placement import PlacedNetwork, svi_own_addresses, svi_owners
 
 from meetme.intent.schema import Device, Intent, Site
@@ -217,33 +219,47 @@ def evpn_peer_names(site: Site, name: str) -> list[str]:
     one of the other. With super-spines (RFC 7938 section 3.2, 5-stage): a VTEP with the spines
     of its own pod (a VTEP in no pod with the spines in none), or with the super-spines where
     its pod has no spine; a spine with the VTEPs of its pod and every super-spine. Each end
-    derives the same session from the same rule; one pass over the site per device."""
-    device = site.devices[name]
-    supers = [n for n, d in site.devices.items() if d.role == "super_spine"]
+    derives the same session from the same rule, from one index of the site by role and pod
+    (a scan of the site per device was quadratic)."""
+    device = site.devices.get(name)
+    if device is None:
+        return []
+    groups = memo(site, "evpn_peer_groups", lambda: _peer_groups(site))
+    supers = bool(groups[("super_spine", "*")])
+    served = not supers or device.pod in groups["pods_with_spines"]
+    wanted: list[tuple[str, str | None]]
+    if device.role in VTEP_ROLES:
+        if not served:
+            wanted = [("super_spine", "*")]
+        else:
+            wanted = [("spine", device.pod if supers else "*")]
+    elif device.role == "spine":
+        wanted = [("super_spine", "*"), ("vtep", device.pod if supers else "*")]
+    elif device.role == "super_spine":
+        wanted = [("spine", "*"), ("vtep", "unserved")]
+    else:
+        return []
+    found = [peer for key in wanted for peer in groups.get(key, ())]
+    found.sort(key=lambda peer: peer[0])
+    return [peer_name for _, peer_name in found if peer_name != name]
+
+
+def _peer_groups(site: Site) -> dict[object, Any]:
+    """(role, pod or "*") -> [(id, name)] of the spines, super-spines and VTEPs (role "vtep");
+    ("vtep", "unserved"): the VTEPs whose pod has no spine; "pods_with_spines"."""
+    groups: dict[object, Any] = {("super_spine", "*"): [], ("spine", "*"): [], ("vtep", "*"): []}
     pods_with_spines = {d.pod for d in site.devices.values() if d.role == "spine"}
-
-    def served_by_spines(vtep: Device) -> bool:
-        return not supers or vtep.pod in pods_with_spines
-
-    def pairs(other: Device) -> bool:
-        if device.role in VTEP_ROLES:
-            if not served_by_spines(device):
-                return other.role == "super_spine"
-            return other.role == "spine" and (not supers or other.pod == device.pod)
-        if device.role == "spine":
-            same_pod = not supers or other.pod == device.pod
-            return other.role == "super_spine" or (other.role in VTEP_ROLES and same_pod)
-        if device.role == "super_spine":
-            return other.role == "spine" or (
-                other.role in VTEP_ROLES and not served_by_spines(other)
-            )
-        return False
-
-    return [
-        n
-        for n, d in sorted(site.devices.items(), key=lambda item: item[1].id)
-        if n != name and pairs(d)
-    ]
+    groups["pods_with_spines"] = pods_with_spines
+    for peer_name, d in site.devices.items():
+        role = "vtep" if d.role in VTEP_ROLES else d.role
+        if role not in ("vtep", "spine", "super_spine"):
+            continue
+        entry = (d.id, peer_name)
+        groups[(role, "*")].append(entry)
+        groups.setdefault((role, d.pod), []).append(entry)
+        if role == "vtep" and d.pod not in pods_with_spines:
+            groups.setdefault(("vtep", "unserved"), []).append(entry)
+    return groups
 
 
 def _peers(

@@ -4,6 +4,7 @@ write them so (`{{ evpn.anycast_mac | dotted_mac }}`)."""
 from __future__ import annotations
 
 import ipaddress
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -37,7 +38,12 @@ def as_path_regexes(entry: Any) -> list[str]:
 def yaml_str(value: object) -> str:
     """A value as one single-quoted YAML scalar, quoted by the YAML library (a `'` doubled, no
     line folding): NVUE templates print every text value through it, never quote by hand."""
-    text: str = yaml.safe_dump(
-        str(value), default_style="'", width=float("inf"), allow_unicode=True
-    )
-    return text.removesuffix("\n")
+    return _yaml_quoted(str(value))
+
+
+# A leaf's file prints a few hundred values and a fabric repeats most of them (VRFs, policy
+# names, users); the library's dump costs ~0.1 ms each, a third of rendering an NVUE leaf.
+@lru_cache(maxsize=1 << 16)
+def _yaml_quoted(text: str) -> str:
+    dumped: str = yaml.safe_dump(text, default_style="'", width=float("inf"), allow_unicode=True)
+    return dumped.removesuffix("\n")

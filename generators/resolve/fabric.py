@@ -16,6 +16,7 @@ from typing import Literal
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.edge_sessions import SiteEdge, resolve_edge
+from meetme.generators.resolve.indexes import memo
 from meetme.generators.resolve.placement import Placement, resolve_placement
 from meetme.generators.resolve.ports import PortPlan, PortUse, plan_ports
 
@@ -178,16 +179,20 @@ natural_key = _natural
 
 
 def _side_devices(site: Site, side: LinkRuleSide) -> list[tuple[str, Device]]:
-    return sorted(
-        (
-            (n, d)
-            for n, d in site.devices.items()
-            if d.role == side.role
-            and side.platform in (None, d.platform)
-            and side.pod in (None, d.pod)
-        ),
-        key=lambda item: item[1].id,
+    """The devices a rule side selects, by id: from an index of the site by role, platform
+    and pod (a site with a rule per pod scanned every device for every rule)."""
+    return memo(site, "link_rule_sides", lambda: _sides_index(site)).get(
+        (side.role, side.platform, side.pod), []
     )
+
+
+def _sides_index(site: Site) -> dict[tuple[str, str | None, str | None], list[tuple[str, Device]]]:
+    index: dict[tuple[str, str | None, str | None], list[tuple[str, Device]]] = {}
+    for n, d in sorted(site.devices.items(), key=lambda item: item[1].id):
+        for platform in (None, d.platform):
+            for pod in (None, d.pod) if d.pod is not None else (None,):
+                index.setdefault((d.role, platform, pod), []).append((n, d))
+    return index
 
 
 def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 
 from meetme.generators.platforms import PLATFORMS
@@ -46,6 +47,10 @@ class Placement:
     )
     # VTEP -> the networks it carries, by VLAN id; every VTEP of the site
     networks: Mapping[str, tuple[PlacedNetwork, ...]] = field(default_factory=_empty)
+    # svi_owners of each network, computed once: every leaf of a network asks for them
+    owners: dict[NetworkKey, tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def networks_of(self, device: str) -> tuple[PlacedNetwork, ...]:
         """The networks a device carries; none on a device that is no VTEP."""
@@ -62,15 +67,16 @@ def resolve_placement(site: Site) -> Placement:
         for net_name in tenant.networks
     }
     networks: dict[str, tuple[PlacedNetwork, ...]] = {}
+    # each network's racks and leaves as sets: a network on every rack lists thousands
+    where = [
+        (PlacedNetwork(tenant_name, net_name, network), set(network.racks), set(network.leaves))
+        for tenant_name, tenant in sorted(site.tenants.items())
+        for net_name, network in sorted(tenant.networks.items())
+    ]
     for name, device in sorted(site.devices.items(), key=lambda item: item[1].id):
         if device.role not in VTEP_ROLES:
             continue
-        placed = [
-            PlacedNetwork(tenant_name, net_name, network)
-            for tenant_name, tenant in sorted(site.tenants.items())
-            for net_name, network in sorted(tenant.networks.items())
-            if device.rack in network.racks or name in network.leaves
-        ]
+        placed = [p for p, racks, leaves in where if device.rack in racks or name in leaves]
         placed.sort(key=lambda p: p.network.vlan)
         networks[name] = tuple(placed)
         for p in placed:
@@ -85,21 +91,25 @@ def svi_owners(site: Site, placement: Placement, tenant: str, network: str) -> t
     """The VTEPs carrying a network whose platform gives its SVI an address of its own besides
     the anycast gateway (NVUE VRR), by device id: the k-th of them takes the k-th own address
     (`svi_own_addresses`)."""
-    return tuple(
-        name
-        for name in placement.vteps_of(tenant, network)
-        if (platform := PLATFORMS.get(site.devices[name].platform)) is not None
-        and platform.capabilities.svi_needs_unique_address
-    )
+    found = placement.owners.get((tenant, network))
+    if found is None:
+        found = placement.owners[(tenant, network)] = tuple(
+            name
+            for name in placement.vteps_of(tenant, network)
+            if (platform := PLATFORMS.get(site.devices[name].platform)) is not None
+            and platform.capabilities.svi_needs_unique_address
+        )
+    return found
 
 
+@lru_cache(maxsize=4096)  # every leaf of a network asks for the same list: once per network
 def svi_own_addresses(gateway: str, count: int) -> list[str] | None:
     """`count` own SVI addresses (with the prefix length) for the leaves of a network, taken from
     the top of the gateway's subnet down, skipping the gateway: leaf k of `svi_owners` gets the
     k-th. Works for any prefix length: only as many addresses as there are leaves needing one
     are used, and the hosts keep the rest of the subnet below them. None when the subnet's host
     addresses (IPv4 without network and broadcast, IPv6 without the subnet-router anycast) hold
-    fewer than the gateway and `count` leaves (rule EVPN-023)."""
+    fewer than the gateway and `count` leaves (rule EVPN-023). Callers share the list: read only."""
     iface = ipaddress.ip_interface(gateway)
     net = iface.network
     top = int(net.broadcast_address) - (1 if net.version == 4 else 0)

@@ -15,13 +15,14 @@ Neighbours are keyed by (VRF, address): a border-leaf handoff session reuses, in
 tenant VRF, the address of a default-VRF underlay neighbour, and each must carry its own limit
 and policies.
 
-Each rendered file the lint reads is read back once (`readback.py`: ciscoconfparse2 for EOS,
-IOS-XR and NX-OS in `cisco.py`, the YAML node tree for NVUE in `nvue.py`), and every check
-compares that read-back with the device model: `sessions.py` (CFG-001..005) on devices with an
-external or handoff neighbour, where every BGP neighbour of the model is checked, underlay
-included (border devices exercise each platform's underlay template too); `overlay.py`
-(CFG-006..009) on every VTEP with a VLAN or VRF to map and every device with an EVPN peer
-(spines included). ciscoconfparse2 is imported only when a Cisco-style file is read.
+Each rendered file the lint reads is read back once (`readback.py`: an indentation tree of
+blocks for EOS, IOS-XR and NX-OS in `cisco.py`, the YAML node tree for NVUE in `nvue.py`), and
+every check compares that read-back with the device model: `sessions.py` (CFG-001..005) on
+devices with an external or handoff neighbour, where every BGP neighbour of the model is
+checked, underlay included (border devices exercise each platform's underlay template too);
+`overlay.py` (CFG-006..009) on every VTEP with a VLAN or VRF to map and every device with an
+EVPN peer (spines included); `hardening.py` (CFG-010..011) on every device, from the same
+blocks or tree.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from meetme.validators.config_lint import hardening, overlay, sessions
+from meetme.validators.config_lint import cisco, hardening, nvue, overlay, sessions
 from meetme.validators.config_lint.hardening import EXTERNAL_URPF, MANAGEMENT_VRF
 from meetme.validators.config_lint.overlay import (
     EVPN_PEER_LIMIT,
@@ -250,7 +251,7 @@ def lint_configs(
         if _checks_evpn(model) and not (_checks_bgp(model) and readback.unreadable is not None):
             hits += overlay.check(model, readback)
         if _checks_hardening(model):
-            hits += hardening.check(model, config.text)
+            hits += hardening.check(model, config.text, readback)
         for rule_id, message, line, column in hits:
             findings.append(
                 Finding(
@@ -270,11 +271,5 @@ def lint_configs(
 def read(platform: str, text: str) -> ReadBack:
     """The read-back of one rendered config, by the reader of its platform's family."""
     if platform == "nvidia_nvue":
-        from meetme.validators.config_lint import nvue
-
         return nvue.read(text)
-    from meetme.validators.config_lint import (
-        cisco,  # imports ciscoconfparse2: only now that a Cisco-style file needs it
-    )
-
     return cisco.read(text, platform)

@@ -10,20 +10,20 @@ CFG-011: every external port (one that carries a transit, IX, PNI or cloud sessi
 platform that can check unicast RPF does so for each address family it has: the model must ask
 for it and the rendered interface must say `verify unicast source reachable-via any`.
 
-Both read the text as indented blocks (Cisco-style) or as the YAML tree (NVUE); positions are
-the config's own, 1-based.
+Both read the read-back every CFG check shares (readback.py): the indented blocks (Cisco-style)
+or the YAML tree (NVUE); positions are the config's own, 1-based.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 from meetme.generators.model import DeviceModel, Interface
 from meetme.generators.platforms import PLATFORMS
-from meetme.validators.config_lint import nvue
+from meetme.validators.config_lint import cisco, nvue
+from meetme.validators.config_lint.readback import Block, ReadBack
 
 MANAGEMENT_VRF = "CFG-010"
 EXTERNAL_URPF = "CFG-011"
@@ -31,40 +31,12 @@ EXTERNAL_URPF = "CFG-011"
 Hit = tuple[str, str, int, int]  # rule id, message, line, column
 
 
-@dataclass
-class Block:
-    """A configuration line and the lines indented under it."""
-
-    text: str
-    line: int
-    children: list[Block] = field(default_factory=list)
-
-    def child(self, text: str) -> Block | None:
-        return next((c for c in self.children if c.text == text), None)
-
-
-def blocks(text: str) -> list[Block]:
-    """The top-level blocks of a Cisco-style config, children by indentation ("!" skipped)."""
-    root = Block("", 0)
-    stack: list[tuple[int, Block]] = [(-1, root)]
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped or stripped == "!" or stripped.startswith("!"):
-            continue
-        indent = len(raw) - len(raw.lstrip(" "))
-        while stack[-1][0] >= indent:
-            stack.pop()
-        block = Block(stripped, number)
-        stack[-1][1].children.append(block)
-        stack.append((indent, block))
-    return root.children
-
-
-def check(model: DeviceModel, text: str) -> list[Hit]:
-    """Every CFG-010 and CFG-011 finding on one device's rendered text."""
+def check(model: DeviceModel, text: str, readback: ReadBack | None = None) -> list[Hit]:
+    """Every CFG-010 and CFG-011 finding on one device's rendered text, from its read-back
+    (the one the other CFG checks read; read here when not given)."""
     if model.platform == "nvidia_nvue":
-        return list(_nvue(model, text))
-    top = blocks(text)
+        return list(_nvue(model, text, readback or nvue.read(text)))
+    top = (readback or cisco.read(text, model.platform)).blocks
     return [*_cisco_management(model, top), *_cisco_urpf(model, top)]
 
 
@@ -202,16 +174,14 @@ def _cisco_urpf(model: DeviceModel, top: list[Block]) -> Iterator[Hit]:
 # --- NVUE ------------------------------------------------------------------------------------
 
 
-def _nvue(model: DeviceModel, text: str) -> Iterator[Hit]:
-    try:
-        documents = nvue.load(text)  # libyaml: the pure-Python reader took 1.8 s
-    except yaml.YAMLError:
+def _nvue(model: DeviceModel, text: str, readback: ReadBack) -> Iterator[Hit]:
+    if readback.unreadable is not None:
         return  # CFG-005 reports YAML that does not parse
     system: dict[str, Any] = {}
-    for document in documents if isinstance(documents, list) else []:
-        tree = document.get("set") if isinstance(document, dict) else None
-        if isinstance(tree, dict) and isinstance(tree.get("system"), dict):
-            system = tree["system"]
+    for tree in readback.trees:  # the last `- set:` item with a system wins, as NVUE applies
+        node = nvue.get(tree, "system")
+        if isinstance(node, yaml.MappingNode):
+            system = nvue.plain(node)
     mgmt = model.management
     ssh_vrfs = set((system.get("ssh-server") or {}).get("vrf") or {})
     if ssh_vrfs != {mgmt.vrf}:

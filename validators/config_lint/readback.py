@@ -1,6 +1,6 @@
 """What a rendered config says, read back into one neutral form that every CFG-* check reads.
 
-One reader per platform family fills it: `cisco.py` (ciscoconfparse2, EOS / IOS-XR / NX-OS
+One reader per platform family fills it: `cisco.py` (an indentation tree, EOS / IOS-XR / NX-OS
 with a dialect table each) and `nvue.py` (the YAML node tree). Each rendered file is read once
 per lint; the checks (`sessions.py`: CFG-001..005, `overlay.py`: CFG-006..009) compare the read
 back with the device model and never look at the text. Positions are the config's own
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass, field
+from typing import Any
 
 Position = tuple[int, int]
 TOP: Position = (1, 1)  # where a finding goes when the block it belongs in is missing
@@ -120,6 +121,39 @@ class Words:
     exports_per_family: bool = False  # route targets set per address family (NX-OS)
 
 
+@dataclass(eq=False, slots=True)
+class Block:
+    """A Cisco-style configuration line and the lines indented under it."""
+
+    text: str  # stripped
+    line: int  # 1-based
+    indent: int
+    parent: Block | None = field(default=None, repr=False)
+    children: list[Block] = field(default_factory=list, repr=False)
+
+    def child(self, text: str) -> Block | None:
+        return next((c for c in self.children if c.text == text), None)
+
+
+def blocks(text: str) -> list[Block]:
+    """The top-level blocks of a Cisco-style config, children by indentation: a line's parent
+    is the nearest line above it indented less. Blank lines and `!` comments are skipped."""
+    root = Block("", 0, -1)
+    stack = [root]
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped[0] == "!":
+            continue
+        indent = len(raw) - len(raw.lstrip(" "))
+        while stack[-1].indent >= indent:
+            stack.pop()
+        parent = stack[-1]
+        block = Block(stripped, number, indent, parent if parent is not root else None)
+        parent.children.append(block)
+        stack.append(block)
+    return root.children
+
+
 @dataclass
 class ReadBack:
     """One rendered config, read back: its BGP sessions, policy objects and EVPN services."""
@@ -139,6 +173,10 @@ class ReadBack:
     members: dict[str, Member] | None = None  # VNI -> its `member vni` line; None: not listed
     exports: dict[tuple[str, str], Export] = field(default_factory=dict)  # (VRF, family)
     exports_at: Position = TOP  # where a VRF's missing export block belongs
+    # The parsed text itself, for checks that read what the fields above do not hold (CFG-010,
+    # CFG-011): Cisco-style top-level blocks; NVUE the YAML tree of each `- set:` item.
+    blocks: list[Block] = field(default_factory=list, compare=False, repr=False)
+    trees: list[Any] = field(default_factory=list, compare=False, repr=False)
 
 
 def normalise(address: str) -> str:

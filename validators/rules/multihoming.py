@@ -252,7 +252,7 @@ def trunked_networks_on_both_leaves(ctx: SiteContext) -> Iterator[Hit]:
             if len(tenants) != 1:
                 continue  # unknown: the reference check; ambiguous: MH-004
             network = placed[tenants[0], name]
-            missing = [leaf for leaf in leaves if leaf not in network.devices]
+            missing = [leaf for leaf in leaves if leaf not in network.device_set]
             if missing:
                 racks = _names(sorted({str(ctx.site.devices[leaf].rack) for leaf in missing}))
                 yield Hit(
@@ -892,8 +892,10 @@ def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
         if vlan is None:
             continue
         for network in placed:
+            if network.network.vlan != vlan:
+                continue
             on = sorted(set(leaves) & set(network.devices))
-            if network.network.vlan == vlan and on:
+            if on:
                 yield Hit(
                     f"{network.label} uses VLAN {vlan} on {_names(on)}, the MLAG pair's peer "
                     f"VLAN ({item.label}): the pair routes its underlay adjacency there; give "

@@ -21,7 +21,7 @@ import ipaddress
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +64,11 @@ class Placed:
     @property
     def label(self) -> str:
         return f"network {self.tenant}/{self.name}"
+
+    @cached_property
+    def device_set(self) -> frozenset[str]:
+        """`devices` for membership tests: a network on every rack has thousands."""
+        return frozenset(self.devices)
 
 
 def placed_networks(ctx: SiteContext) -> list[Placed]:
@@ -288,8 +293,11 @@ def vlans_unique_per_switch(ctx: SiteContext) -> Iterator[Hit]:
     uses = _vlan_uses(ctx)
     for index, use in enumerate(uses):
         for earlier in uses[:index]:
-            shared = [d for d in use.devices if d in earlier.devices]
-            if earlier.vlan == use.vlan and shared:
+            if earlier.vlan != use.vlan:
+                continue
+            on_earlier = set(earlier.devices)
+            shared = [d for d in use.devices if d in on_earlier]
+            if shared:
                 yield Hit(
                     f"VLAN {use.vlan} of {use.label} is also the VLAN of {earlier.label} on "
                     f"{_names(shared)}: one VLAN id is one bridge domain per switch; choose "
@@ -579,6 +587,7 @@ def overlay_mode_ebgp(ctx: SiteContext) -> Iterator[Hit]:
 )
 def networks_on_vteps(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
+    vtep_racks = {d.rack for d in site.devices.values() if d.role in VTEP_ROLES}
     for placed in placed_networks(ctx):
         base = placed.network.path
         for index, leaf in enumerate(placed.network.leaves):
@@ -591,8 +600,7 @@ def networks_on_vteps(ctx: SiteContext) -> Iterator[Hit]:
                     (*base, "leaves", index),
                 )
         for index, rack in enumerate(placed.network.racks):
-            in_rack = [d for d in site.devices.values() if d.rack == rack]
-            if rack in site.racks and not any(d.role in VTEP_ROLES for d in in_rack):
+            if rack in site.racks and rack not in vtep_racks:
                 yield Hit(
                     f"{placed.label} is placed on rack {rack}, which holds no leaf or border "
                     "leaf, so no device there carries it; name a rack of leaves",

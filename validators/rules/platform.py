@@ -23,7 +23,7 @@ from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
 
 from meetme.intent.interfaces import GRAMMARS, foreign_name, platforms_naming, sample
 from meetme.intent.loader import LoadedIntent
-from meetme.intent.schema import Site
+from meetme.intent.schema import Device, Site
 
 GATE = "docs/standards.md#platform-gate"
 
@@ -229,11 +229,14 @@ def _written_names(site: Site) -> Iterator[tuple[tuple[str, ...], str, tuple[str
     for device_name, services in sorted(edge.services.items()) if edge else ():
         if device_name in site.devices:
             yield (device_name,), services.interface, (*services.path, "interface")
+    by_role: dict[str, list[tuple[str, Device]]] = {}  # sorted once, not once per rule side
+    for device_name, device in sorted(site.devices.items(), key=lambda d: d[1].id):
+        by_role.setdefault(device.role, []).append((device_name, device))
     for rule_ in site.link_rules:
         for side, rule_side in (("a", rule_.a), ("b", rule_.b)):
             by_platform: dict[str, list[str]] = {}
-            for device_name, device in sorted(site.devices.items(), key=lambda d: d[1].id):
-                if device.role == rule_side.role and rule_side.platform in (None, device.platform):
+            for device_name, device in by_role.get(rule_side.role, []):
+                if rule_side.platform in (None, device.platform):
                     by_platform.setdefault(device.platform, []).append(device_name)
             name = sample(rule_side.interface, rule_side.first)
             for devices in by_platform.values():

@@ -1,0 +1,80 @@
+"""The benchmark at its smallest size: its intent is a valid site, and run.py reports every stage.
+
+A smoke test, never a timed one: figures on a shared machine are not a pass/fail criterion.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from meetme.pipeline import lint
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "benchmarks"
+SMALLEST = 24  # the edge (10), one pod's two spines and 12 leaves of two platforms
+
+sys.path.insert(0, str(BENCH))
+from make_intent import MIN_DEVICES, device_count, make_intent  # noqa: E402
+
+
+def test_generated_intent_lints_clean_with_the_examples_feature_set(tmp_path: Path) -> None:
+    intent = make_intent(SMALLEST, tmp_path)
+    result = lint(intent)
+    assert [str(f) for f in result.findings] == []
+    assert device_count(intent) == SMALLEST == len(result.models or {})
+    models = (result.models or {}).values()
+    roles = {m.role for m in models}
+    assert roles == {"border", "super_spine", "spine", "leaf", "border_leaf"}
+    leaf_platforms = {m.platform for m in models if m.role == "leaf"}
+    assert leaf_platforms == {"nvidia_nvue", "cisco_nxos"}  # the first pod's two
+    site = result.loaded.intent.sites["aus1"]
+    modes = {a.mode for a in site.attachments.values()}
+    assert modes == {"mlag", "esi"}
+    assert site.handoff is not None and site.handoff.border_leaves == ["aus1-bl1", "aus1-bl2"]
+    assert site.peering.ixes and site.peering.transits and site.peering.pnis
+    assert site.peering.aws and site.peering.azure and site.peering.gcp
+
+
+def test_an_odd_leaf_is_single_homed_and_every_leaf_platform_appears(tmp_path: Path) -> None:
+    # the smallest two-pod site: 10 + 2 x 2 spines + 2 x 63 leaves, each pod's 63 = 32 + 31
+    intent = make_intent(140, tmp_path)
+    result = lint(intent)
+    assert result.errors == []
+    site = result.loaded.intent.sites["aus1"]
+    assert "single" in {a.mode for a in site.attachments.values()}
+    leaf_platforms = {m.platform for m in (result.models or {}).values() if m.role == "leaf"}
+    assert leaf_platforms == {"nvidia_nvue", "cisco_nxos", "arista_eos"}
+
+
+def test_below_the_smallest_fabric_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="at least"):
+        make_intent(MIN_DEVICES - 1, tmp_path)
+
+
+def test_run_reports_every_stage(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "--devices", str(SMALLEST), "--json", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(out.read_text())
+    assert list(figures["stages"]) == [
+        "load", "resolve", "rules", "build", "render", "config lint", "write",
+    ]  # fmt: skip
+    assert figures["devices"] == SMALLEST
+    assert figures["errors"] == 0
+    assert figures["files"] >= SMALLEST
+    for stage in figures["stages"].values():
+        assert stage["seconds"] >= 0 and stage["cpu_seconds"] >= 0 and stage["peak_rss_mb"] > 0
+    for key in ("total_seconds", "total_cpu_seconds", "devices_per_second", "ms_per_device"):
+        assert figures[key] > 0
+    assert figures["command"] == f"python benchmarks/run.py --devices {SMALLEST} --json {out}"
