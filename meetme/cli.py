@@ -501,20 +501,24 @@ def diff_command(
         DiffFormat,
         typer.Option("--format", help="markdown suits a merge-request comment."),
     ] = DiffFormat.text,
+    jobs: JobsOpt = None,
+    full: FullOpt = False,
 ) -> None:
     """What a change does to the configs: render the intent at --base and in the working tree,
     print per-device unified diffs, a summary and the findings that appeared or disappeared.
 
     The intent at --base is read with `git archive` into a temporary folder: the working tree
     and the index are never touched. Both sides render with the installed meetme, so the diff
-    shows what the intent change does. Exit 0; 2 when the working-tree intent is unusable
-    or git cannot give the ref."""
+    shows what the intent change does. Devices whose content hashes hold are read back from
+    REPO/rendered, and for the base side from REPO/rendered as committed at --base (--full:
+    render every device). Exit 0; 2 when the working-tree intent is unusable or git cannot
+    give the ref."""
     from meetme.generators.render import RenderError
     from meetme.gitdiff import DiffError, diff_intent, markdown_report
 
-    intent_dir, _ = _folders(repo, intent, None)
+    intent_dir, rendered = _folders(repo, intent, None)
     try:
-        report = diff_intent(intent_dir, base)
+        report = diff_intent(intent_dir, base, rendered=None if full else rendered, jobs=jobs)
     except IntentError as exc:
         _unusable(exc)
     except RenderError as exc:

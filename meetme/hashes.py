@@ -71,7 +71,7 @@ class Cache:
     def load(cls, folder: Path) -> Cache | None:
         """The folder's hash file when it is this meetme's and well formed, else None."""
         try:
-            if read_manifest(folder) is None:
+            if HASHES not in (read_manifest(folder) or ()):
                 return None
             data = _read_small(folder / HASHES)
         except OSError:

@@ -31,8 +31,8 @@ MARKER_HEADER = (
     "# meetme owns this folder: `meetme render` replaces it whole with the files listed "
     "below, and refuses to if it holds any other file."
 )
-# meetme's content hashes of the files it rendered (meetme/hashes.py): written with them, never
-# listed in the marker, and, in a marked folder, meetme's whatever it holds.
+# meetme's content hashes of the files it rendered (meetme/hashes.py): written with them and
+# listed in the marker like them, but not a rendered file (`check` does not compare it).
 HASHES = ".meetme-hashes.json"
 OWNED = frozenset({MARKER, HASHES})
 # Siblings a killed render can leave behind (the .gitignore names them too).
@@ -153,8 +153,6 @@ def first_stray(folder: Path) -> str | None:
     for relative, regular in folder_entries(folder):
         if relative == MARKER:
             continue
-        if relative == HASHES and regular:
-            continue
         if not regular:
             return f"it holds {relative}, which is not a regular file meetme wrote"
         if relative not in listed:
@@ -211,7 +209,8 @@ def write_folder(
     check_render_target(out_dir, intent_dir)
     for name in files:
         output_file(out_dir, name)
-    owned = {MARKER: marker_text(files)} | ({HASHES: hashes} if hashes is not None else {})
+    extra = {HASHES: hashes} if hashes is not None else {}
+    owned = {MARKER: marker_text([*files, *extra]), **extra}
     with writing(out_dir):
         remove_debris(out_dir)
         if _holds_exactly(out_dir, {**files, **owned}):
