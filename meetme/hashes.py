@@ -11,7 +11,7 @@ of rendering and linting them, only when all of these still hold:
 - the file was written by this meetme: same version and same code (digest of the modules that
   render and lint: generators/render.py, generators/platforms/, validators/config_lint/, this
   module and meetme/devicework.py); anything else discards the whole file;
-- the device's model digest is the same (models are always built: rules and the config lint
+- the device's model digest is the same (all but UNRENDERED; models are always built: rules and the config lint
   read all of them, and the hash must be over the model to be exact);
 - every template it asked for has the same digest (a template it did not ask for cannot change
   its output; one it asked for that was missing must still be missing);
@@ -47,8 +47,14 @@ ABOUT = (
 )
 
 
+# Left out of a model's digest: where the device is declared, as a path relative to the working
+# directory (`meetme diff` builds the base's models from a temporary folder). No template or
+# config lint check reads it (tests/test_incremental.py holds them to that).
+UNRENDERED = frozenset({"source"})
+
+
 def model_digest(model: DeviceModel) -> str:
-    return _sha(model.model_dump_json().encode("utf-8"))
+    return _sha(model.model_dump_json(exclude=set(UNRENDERED)).encode("utf-8"))
 
 
 @dataclass(frozen=True)

@@ -229,7 +229,9 @@ def _stage_and_swap(out_dir: Path, files: Mapping[str, str], owned: Mapping[str,
     written = 0
     try:
         # the marker first: a staging folder of a killed run is then recognisably ours
-        create_file(staging / MARKER, owned[MARKER].encode("utf-8"))
+        marker = owned[MARKER].encode("utf-8")
+        if not _link_same(out_dir / MARKER, staging / MARKER, marker):
+            create_file(staging / MARKER, marker)
         for name in sorted(files):
             target = output_file(staging, name)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -238,8 +240,9 @@ def _stage_and_swap(out_dir: Path, files: Mapping[str, str], owned: Mapping[str,
                 create_file(target, data)
                 written += 1
         for name, text in owned.items():
-            if name != MARKER:
-                create_file(staging / name, text.encode("utf-8"))
+            data = text.encode("utf-8")
+            if name != MARKER and not _link_same(out_dir / name, staging / name, data):
+                create_file(staging / name, data)
         os.chmod(staging, 0o777 & ~_umask())
         swap_in(staging, out_dir)
     finally:
