@@ -8,11 +8,12 @@ templates read), the digest of every template its files asked for, the digest of
 wrote and the device's CFG-* hits. A later run reuses a device, reading its files back instead
 of rendering and linting them, only when all of these still hold:
 
-- the file was written by this meetme: same version and same code (digest of the modules that
-  render and lint: generators/render.py, generators/platforms/, validators/config_lint/, this
-  module and meetme/devicework.py); anything else discards the whole file;
-- the device's model digest is the same (all but UNRENDERED; models are always built: rules and the config lint
-  read all of them, and the hash must be over the model to be exact);
+- the file was written by this meetme: same version, same Jinja2 and same code (digest of the
+  modules that shape and render a model and lint the text: generators/model.py (its properties
+  reach the templates), generators/render.py, generators/platforms/, validators/config_lint/,
+  this module and meetme/devicework.py); anything else discards the whole file;
+- the device's model digest is the same (all of it but UNRENDERED; models are always built:
+  rules and the config lint read all of them, and the hash must be over the model to be exact);
 - every template it asked for has the same digest (a template it did not ask for cannot change
   its output; one it asked for that was missing must still be missing);
 - each of its files is on disk, a regular file listed in the marker, with the digest recorded.
@@ -33,6 +34,8 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
+
+import jinja2
 
 from meetme import devicework
 from meetme.devicework import Hit, Outcome
@@ -144,22 +147,22 @@ _STAMP: dict[str, object] = {}
 
 
 def stamp() -> dict[str, object]:
-    """What must match for any hash to be trusted: the file format, meetme's version and the
-    digest of the code that renders and lints."""
+    """What must match for any hash to be trusted: the file format, meetme's and Jinja2's
+    versions and the digest of the code that renders and lints."""
     if not _STAMP:
         try:
             release = version("meetme")
         except PackageNotFoundError:  # pragma: no cover - meetme runs installed
             release = "unknown"
-        _STAMP.update(format=FORMAT, meetme=release, code=_code_digest())
+        _STAMP.update(format=FORMAT, meetme=release, jinja2=jinja2.__version__, code=_code_digest())
     return dict(_STAMP)
 
 
 def _code_digest() -> str:
-    from meetme.generators import platforms, render
+    from meetme.generators import model, platforms, render
     from meetme.validators import config_lint
 
-    files = [Path(str(render.__file__)), Path(str(devicework.__file__)), Path(__file__)]
+    files = [Path(str(m.__file__)) for m in (model, render, devicework)] + [Path(__file__)]
     for package in (platforms, config_lint):
         files += sorted(Path(str(package.__file__)).parent.rglob("*.py"))
     digest = hashlib.sha256()

@@ -171,15 +171,27 @@ def test_a_missing_or_corrupt_hash_file_means_a_full_render(
     assert tree(example / "rendered") == expected  # the hash file is whole again
 
 
+@pytest.mark.parametrize(
+    ("key", "target", "value"),
+    [
+        ("meetme", "meetme.hashes.version", lambda name: "99.0.0"),
+        ("jinja2", "jinja2.__version__", "9.9.9"),
+        ("code", "meetme.hashes._code_digest", lambda: "0" * 64),  # a module of the renderer
+    ],
+)
 def test_a_hash_file_of_another_meetme_version_is_not_trusted(
-    example: Path, monkeypatch: pytest.MonkeyPatch
+    example: Path, monkeypatch: pytest.MonkeyPatch, key: str, target: str, value: object
 ) -> None:
     render()
+    before = json.loads((example / "rendered" / HASHES).read_text())["stamp"]
     monkeypatch.setattr("meetme.hashes._STAMP", {})
-    monkeypatch.setattr("meetme.hashes.version", lambda name: "99.0.0")
+    monkeypatch.setattr(target, value)
     assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew")
     stamp = json.loads((example / "rendered" / HASHES).read_text())["stamp"]
-    assert stamp["meetme"] == "99.0.0"
+    assert stamp[key] != before[key]
+    assert {k: v for k, v in stamp.items() if k != key} == {
+        k: v for k, v in before.items() if k != key
+    }
     assert render().startswith(f"0 of {DEVICES} device(s) rendered anew")
 
 
