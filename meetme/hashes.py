@@ -40,6 +40,7 @@ import jinja2
 from meetme import devicework
 from meetme.devicework import Hit, Outcome
 from meetme.generators.model import DeviceModel
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import environment, template_digest
 from meetme.outputs import HASHES, SNIFF_LIMIT, read_manifest
 
@@ -97,7 +98,7 @@ class Cache:
     def reuse(self, model: DeviceModel, digest: str, templates: Path | None) -> Outcome | None:
         """The device's outcome read back from the folder, when nothing it depends on changed."""
         entry = self.entries.get(model.hostname)
-        if entry is None or entry.model != digest or not entry.files:
+        if entry is None or entry.model != digest or set(entry.files) != _own_files(model):
             return None
         env = environment(model.platform, templates)
         if any(template_digest(env, name) != d for name, d in entry.templates.items()):
@@ -123,6 +124,11 @@ class Cache:
             return _read_small(self.folder / relative)
         except OSError:
             return None
+
+
+def _own_files(model: DeviceModel) -> set[str]:
+    """The names of the files the device's platform writes for it (render.render's keys)."""
+    return {f"{model.site}/{model.hostname}{o.suffix}" for o in PLATFORMS[model.platform].files}
 
 
 def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]]) -> str:

@@ -27,7 +27,7 @@ from meetme.generators.model import (
     EvpnVrf,
     Interface,
 )
-from meetme.generators.render import output_name, render, render_device, render_traced
+from meetme.generators.render import output_name, render_device, render_traced
 from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
 from meetme.validators.engine import Finding
 from typer.testing import CliRunner

@@ -171,6 +171,21 @@ def test_a_missing_or_corrupt_hash_file_means_a_full_render(
     assert tree(example / "rendered") == expected  # the hash file is whole again
 
 
+def test_entries_that_name_another_devices_files_are_not_trusted(example: Path) -> None:
+    """A hash file edited by hand (or merged badly): each entry must name its own device's files."""
+    render()
+    expected = tree(example / "rendered")
+    hashes = example / "rendered" / HASHES
+    data = json.loads(hashes.read_text())
+    devices = data["devices"]
+    devices["aus1-lf1"], devices["aus1-lf2"] = devices["aus1-lf2"], devices["aus1-lf1"]
+    hashes.write_text(json.dumps(data))
+    assert render().startswith(f"2 of {DEVICES} device(s) rendered anew, 0 file(s) written")
+    assert tree(example / "rendered") == expected
+    hashes.write_text(json.dumps(data))
+    assert runner.invoke(app, ["check"]).exit_code == 0  # check reads both back as rendered
+
+
 @pytest.mark.parametrize(
     ("key", "target", "value"),
     [
