@@ -108,22 +108,24 @@ def test_jobs_travel_pickled_where_workers_cannot_be_forked(
     assert tree(example / "serial") == tree(example / "pickled")
 
 
-def fail_on_lf3(exc: BaseException) -> Any:
+def fail_on(hostname: str, exc: BaseException) -> Any:
     real = devicework.lint_configs
 
     def lint_configs(configs: Any, *args: Any) -> Any:
         configs = list(configs)
-        if any(c.model.hostname == "aus1-lf3" for c in configs):
+        if any(c.model.hostname == hostname for c in configs):
             raise exc
         return real(configs, *args)
 
     return lint_configs
 
 
+# aus1-lf3 is the first NX-OS device, rendered before the fork; aus1-lf4 is left to a worker
+@pytest.mark.parametrize("device", ["aus1-lf3", "aus1-lf4"])
 def test_a_bug_in_a_worker_ends_as_it_does_serially(
-    example: Path, monkeypatch: pytest.MonkeyPatch
+    example: Path, monkeypatch: pytest.MonkeyPatch, device: str
 ) -> None:
-    monkeypatch.setattr(devicework, "lint_configs", fail_on_lf3(KeyError("TOKEN=abc")))
+    monkeypatch.setattr(devicework, "lint_configs", fail_on(device, KeyError("TOKEN=abc")))
     serial = invoke("render", "--jobs", "1")
     assert serial[0] == 3
     assert serial[1].startswith("meetme: internal error: KeyError at devicework.py:")
