@@ -13,8 +13,9 @@ outside the fields that carry one (a push would replace it with the secret itsel
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,31 @@ class _FencedEnvironment(jinja2.Environment):
     """Checks every string a template reads from an object (`a.b`, `a['b']`, the `attr` and
     `map` filters), whatever the template then does with it. Printed values cannot be checked
     instead (jinja2's `finalize`): a macro's output is printed too, and holds newlines."""
+
+    # The names of the templates asked for while `render_traced` runs (None otherwise): what
+    # a device's output depends on, for the incremental render's content hashes.
+    asked: set[str] | None = None
+
+    def get_template(
+        self,
+        name: str | jinja2.Template,
+        parent: str | None = None,
+        globals: MutableMapping[str, Any] | None = None,
+    ) -> jinja2.Template:
+        if self.asked is not None:  # recorded even when missing: creating it changes the output
+            self.asked.add(name.name or "" if isinstance(name, jinja2.Template) else name)
+        return super().get_template(name, parent, globals)
+
+    def select_template(
+        self,
+        names: Iterable[str | jinja2.Template],
+        parent: str | None = None,
+        globals: MutableMapping[str, Any] | None = None,
+    ) -> jinja2.Template:
+        if self.asked is not None and not isinstance(names, jinja2.Undefined):
+            names = list(names)  # read twice: here and by jinja2
+            self.asked.update(n.name or "" if isinstance(n, jinja2.Template) else n for n in names)
+        return super().select_template(names, parent, globals)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         return _fenced(attribute, super().getattr(obj, attribute))
@@ -180,6 +206,48 @@ def render(model: DeviceModel, templates: Path | None = None) -> dict[str, str]:
         lines = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
         files[f"{model.site}/{model.hostname}{output.suffix}"] = lines
     return files
+
+
+def render_traced(
+    model: DeviceModel, templates: Path | None = None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """`render`, and {template name: digest of its source} of every template the device's
+    files asked for (a missing one digests as "absent"): with the model, all its output
+    depends on besides meetme's code."""
+    env = environment(model.platform, templates)
+    if not isinstance(env, _FencedEnvironment):  # pragma: no cover - always ours
+        raise TypeError(type(env).__name__)
+    env.asked = set()
+    try:
+        files = render(model, templates)
+        asked = sorted(env.asked)
+    finally:
+        env.asked = None
+    return files, {name: template_digest(env, name) for name in asked}
+
+
+ABSENT = "absent"
+# (loader's folders, name) -> (digest, still up to date): each template is hashed once while
+# it is unchanged on disk, not once per device.
+_DIGESTS: dict[tuple[str, str], tuple[str, Callable[[], bool]]] = {}
+
+
+def template_digest(env: jinja2.Environment, name: str) -> str:
+    """sha256 of the template's source as the environment's loader reads it, or ABSENT."""
+    if env.loader is None:  # pragma: no cover - every environment here has one
+        return ABSENT
+    key = (repr(getattr(env.loader, "searchpath", id(env.loader))), name)
+    found = _DIGESTS.get(key)
+    if found is not None and found[1]():
+        return found[0]
+    try:
+        source, _, uptodate = env.loader.get_source(env, name)
+    except jinja2.TemplateNotFound:
+        return ABSENT
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    if uptodate is not None:
+        _DIGESTS[key] = (digest, uptodate)
+    return digest
 
 
 def render_device(model: DeviceModel, templates: Path | None = None) -> str:

@@ -148,6 +148,25 @@ RepoArg = Annotated[
 ]
 IntentOpt = Annotated[Path | None, typer.Option("--intent", help="Intent folder [REPO/intent].")]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Output folder [REPO/rendered].")]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        help="Processes that render and lint the devices [the cores; 1 on a small site]. "
+        "The output is the same for any number.",
+        show_default=False,
+    ),
+]
+FullOpt = Annotated[
+    bool,
+    typer.Option(
+        "--full",
+        help="Render and lint every device, ignoring the content hashes "
+        "(.meetme-hashes.json) of the earlier render.",
+    ),
+]
 
 
 class Format(StrEnum):
@@ -240,13 +259,17 @@ def _lint_or_exit(
     intent_dir: Path,
     fmt: Format = Format.text,
     report_file: Path | None = None,
-    *,
-    configs: bool = True,
+    jobs: int | None = 1,
+    hashes_of: Path | None = None,
 ) -> LintResult:
+    """Lint (`jobs` processes for the config lint), reusing unchanged devices of the rendered
+    folder `hashes_of` where its content hashes hold."""
+    from meetme.hashes import Cache
     from meetme.pipeline import lint
 
+    cache = Cache.load(hashes_of) if hashes_of is not None else None
     try:
-        return lint(intent_dir, configs=configs)
+        return lint(intent_dir, jobs=jobs, cache=cache)
     except IntentError as exc:
         _unusable(exc, fmt, report_file)
 
@@ -295,6 +318,7 @@ def lint_command(
         ),
     ] = Format.text,
     report_file: ReportOpt = None,
+    jobs: JobsOpt = None,
 ) -> None:
     """Check the intent against the schema and the design standards.
 
@@ -308,26 +332,28 @@ def lint_command(
             "the rendered folder": repository(repo) / "rendered",
         }
         check_report_path(report_file, protected, is_lint_report)
-    result = _lint_or_exit(intent_dir, fmt, report_file)
+    result = _lint_or_exit(intent_dir, fmt, report_file, jobs)
     _emit_report(result.findings, fmt, report_file)
     if result.render_errors:  # the config lint could not see these devices: a meetme bug
         _internal(result.render_errors[0])
     raise typer.Exit(EXIT_FINDINGS if result.errors else EXIT_OK)
 
 
-def _render_or_exit(intent_dir: Path, show_findings: bool) -> dict[str, str]:
+def _render_or_exit(
+    intent_dir: Path, show_findings: bool, jobs: int | None, hashes_of: Path | None
+) -> tuple[dict[str, str], LintResult]:
     """Lint and render in memory; exit 1 on error findings, 2 unusable, 3 template failure."""
     from meetme.generators.render import RenderError
     from meetme.pipeline import rendered_files
 
-    result = _lint_or_exit(intent_dir)
+    result = _lint_or_exit(intent_dir, jobs=jobs, hashes_of=hashes_of)
     if result.findings and (show_findings or result.errors):
         _print_findings(result.findings, Format.text)
     if result.errors:
         err.print("lint found errors; nothing was written.")
         raise typer.Exit(EXIT_FINDINGS)
     try:
-        return rendered_files(result)
+        return rendered_files(result), result
     except IntentError as exc:
         _unusable(exc)
     except RenderError as exc:
@@ -335,25 +361,49 @@ def _render_or_exit(intent_dir: Path, show_findings: bool) -> dict[str, str]:
 
 
 @app.command("render")
-def render_command(repo: RepoArg = None, intent: IntentOpt = None, out_dir: OutOpt = None) -> None:
-    """Lint, then render every device into the output folder (atomically)."""
-    from meetme.pipeline import write_rendered
+def render_command(
+    repo: RepoArg = None,
+    intent: IntentOpt = None,
+    out_dir: OutOpt = None,
+    jobs: JobsOpt = None,
+    full: FullOpt = False,
+) -> None:
+    """Lint, then render every device into the output folder (atomically).
+
+    Devices whose model and templates are unchanged since the last render (content hashes in
+    the folder's .meetme-hashes.json, which meetme owns) are not rendered again, and files
+    whose text is unchanged are not rewritten."""
+    from meetme.pipeline import hash_file, write_rendered
 
     intent_dir, target = _folders(repo, intent, out_dir)
     check_render_target(target, intent_dir)  # refused before anything is read or written
-    files = _render_or_exit(intent_dir, show_findings=True)
-    write_rendered(target, files, intent_dir)
+    files, result = _render_or_exit(intent_dir, True, jobs, None if full else target)
+    written = write_rendered(target, files, intent_dir, hash_file(result))
+    devices = len(result.outcomes)
+    out.print(
+        f"{devices - len(result.reused)} of {devices} device(s) rendered anew, "
+        f"{written} file(s) written"
+    )
     out.print(f"rendered {len(files)} device(s) into {target}")
 
 
 @app.command("check")
-def check_command(repo: RepoArg = None, intent: IntentOpt = None, out_dir: OutOpt = None) -> None:
-    """Is the output folder exactly what `render` would write? (the pre-merge gate)"""
+def check_command(
+    repo: RepoArg = None,
+    intent: IntentOpt = None,
+    out_dir: OutOpt = None,
+    jobs: JobsOpt = None,
+    full: FullOpt = False,
+) -> None:
+    """Is the output folder exactly what `render` would write? (the pre-merge gate)
+
+    Devices whose model, templates and files match the folder's content hashes are not
+    rendered again; --full renders every one."""
     from meetme.pipeline import compare_rendered
 
     intent_dir, target = _folders(repo, intent, out_dir)
     check_compare_target(target, intent_dir)
-    files = _render_or_exit(intent_dir, show_findings=False)
+    files, _ = _render_or_exit(intent_dir, False, jobs, None if full else target)
     drift = compare_rendered(target, files)
     if drift.clean:
         out.print(f"{target}: {len(files)} file(s) match the intent")
@@ -457,20 +507,24 @@ def diff_command(
         DiffFormat,
         typer.Option("--format", help="markdown suits a merge-request comment."),
     ] = DiffFormat.text,
+    jobs: JobsOpt = None,
+    full: FullOpt = False,
 ) -> None:
     """What a change does to the configs: render the intent at --base and in the working tree,
     print per-device unified diffs, a summary and the findings that appeared or disappeared.
 
     The intent at --base is read with `git archive` into a temporary folder: the working tree
     and the index are never touched. Both sides render with the installed meetme, so the diff
-    shows what the intent change does. Exit 0; 2 when the working-tree intent is unusable
-    or git cannot give the ref."""
+    shows what the intent change does. Devices whose content hashes hold are read back from
+    REPO/rendered, and for the base side from REPO/rendered as committed at --base (--full:
+    render every device). Exit 0; 2 when the working-tree intent is unusable or git cannot
+    give the ref."""
     from meetme.generators.render import RenderError
     from meetme.gitdiff import DiffError, diff_intent, markdown_report
 
-    intent_dir, _ = _folders(repo, intent, None)
+    intent_dir, rendered = _folders(repo, intent, None)
     try:
-        report = diff_intent(intent_dir, base)
+        report = diff_intent(intent_dir, base, rendered=None if full else rendered, jobs=jobs)
     except IntentError as exc:
         _unusable(exc)
     except RenderError as exc:

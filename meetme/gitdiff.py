@@ -19,8 +19,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from meetme.core.problems import IntentError, Location, Problem
+from meetme.hashes import Cache
 from meetme.intent.loader import display_path
 from meetme.intent.yaml_source import MAX_FILE_BYTES
+from meetme.outputs import HASHES
 from meetme.pipeline import device_models, lint, rendered_files
 from meetme.validators.engine import Finding
 
@@ -105,13 +107,23 @@ class _Side:
     findings: list[Finding]
 
 
-def diff_intent(intent_dir: Path, base: str) -> DiffReport:
+def diff_intent(
+    intent_dir: Path,
+    base: str,
+    *,
+    rendered: Path | None = None,
+    jobs: int | None = 1,
+) -> DiffReport:
     """Compare the intent at git ref `base` with the working-tree intent in `intent_dir`.
 
-    Raises IntentError when the working-tree intent is unusable, DiffError when git cannot
-    provide the ref."""
+    `rendered` (the repository's rendered folder; None: render every device) lends its
+    content hashes (meetme/hashes.py): each side reads back the devices whose hashes hold,
+    the working tree from that folder, the base from the same folder as committed at `base`.
+    `jobs` processes render and lint the rest. Raises IntentError when the working-tree
+    intent is unusable, DiffError when git cannot provide the ref."""
     intent_dir = intent_dir.resolve()
-    head = _render(intent_dir)  # first: a broken working tree is the user's first problem
+    cache = Cache.load(rendered) if rendered is not None else None
+    head = _render(intent_dir, jobs, cache)  # first: a broken working tree is the user's first
     top = Path(_git(intent_dir, "rev-parse", "--show-toplevel")).resolve()
     try:
         relative = intent_dir.relative_to(top).as_posix()
@@ -124,9 +136,10 @@ def diff_intent(intent_dir: Path, base: str) -> DiffReport:
         if _exists(top, base, relative):
             problems = _extract(top, base, relative, root)
             before = _Side({}, [])
+            base_cache = _base_cache(top, base, rendered, root) if rendered is not None else None
             try:
                 if not problems:  # a refused file would be missing: compare as unusable
-                    before = _render(root / relative)
+                    before = _render(root / relative, jobs, base_cache)
             except IntentError as exc:
                 problems = exc.problems
         else:  # the intent folder is new since the base
@@ -149,11 +162,25 @@ def diff_intent(intent_dir: Path, base: str) -> DiffReport:
     )
 
 
-def _render(intent_dir: Path) -> _Side:
+def _base_cache(top: Path, base: str, rendered: Path, root: Path) -> Cache | None:
+    """The content hashes of the rendered folder as committed at `base`, extracted under
+    `root` beside the base's intent, or None where the base has none. What the extraction
+    refuses (a link, an oversized file) is left out: those devices are rendered."""
+    try:
+        relative = rendered.resolve().relative_to(top).as_posix()
+    except ValueError:
+        return None
+    if relative == "." or not _exists(top, base, f"{relative}/{HASHES}"):
+        return None
+    _extract(top, base, relative, root)
+    return Cache.load(root / relative)
+
+
+def _render(intent_dir: Path, jobs: int | None = 1, cache: Cache | None = None) -> _Side:
     """Lint and render; a template failure (RenderError, a meetme bug) goes to the caller."""
     from meetme.generators.render import output_name
 
-    result = lint(intent_dir)
+    result = lint(intent_dir, jobs=jobs, cache=cache)
     models = device_models(result)
     texts = rendered_files(result)
     files = {name: (output_name(m), texts[output_name(m)]) for name, m in models.items()}

@@ -31,6 +31,10 @@ MARKER_HEADER = (
     "# meetme owns this folder: `meetme render` replaces it whole with the files listed "
     "below, and refuses to if it holds any other file."
 )
+# meetme's content hashes of the files it rendered (meetme/hashes.py): written with them and
+# listed in the marker like them, but not a rendered file (`check` does not compare it).
+HASHES = ".meetme-hashes.json"
+OWNED = frozenset({MARKER, HASHES})
 # Siblings a killed render can leave behind (the .gitignore names them too).
 DEBRIS_KINDS = (".new-", ".old-")
 SNIFF_LIMIT = 16 * 1024 * 1024  # a meetme report larger than this is not worth guessing about
@@ -186,7 +190,7 @@ def output_file(out_dir: Path, relative: str) -> Path:
         not parts
         or PurePosixPath(relative).is_absolute()
         or any(p in ("", ".", "..") for p in parts)
-        or relative == MARKER
+        or relative in OWNED
         or any(not c.isprintable() or c == "\\" for c in relative)  # one manifest line
     )
     if unsafe:
@@ -194,37 +198,85 @@ def output_file(out_dir: Path, relative: str) -> Path:
     return out_dir / relative
 
 
-def write_folder(out_dir: Path, files: Mapping[str, str], intent_dir: Path | None) -> None:
-    """Write `files` (relative name -> text) and the marker into a staging sibling, then swap
-    it in place of `out_dir`. Before the swap `out_dir` is untouched; after it, complete."""
+def write_folder(
+    out_dir: Path, files: Mapping[str, str], intent_dir: Path | None, hashes: str | None = None
+) -> int:
+    """Write `files` (relative name -> text), the marker and the `hashes` file (HASHES) into a
+    staging sibling, then swap it in place of `out_dir`. Before the swap `out_dir` is
+    untouched; after it, complete. A file whose bytes `out_dir` already holds is hard-linked
+    from there, not written: it keeps its inode and time. Returns how many files were written
+    anew (0: the folder already held exactly this, and it was left alone)."""
     check_render_target(out_dir, intent_dir)
     for name in files:
         output_file(out_dir, name)
+    extra = {HASHES: hashes} if hashes is not None else {}
+    owned = {MARKER: marker_text([*files, *extra]), **extra}
     with writing(out_dir):
         remove_debris(out_dir)
+        if _holds_exactly(out_dir, {**files, **owned}):
+            return 0
         made = _make_parents(out_dir.parent)
         try:
-            _stage_and_swap(out_dir, files)
+            return _stage_and_swap(out_dir, files, owned)
         except BaseException:
             for folder in reversed(made):
                 _quietly_rmdir(folder)
             raise
 
 
-def _stage_and_swap(out_dir: Path, files: Mapping[str, str]) -> None:
+def _stage_and_swap(out_dir: Path, files: Mapping[str, str], owned: Mapping[str, str]) -> int:
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    written = 0
     try:
         # the marker first: a staging folder of a killed run is then recognisably ours
-        create_file(staging / MARKER, marker_text(files).encode("utf-8"))
+        marker = owned[MARKER].encode("utf-8")
+        if not _link_same(out_dir / MARKER, staging / MARKER, marker):
+            create_file(staging / MARKER, marker)
         for name in sorted(files):
             target = output_file(staging, name)
             target.parent.mkdir(parents=True, exist_ok=True)
-            create_file(target, files[name].encode("utf-8"))
+            data = files[name].encode("utf-8")
+            if not _link_same(out_dir / name, target, data):
+                create_file(target, data)
+                written += 1
+        for name, text in owned.items():
+            data = text.encode("utf-8")
+            if name != MARKER and not _link_same(out_dir / name, staging / name, data):
+                create_file(staging / name, data)
         os.chmod(staging, 0o777 & ~_umask())
         swap_in(staging, out_dir)
     finally:
         if os.path.lexists(staging):
             shutil.rmtree(staging, ignore_errors=True)
+    return written
+
+
+def _link_same(old: Path, new: Path, data: bytes) -> bool:
+    """Hard-link `old` (a regular file of the folder being replaced) to `new` when it holds
+    exactly `data`; False when it does not, or the filesystem cannot link."""
+    mode = _lstat_mode(old)
+    if mode is None or not stat.S_ISREG(mode) or not _same_bytes(old, data):
+        return False
+    try:
+        os.link(old, new, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
+
+
+def _holds_exactly(out_dir: Path, wanted: Mapping[str, str]) -> bool:
+    """Whether `out_dir` holds exactly these regular files with exactly these bytes."""
+    if not out_dir.is_dir():
+        return False
+    present = dict(folder_entries(out_dir))
+    if set(present) != set(wanted) or not all(present.values()):
+        return False
+    return all(_same_bytes(out_dir / n, t.encode("utf-8")) for n, t in wanted.items())
+
+
+def _same_bytes(path: Path, expected: bytes) -> bool:
+    # the size first: a huge file in rendered/ is never read into memory
+    return path.stat().st_size == len(expected) and path.read_bytes() == expected
 
 
 def swap_in(staging: Path, out_dir: Path) -> None:

@@ -9,14 +9,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from meetme import devicework
+from meetme.core.problems import Location
+from meetme.devicework import Job, Outcome
 from meetme.generators.build.devices import build_models
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name, render
+from meetme.generators.render import RenderError, output_name
 from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
+from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
-from meetme.outputs import MARKER, folder_entries, write_folder
-from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
-from meetme.validators.engine import RULES, SEVERITY_ORDER, Finding, Rule, all_rules, run_rules
+from meetme.outputs import OWNED, folder_entries, write_folder
+from meetme.validators.config_lint import needs_lint
+from meetme.validators.engine import (
+    RULES,
+    SEVERITY_ORDER,
+    Finding,
+    Rule,
+    Severity,
+    all_rules,
+    run_rules,
+)
 
 # The pipeline assembles the rule catalogue: importing the rule modules (and the config lint,
 # above) registers their rules with the engine, which itself knows none of them.
@@ -39,20 +51,37 @@ class LintResult:
     # What the config lint rendered, by device: `rendered_files` writes these, not a second
     # render of the same model.
     rendered: dict[str, dict[str, str]] = field(default_factory=dict)
+    # How devices are rendered: processes (`--jobs`; None: the cores) and the content hashes
+    # of an earlier render to reuse unchanged devices from (None: render every device).
+    jobs: int | None = 1
+    cache: Cache | None = None
+    # Every device rendered so far: its model digest and outcome (what the hash file records),
+    # and the names of those read back from `cache` instead of rendered.
+    outcomes: dict[str, tuple[str, Outcome]] = field(default_factory=dict)
+    reused: set[str] = field(default_factory=set)
 
     @property
     def errors(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == "error"]
 
 
-def lint(intent_dir: Path, *, templates: Path | None = None, configs: bool = True) -> LintResult:
+def lint(
+    intent_dir: Path,
+    *,
+    templates: Path | None = None,
+    configs: bool = True,
+    jobs: int | None = 1,
+    cache: Cache | None = None,
+) -> LintResult:
     """Schema, references and design-standard rules; then, when those found no error, the
     config lint over every device rendered in memory (`templates`: another templates folder,
-    for tests; `configs=False` skips the config lint). Raises IntentError when unusable."""
+    for tests; `configs=False` skips the config lint). `jobs` processes render and lint
+    (None: the cores); devices whose content hashes in `cache` still hold are read back from
+    its folder instead. Raises IntentError when unusable."""
     loaded = load_intent(intent_dir)
     fabrics = resolve_fabric(loaded)
     findings = run_rules(loaded, dict(fabrics))
-    result = LintResult(loaded, fabrics, findings)
+    result = LintResult(loaded, fabrics, findings, jobs=jobs, cache=cache)
     if configs and not result.errors:  # the gate `meetme render` uses: no model from bad intent
         _lint_rendered(result, Path(intent_dir).parent / "rendered", templates)
     return result
@@ -65,23 +94,53 @@ def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) ->
     # FLOW-*: where routes go on the built models (origins, session VRFs, export policies)
     gaps += flow_findings(result.loaded, result.fabrics, models.values())
     gaps += srv6_findings(result.loaded, models.values())  # SRV6-003: SIDs never leave
-    rendered: list[RenderedConfig] = []
-    for model in models.values():
-        if not needs_lint(model) or has_gaps(model):  # only what the lint reads and can render
+    # only what the lint reads and can render
+    linted = [m for m in models.values() if needs_lint(m) and not has_gaps(m)]
+    jobs = [Job(m, display_path(out_dir / output_name(m)), lint=True) for m in linted]
+    overrides = result.loaded.intent.standards.severity
+    found: list[Finding] = []
+    for job, outcome in zip(jobs, _outcomes(result, jobs, templates), strict=True):
+        if outcome.error is not None:
+            result.render_errors.append(RenderError(outcome.error))
             continue
-        try:
-            files = render(model, templates)
-        except RenderError as exc:
-            result.render_errors.append(exc)
-            continue
-        result.rendered[model.hostname] = files
-        main = output_name(model)
-        rendered.append(RenderedConfig(model, display_path(out_dir / main), files[main]))
-    found = lint_configs(rendered, result.loaded.intent.standards.severity)
+        result.rendered[job.model.hostname] = outcome.files
+        found += _cfg_findings(job, outcome, overrides)
     result.findings = sorted(
         [*result.findings, *gaps, *found],
         key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message),
     )
+
+
+def _outcomes(result: LintResult, jobs: list[Job], templates: Path | None) -> list[Outcome]:
+    """Each job's outcome, in order: read back where the cache's hashes hold, else rendered
+    (and linted) by `devicework.run`; every outcome is recorded in `result`."""
+    digests = [model_digest(job.model) for job in jobs]
+    known: dict[int, Outcome] = {}
+    if result.cache is not None:
+        for index, (job, digest) in enumerate(zip(jobs, digests, strict=True)):
+            reused = result.cache.reuse(job.model, digest, templates)
+            if reused is not None:
+                known[index] = reused
+                result.reused.add(job.model.hostname)
+    todo = [job for index, job in enumerate(jobs) if index not in known]
+    workers = devicework.workers_for(len(todo), result.jobs)
+    fresh = iter(devicework.run(todo, templates, workers))
+    outcomes = [known[i] if i in known else next(fresh) for i in range(len(jobs))]
+    for job, digest, outcome in zip(jobs, digests, outcomes, strict=True):
+        if outcome.error is None:
+            result.outcomes[job.model.hostname] = (digest, outcome)
+    return outcomes
+
+
+def _cfg_findings(job: Job, outcome: Outcome, overrides: dict[str, Severity]) -> list[Finding]:
+    """The CFG-* findings of one device's hits, at the standards profile's severities."""
+    path = f"sites.{job.model.site}.devices.{job.model.hostname}.config"
+    return [
+        Finding(
+            rule, overrides.get(rule, RULES[rule].severity), message, Location(job.file, *at), path
+        )
+        for rule, message, *at in outcome.hits
+    ]
 
 
 def rule_catalogue() -> list[Rule]:
@@ -101,26 +160,48 @@ def device_models(result: LintResult) -> dict[str, DeviceModel]:
 
 def rendered_files(result: LintResult) -> dict[str, str]:
     """Relative output path -> file text for every device of a clean lint: what the config
-    lint already rendered, and the devices it did not read rendered now."""
+    lint already rendered, and the devices it did not read rendered now. Raises RenderError
+    (the first in device order) when a template fails."""
+    models = device_models(result)
+    jobs = [Job(m, "", lint=False) for name, m in models.items() if name not in result.rendered]
+    for job, outcome in zip(jobs, _outcomes(result, jobs, None), strict=True):
+        if outcome.error is not None:
+            raise RenderError(outcome.error)
+        result.rendered[job.model.hostname] = outcome.files
+    return {path: text for name in models for path, text in result.rendered[name].items()}
+
+
+def hash_file(result: LintResult) -> str:
+    """The content hashes of every device `rendered_files` gave (meetme/hashes.py)."""
+    return hashes_text((name, d, o) for name, (d, o) in result.outcomes.items())
+
+
+def render_all(
+    models: dict[str, DeviceModel], templates: Path | None = None, jobs: int | None = 1
+) -> dict[str, str]:
+    """Relative output path -> file text, for every device (`templates`: another folder).
+    Raises RenderError (the first in device order) when a template fails."""
+    todo = [Job(m, "", lint=False) for m in models.values()]
+    workers = devicework.workers_for(len(todo), jobs)
     files: dict[str, str] = {}
-    for name, model in device_models(result).items():
-        files.update(result.rendered.get(name) or render(model))
+    for outcome in devicework.run(todo, templates, workers):
+        if outcome.error is not None:
+            raise RenderError(outcome.error)
+        files.update(outcome.files)
     return files
 
 
-def render_all(models: dict[str, DeviceModel], templates: Path | None = None) -> dict[str, str]:
-    """Relative output path -> file text, for every device (`templates`: another folder)."""
-    return {path: text for m in models.values() for path, text in render(m, templates).items()}
-
-
-def write_rendered(out_dir: Path, files: dict[str, str], intent_dir: Path | None = None) -> None:
-    """Replace `out_dir` with exactly `files` and meetme's marker, atomically.
+def write_rendered(
+    out_dir: Path, files: dict[str, str], intent_dir: Path | None = None, hashes: str | None = None
+) -> int:
+    """Replace `out_dir` with exactly `files`, meetme's marker and the `hashes` file (`hash_file`),
+    atomically; returns how many files were written anew (unchanged ones are linked).
 
     Refuses (outputs.Refused) a folder that is not meetme's own, or that is, holds or sits in
     `intent_dir`, before anything is touched. Files of devices that no longer exist
     disappear with the old folder; if anything fails, `out_dir` is left exactly as it was.
     """
-    write_folder(out_dir, files, intent_dir)
+    return write_folder(out_dir, files, intent_dir, hashes)
 
 
 @dataclass
@@ -135,11 +216,11 @@ class Drift:
 
 
 def compare_rendered(out_dir: Path, files: dict[str, str]) -> Drift:
-    """What differs between `out_dir` and `files`; meetme's marker is not compared. Links
+    """What differs between `out_dir` and `files`; meetme's marker and hashes are not. Links
     and special files are never followed or read: they differ from any rendered file."""
     on_disk: dict[str, bool] = {}  # relative name -> a regular file
     if out_dir.is_dir():
-        on_disk = {name: regular for name, regular in folder_entries(out_dir) if name != MARKER}
+        on_disk = {name: regular for name, regular in folder_entries(out_dir) if name not in OWNED}
     missing = sorted(set(files) - set(on_disk))
     extra = sorted(set(on_disk) - set(files))
     changed = sorted(

@@ -53,7 +53,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes()
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name != ".meetme-rendered"
+        if p.is_file() and p.name not in (".meetme-rendered", ".meetme-hashes.json")
     }
 
 

@@ -27,7 +27,7 @@ from meetme.generators.model import (
     EvpnVrf,
     Interface,
 )
-from meetme.generators.render import output_name, render, render_device
+from meetme.generators.render import output_name, render_device, render_traced
 from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
 from meetme.validators.engine import Finding
 from typer.testing import CliRunner
@@ -163,7 +163,9 @@ def test_meetme_lint_exits_1_naming_the_file_and_line(
 ) -> None:
     """The same bug as a user meets it: `meetme lint` on the repository fails."""
     templates = broken_templates("cisco_iosxr/bgp.j2", XR_LIMIT, "")
-    monkeypatch.setattr("meetme.pipeline.render", lambda m, _=None: render(m, templates))
+    monkeypatch.setattr(
+        "meetme.devicework.render_traced", lambda m, _=None: render_traced(m, templates)
+    )
 
     run = CliRunner().invoke(app, ["lint"])
     assert run.exit_code == 1, run.output

@@ -112,6 +112,8 @@ def test_a_command_that_writes_exits_2_naming_the_path(
 ) -> None:
     prepared(example)
     args, path = WRITERS[name]
+    if name == "render":  # something to write: an unchanged file is not written again
+        moved_gateway(example)
     before = tree_hash(example)
     disk.fail(code)
     exit_code, output = run(args)
@@ -173,10 +175,19 @@ def test_diff_with_an_unwritable_temporary_folder(
 # --- a disk that fills up half-way -------------------------------------------------------------
 
 
+def moved_gateway(example: Path) -> None:
+    """An intent change that rewrites all 18 of aus1's configs (their management route)."""
+    site = example / "intent/aus1/site.yaml"
+    site.write_text(
+        site.read_text().replace("gateway: 192.168.10.1\n", "gateway: 192.168.10.254\n")
+    )
+
+
 def test_a_disk_filling_up_during_render_leaves_rendered_as_it_was(
     example: Path, disk: Disk, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     prepared(example)
+    moved_gateway(example)
     before = tree_hash(example)
     real_create = outputs.create_file
     written: list[Path] = []

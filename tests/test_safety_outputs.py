@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meetme.cli import app
-from meetme.outputs import MARKER, MARKER_HEADER
+from meetme.outputs import HASHES, MARKER, MARKER_HEADER
 from meetme.pipeline import write_rendered
 
 REPO = Path(__file__).resolve().parent.parent
@@ -166,7 +166,7 @@ def test_the_marker_lists_exactly_the_files_written_sorted(example: Path) -> Non
     assert lines[1:] == sorted(files)
     sites = [name.split("/")[0] for name in lines[1:]]
     assert (sites.count("aus1"), sites.count("mel1")) == (18, 16)  # one file per device
-    assert len(lines[1:]) == 34
+    assert len(lines[1:]) == 34 + 1 and HASHES in lines  # and meetme's content hashes
 
 
 def test_the_committed_marker_is_what_render_writes(example: Path) -> None:

@@ -1,0 +1,140 @@
+"""One device's share of `render` and `check`: its files rendered, and its config lint.
+
+A device's work depends on its model, its templates and meetme's code only, never on another
+device, so it runs in any order and in any process; `run` gives the outcomes back in the order
+of the jobs whatever the number of workers, and a worker's outcome is exactly the serial one
+(its text, its CFG-* hits, a RenderError's message). A worker that fails otherwise (a bug, a
+killed process) is not reported from the worker: its share is run again in this process, so
+the error is the serial run's, with its message and exit code, never a worker's traceback.
+
+Workers are forked where the platform can (Linux): they inherit the loaded meetme, the
+device models and the compiled templates (each platform's first device is rendered here
+before the fork, so no worker compiles a template again), and only device index ranges in
+and outcomes out cross a pipe. Elsewhere the jobs travel pickled (plain frozen pydantic
+models; measured cheaper than building the models again in every worker).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from meetme.generators.model import DeviceModel
+from meetme.generators.render import RenderError, output_name, render_traced
+from meetme.validators.config_lint import RenderedConfig, lint_configs
+
+# Below this many devices per worker, starting workers costs more than it saves; an explicit
+# --jobs N is taken as asked.
+DEVICES_PER_WORKER = 16
+CHUNKS_PER_WORKER = 4  # smaller shares even out devices of unequal cost
+
+Hit = tuple[str, str, int, int]  # CFG-* rule, message, line, column (severity: the profile's)
+
+
+@dataclass(frozen=True)
+class Job:
+    model: DeviceModel
+    file: str  # the main file's name as findings show it (rendered/<site>/<device><suffix>)
+    lint: bool  # whether the config lint reads this device (config_lint.needs_lint)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    files: dict[str, str]  # path relative to the output folder -> text
+    templates: dict[str, str]  # template name -> digest of its source (render.render_traced)
+    hits: tuple[Hit, ...] = ()
+    error: str | None = None  # a template failed: a RenderError's message (a meetme bug)
+
+
+def work(job: Job, templates: Path | None = None) -> Outcome:
+    """Render one device and lint what it rendered."""
+    try:
+        files, used = render_traced(job.model, templates)
+    except RenderError as exc:
+        return Outcome({}, {}, (), str(exc))
+    hits: tuple[Hit, ...] = ()
+    if job.lint:
+        config = RenderedConfig(job.model, job.file, files[output_name(job.model)])
+        found = lint_configs([config])  # default severities: the profile applies later
+        hits = tuple((f.rule, f.message, f.location.line, f.location.column) for f in found)
+    return Outcome(files, used, hits)
+
+
+def workers_for(devices: int, jobs: int | None) -> int:
+    """How many processes share `devices` devices: `jobs` (None: the cores, and only as many
+    as have DEVICES_PER_WORKER devices each); 1 means this process alone."""
+    if jobs is None:
+        return max(1, min(os.cpu_count() or 1, devices // DEVICES_PER_WORKER))
+    return max(1, min(jobs, devices))
+
+
+def run(jobs: Sequence[Job], templates: Path | None = None, workers: int = 1) -> list[Outcome]:
+    """`work` on every job; the outcomes in the order of `jobs`."""
+    if workers <= 1 or len(jobs) < 2:
+        return [work(job, templates) for job in jobs]
+    firsts: dict[str, int] = {}
+    for index, job in enumerate(jobs):
+        firsts.setdefault(job.model.platform, index)
+    # Each platform's first device here, before any fork: its templates are compiled once, in
+    # this process, and every worker inherits them instead of compiling them again.
+    done: dict[int, Outcome] = {}
+    try:
+        for index in firsts.values():
+            done[index] = work(jobs[index], templates)
+    except Exception:
+        return [work(job, templates) for job in jobs]  # fails where the serial run fails first
+    rest = [index for index in range(len(jobs)) if index not in done]
+    done.update(zip(rest, _in_workers([jobs[i] for i in rest], templates, workers), strict=True))
+    return [done[index] for index in range(len(jobs))]
+
+
+def _in_workers(jobs: Sequence[Job], templates: Path | None, workers: int) -> list[Outcome]:
+    """`work` on every job in `workers` processes; a share that fails there is done again
+    here, with every job after it, so that the first error is the serial run's."""
+    if not jobs:
+        return []
+    count = min(len(jobs), workers * CHUNKS_PER_WORKER)
+    bounds = [(len(jobs) * i // count, len(jobs) * (i + 1) // count) for i in range(count)]
+    forked = "fork" in multiprocessing.get_all_start_methods()
+    global _INHERITED
+    _INHERITED = (tuple(jobs), templates) if forked else None
+    context = multiprocessing.get_context("fork") if forked else None
+    outcomes: list[Outcome] = []
+    try:
+        with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=context) as pool:
+            futures: list[Future[list[Outcome]]] = [
+                pool.submit(_share, start, stop)
+                if forked
+                else pool.submit(_share_of, jobs[start:stop], templates)
+                for start, stop in bounds
+            ]
+            for index, future in enumerate(futures):
+                try:
+                    outcomes += future.result()
+                except Exception:
+                    for later in futures[index:]:
+                        later.cancel()
+                    outcomes += [work(job, templates) for job in jobs[bounds[index][0] :]]
+                    break
+    finally:
+        _INHERITED = None
+    return outcomes
+
+
+# What forked workers read instead of receiving the jobs through a pipe.
+_INHERITED: tuple[tuple[Job, ...], Path | None] | None = None
+
+
+def _share(start: int, stop: int) -> list[Outcome]:
+    if _INHERITED is None:  # pragma: no cover - only a forked worker runs this
+        raise RuntimeError("no jobs inherited")
+    jobs, templates = _INHERITED
+    return [work(job, templates) for job in jobs[start:stop]]
+
+
+def _share_of(jobs: Sequence[Job], templates: Path | None) -> list[Outcome]:
+    return [work(job, templates) for job in jobs]

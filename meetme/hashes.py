@@ -1,0 +1,228 @@
+"""Content hashes of the rendered folder: what lets `render`, `check` and `diff` redo only the
+devices that changed.
+
+`render` writes `rendered/.meetme-hashes.json` (outputs.HASHES) together with the rendered files,
+in the same atomic swap, and nothing else writes it. Per device it records the digest of the
+device model (its JSON serialisation: the model is immutable and holds everything the device's
+templates read), the digest of every template its files asked for, the digest of every file it
+wrote and the device's CFG-* hits. A later run reuses a device, reading its files back instead
+of rendering and linting them, only when all of these still hold:
+
+- the file was written by this meetme: same version, same Jinja2 and same code (digest of the
+  modules that shape and render a model and lint the text: generators/model.py (its properties
+  reach the templates), generators/render.py, generators/platforms/, validators/config_lint/,
+  this module and meetme/devicework.py); anything else discards the whole file;
+- the device's model digest is the same (all of it but UNRENDERED; models are always built:
+  rules and the config lint read all of them, and the hash must be over the model to be exact);
+- every template it asked for has the same digest (a template it did not ask for cannot change
+  its output; one it asked for that was missing must still be missing);
+- each of its files is on disk, a regular file listed in the marker, with the digest recorded.
+
+A missing, unreadable or malformed hash file, or one of another meetme, is no error: every
+device is rendered as if there were none. The file is deterministic (sorted, one device a line)
+so that it can be committed beside rendered/ and `meetme diff --base` can reuse the base's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from meetme import devicework
+from meetme.devicework import Hit, Outcome
+from meetme.generators.model import DeviceModel
+from meetme.generators.platforms import PLATFORMS
+from meetme.generators.render import environment, template_digest
+from meetme.outputs import HASHES, SNIFF_LIMIT, read_manifest
+
+FORMAT = 1
+ABOUT = (
+    "meetme owns this file: content hashes of the rendered files, written by `meetme render` "
+    "with them; a render that cannot trust it renders every device again."
+)
+
+
+# Left out of a model's digest: where the device is declared, as a path relative to the working
+# directory (`meetme diff` builds the base's models from a temporary folder). No template or
+# config lint check reads it (tests/test_incremental.py holds them to that).
+UNRENDERED = frozenset({"source"})
+
+
+def model_digest(model: DeviceModel) -> str:
+    return _sha(model.model_dump_json(exclude=set(UNRENDERED)).encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Entry:
+    model: str
+    templates: dict[str, str]
+    files: dict[str, str]  # relative path -> sha256 of its bytes
+    hits: tuple[Hit, ...]
+
+
+class Cache:
+    """The hash file of one rendered folder, and the folder to read reused files from."""
+
+    def __init__(self, folder: Path, entries: Mapping[str, Entry]) -> None:
+        self.folder = folder
+        self.entries = dict(entries)
+        self._listed = read_manifest(folder) or set()
+
+    @classmethod
+    def load(cls, folder: Path) -> Cache | None:
+        """The folder's hash file when it is this meetme's and well formed, else None."""
+        try:
+            if HASHES not in (read_manifest(folder) or ()):
+                return None
+            data = _read_small(folder / HASHES)
+        except OSError:
+            return None
+        parsed = _json(data) if data is not None else None
+        if not isinstance(parsed, dict) or parsed.get("stamp") != stamp():
+            return None
+        devices = parsed.get("devices")
+        if not isinstance(devices, dict):
+            return None
+        entries = {name: entry for name, raw in devices.items() if (entry := _entry(raw))}
+        return cls(folder, entries)
+
+    def reuse(self, model: DeviceModel, digest: str, templates: Path | None) -> Outcome | None:
+        """The device's outcome read back from the folder, when nothing it depends on changed."""
+        entry = self.entries.get(model.hostname)
+        if entry is None or entry.model != digest or set(entry.files) != _own_files(model):
+            return None
+        env = environment(model.platform, templates)
+        if any(template_digest(env, name) != d for name, d in entry.templates.items()):
+            return None
+        files: dict[str, str] = {}
+        for relative, expected in entry.files.items():
+            data = self._file(relative)
+            if data is None or _sha(data) != expected:
+                return None
+            try:
+                files[relative] = data.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        return Outcome(files, dict(entry.templates), entry.hits)
+
+    def _file(self, relative: str) -> bytes | None:
+        if relative not in self._listed:
+            return None
+        parts = Path(relative).parts
+        if Path(relative).is_absolute() or ".." in parts:
+            return None
+        try:
+            return _read_small(self.folder / relative)
+        except OSError:
+            return None
+
+
+def _own_files(model: DeviceModel) -> set[str]:
+    """The names of the files the device's platform writes for it (render.render's keys)."""
+    return {f"{model.site}/{model.hostname}{o.suffix}" for o in PLATFORMS[model.platform].files}
+
+
+def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]]) -> str:
+    """The hash file for (hostname, model digest, outcome) of every rendered device."""
+    devices = sorted(outcomes)
+    lines = ["{", f'"about": {json.dumps(ABOUT)},', f'"stamp": {json.dumps(stamp())},']
+    lines.append('"devices": {')
+    for index, (name, digest, outcome) in enumerate(devices):
+        entry = {
+            "model": digest,
+            "templates": dict(sorted(outcome.templates.items())),
+            "files": {p: _sha(t.encode("utf-8")) for p, t in sorted(outcome.files.items())},
+            "hits": [list(h) for h in outcome.hits],
+        }
+        comma = "," if index < len(devices) - 1 else ""
+        lines.append(f"{json.dumps(name)}: {json.dumps(entry, sort_keys=True)}{comma}")
+    lines += ["}", "}"]
+    return "\n".join(lines) + "\n"
+
+
+_STAMP: dict[str, object] = {}
+
+
+def stamp() -> dict[str, object]:
+    """What must match for any hash to be trusted: the file format, meetme's and Jinja2's
+    versions and the digest of the code that renders and lints."""
+    if not _STAMP:
+        try:
+            release = version("meetme")
+        except PackageNotFoundError:  # pragma: no cover - meetme runs installed
+            release = "unknown"
+        _STAMP.update(format=FORMAT, meetme=release, jinja2=jinja2.__version__, code=_code_digest())
+    return dict(_STAMP)
+
+
+def _code_digest() -> str:
+    from meetme.generators import model, platforms, render
+    from meetme.validators import config_lint
+
+    files = [Path(str(m.__file__)) for m in (model, render, devicework)] + [Path(__file__)]
+    for package in (platforms, config_lint):
+        files += sorted(Path(str(package.__file__)).parent.rglob("*.py"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _entry(raw: Any) -> Entry | None:
+    if not isinstance(raw, dict):
+        return None
+    model, templates, files, hits = (raw.get(k) for k in ("model", "templates", "files", "hits"))
+    if not (isinstance(model, str) and isinstance(templates, dict) and isinstance(files, dict)):
+        return None
+    if not (_str_map(templates) and _str_map(files)):
+        return None
+    if not isinstance(hits, list) or not all(_hit(h) for h in hits):
+        return None
+    return Entry(model, dict(templates), dict(files), tuple((a, b, c, d) for a, b, c, d in hits))
+
+
+def _str_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+
+
+def _hit(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(isinstance(v, str) for v in value[:2])
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value[2:])
+    )
+
+
+def _read_small(path: Path) -> bytes | None:
+    """A regular file's bytes (never through a symbolic link), None if absent or too large."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > SNIFF_LIMIT:
+            return None
+        return handle.read()
+
+
+def _json(data: bytes) -> object:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()

@@ -1,0 +1,326 @@
+"""Incremental `render`, `check` and `diff`: content hashes beside rendered/ (meetme/hashes.py).
+
+A device is rendered again exactly when its model, a template it asked for, meetme (version or
+code) or its file on disk changed; the result is always byte for byte a full render's, and a
+run that fails writes nothing, the hash file included.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLE_INTENT, replace_in
+from meetme.generators.platforms import PLATFORMS
+from typer.testing import CliRunner
+
+from meetme import devicework
+from meetme.cli import app
+from meetme.hashes import UNRENDERED, model_digest
+from meetme.outputs import HASHES
+from meetme.pipeline import device_models, lint
+
+runner = CliRunner()
+DEVICES = 34  # the example: aus1 18, mel1 16
+# aus1-lf4 is an NX-OS leaf; its management address appears in its own config only
+LF4_MGMT = ("management: 192.168.10.104/24", "management: 192.168.10.114/24")
+# the example's NX-OS devices (site/name)
+NXOS = ["aus1/aus1-bl3", "aus1/aus1-bl4", "aus1/aus1-lf3", "aus1/aus1-lf4", "mel1/mel1-bl1"]
+NXOS += ["mel1/mel1-bl2", "mel1/mel1-lf101", "mel1/mel1-lf102", "mel1/mel1-lf103"]
+NXOS += ["mel1/mel1-lf104", "mel1/mel1-lf201", "mel1/mel1-lf202"]
+
+
+def render(*args: str) -> str:
+    result = runner.invoke(app, ["render", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def spy(done: list[str], real: Callable[..., devicework.Outcome]) -> Callable[..., object]:
+    """`devicework.work` that also notes each device it renders (in this process: --jobs 1)."""
+
+    def work(job: devicework.Job, templates: Path | None = None) -> devicework.Outcome:
+        done.append(job.file)
+        return real(job, templates)
+
+    return work
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def stamps(folder: Path) -> dict[str, tuple[int, int]]:
+    """(inode, modification time) of every file: what tells a rewritten file from a kept one."""
+    return {
+        p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def rewritten(before: dict[str, tuple[int, int]], folder: Path) -> list[str]:
+    after = stamps(folder)
+    return sorted(name for name in after if before.get(name) != after[name])
+
+
+def assert_equals_a_full_render(example: Path) -> None:
+    render("--full", "--out", str(example / "full"))
+    assert tree(example / "rendered") == tree(example / "full")
+
+
+@pytest.fixture
+def nxos_templates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The NX-OS plug-in reading a copy of its templates, which a test may edit."""
+    plugin = PLATFORMS["cisco_nxos"]
+    source = Path(__file__).resolve().parents[1] / "templates" / "cisco_nxos"
+    copy = tmp_path / "templates" / "cisco_nxos"
+    shutil.copytree(source, copy)
+    monkeypatch.setitem(PLATFORMS, "cisco_nxos", dataclasses.replace(plugin, templates=copy))
+    return copy
+
+
+def test_a_second_render_renders_nothing_and_writes_nothing(example: Path) -> None:
+    assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew, 34 file(s)")
+    before = stamps(example / "rendered")
+    assert render().startswith(f"0 of {DEVICES} device(s) rendered anew, 0 file(s) written")
+    assert rewritten(before, example / "rendered") == []
+
+
+def test_one_device_changed_rewrites_exactly_its_file(example: Path) -> None:
+    render()
+    before = stamps(example / "rendered")
+    old = (example / "rendered/aus1/aus1-lf4.cfg").read_text()
+    replace_in(example / "intent/aus1/devices.yaml", *LF4_MGMT)
+
+    assert render().startswith(f"1 of {DEVICES} device(s) rendered anew, 1 file(s) written")
+    # the device's config and meetme's hash file; no other file touched, not even the marker
+    assert rewritten(before, example / "rendered") == [HASHES, "aus1/aus1-lf4.cfg"]
+    new = (example / "rendered/aus1/aus1-lf4.cfg").read_text()
+    assert "ip address 192.168.10.104/24" in old and "ip address 192.168.10.114/24" in new
+    assert_equals_a_full_render(example)
+
+
+def test_a_template_change_redoes_every_device_that_uses_it_and_no_other(
+    example: Path, nxos_templates: Path
+) -> None:
+    render()
+    before = stamps(example / "rendered")
+    # a Jinja comment: every NX-OS device is rendered again, and its text does not change
+    template = nxos_templates / "overlay_services.j2"
+    template.write_text("{# reviewed #}\n" + template.read_text())
+    assert render().startswith(f"{len(NXOS)} of {DEVICES} device(s) rendered anew, 0 file(s)")
+    assert rewritten(before, example / "rendered") == [HASHES]  # its template digests
+
+    # a config comment: the NX-OS configs change, and only they
+    template.write_text("!! incremental\n" + template.read_text())
+    before = stamps(example / "rendered")
+    assert render().startswith(f"{len(NXOS)} of {DEVICES} device(s) rendered anew, 12 file(s)")
+    changed = [f"{name}.cfg" for name in NXOS]
+    assert rewritten(before, example / "rendered") == sorted([HASHES, *changed])
+    assert all("!! incremental" in (example / "rendered" / name).read_text() for name in changed)
+    assert_equals_a_full_render(example)
+
+
+def test_what_the_model_digest_leaves_out_is_never_rendered(example: Path) -> None:
+    """hashes.UNRENDERED (where a device is declared) may differ while the hash holds: then no
+    device's files or CFG-* hits may depend on it."""
+    models = device_models(lint(example / "intent", configs=False))
+    assert len(models) == DEVICES
+    for model in models.values():
+        moved = model.model_copy(update=dict.fromkeys(UNRENDERED, "elsewhere.yaml:9:9"))
+        assert model_digest(moved) == model_digest(model)
+        job, moved_job = (devicework.Job(m, "x.cfg", lint=True) for m in (model, moved))
+        assert devicework.work(moved_job) == devicework.work(job)
+
+
+def test_a_template_a_device_does_not_use_never_redoes_it(
+    example: Path, nxos_templates: Path
+) -> None:
+    render()
+    (nxos_templates / "unused.j2").write_text("!! nobody includes me\n")
+    assert render().startswith(f"0 of {DEVICES} device(s) rendered anew")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda f: f.unlink(),
+        lambda f: f.write_text(f.read_text()[:200]),  # cut short
+        lambda f: f.write_text("[]\n"),
+        lambda f: f.write_bytes(b"\xff\xfe not json"),
+    ],
+    ids=["absent", "truncated", "not-an-object", "not-utf8"],
+)
+def test_a_missing_or_corrupt_hash_file_means_a_full_render(
+    example: Path, damage: Callable[[Path], object]
+) -> None:
+    render()
+    expected = tree(example / "rendered")
+    damage(example / "rendered" / HASHES)
+    assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew, 0 file(s)")
+    assert tree(example / "rendered") == expected  # the hash file is whole again
+
+
+def test_entries_that_name_another_devices_files_are_not_trusted(example: Path) -> None:
+    """A hash file edited by hand (or merged badly): each entry must name its own device's files."""
+    render()
+    expected = tree(example / "rendered")
+    hashes = example / "rendered" / HASHES
+    data = json.loads(hashes.read_text())
+    devices = data["devices"]
+    devices["aus1-lf1"], devices["aus1-lf2"] = devices["aus1-lf2"], devices["aus1-lf1"]
+    hashes.write_text(json.dumps(data))
+    assert render().startswith(f"2 of {DEVICES} device(s) rendered anew, 0 file(s) written")
+    assert tree(example / "rendered") == expected
+    hashes.write_text(json.dumps(data))
+    assert runner.invoke(app, ["check"]).exit_code == 0  # check reads both back as rendered
+
+
+@pytest.mark.parametrize(
+    ("key", "target", "value"),
+    [
+        ("meetme", "meetme.hashes.version", lambda name: "99.0.0"),
+        ("jinja2", "jinja2.__version__", "9.9.9"),
+        ("code", "meetme.hashes._code_digest", lambda: "0" * 64),  # a module of the renderer
+    ],
+)
+def test_a_hash_file_of_another_meetme_version_is_not_trusted(
+    example: Path, monkeypatch: pytest.MonkeyPatch, key: str, target: str, value: object
+) -> None:
+    render()
+    before = json.loads((example / "rendered" / HASHES).read_text())["stamp"]
+    monkeypatch.setattr("meetme.hashes._STAMP", {})
+    monkeypatch.setattr(target, value)
+    assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew")
+    stamp = json.loads((example / "rendered" / HASHES).read_text())["stamp"]
+    assert stamp[key] != before[key]
+    assert {k: v for k, v in stamp.items() if k != key} == {
+        k: v for k, v in before.items() if k != key
+    }
+    assert render().startswith(f"0 of {DEVICES} device(s) rendered anew")
+
+
+def test_a_hand_edited_file_is_drift_for_check_and_render_restores_it(example: Path) -> None:
+    render()
+    cfg = example / "rendered/aus1/aus1-sp1.cfg"
+    cfg.write_text(cfg.read_text().replace("hostname aus1-sp1", "hostname aus1-spX"))
+    check = runner.invoke(app, ["check"])
+    assert check.exit_code == 1
+    assert check.stdout.splitlines()[0].endswith("rendered/aus1/aus1-sp1.cfg")
+    assert render().startswith(f"1 of {DEVICES} device(s) rendered anew, 1 file(s) written")
+    assert "hostname aus1-sp1\n" in cfg.read_text()
+    assert runner.invoke(app, ["check"]).exit_code == 0
+
+
+def test_check_after_one_change_redoes_that_device_only(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    render()
+    replace_in(example / "intent/aus1/devices.yaml", *LF4_MGMT)
+    done: list[str] = []
+    real = devicework.work
+    monkeypatch.setattr(devicework, "work", spy(done, real))
+    check = runner.invoke(app, ["check", "--jobs", "1"])
+    assert check.exit_code == 1
+    assert check.stdout.splitlines()[0].endswith("rendered/aus1/aus1-lf4.cfg")
+    assert done == ["rendered/aus1/aus1-lf4.cfg"]
+    done.clear()
+    assert runner.invoke(app, ["check", "--jobs", "1", "--full"]).exit_code == 1
+    assert len(done) == DEVICES
+
+
+def test_a_failed_render_writes_nothing_not_even_the_hashes(example: Path) -> None:
+    render()
+    before, kept = tree(example / "rendered"), stamps(example / "rendered")
+    replace_in(example / "intent/aus1/devices.yaml", *LF4_MGMT)  # a change that would render
+    replace_in(example / "intent/aus1/devices.yaml", "room: aus1-mdf-b", "room: aus1-mdf-a")
+    replace_in(example / "intent/aus1/devices.yaml", "rack: mdf-b-r01", "rack: mdf-a-r01")
+    result = runner.invoke(app, ["render"])
+    assert result.exit_code == 1 and "PHY-001" in result.output
+    assert tree(example / "rendered") == before
+    assert rewritten(kept, example / "rendered") == []
+
+
+def test_a_template_failure_writes_nothing_not_even_the_hashes(
+    example: Path, nxos_templates: Path
+) -> None:
+    render()
+    before = tree(example / "rendered")
+    (nxos_templates / "overlay_services.j2").write_text("{{ device.no_such_field }}\n")
+    result = runner.invoke(app, ["render"])
+    assert result.exit_code == 3
+    assert "a template failed" in result.output and "no_such_field" in result.output
+    assert tree(example / "rendered") == before
+
+
+# --- diff --base --------------------------------------------------------------------------
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git repository whose first commit is the example intent and its rendered/."""
+    shutil.copytree(EXAMPLE_INTENT, tmp_path / "intent")
+    monkeypatch.chdir(tmp_path)
+    render()
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "example intent, rendered")
+    return tmp_path
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_diff_reuses_both_sides_hashes_and_says_the_same(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
+    done: list[str] = []
+    real = devicework.work
+    monkeypatch.setattr(devicework, "work", spy(done, real))
+
+    incremental = runner.invoke(app, ["diff", "--base", "HEAD", "--format", fmt, "-j", "1"])
+    assert incremental.exit_code == 0, incremental.output
+    # the working tree's side renders the changed device; the base's side reads all back
+    assert done == ["rendered/aus1/aus1-lf4.cfg"]
+    done.clear()
+    full = runner.invoke(app, ["diff", "--base", "HEAD", "--format", fmt, "-j", "1", "--full"])
+    assert len(done) == 2 * DEVICES
+    assert incremental.stdout == full.stdout
+    assert "+  ip address 192.168.10.114/24" in incremental.stdout
+
+
+def test_diff_against_a_base_without_hashes_renders_it(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    git(repo, "rm", "-q", f"rendered/{HASHES}")
+    git(repo, "commit", "-qm", "no hashes")
+    render()  # the working tree's rendered/ has them again
+    replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
+    done: list[str] = []
+    real = devicework.work
+    monkeypatch.setattr(devicework, "work", spy(done, real))
+    incremental = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1"])
+    assert len(done) == 1 + DEVICES  # the changed device, and the whole base
+    full = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1", "--full"])
+    assert incremental.stdout == full.stdout
+    assert "1 changed, 0 added, 0 removed, 33 unchanged" in incremental.stdout

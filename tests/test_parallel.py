@@ -1,0 +1,194 @@
+"""`--jobs N`: render, check and the config lint across processes, byte for byte a serial run.
+
+The bigger intent is the example with 44 more leaves (78 devices): enough for every worker to
+get several shares, small enough to render four times in a few seconds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLE_INTENT
+from meetme.generators.platforms import PLATFORMS
+from typer.testing import CliRunner
+
+from meetme import devicework
+from meetme.cli import app
+
+runner = CliRunner()
+EXTRA_LEAVES = range(107, 151)  # aus1-lf7..lf50: the spines' ports 15..58 of 64
+NXOS_LIMIT = "{{ i }}      maximum-prefix {{ n.max_prefix }}"  # the underlay/edge prefix limit
+
+
+@pytest.fixture
+def big(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository holding the example intent with 44 more leaves in aus1 (78 devices)."""
+    shutil.copytree(EXAMPLE_INTENT, tmp_path / "intent")
+    devices = tmp_path / "intent/aus1/devices.yaml"
+    lines = [devices.read_text().rstrip("\n")]
+    for number in EXTRA_LEAVES:
+        nvue = number % 2 == 1
+        lines.append(
+            f"      aus1-lf{number - 100}: {{id: {number}, role: leaf, "
+            f"platform: {'nvidia_nvue' if nvue else 'cisco_nxos'}, "
+            f"model: {'SN5600' if nvue else 'N9K-C9364D-GX2A'}, "
+            f"room: {'aus1-dh1' if nvue else 'aus1-dh2'}, "
+            f"rack: {'dh1-r10' if nvue else 'dh2-r10'}, management: 192.168.10.{number}/24}}"
+        )
+    devices.write_text("\n".join(lines) + "\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_parallel_render_lint_and_check_are_byte_identical_to_serial(big: Path) -> None:
+    serial = invoke("render", "--jobs", "1", "--out", "serial")
+    parallel = invoke("render", "--jobs", "2", "--out", "parallel")
+    assert serial == (
+        0,
+        "78 of 78 device(s) rendered anew, 78 file(s) written\nrendered 78 device(s) into serial\n",
+    )
+    assert parallel[0] == 0
+    assert tree(big / "serial") == tree(big / "parallel")  # the hash files included
+    assert len(tree(big / "serial")) == 78 + 2
+    assert invoke("check", "--jobs", "3", "--full", "--out", "serial") == (
+        0,
+        "serial: 78 file(s) match the intent\n",
+    )
+    assert invoke("lint", "--jobs", "2", "--format", "json") == invoke(
+        "lint", "--jobs", "1", "--format", "json"
+    )
+
+
+def test_findings_of_the_config_lint_are_the_same_in_any_number_of_processes(
+    big: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A template bug on every NX-OS device: CFG-001 on 34 devices, whatever --jobs says."""
+    source = Path(__file__).resolve().parents[1] / "templates" / "cisco_nxos"
+    copy = tmp_path / "nxos-templates"
+    shutil.copytree(source, copy)
+    bgp = copy / "bgp.j2"
+    assert NXOS_LIMIT in bgp.read_text()
+    bgp.write_text(bgp.read_text().replace(NXOS_LIMIT, "{{ i }}      ! no limit"))
+    plugin = dataclasses.replace(PLATFORMS["cisco_nxos"], templates=copy)
+    monkeypatch.setitem(PLATFORMS, "cisco_nxos", plugin)
+
+    code, serial = invoke("lint", "--jobs", "1")
+    assert code == 1
+    assert serial.count("CFG-001") >= 34
+    assert invoke("lint", "--jobs", "3") == (1, serial)
+    assert invoke("render", "--jobs", "2")[1] == invoke("render", "--jobs", "1")[1]
+    assert not (big / "rendered").exists()
+
+
+def test_jobs_travel_pickled_where_workers_cannot_be_forked(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert invoke("render", "--jobs", "1", "--out", "serial")[0] == 0
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    assert invoke("render", "--jobs", "2", "--out", "pickled")[0] == 0
+    assert tree(example / "serial") == tree(example / "pickled")
+
+
+def fail_on(hostname: str, exc: BaseException) -> Any:
+    real = devicework.lint_configs
+
+    def lint_configs(configs: Any, *args: Any) -> Any:
+        configs = list(configs)
+        if any(c.model.hostname == hostname for c in configs):
+            raise exc
+        return real(configs, *args)
+
+    return lint_configs
+
+
+# aus1-lf3 is the first NX-OS device, rendered before the fork; aus1-lf4 is left to a worker
+@pytest.mark.parametrize("device", ["aus1-lf3", "aus1-lf4"])
+def test_a_bug_in_a_worker_ends_as_it_does_serially(
+    example: Path, monkeypatch: pytest.MonkeyPatch, device: str
+) -> None:
+    monkeypatch.setattr(devicework, "lint_configs", fail_on(device, KeyError("TOKEN=abc")))
+    serial = invoke("render", "--jobs", "1")
+    assert serial[0] == 3
+    assert serial[1].startswith("meetme: internal error: KeyError at devicework.py:")
+    assert "TOKEN" not in serial[1] and "Traceback" not in serial[1]
+    for jobs in ("2", "4"):
+        assert invoke("render", "--jobs", jobs) == serial
+        assert invoke("check", "--jobs", jobs) == serial
+    assert not (example / "rendered").exists()
+
+
+def test_a_template_failure_in_a_worker_ends_as_it_does_serially(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "nxos-templates"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "templates" / "cisco_nxos", copy)
+    (copy / "overlay_services.j2").write_text("{{ device.no_such_field }}\n")
+    plugin = dataclasses.replace(PLATFORMS["cisco_nxos"], templates=copy)
+    monkeypatch.setitem(PLATFORMS, "cisco_nxos", plugin)
+    serial = invoke("render", "--jobs", "1")
+    assert serial[0] == 3
+    assert "internal error: a template failed: aus1-bl3 (cisco_nxos)" in serial[1]
+    assert "no_such_field" in serial[1]
+    assert invoke("render", "--jobs", "2") == serial
+    assert invoke("lint", "--jobs", "2") == invoke("lint", "--jobs", "1")
+
+
+def test_a_worker_that_dies_is_redone_in_this_process(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert invoke("render", "--jobs", "1", "--out", "serial")[0] == 0
+    parent = os.getpid()
+    real = devicework.lint_configs
+
+    def dies_in_a_worker(configs: Any, *args: Any) -> Any:
+        if os.getpid() != parent:
+            os._exit(9)  # as the kernel's OOM killer would end it
+        return real(configs, *args)
+
+    monkeypatch.setattr(devicework, "lint_configs", dies_in_a_worker)
+    assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
+    assert tree(example / "serial") == tree(example / "parallel")
+
+
+@pytest.mark.parametrize(
+    ("devices", "jobs", "cores", "workers"),
+    [
+        (31, None, 4, 1),  # one worker's share of 16 short of two: not worth a process
+        (32, None, 4, 2),
+        (1000, None, 4, 4),  # the cores
+        (1000, None, None, 1),  # cores unknown
+        (2, 8, 4, 2),  # asked for: never more workers than devices
+        (5, 3, 1, 3),  # asked for: more than the cores if so asked
+        (0, None, 4, 1),
+    ],
+)
+def test_how_many_workers(
+    monkeypatch: pytest.MonkeyPatch, devices: int, jobs: int | None, cores: int | None, workers: int
+) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    assert devicework.workers_for(devices, jobs) == workers
+
+
+def test_jobs_must_be_at_least_one(example: Path) -> None:
+    code, output = invoke("render", "--jobs", "0")
+    assert code == 2
+    assert "--jobs" in output
