@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from importlib import resources
 from pathlib import Path
@@ -28,6 +27,7 @@ from pydantic import BaseModel
 
 from meetme.core.problems import shown
 from meetme.core.secret_refs import PLACEHOLDER_RE
+from meetme.core.userdir import private_dir
 from meetme.intent.types import has_placeholder
 
 ENTRY_TEMPLATE = "device.j2"
@@ -163,23 +163,12 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiling the 40-odd templates was most of a small site's `meetme lint` (0.5 s); Jinja2
     keeps each compiled template in a user cache folder, keyed by the template's path and a
     hash of its source (so an edited template is compiled again) and refused across Jinja2 or
-    Python versions. The folder is $MEETME_CACHE_DIR, else $XDG_CACHE_HOME/meetme/jinja2, else
-    ~/.cache/meetme/jinja2: never the repository. Only a folder of this user's that nobody
-    else can write is used (compiled code is run from it); MEETME_CACHE_DIR="" turns it off."""
-    chosen = os.environ.get("MEETME_CACHE_DIR")
-    if chosen == "":
+    Python versions. The folder is `jinja2` in the user's private meetme folder
+    (core.userdir), never the repository."""
+    folder = private_dir("jinja2")
+    if folder is None:
         return None
-    if chosen is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        chosen = os.path.join(base, "meetme", "jinja2")
-    try:
-        os.makedirs(chosen, mode=0o700, exist_ok=True)
-        info = os.stat(chosen)
-    except OSError:
-        return None
-    if info.st_uid != os.getuid() or info.st_mode & 0o022:
-        return None
-    return _QuietBytecodeCache(chosen)
+    return _QuietBytecodeCache(str(folder))
 
 
 def render(model: DeviceModel, templates: Path | None = None) -> dict[str, str]:

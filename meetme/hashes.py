@@ -18,16 +18,25 @@ of rendering and linting them, only when all of these still hold:
   its output; one it asked for that was missing must still be missing);
 - each of its files is on disk, a regular file listed in the marker, with the digest recorded.
 
-A missing, unreadable or malformed hash file, or one of another meetme, is no error: every
-device is rendered as if there were none. The file is deterministic (sorted, one device a line)
-so that it can be committed beside rendered/ and `meetme diff --base` can reuse the base's.
+- the entry carries this user's signature: an HMAC-SHA256 under a key kept in the user's private
+  meetme folder (core.userdir), never in the repository. A hash file is committed output that
+  anyone can edit: without the signature, a hand-edited rendered file with its digest edited
+  to match would pass `meetme check`, the merge gate. A hash file from another machine or user
+  (a CI runner's first run) is therefore never trusted: every device is rendered.
+
+A missing, unreadable, malformed or foreign hash file, or one of another meetme, is no error:
+every device is rendered as if there were none. Its signatures make the file differ between
+users, so it is not committed (the repository's .gitignore lists it); `meetme diff --base`
+reuses the base side's only where it is there and signed by this user.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import secrets
 import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -38,6 +47,7 @@ from typing import Any
 import jinja2
 
 from meetme import devicework
+from meetme.core.userdir import private_dir
 from meetme.devicework import Hit, Outcome
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
@@ -92,7 +102,14 @@ class Cache:
         devices = parsed.get("devices")
         if not isinstance(devices, dict):
             return None
-        entries = {name: entry for name, raw in devices.items() if (entry := _entry(raw))}
+        key = signing_key()
+        if key is None:
+            return None
+        entries = {
+            name: entry
+            for name, raw in devices.items()
+            if (entry := _entry(raw)) and _signed(key, name, raw)
+        }
         return cls(folder, entries)
 
     def reuse(self, model: DeviceModel, digest: str, templates: Path | None) -> Outcome | None:
@@ -134,6 +151,7 @@ def _own_files(model: DeviceModel) -> set[str]:
 def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]]) -> str:
     """The hash file for (hostname, model digest, outcome) of every rendered device."""
     devices = sorted(outcomes)
+    key = signing_key()
     lines = ["{", f'"about": {json.dumps(ABOUT)},', f'"stamp": {json.dumps(stamp())},']
     lines.append('"devices": {')
     for index, (name, digest, outcome) in enumerate(devices):
@@ -143,6 +161,7 @@ def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]]) -> str:
             "files": {p: _sha(t.encode("utf-8")) for p, t in sorted(outcome.files.items())},
             "hits": [list(h) for h in outcome.hits],
         }
+        entry["mac"] = _mac(key, name, entry) if key is not None else ""
         comma = "," if index < len(devices) - 1 else ""
         lines.append(f"{json.dumps(name)}: {json.dumps(entry, sort_keys=True)}{comma}")
     lines += ["}", "}"]
@@ -175,6 +194,43 @@ def _code_digest() -> str:
     for path in files:
         digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+KEY_FILE = "hash-key"
+
+
+def signing_key() -> bytes | None:
+    """This user's key for the hash file's signatures, made on first use; None when the user
+    has no private meetme folder (then no hash file is ever trusted)."""
+    folder = private_dir("keys")
+    if folder is None:
+        return None
+    path = folder / KEY_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    else:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(32))
+    try:
+        data = _read_small(path)
+    except OSError:
+        return None
+    return data if data is not None and len(data) == 32 else None
+
+
+def _mac(key: bytes, name: str, entry: Mapping[str, Any]) -> str:
+    unsigned = {k: v for k, v in entry.items() if k != "mac"}
+    message = json.dumps([name, unsigned], sort_keys=True).encode("utf-8")
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def _signed(key: bytes, name: str, raw: Mapping[str, Any]) -> bool:
+    mac = raw.get("mac")
+    return isinstance(mac, str) and hmac.compare_digest(mac, _mac(key, name, raw))
 
 
 def _entry(raw: Any) -> Entry | None:

@@ -8,6 +8,7 @@ run that fails writes nothing, the hash file included.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import shutil
 import subprocess
@@ -220,6 +221,43 @@ def test_a_hand_edited_file_is_drift_for_check_and_render_restores_it(example: P
     assert render().startswith(f"1 of {DEVICES} device(s) rendered anew, 1 file(s) written")
     assert "hostname aus1-sp1\n" in cfg.read_text()
     assert runner.invoke(app, ["check"]).exit_code == 0
+
+
+def test_a_hand_edit_with_its_digest_edited_too_is_still_drift(example: Path) -> None:
+    """The hash file is committed output anyone can edit: a rendered file changed by hand with
+    its digest changed to match must not pass the merge gate (the entry's signature breaks)."""
+    render()
+    cfg = example / "rendered/aus1/aus1-sp1.cfg"
+    cfg.write_text(cfg.read_text().replace("hostname aus1-sp1", "hostname aus1-spX"))
+    hashes = example / "rendered" / HASHES
+    data = json.loads(hashes.read_text())
+    digest = hashlib.sha256(cfg.read_bytes()).hexdigest()
+    data["devices"]["aus1-sp1"]["files"]["aus1/aus1-sp1.cfg"] = digest
+    hashes.write_text(json.dumps(data))
+    check = runner.invoke(app, ["check"])
+    assert check.exit_code == 1
+    assert check.stdout.splitlines()[0].endswith("rendered/aus1/aus1-sp1.cfg")
+    assert render().startswith(f"1 of {DEVICES} device(s) rendered anew, 1 file(s) written")
+    assert "hostname aus1-sp1\n" in cfg.read_text()
+
+
+def test_a_hash_file_signed_by_another_user_is_not_trusted(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another machine's or user's hash file (a CI runner's first run): every device again."""
+    monkeypatch.setenv("MEETME_CACHE_DIR", str(tmp_path / "mine"))
+    render()
+    monkeypatch.setenv("MEETME_CACHE_DIR", str(tmp_path / "theirs"))
+    assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew, 0 file(s)")
+    assert render().startswith(f"0 of {DEVICES} device(s) rendered anew")  # signed anew
+
+
+def test_without_a_private_folder_no_hash_is_trusted(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEETME_CACHE_DIR", "")
+    render()
+    assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew, 0 file(s)")
 
 
 def test_check_after_one_change_redoes_that_device_only(
