@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,30 @@ def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
             if seen == occurrence:
                 return number
     raise AssertionError(f"{needle!r} not found in {path}")
+
+
+def borders_to(repo: Path, platform: str, model: str, port: str) -> None:
+    """aus1's two borders on `platform`; XR port N becomes `port` formatted with N + 1 in the
+    link rules and the DCI circuits (the other hardware models number from 1)."""
+    devices = repo / "intent/aus1/devices.yaml"
+    old = "platform: cisco_iosxr\n        model: 8201-32FH"
+    text = devices.read_text()
+    assert text.count(old) == 2
+    devices.write_text(text.replace(old, f"platform: {platform}\n        model: {model}"))
+    for path in [*(repo / "intent/aus1").glob("*.yaml"), repo / "intent/dci.yaml"]:
+        text = re.sub(
+            r'(?:FourHundred|Hundred)GigE0/0/0/\{n\}", first: (\d+)',
+            lambda m: f'{port.format("{n}")}", first: {int(m[1]) + 1}',
+            path.read_text(),
+        )
+        text = re.sub(
+            r"(?:FourHundred|Hundred)GigE0/0/0/(\d+)", lambda m: port.format(int(m[1]) + 1), text
+        )
+        path.write_text(text)
+    # the SRv6 domain's aus1 borders are IOS-XR's (intent/srv6.yaml): moved, they leave it, as
+    # SRv6 is refused elsewhere by its own rules (PLAT-018/019, tests/test_srv6_render.py)
+    srv6 = repo / "intent/srv6.yaml"
+    srv6.write_text(srv6.read_text().replace("[aus1-br1, aus1-br2, aus1-lf1", "[aus1-lf1"))
 
 
 def lint_repo(repo: Path) -> LintResult:

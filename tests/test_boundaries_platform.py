@@ -3,11 +3,10 @@ devices, with or without RTR caches), where a gap finding points, and `has_gaps`
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from conftest import findings_of, line_of, lint_repo, replace_in
+from conftest import borders_to, findings_of, line_of, lint_repo, replace_in
 from meetme.generators.model import DeviceModel, PrefixListEntry
 from meetme.validators.rules.platform import has_gaps, platform_findings
 
@@ -27,32 +26,13 @@ RPKI_CACHES = (
 )
 
 
-def _borders_to_nxos(repo: Path) -> None:
-    """Both borders on NX-OS (N9K-C9364D-GX2A, Ethernet1/<n>, numbered from 1 where XR's
-    ports number from 0), in the devices, the link rules and the circuits."""
-    devices = repo / DEVICES
-    old = "platform: cisco_iosxr\n        model: 8201-32FH"
-    replace_in(devices, old, "platform: cisco_nxos\n        model: N9K-C9364D-GX2A", count=2)
-    # the DCI circuits land on the borders too (intent/dci.yaml)
-    for path in [*(repo / "intent/aus1").glob("*.yaml"), repo / "intent/dci.yaml"]:
-        text = re.sub(
-            r'(?:FourHundred|Hundred)GigE0/0/0/\{n\}", first: (\d+)',
-            lambda m: f'Ethernet1/{{n}}", first: {int(m[1]) + 1}',
-            path.read_text(),
-        )
-        text = re.sub(
-            r"(?:FourHundred|Hundred)GigE0/0/0/(\d+)", lambda m: f"Ethernet1/{int(m[1]) + 1}", text
-        )
-        path.write_text(text)
-
-
 # --- PLAT-001 on the intent: RTR caches on a platform without RPKI -----------------------------
 
 
 def test_plat001_nxos_borders_with_internet_sessions_and_caches(example: Path) -> None:
     """Only the borders hold Internet sessions: the NX-OS leaves and border leaves, which
     have none, are not named."""
-    _borders_to_nxos(example)
+    borders_to(example, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
     line = line_of(example / PEERING, "rpki_caches:")
     assert findings_of(lint_repo(example), "PLAT-001") == [
         f"{PEERING}:{line}: {border} (Cisco NX-OS) cannot render RPKI origin validation toward "
@@ -63,7 +43,7 @@ def test_plat001_nxos_borders_with_internet_sessions_and_caches(example: Path) -
 
 def test_plat001_nxos_borders_without_rtr_caches(example: Path) -> None:
     """No RTR caches: nothing asks for origin validation, so NX-OS borders are fine."""
-    _borders_to_nxos(example)
+    borders_to(example, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
     replace_in(example / PEERING, RPKI_CACHES, "")
     assert findings_of(lint_repo(example), "PLAT-001") == []
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_INTENT, REPO, line_of, replace_in
+from conftest import EXAMPLE_INTENT, REPO, borders_to, line_of, replace_in
 from meetme.generators.platforms import PLATFORMS, support
 from typer.testing import CliRunner
 
@@ -45,34 +45,9 @@ def _spines_to(repo: Path, platform: str, model: str, interface: str) -> None:
     links.write_text(text)
 
 
-def _borders_to(repo: Path, platform: str, model: str, port: str) -> None:
-    """Both borders on `platform`; XR port N becomes `port` formatted with N + 1 in the link
-    rules and the circuits (both hardware models number from 1)."""
-    devices = repo / DEVICES
-    old = "platform: cisco_iosxr\n        model: 8201-32FH"
-    text = devices.read_text()
-    assert text.count(old) == 2
-    devices.write_text(text.replace(old, f"platform: {platform}\n        model: {model}"))
-    # the DCI circuits land on the borders too (intent/dci.yaml)
-    for path in [*(repo / "intent/aus1").glob("*.yaml"), repo / "intent/dci.yaml"]:
-        text = re.sub(
-            r'(?:FourHundred|Hundred)GigE0/0/0/\{n\}", first: (\d+)',
-            lambda m: f'{port.format("{n}")}", first: {int(m[1]) + 1}',
-            path.read_text(),
-        )
-        text = re.sub(
-            r"(?:FourHundred|Hundred)GigE0/0/0/(\d+)", lambda m: port.format(int(m[1]) + 1), text
-        )
-        path.write_text(text)
-    # the SRv6 domain's aus1 borders are IOS-XR's (intent/srv6.yaml): moved, they leave it, as
-    # SRv6 is refused elsewhere by its own rules (PLAT-018/019, tests/test_srv6_render.py)
-    srv6 = repo / "intent/srv6.yaml"
-    srv6.write_text(srv6.read_text().replace("[aus1-br1, aus1-br2, aus1-lf1", "[aus1-lf1"))
-
-
 def _borders_to_eos(repo: Path) -> None:
     """7060X6-64PE (hardware.yaml: 64 x 800G OSFP, Ethernet<port>/<lane>)."""
-    _borders_to(repo, "arista_eos", "7060X6-64PE", "Ethernet{}/1")
+    borders_to(repo, "arista_eos", "7060X6-64PE", "Ethernet{}/1")
 
 
 def _findings(output: str) -> list[tuple[int, str, str]]:
@@ -129,7 +104,7 @@ def _nth_platform(repo: Path, block_line: int) -> int:
 
 def test_rpki_asking_borders_on_nxos_are_findings_at_the_rpki_line(example: Path) -> None:
     """The builder leaves RPKI out of a platform without it: the lint says so instead."""
-    _borders_to(example, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
+    borders_to(example, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
     result = CliRunner().invoke(app, ["lint"])
     assert result.exit_code == 1, result.output
     rpki_line = line_of(example / "intent/aus1/peering.yaml", "rpki_caches:")
@@ -422,7 +397,7 @@ def test_borders_are_refused_as_the_support_matrix_says(example: Path, platform:
     some of the documented rules and nothing else; a platform that renders every border
     feature (EOS) lints clean."""
     model, port = BORDER_PORTS[platform]
-    _borders_to(example, platform, model, port)
+    borders_to(example, platform, model, port)
     found = _error_rules(example)
     documented = _documented(platform, "border")
     assert found <= documented, found
@@ -448,7 +423,7 @@ def _border_on(platform: str) -> Callable[[Path], None]:
 
     def scenario(repo: Path) -> None:
         model, port = BORDER_PORTS[platform]
-        _borders_to(repo, platform, model, port)
+        borders_to(repo, platform, model, port)
         _no_handoff(repo)
         if not PLATFORMS[platform].capabilities.rpki:
             _no_rpki(repo)

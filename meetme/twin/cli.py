@@ -88,7 +88,8 @@ def up_command(
     chosen = _site_of(list(result.fabrics), site)
     twin = plan(chosen, device_models(result), result.fabrics[chosen].edge.sessions, bfd)
     try:
-        out.print(runtime.up(twin), markup=False)
+        with runtime.site_lock(chosen):
+            out.print(runtime.up(twin), markup=False)
     except runtime.TwinRefused as exc:
         raise _refuse(str(exc)) from None
 
@@ -145,7 +146,11 @@ def verify_command(
             f"meetme twin: the twin of {chosen} was built by another meetme version; "
             "run `meetme twin up` again (it rebuilds it)"
         ) from None
-    results = list(Verifier(twin).run(failover=failover))
+    try:
+        with runtime.site_lock(chosen):  # failover stops and starts borders
+            results = list(Verifier(twin).run(failover=failover))
+    except runtime.TwinRefused as exc:
+        raise _refuse(str(exc)) from None
     failed = [r for r in results if not r.ok]
     if svg is not None:
         from meetme.twin.picture import svg as picture
@@ -183,6 +188,7 @@ def down_command(site: SiteOpt = None) -> None:
 
     chosen = _running_site(site) if site is None else site
     try:
-        out.print(runtime.down(chosen), markup=False)
+        with runtime.site_lock(chosen):
+            out.print(runtime.down(chosen), markup=False)
     except runtime.TwinRefused as exc:
         raise _refuse(str(exc)) from None

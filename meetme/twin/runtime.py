@@ -8,6 +8,8 @@ a twin cannot reach, or be reached from, any address outside it.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import ipaddress
 import json
 import os
@@ -16,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -74,6 +77,22 @@ def state_dir(site: str) -> Path:
 
 def state_path(site: str) -> Path:
     return state_dir(site) / "state.json"
+
+
+@contextlib.contextmanager
+def site_lock(site: str) -> Iterator[None]:
+    """One `up`, `verify` or `down` of a site's twin at a time: two at once would each record
+    only their own namespaces and daemons and leave the other's running, unrecorded."""
+    STATE_ROOT.mkdir(parents=True, exist_ok=True)
+    with (STATE_ROOT / f".{site}.lock").open("a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise TwinRefused(
+                f"meetme twin: another `meetme twin` command is working on the twin of {site}; "
+                "run this one when it has finished"
+            ) from None
+        yield  # the lock goes with the file's closing, also when the process dies
 
 
 def plan_path(site: str) -> Path:
@@ -208,6 +227,10 @@ def _links(twin: Twin) -> None:
                 f"link set vx{vni} up",
                 f"link set br{vni} up",
             ]
+    for node in twin.nodes:
+        for vrf, ifname, address in node.svi_addresses:
+            where = vrf_namespace(node.namespace, vrf) if vrf else node.namespace
+            inside[where].append(f"address add {address} dev {ifname}")
     # A host has no router: its addresses and default routes are set here.
     for node in twin.nodes:
         inside[node.namespace] += [f"address add {a} dev {i}" for i, a in node.addresses]

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.twin import parties
-from meetme.twin.frr import bfd_profiles, render_frr, vrf_names
+from meetme.twin.frr import bfd_profiles, gateway_svis, render_frr, vrf_names
 from meetme.twin.names import linux_name, namespace
 
 
@@ -53,6 +53,11 @@ class Node:
     bfd: bool = False  # runs bfdd (a session of it has BFD)
     addresses: tuple[tuple[str, str], ...] = ()  # a host's (ifname, address/length)
     gateways: tuple[str, ...] = ()  # a host's default routes (one per family)
+    # a VTEP's gateway SVI addresses, (VRF, ifname, address/length), put in the kernel before
+    # zebra starts: FRR 8.4 given an SVI's own and anycast addresses of one subnet through its
+    # config now and then never installs the subnet's connected route (seen: the leaf's tenant
+    # networks missing from EVPN, hosts unreachable); addresses it finds at start it installs
+    svi_addresses: tuple[tuple[str, str, str], ...] = ()
 
 
 def vrf_namespace(node_namespace: str, vrf: str) -> str:
@@ -109,6 +114,7 @@ class Twin:
                     "l3vnis": tuple((v, vni) for v, vni in n["l3vnis"]),
                     "addresses": tuple((i, a) for i, a in n["addresses"]),
                     "gateways": tuple(n["gateways"]),
+                    "svi_addresses": tuple((v, i, a) for v, i, a in n["svi_addresses"]),
                 }
             )
             for n in raw["nodes"]
@@ -193,6 +199,7 @@ def plan(
                 _l3vnis(model),
                 model.evpn.source_address if model.evpn and model.evpn.vtep else None,
                 bfd and bool(bfd_profiles(model)),
+                svi_addresses=_svi_addresses(model),
             )
         )
         if model.role == "leaf" and model.evpn:
@@ -224,6 +231,14 @@ def plan(
     _services_lan(twin, devices)
     _tenant_hosts(twin, devices)
     return twin
+
+
+def _svi_addresses(model: DeviceModel) -> tuple[tuple[str, str, str], ...]:
+    found: list[tuple[str, str, str]] = []
+    for svi, v4, v6 in gateway_svis(model):
+        own = [a.cidr for a in (svi.ipv4, svi.ipv6) if a is not None]
+        found += [(svi.vrf or "", linux_name(svi.name), a) for a in [*own, v4, v6] if a]
+    return tuple(found)
 
 
 HOST_OFFSET = 10  # a network's host: its 10th address (the gateway is the 1st)
