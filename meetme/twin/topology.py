@@ -121,6 +121,9 @@ class Twin:
     # border -> (VRF, prefix) its export leak must put into the Internet table
     public: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     srv6: list[Srv6Border] = field(default_factory=list)  # the borders carrying SRv6 VRFs
+    # VRFs over SRv6 whose Internet leak (`import_from_default`) the twin cannot run: FRR 8.4
+    # refuses `import vrf` in a VRF that imports or exports VPN routes (templates/frr/bgp.j2)
+    unleaked: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -155,6 +158,7 @@ class Twin:
         twin.vrf_exits = {k: list(v) for k, v in raw["vrf_exits"].items()}
         twin.bfd = bool(raw["bfd"])
         twin.public = {k: [(v, p) for v, p in pairs] for k, pairs in raw["public"].items()}
+        twin.unleaked = list(raw["unleaked"])
         twin.srv6 = [
             Srv6Border(
                 b["device"],
@@ -249,6 +253,11 @@ def plan(
         twin.router_ids[name] = model.bgp.router_id
         if model.srv6 is not None and model.srv6.peers:
             twin.srv6.append(_srv6_border(model))
+            twin.unleaked += [
+                v.name
+                for v in model.vrfs
+                if model.srv6.vrf(v.name) and v.imports_from_default and v.name not in twin.unleaked
+            ]
         twin.declared += _declared(model, bfd)
         if model.role == "leaf":
             # the MLAG / vPC peer's session over the peer VLAN is a backup path, not an uplink

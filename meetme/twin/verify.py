@@ -354,6 +354,8 @@ class Verifier:
                 for prefix, what in wanted:
                     ok = bool(routes.get(prefix))
                     why = "" if ok else self._why_missing(vrf, prefix, afi)
+                    if not ok and prefix == _DEFAULT[afi] and vrf in self.twin.unleaked:
+                        why += UNLEAKED
                     results.append(
                         Result(
                             "tenant-vrfs",
@@ -391,7 +393,8 @@ class Verifier:
                     f"VRF {vrf} {_DEFAULT[afi]}",
                     f"{leaf}: VRF {vrf} has the default route ({afi}) from "
                     + (", ".join(via) or "no border")
-                    + (f"; missing from {', '.join(missing)}" if missing else ""),
+                    + (f"; missing from {', '.join(missing)}" if missing else "")
+                    + (UNLEAKED if missing and vrf in self.twin.unleaked else ""),
                 )
             )
         return results
@@ -740,6 +743,10 @@ SRV6_NOTE = (
     "srv6-vpn is the control plane only: FRR 8.4 carries the VPN routes and their SRv6 SIDs, "
     "but this kernel has no End.DT4 (and the twin's namespace VRFs no VRF table for End.DT6): "
     "no tenant packet crosses SRv6 in the twin"
+)
+UNLEAKED = (
+    " (the twin cannot leak the Internet table into a VRF over SRv6: FRR 8.4 refuses "
+    "`import vrf` beside VPN import/export, docs/twin.md)"
 )
 SRV6_SECONDS = 120.0  # IS-IS between the sites (LSP generation), then the VPN sessions
 
