@@ -115,7 +115,7 @@ def test_the_example_borders_take_a_locator_but_no_vpn(srv6_models: dict[str, An
 
 
 @needs_vtysh
-@pytest.mark.parametrize("device", ["aus1-br1", "aus1-br2", "mel1-br1", "mel1-br2", "aus1-lf1"])
+@pytest.mark.parametrize("device", ["aus1-br1", "aus1-br2", "mel1-br1", "mel1-br2"])
 def test_frr_accepts_every_srv6_line(
     srv6_models: dict[str, Any], device: str, tmp_path: Path
 ) -> None:
