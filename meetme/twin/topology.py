@@ -303,18 +303,13 @@ def dci_links(sites: list[str], models: dict[str, DeviceModel]) -> list[DciLink]
                 continue
             assert port.peer is not None
             ends = sorted([(name, port.name), (far.hostname, port.peer.interface)])
+            a, b = (
+                Endpoint(namespace(models[h].site, _node_name(models[h].site, h)), linux_name(i))
+                for h, i in ends
+            )
             key = (ends[0], ends[1])
             found.setdefault(
-                key,
-                DciLink(
-                    f"{ends[0][0]}:{ends[0][1]}--{ends[1][0]}:{ends[1][1]}",
-                    *(
-                        Endpoint(
-                            namespace(models[h].site, _node_name(models[h].site, h)), linux_name(i)
-                        )
-                        for h, i in ends
-                    ),
-                ),
+                key, DciLink(f"{ends[0][0]}:{ends[0][1]}--{ends[1][0]}:{ends[1][1]}", a, b)
             )
     return list(found.values())
 
