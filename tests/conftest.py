@@ -70,6 +70,47 @@ def borders_to(repo: Path, platform: str, model: str, port: str) -> None:
     srv6.write_text(srv6.read_text().replace("[aus1-br1, aus1-br2, aus1-lf1", "[aus1-lf1"))
 
 
+# mel1's border ports on the 7280R3 (EOS) and where they land on an 8201-32FH (IOS-XR, ports
+# 0-31): the 100G ones as HundredGigE, the 400G ones as FourHundredGigE, none shared
+_MEL1_BORDER_PORTS = {
+    "intent/mel1/links.yaml": {
+        'b: {role: border, interface: "Ethernet{n}/1", first: 33': (
+            'b: {role: border, interface: "FourHundredGigE0/0/0/{n}", first: 8'
+        ),
+        'b: {role: border, interface: "Ethernet{n}/1", first: 1': (
+            'b: {role: border, interface: "HundredGigE0/0/0/{n}", first: 0'
+        ),
+        "Ethernet30/1": "HundredGigE0/0/0/29",
+        "Ethernet31/1": "HundredGigE0/0/0/30",
+    },
+    "intent/mel1/circuits.yaml": {
+        "Ethernet36/1": "FourHundredGigE0/0/0/23",
+        "Ethernet20/1": "HundredGigE0/0/0/19",
+        "Ethernet21/1": "HundredGigE0/0/0/20",
+    },
+    "intent/mel1/peering.yaml": {"Ethernet25/1": "HundredGigE0/0/0/24"},
+    "intent/dci.yaml": {"Ethernet35/1": "FourHundredGigE0/0/0/27"},
+}
+
+
+def mel1_borders_to_iosxr(repo: Path) -> None:
+    """mel1's two borders on IOS-XR (Cisco 8201-32FH, as aus1's), every port renamed where it
+    is written, and the two sites' shared tenant VRF `storage` riding SRv6 between them (mel1's
+    borders take locators): the design the example cannot have with EOS borders (PLAT-018)."""
+    replace_in(
+        repo / "intent/mel1/devices.yaml",
+        "platform: arista_eos\n        model: 7280CR3-32P4",
+        "platform: cisco_iosxr\n        model: 8201-32FH",
+        count=2,
+    )
+    for name, ports in _MEL1_BORDER_PORTS.items():
+        for old, new in ports.items():
+            replace_in(repo / name, old, new, count=2 if old.startswith("Ethernet") else 1)
+    srv6 = repo / "intent/srv6.yaml"
+    replace_in(srv6, "mel1: {id: 2, devices: []}", "mel1: {id: 2}")
+    replace_in(srv6, "  vrfs: {}", "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}")
+
+
 def lint_repo(repo: Path) -> LintResult:
     return lint(repo / "intent")
 

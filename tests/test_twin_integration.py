@@ -1,8 +1,9 @@
 """The twin end to end: `meetme twin up | verify | down` on the example, and broken designs
 each failing the check it should, naming device and session. Needs root and FRR; skipped
 without them unless MEETME_TWIN_REQUIRED=1 (CI), where their absence fails. One module, run
-once: the whole example twin takes about a minute here. Its namespaces start with `mt-`
-(MEETME_TWIN_PREFIX), so a user's twin of the example on the same machine is left alone."""
+once: the whole example twin takes about a minute here. Its namespaces start with
+MEETME_TWIN_PREFIX (`mt-` unless set), so a user's twin of the example on the same machine is
+left alone."""
 
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ if WHY_NOT is not None:
     pytest.skip(WHY_NOT, allow_module_level=True)
 
 
-PREFIX = "mt-"  # this module's twins, apart from any other on the machine
+# this module's twins, apart from any other on the machine: MEETME_TWIN_PREFIX when it is a
+# valid one (names._prefix), so two engineers' runs on one machine stay apart; else `mt-`
+PREFIX = names.PREFIX if names.PREFIX != "mm-" else "mt-"
 OURS = f"{PREFIX}aus1-"
 
 

@@ -164,7 +164,7 @@ def test_refuses_without_frr(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
     (tmp_path / "zebra").write_text("")  # one daemon present, two missing
     why = runtime.refusal()
     assert why is not None and why.startswith(
-        "meetme twin: FRRouting is not installed (staticd, bfdd, bgpd"
+        "meetme twin: FRRouting is not installed (staticd, bfdd, isisd, bgpd"
     )
 
 

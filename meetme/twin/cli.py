@@ -5,15 +5,20 @@ by meetme.cli). Exit codes: 0 fine; 1 a verify check failed, or the intent has e
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from meetme.conventions import Console, repository
 from meetme.core.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError, printable
+
+if TYPE_CHECKING:
+    from meetme.twin.topology import Twin
 
 twin_app = typer.Typer(
     pretty_exceptions_enable=False,
@@ -28,7 +33,12 @@ RepoArg = Annotated[
     typer.Argument(help="Repository holding intent/ (default: the nearest).", show_default=False),
 ]
 SiteOpt = Annotated[
-    str | None, typer.Option("--site", help="The site [the only site of the intent].")
+    list[str] | None,
+    typer.Option(
+        "--site",
+        help="A site; repeat it for a twin of several sites, their DCI circuits cabled "
+        "[up: the only site of the intent; verify, down: every site whose twin is up].",
+    ),
 ]
 
 
@@ -45,14 +55,30 @@ def _guard() -> None:
         raise _refuse(why)
 
 
-def _site_of(sites: list[str], given: str | None) -> str:
-    if given is not None:
-        if given not in sites:
-            raise _refuse(f"meetme twin: no site '{given}'; known: {', '.join(sorted(sites))}")
-        return given
+def _sites_of(sites: list[str], given: list[str] | None) -> list[str]:
+    if given:
+        unknown = [s for s in given if s not in sites]
+        if unknown:
+            raise _refuse(f"meetme twin: no site '{unknown[0]}'; known: {', '.join(sorted(sites))}")
+        return sorted(set(given))
     if len(sites) != 1:
-        raise _refuse(f"meetme twin: name one site with --site ({', '.join(sorted(sites))})")
-    return sites[0]
+        raise _refuse(
+            f"meetme twin: name the site(s) with --site ({', '.join(sorted(sites))}; "
+            "repeat --site for several)"
+        )
+    return sites
+
+
+@contextlib.contextmanager
+def _locked(sites: list[str]) -> Iterator[None]:
+    """Every named site's lock, in name order: a twin of several sites is worked on by one
+    command at a time, and never beside a command on one of its sites alone."""
+    from meetme.twin import runtime
+
+    with contextlib.ExitStack() as stack:
+        for site in sorted(sites):
+            stack.enter_context(runtime.site_lock(site))
+        yield
 
 
 @twin_app.command("up")
@@ -68,7 +94,7 @@ def up_command(
     _guard()
     from meetme.pipeline import device_models, lint
     from meetme.twin import runtime
-    from meetme.twin.topology import plan
+    from meetme.twin.topology import dci_links, plan
 
     intent = repository(repo) / "intent"
     try:
@@ -85,30 +111,37 @@ def up_command(
             markup=False,
         )
         raise typer.Exit(EXIT_FINDINGS)
-    chosen = _site_of(list(result.fabrics), site)
-    twin = plan(chosen, device_models(result), result.fabrics[chosen].edge.sessions, bfd)
+    chosen = _sites_of(list(result.fabrics), site)
+    models = device_models(result)
+    twins = [plan(s, models, result.fabrics[s].edge.sessions, bfd) for s in chosen]
+    links = dci_links(chosen, models)
     try:
-        with runtime.site_lock(chosen):
-            out.print(runtime.up(twin), markup=False)
+        with _locked(chosen):
+            for twin in twins:
+                out.print(runtime.up(twin), markup=False)
+            if len(chosen) > 1:
+                made = runtime.connect(links)
+                out.print(
+                    f"twin {' + '.join(chosen)}: {len(links)} DCI circuit(s) cabled ({made} new)",
+                    markup=False,
+                )
     except runtime.TwinRefused as exc:
         raise _refuse(str(exc)) from None
 
 
-def _running_site(given: str | None) -> str:
+def _running_sites(given: list[str] | None) -> list[str]:
     from meetme.twin import runtime
 
+    if given:
+        return sorted(set(given))
     running = (
         sorted(p.name for p in runtime.STATE_ROOT.iterdir() if (p / "state.json").is_file())
         if runtime.STATE_ROOT.is_dir()
         else []
     )
-    if given is not None:
-        return given
-    if len(running) == 1:
-        return running[0]
     if not running:
         raise _refuse("meetme twin: no twin is up (run `meetme twin up`)")
-    raise _refuse(f"meetme twin: name one site with --site ({', '.join(running)})")
+    return running
 
 
 @twin_app.command("verify")
@@ -128,39 +161,50 @@ def verify_command(
     ] = None,
 ) -> None:
     """Prove what the design promises from the routers' own JSON state; exit 1 when a check
-    fails (each failure names the device and session)."""
+    fails (each failure names the device and session). With several sites, each site's checks
+    and srv6-vpn: every SRv6 VRF holds the other sites' routes with their SIDs."""
     _guard()
     from meetme.twin import runtime
-    from meetme.twin.topology import Twin
-    from meetme.twin.verify import Verifier
+    from meetme.twin.verify import SRV6_NOTE, Srv6Verifier, Verifier
     from meetme.twin.verify import as_json as results_json
 
-    chosen = _running_site(site)
-    state = runtime.State.load(runtime.state_path(chosen))
-    if state is None or not runtime.alive(state):
-        raise _refuse(f"meetme twin: the twin of {chosen} is not up (run `meetme twin up`)")
+    chosen = _running_sites(site)
+    if svg is not None and len(chosen) > 1:
+        raise _refuse("meetme twin: --svg draws one site; name one --site with it")
+    twins = [_loaded(s) for s in chosen]
     try:
-        twin = Twin.from_json(runtime.plan_path(chosen).read_text())
-    except (KeyError, TypeError, ValueError):  # written by another meetme version
-        raise _refuse(
-            f"meetme twin: the twin of {chosen} was built by another meetme version; "
-            "run `meetme twin up` again (it rebuilds it)"
-        ) from None
-    try:
-        with runtime.site_lock(chosen):  # failover stops and starts borders
-            results = list(Verifier(twin).run(failover=failover))
+        with _locked(chosen):  # failover stops and starts borders
+            results = [r for twin in twins for r in Verifier(twin).run(failover=failover)]
+            srv6 = Srv6Verifier(twins)
+            if srv6.borders:
+                results += srv6.run()
     except runtime.TwinRefused as exc:
         raise _refuse(str(exc)) from None
+    notes = []
+    if any(r.check == "srv6-vpn" for r in results):
+        notes.append(SRV6_NOTE)
+    if srv6.missing_sites():
+        notes.append(
+            "srv6-vpn not checked toward "
+            + ", ".join(srv6.missing_sites())
+            + ": their site's twin is not part of this verify (name every site with --site)"
+        )
     failed = [r for r in results if not r.ok]
     if svg is not None:
         from meetme.twin.picture import svg as picture
 
         try:
-            svg.write_text(picture(twin, results))
+            svg.write_text(picture(twins[0], results))
         except OSError as exc:
             raise _refuse(f"meetme twin: cannot write {svg}: {exc.strerror}") from None
     if as_json:
-        report = {"site": chosen, "passed": not failed, "results": results_json(results)}
+        report: dict[str, object] = {"site": chosen[0]} if len(chosen) == 1 else {}
+        report |= {
+            "sites": chosen,
+            "passed": not failed,
+            "results": results_json(results),
+            "notes": notes,
+        }
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:
         checks = dict.fromkeys(r.check for r in results)
@@ -174,21 +218,42 @@ def verify_command(
             for r in bad:
                 out.print(f"     {r.message}", markup=False)
             for r in mine:
-                if r.ok and r.check in ("failover", "border-pair"):
+                if r.ok and r.check in ("failover", "border-pair", "srv6-vpn"):
                     out.print(f"     {r.message}", markup=False)
+        for note in notes:
+            out.print(f"note: {note}", markup=False)
         out.print(f"{len(failed)} of {len(results)} checks failed", markup=False)
     raise typer.Exit(EXIT_FINDINGS if failed else EXIT_OK)
 
 
+def _loaded(site: str) -> Twin:
+    """The plan `up` wrote for a site whose twin is up."""
+    from meetme.twin import runtime
+    from meetme.twin.topology import Twin
+
+    state = runtime.State.load(runtime.state_path(site))
+    if state is None or not runtime.alive(state):
+        raise _refuse(f"meetme twin: the twin of {site} is not up (run `meetme twin up`)")
+    try:
+        return Twin.from_json(runtime.plan_path(site).read_text())
+    except (KeyError, TypeError, ValueError):  # written by another meetme version
+        raise _refuse(
+            f"meetme twin: the twin of {site} was built by another meetme version; "
+            "run `meetme twin up` again (it rebuilds it)"
+        ) from None
+
+
 @twin_app.command("down")
 def down_command(site: SiteOpt = None) -> None:
-    """Stop every process and remove every namespace the twin's `up` recorded."""
+    """Stop every process and remove every namespace the twins' `up` recorded (with several
+    sites, their DCI circuits go with their namespaces)."""
     _guard()
     from meetme.twin import runtime
 
-    chosen = _running_site(site) if site is None else site
+    chosen = _running_sites(site)
     try:
-        with runtime.site_lock(chosen):
-            out.print(runtime.down(chosen), markup=False)
+        with _locked(chosen):
+            for one in chosen:
+                out.print(runtime.down(one), markup=False)
     except runtime.TwinRefused as exc:
         raise _refuse(str(exc)) from None

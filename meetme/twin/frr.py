@@ -127,6 +127,7 @@ def _environment() -> jinja2.Environment:
         autoescape=False,  # router configuration, not HTML
     )
     env.filters["as_path_regexes"] = as_path_regexes
+    env.globals["linux_name"] = linux_name
     return env
 
 

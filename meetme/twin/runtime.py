@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from meetme.twin import names
-from meetme.twin.topology import Node, Twin, vrf_namespace
+from meetme.twin.topology import DciLink, Node, Twin, vrf_namespace
 
 # the twins of the default namespace prefix; another prefix keeps its own (names._prefix)
 STATE_ROOT = Path(
@@ -31,7 +31,7 @@ STATE_ROOT = Path(
 )
 FRR_DIR = Path("/usr/lib/frr")
 FRR_RUN = Path("/var/run/frr")  # `-N NAME` puts a daemon's sockets in FRR_RUN/NAME (vtysh -N)
-DAEMONS = ("zebra", "staticd", "bfdd", "bgpd")  # started in this order
+DAEMONS = ("zebra", "staticd", "bfdd", "isisd", "bgpd")  # started in this order
 
 
 class TwinRefused(Exception):
@@ -240,6 +240,30 @@ def _links(twin: Twin) -> None:
         _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
 
 
+def connect(links: list[DciLink]) -> int:
+    """The DCI circuits between sites' twins that are up, as veth pairs (the ones missing: a
+    site brought up again lost its ends with its namespaces); how many were made. Nothing is
+    recorded: a veth pair goes with either namespace, so each site's `down` stays its own. The
+    borders' zebra applies each port's configured addresses as the port appears."""
+    present = netns_list()
+    made = 0
+    for link in links:
+        a, b = link.a, link.b
+        if a.node not in present or b.node not in present:
+            raise TwinRefused(f"meetme twin: cannot cable {link.key}: a site's twin is not up")
+        there = subprocess.run(
+            ["ip", "-n", a.node, "link", "show", a.ifname], capture_output=True, check=False
+        )
+        if there.returncode == 0:
+            continue
+        veth = ["type", "veth", "peer", "name", b.ifname, "netns", b.node]
+        _run(["ip", "link", "add", a.ifname, "netns", a.node, *veth])
+        _run(["ip", "-n", a.node, "link", "set", a.ifname, "up"])
+        _run(["ip", "-n", b.node, "link", "set", b.ifname, "up"])
+        made += 1
+    return made
+
+
 # Routers forward; addresses on a point-to-point veth need no duplicate-address wait; an
 # IPv6 address survives its link going down (a stopped border comes back as it was).
 _SYSCTLS = (
@@ -269,7 +293,7 @@ def _sysctls(namespaces: list[str]) -> None:
 def _daemons(node: Node) -> list[str]:
     if node.kind == "host":
         return []
-    wanted = {"staticd": node.static, "bfdd": node.bfd}
+    wanted = {"staticd": node.static, "bfdd": node.bfd, "isisd": node.isis}
     return [d for d in DAEMONS if wanted.get(d, True)]
 
 

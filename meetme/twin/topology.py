@@ -58,6 +58,7 @@ class Node:
     # config now and then never installs the subnet's connected route (seen: the leaf's tenant
     # networks missing from EVPN, hosts unreachable); addresses it finds at start it installs
     svi_addresses: tuple[tuple[str, str, str], ...] = ()
+    isis: bool = False  # runs isisd: an SRv6 border's IS-IS (templates/frr/srv6.j2)
 
 
 def vrf_namespace(node_namespace: str, vrf: str) -> str:
@@ -80,6 +81,27 @@ class Declared:
     bfd: bool = False  # BFD runs on it
 
 
+@dataclass(frozen=True)
+class Srv6Border:
+    """What a border of the SRv6 domain promises the other sites' borders (`verify`'s srv6-vpn
+    check): its locator, its VPN sessions and the VRFs it exports with its route distinguisher."""
+
+    device: str
+    locator: str  # the prefix every SID it allocates lies in
+    peers: tuple[tuple[str, str], ...]  # (the far border's loopback, the far border)
+    vrfs: tuple[tuple[str, str, tuple[str, ...]], ...]  # (VRF, its RD, its address families)
+
+
+@dataclass(frozen=True)
+class DciLink:
+    """A DCI circuit between the borders of two sites' twins: a veth pair from one site's
+    namespace to the other's, made once both are up (`runtime.connect`)."""
+
+    key: str
+    a: Endpoint  # node: the namespace; ifname: its Linux name there
+    b: Endpoint
+
+
 @dataclass
 class Twin:
     site: str
@@ -98,6 +120,10 @@ class Twin:
     bfd: bool = False  # BFD runs (`up --bfd`)
     # border -> (VRF, prefix) its export leak must put into the Internet table
     public: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    srv6: list[Srv6Border] = field(default_factory=list)  # the borders carrying SRv6 VRFs
+    # VRFs over SRv6 whose Internet leak (`import_from_default`) the twin cannot run: FRR 8.4
+    # refuses `import vrf` in a VRF that imports or exports VPN routes (templates/frr/bgp.j2)
+    unleaked: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -132,6 +158,16 @@ class Twin:
         twin.vrf_exits = {k: list(v) for k, v in raw["vrf_exits"].items()}
         twin.bfd = bool(raw["bfd"])
         twin.public = {k: [(v, p) for v, p in pairs] for k, pairs in raw["public"].items()}
+        twin.unleaked = list(raw["unleaked"])
+        twin.srv6 = [
+            Srv6Border(
+                b["device"],
+                b["locator"],
+                tuple((a, d) for a, d in b["peers"]),
+                tuple((v, rd, tuple(f)) for v, rd, f in b["vrfs"]),
+            )
+            for b in raw["srv6"]
+        ]
         return twin
 
     def role(self, device: str) -> str:
@@ -200,6 +236,7 @@ def plan(
                 model.evpn.source_address if model.evpn and model.evpn.vtep else None,
                 bfd and bool(bfd_profiles(model)),
                 svi_addresses=_svi_addresses(model),
+                isis=bool(model.srv6 and model.srv6.isis_instance),
             )
         )
         if model.role == "leaf" and model.evpn:
@@ -214,6 +251,13 @@ def plan(
         if _public(model):
             twin.public[name] = _public(model)
         twin.router_ids[name] = model.bgp.router_id
+        if model.srv6 is not None and model.srv6.peers:
+            twin.srv6.append(_srv6_border(model))
+            twin.unleaked += [
+                v.name
+                for v in model.vrfs
+                if model.srv6.vrf(v.name) and v.imports_from_default and v.name not in twin.unleaked
+            ]
         twin.declared += _declared(model, bfd)
         if model.role == "leaf":
             # the MLAG / vPC peer's session over the peer VLAN is a backup path, not an uplink
@@ -231,6 +275,43 @@ def plan(
     _services_lan(twin, devices)
     _tenant_hosts(twin, devices)
     return twin
+
+
+def _srv6_border(model: DeviceModel) -> Srv6Border:
+    assert model.srv6 is not None
+    families = {v.name: (v.rd, v.address_families) for v in model.vrfs}
+    return Srv6Border(
+        model.hostname,
+        model.srv6.prefix,
+        tuple((p.address, p.peer_device) for p in model.srv6.peers),
+        tuple((v.name, *families[v.name]) for v in model.srv6.vrfs if v.name in families),
+    )
+
+
+def dci_links(sites: list[str], models: dict[str, DeviceModel]) -> list[DciLink]:
+    """A veth pair per DCI port pair between two of `sites` (the model's DCI ports: routed
+    ports whose peer is a device of another site)."""
+    found: dict[tuple[tuple[str, str], tuple[str, str]], DciLink] = {}
+    for name, model in sorted(models.items()):
+        if model.site not in sites:
+            continue
+        for port in model.interfaces:
+            far = models.get(port.peer.device) if port.peer else None
+            if port.kind != "routed" or far is None or far.site == model.site:
+                continue
+            if far.site not in sites or port.vrf is not None:
+                continue
+            assert port.peer is not None
+            ends = sorted([(name, port.name), (far.hostname, port.peer.interface)])
+            a, b = (
+                Endpoint(namespace(models[h].site, _node_name(models[h].site, h)), linux_name(i))
+                for h, i in ends
+            )
+            key = (ends[0], ends[1])
+            found.setdefault(
+                key, DciLink(f"{ends[0][0]}:{ends[0][1]}--{ends[1][0]}:{ends[1][1]}", a, b)
+            )
+    return list(found.values())
 
 
 def _svi_addresses(model: DeviceModel) -> tuple[tuple[str, str, str], ...]:

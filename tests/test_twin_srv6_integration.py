@@ -1,0 +1,100 @@
+"""Two sites' twin at once, with a tenant VRF over SRv6 between them: `meetme twin up --site
+aus1 --site mel1` cables the DCI circuits, and `verify` finds each border's `storage` VRF
+holding the other site's prefixes received over VPNv4 with a SID inside the sending border's
+locator, both ways. Control plane only (docs/twin.md "SRv6"). Needs root and FRR, skipped
+without them unless MEETME_TWIN_REQUIRED=1; namespaces under MEETME_TWIN_PREFIX (`mt-`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import lint_repo, mel1_borders_to_iosxr
+
+from meetme.twin import names, runtime
+
+REQUIRED = os.environ.get("MEETME_TWIN_REQUIRED") == "1"
+WHY_NOT = runtime.refusal()
+
+if WHY_NOT is not None:
+    if REQUIRED:
+        pytest.fail(f"MEETME_TWIN_REQUIRED=1 but {WHY_NOT}", pytrace=False)
+    pytest.skip(WHY_NOT, allow_module_level=True)
+
+PREFIX = names.PREFIX if names.PREFIX != "mm-" else "mt-"
+
+# (border, far border) -> (a prefix the far site's border leaves hand its border in storage,
+# the far border's locator): hand-written from the intents (tenants.yaml, srv6 ids)
+EXPECTED = {
+    ("aus1-br1", "mel1-br1"): ("10.160.1.0/24", "5f00:0:201::/48"),
+    ("aus1-br1", "mel1-br2"): ("10.160.1.0/24", "5f00:0:202::/48"),
+    ("aus1-br2", "mel1-br1"): ("10.160.1.0/24", "5f00:0:201::/48"),
+    ("aus1-br2", "mel1-br2"): ("10.160.1.0/24", "5f00:0:202::/48"),
+    ("mel1-br1", "aus1-br1"): ("10.60.1.0/24", "5f00:0:101::/48"),
+    ("mel1-br1", "aus1-br2"): ("10.60.1.0/24", "5f00:0:102::/48"),
+    ("mel1-br2", "aus1-br1"): ("10.60.1.0/24", "5f00:0:101::/48"),
+    ("mel1-br2", "aus1-br2"): ("10.60.1.0/24", "5f00:0:102::/48"),
+}
+
+
+def meetme(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "meetme", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "MEETME_TWIN_PREFIX": PREFIX},
+    )
+
+
+def ours() -> list[str]:
+    return sorted(
+        ns for ns in runtime.netns_list() if ns.startswith((f"{PREFIX}aus1-", f"{PREFIX}mel1-"))
+    )
+
+
+def test_two_sites_carry_storage_over_srv6_with_sids_both_ways(example: Path) -> None:
+    mel1_borders_to_iosxr(example)
+    assert lint_repo(example).errors == []
+    try:
+        up = meetme(example, "twin", "up", "--site", "aus1", "--site", "mel1")
+        assert up.returncode == 0, up.stderr
+        assert "twin aus1 + mel1: 2 DCI circuit(s) cabled (2 new)" in up.stdout
+        done = meetme(
+            example, "twin", "verify", "--site", "aus1", "--site", "mel1", "--no-failover", "--json"
+        )
+        report = json.loads(done.stdout)
+        assert report["sites"] == ["aus1", "mel1"]
+        srv6 = [r for r in report["results"] if r["check"] == "srv6-vpn"]
+        # per border and far border: the IPv4 and IPv6 VPN sessions and the VRF's IPv4 routes
+        assert len(srv6) == 3 * len(EXPECTED), [r["message"] for r in srv6]
+        assert [r["message"] for r in srv6 if not r["ok"]] == []
+        for (border, far), (prefix, locator) in EXPECTED.items():
+            (vrf,) = [r for r in srv6 if r["device"] == border and r["subject"].startswith(
+                f"VRF storage ipv4 from {far}")]  # fmt: skip
+            assert f"SIDs in its locator {locator}: " in vrf["message"]
+            assert f"{prefix} SID {locator.split('/')[0]}" in vrf["message"]
+        assert any("no tenant packet crosses SRv6" in n for n in report["notes"])
+        # what the twin cannot run fails and says why: the Internet leak into storage (FRR 8.4
+        # refuses `import vrf` beside VPN import/export), nothing else
+        failed = [r for r in report["results"] if not r["ok"]]
+        assert failed
+        assert [
+            r["message"]
+            for r in failed
+            if not (
+                r["check"] in ("tenant-vrfs", "north-south")
+                and r["subject"] == "VRF storage 0.0.0.0/0"
+                and "FRR 8.4 refuses `import vrf`" in r["message"]
+            )
+        ] == []
+        assert done.returncode == 1
+    finally:
+        down = meetme(example, "twin", "down", "--site", "aus1", "--site", "mel1")
+        assert down.returncode == 0, down.stderr
+    assert ours() == []
