@@ -108,7 +108,8 @@ def mel1_borders_to_iosxr(repo: Path) -> None:
             replace_in(repo / name, old, new, count=2 if old.startswith("Ethernet") else 1)
     srv6 = repo / "intent/srv6.yaml"
     replace_in(srv6, "mel1: {id: 2, devices: []}", "mel1: {id: 2}")
-    replace_in(srv6, "  vrfs: {}", "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}")
+    with srv6.open("a") as handle:
+        handle.write("  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n")
 
 
 def lint_repo(repo: Path) -> LintResult:
