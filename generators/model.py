@@ -106,6 +106,7 @@ class AclRule(Model):
     action: Literal["permit", "deny"]
     source: str | None  # a prefix; None: any source
     description: str
+    destination: str | None = None  # a prefix; None: any destination
 
 
 class Acl(Model):

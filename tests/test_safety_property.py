@@ -54,6 +54,11 @@ SEEDS: list[tuple[str, str]] = [
     ),
     # a VRF over SRv6 (the example asks none: mel1's EOS borders cannot carry it)
     ("srv6.yaml", "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n"),
+    # per-site aggregates (the example declares none)
+    (
+        "aus1/site.yaml",
+        "    aggregates: {public: [2001:db8:4000::/40], private: [10.0.0.0/12]}\n",
+    ),
 ]
 
 

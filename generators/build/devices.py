@@ -17,7 +17,7 @@ from meetme.generators.build.multihoming import (
     peer_vlan_neighbors,
 )
 from meetme.generators.build.overlay import connected_route_maps, evpn_device
-from meetme.generators.build.srv6 import dci_ports, srv6_of
+from meetme.generators.build.srv6 import dci_ports, sid_filter, srv6_of
 from meetme.generators.build.underlay import device_bfd, underlay_of
 from meetme.generators.model import (
     Address,
@@ -93,6 +93,10 @@ def build_device(
         + tuple(handoff.interfaces)
         + tuple(dci_ports(intent, name, device)),
         key=lambda i: natural_key(i.name),
+    )
+    # an SRv6 domain member's external ports drop packets addressed to the block (SRV6-005)
+    interfaces, acls = sid_filter(
+        intent, name, device, interfaces, edge.acls, {n.local_interface for n in edge.neighbors}
     )
     management = Management(
         interface=Interface(
@@ -194,7 +198,7 @@ def build_device(
         host_ports=host_ports_of(site, name),
         mlag=mlag,
         vrfs=handoff.vrfs,
-        acls=edge.acls,
+        acls=acls,
         breakouts=fabric.ports.breakouts_of(name),
         srv6=srv6_of(intent, site_name, name, device, fabric),
     )

@@ -23,7 +23,11 @@ from meetme.generators.model import (
     StaticRoute,
 )
 from meetme.generators.platforms import PLATFORMS, Platform
-from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession
+from meetme.generators.resolve.edge_sessions import (
+    ExternalPort,
+    ExternalSession,
+    public_aggregates,
+)
 from meetme.generators.resolve.fabric import SiteFabric
 
 from meetme.core.numbering import documentation_prefix
@@ -56,7 +60,10 @@ def edge_device(
     result.interfaces = _interfaces(ports, platform, site.underlay.mtu)
     if not platform.capabilities.urpf:
         result.interfaces, result.acls = _ingress_acls(
-            result.interfaces, sessions, intent.organisation.aggregates, site.environment == "lab"
+            result.interfaces,
+            sessions,
+            list(public_aggregates(intent, site)),
+            site.environment == "lab",
         )
     edge = site.peering.edge
     # origin validation guards the Internet table; a cloud sends private space, which no ROA
@@ -78,7 +85,7 @@ def edge_device(
                 discard=True,
                 description="anchor for the aggregate we originate",
             )
-            for p in intent.organisation.aggregates
+            for p in public_aggregates(intent, site)
         ]
     result.static_routes += _cloud_aggregates(site, sessions)
     return result

@@ -12,6 +12,8 @@ import ipaddress
 
 from meetme.generators.build.links import pair_link
 from meetme.generators.model import (
+    Acl,
+    AclRule,
     Address,
     Interface,
     IsisInterface,
@@ -24,12 +26,13 @@ from meetme.generators.model import (
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.fabric import SiteFabric
-from meetme.generators.resolve.srv6 import Locator, locators, vrf_sites
+from meetme.generators.resolve.srv6 import Locator, block_of, locators, vrf_sites
 
 from meetme.intent.schema import Device, Intent
 from meetme.intent.schema_dci import DciCircuit, DciEnd
 
 ISIS_INSTANCE = "SRV6"
+SID_FILTER = "ACL-SRV6-EDGE-IN-V6"
 
 
 def dci_addresses(intent: Intent, circuit: DciCircuit) -> dict[str, tuple[str | None, str | None]]:
@@ -162,6 +165,68 @@ def _peers(
                 )
             )
     return peers
+
+
+def sid_filter(
+    intent: Intent,
+    name: str,
+    device: Device,
+    interfaces: list[Interface],
+    acls: list[Acl],
+    external: set[str],
+) -> tuple[list[Interface], list[Acl]]:
+    """On a member of the SRv6 domain, every external port with IPv6 drops packets addressed to
+    the SRv6 block: from outside, a packet to one of our SIDs would run our instructions (RFC
+    8754 section 5.1, RFC 8986 section 9.3). A port without IPv6 forwards none. A port that
+    already has an ingress IPv6 ACL (the edge's, where the platform has no uRPF) gets the deny
+    at the top of that one, since a port takes one ACL per direction per family; else it gets
+    its own, which permits the rest. Only platforms with a verified form print it
+    (`Srv6Support.sid_filter`); on the others SRV6-005 reports the unfiltered ports."""
+    support = PLATFORMS[device.platform].srv6
+    if intent.srv6 is None or name not in locators(intent) or not (support and support.sid_filter):
+        return interfaces, acls
+    deny = AclRule(
+        seq=10,
+        action="deny",
+        source=None,
+        destination=str(block_of(intent.srv6)),
+        description="to the SRv6 block: SIDs are for the domain only",
+    )
+    known = {acl.name: acl for acl in acls}
+    changed: dict[str, Acl] = {}
+    result = []
+    for intf in interfaces:
+        if intf.name not in external or intf.ipv6 is None:
+            result.append(intf)
+            continue
+        v6 = [n for n in intf.acls_in if n in known and known[n].afi == "ipv6"]
+        if v6:
+            if v6[0] not in changed:
+                rules = (deny, *known[v6[0]].rules)
+                changed[v6[0]] = known[v6[0]].model_copy(
+                    update={
+                        "rules": tuple(
+                            r.model_copy(update={"seq": 10 * (i + 1)}) for i, r in enumerate(rules)
+                        )
+                    }
+                )
+            result.append(intf)
+            continue
+        changed.setdefault(
+            SID_FILTER,
+            Acl(
+                name=SID_FILTER,
+                afi="ipv6",
+                rules=(
+                    deny,
+                    AclRule(seq=20, action="permit", source=None, description="the rest"),
+                ),
+            ),
+        )
+        result.append(intf.model_copy(update={"acls_in": (*intf.acls_in, SID_FILTER)}))
+    merged = [changed.get(acl.name, acl) for acl in acls]
+    merged += [acl for key, acl in sorted(changed.items()) if key not in known]
+    return result, merged
 
 
 def _system_id(router_id: str) -> str:

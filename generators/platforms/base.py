@@ -67,6 +67,9 @@ class Srv6Support:
     l3vpn: bool  # BGP VPNv4/VPNv6 with per-VRF SRv6 SIDs, IS-IS SRv6
     asics: tuple[str, ...] | None = None  # the ASICs that forward it; None: every model
     note: str = ""  # the source and release, for refusals
+    # an ingress IPv6 ACL dropping packets to the SRv6 block on external ports (SRV6-005):
+    # deny by destination prefix, and one ACL per direction per interface
+    sid_filter: bool = False
 
 
 @dataclass(frozen=True)

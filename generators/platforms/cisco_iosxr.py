@@ -62,6 +62,7 @@ PLATFORM = Platform(
     srv6=Srv6Support(
         formats=("F3216",),
         l3vpn=True,
+        sid_filter=True,  # `ipv6 access-list` / `ipv6 access-group NAME ingress` (interfaces.j2)
         note="Cisco 8000 SRv6 Configuration Guide, uSID Locator (F3216)",
     ),
     gap_checks=(

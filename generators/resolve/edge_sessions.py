@@ -97,13 +97,21 @@ def _afi(address: str) -> Afi:
     return "ipv4" if ipaddress.ip_address(address.split("/")[0]).version == 4 else "ipv6"
 
 
+def public_aggregates(intent: Intent, site: Site) -> tuple[str, ...]:
+    """What a site's borders originate and announce to the Internet: the organisation's
+    aggregates, then the site's own more specific ones (`sites.S.aggregates.public`), so that
+    traffic for the site enters at the site while the organisation's aggregates cover it
+    from every site."""
+    return tuple(dict.fromkeys([*intent.organisation.aggregates, *site.aggregates.public]))
+
+
 class _Collector:
     def __init__(self, intent: Intent, site_name: str, site: Site) -> None:
         self.intent = intent
         self.site = site
         self.base: Path_ = ("sites", site_name, "peering")
         self.edge = SiteEdge()
-        self.aggregates = tuple(intent.organisation.aggregates)
+        self.aggregates = public_aggregates(intent, site)
 
     def circuit_port(self, circuit: str) -> tuple[str, str, int]:
         xc = self.site.cross_connects[circuit]

@@ -50,6 +50,27 @@ class Organisation(Node):
     aggregates: list[Prefix] = Field(
         default_factory=list, description="Aggregates the organisation originates."
     )
+    private_aggregates: list[Prefix] = Field(
+        default_factory=list,
+        description="The organisation's internal (private-use) space; each site's private "
+        "aggregates lie inside it (ADDR-012). Never announced.",
+    )
+
+
+class SiteAggregates(Node):
+    """A site's own share of the organisation's space (docs/architecture.md#site-aggregates)."""
+
+    public: list[Prefix] = Field(
+        default_factory=list,
+        description="Inside the organisation's aggregates: the site's borders originate and "
+        "announce each to their Internet parties beside the organisation's aggregates, so "
+        "traffic for the site comes in at the site.",
+    )
+    private: list[Prefix] = Field(
+        default_factory=list,
+        description="Inside the organisation's private_aggregates, if it declares any: the "
+        "site's internal space, for the plan and its rules only (nothing renders it).",
+    )
 
 
 class Room(Node):
@@ -152,6 +173,11 @@ class Site(Node):
     # leaf pair by MLAG or EVPN multihoming (ESI).
     attachments: dict[Name, Attachment] = Field(default_factory=dict)
     handoff: Handoff | None = None
+    aggregates: SiteAggregates = Field(
+        default_factory=SiteAggregates,
+        description="The site's own public and private aggregates, inside the organisation's; "
+        "no two sites' overlap (ADDR-012, ADDR-013).",
+    )
 
 
 class Intent(Node):

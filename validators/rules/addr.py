@@ -526,3 +526,74 @@ def _asn_keys(node: object, path: Path_) -> Iterator[tuple[Path_, int]]:
     elif isinstance(node, list):
         for index, value in enumerate(node):
             yield from _asn_keys(value, (*path, index))
+
+
+# private-use space a site's private aggregate may take when the organisation declares none
+PRIVATE_USE = tuple(
+    ipaddress.ip_network(p) for p in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+)
+
+
+@rule(
+    "ADDR-012",
+    "error",
+    "A site's aggregates lie inside the organisation's",
+    "A site's public aggregate is announced from its borders beside the organisation's "
+    "aggregates as a more specific of one of them: outside them it is space the organisation "
+    "does not hold (no ROA of ours covers it, and the other sites' filters do not know it as "
+    "our own). A private aggregate outside the organisation's private space (or outside "
+    "private-use space, when none is declared) collides with someone's public addresses.",
+    "docs/standards.md#addr-012",
+)
+def site_aggregates_inside_organisation(ctx: SiteContext) -> Iterator[Hit]:
+    organisation = ctx.loaded.intent.organisation
+    public = [ipaddress.ip_network(a) for a in organisation.aggregates]
+    private = [ipaddress.ip_network(a) for a in organisation.private_aggregates]
+    kinds = (
+        ("public", public, "the organisation's aggregates", "organisation.aggregates"),
+        (
+            "private",
+            private or list(PRIVATE_USE),
+            "the organisation's private_aggregates" if private else "private-use space",
+            "organisation.private_aggregates" if private else "RFC 1918 / RFC 4193",
+        ),
+    )
+    for kind, holders, where, hint in kinds:
+        for index, written in enumerate(getattr(ctx.site.aggregates, kind)):
+            net = ipaddress.ip_network(written)
+            if any(net.version == h.version and net.subnet_of(h) for h in holders):  # type: ignore[arg-type]
+                continue
+            listed = ", ".join(str(h) for h in holders) or "none"
+            yield Hit(
+                f"site {ctx.name}'s {kind} aggregate {written} lies in none of {where} "
+                f"({listed}): take it from {hint} or widen them",
+                (*ctx.base, "aggregates", kind, index),
+            )
+
+
+@rule(
+    "ADDR-013",
+    "error",
+    "No two sites' aggregates overlap",
+    "A site's aggregates are its own: announced from its borders (public) and planned from "
+    "(private). Two sites claiming overlapping space send the Internet two origins for the "
+    "same addresses, and the traffic lands at whichever site is closer to the sender.",
+    "docs/standards.md#addr-013",
+)
+def site_aggregates_disjoint(ctx: SiteContext) -> Iterator[Hit]:
+    """Each overlapping pair once, at the site whose name sorts later."""
+    for kind in ("public", "private"):
+        for index, written in enumerate(getattr(ctx.site.aggregates, kind)):
+            net = ipaddress.ip_network(written)
+            for other_name, other in sorted(ctx.loaded.intent.sites.items()):
+                if other_name >= ctx.name:
+                    break
+                for other_kind in ("public", "private"):
+                    for theirs in getattr(other.aggregates, other_kind):
+                        if net.overlaps(ipaddress.ip_network(theirs)):
+                            yield Hit(
+                                f"site {ctx.name}'s {kind} aggregate {written} overlaps site "
+                                f"{other_name}'s {other_kind} aggregate {theirs}: give each "
+                                "site its own part of the organisation's space",
+                                (*ctx.base, "aggregates", kind, index),
+                            )

@@ -459,6 +459,8 @@ def _flows(
             exports = {p: (*declared, "advertise", i) for i, p in enumerate(s.export_prefixes)}
         else:
             exports = {p: ("organisation", "aggregates", i) for i, p in enumerate(aggregates)}
+            for i, p in enumerate(loaded.intent.sites[model.site].aggregates.public):
+                exports.setdefault(p, ("sites", model.site, "aggregates", "public", i))
             exports = {p: exports.get(p, declared) for p in s.export_prefixes}
         flows[(s.peer_address, s.vrf)] = _Flow(
             source=declared, vrf_path=(*declared, "vrf"), export_paths=exports, vrf=s.vrf

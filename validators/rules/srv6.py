@@ -3,8 +3,9 @@ that its SIDs never leave it.
 
 The domain spans sites, so the intent-level rules run once, in the first site's context (the
 engine calls each rule once per site). SRV6-003 follows routes through the built device models
-with the policy evaluator, like the FLOW rules; `srv6_findings` is its entry point, which the
-pipeline calls beside `flow_findings`.
+with the policy evaluator, like the FLOW rules, and SRV6-005 reads the ingress ACLs of the
+models' external ports; `srv6_findings` is their entry point, which the pipeline calls beside
+`flow_findings`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from meetme.intent.schema import Intent
 from meetme.intent.schema_srv6 import Srv6
 
 SID_BLOCK_NEVER_LEAKS = "SRV6-003"
+EDGE_DROPS_SIDS = "SRV6-005"
 # node uSIDs at E000 and above are local IDs (Cisco 8000 SRv6 guide, uSID local ID block from
 # 0xE000; EOS `end usid` takes 0x1-0xDFFF): a site's byte is at most 0xDF
 MAX_SITE_ID = 0xDF
@@ -202,10 +204,85 @@ rule(
     "one (5f00::/16 belongs in every inbound bogon filter). Each external session's export and "
     "import policy is run on the block and every locator as the router would.",
     "docs/standards.md#srv6-003",
+)(lambda _ctx: iter(()))  # run on the built models by srv6_findings
+
+
+rule(
+    EDGE_DROPS_SIDS,
+    "error",
+    "Every external port of an SRv6 domain member drops packets addressed to the SRv6 block",
+    "A device that holds a locator executes any packet addressed to one of its SIDs, wherever "
+    "the packet came from (RFC 8754 section 5.1, RFC 8986 section 9.3). Keeping the block out "
+    "of BGP (SRV6-003) does not stop a transit, IX member, PNI or cloud from sending such "
+    "packets anyway: every external port of a domain member that carries IPv6 needs an "
+    "ingress filter whose first match for the block is a deny.",
+    "docs/standards.md#srv6-005",
 )(lambda _ctx: iter(()))
 
 
 def srv6_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
+    """SRV6-003 and SRV6-005 on the built models."""
+    models = list(models)
+    return _sid_leaks(loaded, models) + _unfiltered_ports(loaded, models)
+
+
+def _unfiltered_ports(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]:
+    """SRV6-005: every external port (a port an external BGP session runs over) of a device
+    with a locator, when it has IPv6 and no ingress IPv6 ACL drops the whole block."""
+    srv6 = loaded.intent.srv6
+    if srv6 is None:
+        return []
+    block = block_of(srv6)
+    found = []
+    for model in models:
+        if model.srv6 is None:
+            continue
+        parties: dict[str, set[str]] = {}
+        for n in model.bgp.neighbors:
+            if n.external:
+                parties.setdefault(n.local_interface, set()).add(f"{n.kind} {n.party}")
+        path: Path_ = ("srv6", "sites", model.site, "devices")
+        for intf in model.interfaces:
+            if intf.name not in parties or intf.ipv6 is None or _drops(model, intf.acls_in, block):
+                continue
+            found.append(
+                Finding(
+                    rule=EDGE_DROPS_SIDS,
+                    severity=RULES[EDGE_DROPS_SIDS].severity,
+                    message=f"{model.hostname} {intf.name} (toward "
+                    f"{', '.join(sorted(parties[intf.name]))}) forwards packets addressed to "
+                    f"the SRv6 block {block}: no ingress IPv6 ACL on it drops them, so anyone "
+                    f"outside can run {model.hostname}'s SIDs",
+                    location=loaded.where(path),
+                    path=".".join(str(p) for p in path),
+                )
+            )
+    return found
+
+
+def _drops(model: DeviceModel, names: Iterable[str], block: ipaddress.IPv6Network) -> bool:
+    """Whether one of the ingress ACLs drops every packet to the block from any source: its
+    first rule that can match such a packet denies them all (a permit, or a deny for some
+    sources only, before it lets some through)."""
+    acls = {acl.name: acl for acl in model.acls}
+    for name in names:
+        acl = acls.get(name)
+        if acl is None or acl.afi != "ipv6" or not acl.rules:
+            continue  # an empty ACL has no implicit deny (ASR 9000 XR ACL command reference)
+        for entry in sorted(acl.rules, key=lambda r: r.seq):
+            dst = ipaddress.IPv6Network(entry.destination) if entry.destination else None
+            if dst is not None and not dst.overlaps(block):
+                continue
+            if entry.action == "permit":
+                break
+            if entry.source is None and (dst is None or block.subnet_of(dst)):
+                return True
+        else:
+            return True  # nothing matched: the implicit deny at the end takes the block
+    return False
+
+
+def _sid_leaks(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]:
     """SRV6-003 on the built models: every external session's policies against the block and
     every locator of the domain."""
     srv6 = loaded.intent.srv6
