@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from meetme.generators.model import DeviceModel, RouteMap
 from meetme.generators.resolve.edge_sessions import ExternalSession
+from twin_helpers import PREFIX, require_twin
 
 from meetme.pipeline import device_models, lint
 from meetme.twin import names, runtime
@@ -25,18 +26,9 @@ from meetme.twin.topology import Twin, plan
 from meetme.twin.verify import Result, Verifier
 
 EXAMPLE = Path(__file__).resolve().parent.parent
-REQUIRED = os.environ.get("MEETME_TWIN_REQUIRED") == "1"
-WHY_NOT = runtime.refusal()
-
-if WHY_NOT is not None:
-    if REQUIRED:
-        pytest.fail(f"MEETME_TWIN_REQUIRED=1 but {WHY_NOT}", pytrace=False)
-    pytest.skip(WHY_NOT, allow_module_level=True)
+require_twin()
 
 
-# this module's twins, apart from any other on the machine: MEETME_TWIN_PREFIX when it is a
-# valid one (names._prefix), so two engineers' runs on one machine stay apart; else `mt-`
-PREFIX = names.PREFIX if names.PREFIX != "mm-" else "mt-"
 OURS = f"{PREFIX}aus1-"
 
 

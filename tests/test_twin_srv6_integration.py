@@ -12,20 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from conftest import lint_repo, mel1_borders_to_iosxr
+from twin_helpers import PREFIX, require_twin
 
-from meetme.twin import names, runtime
+from meetme.twin import runtime
 
-REQUIRED = os.environ.get("MEETME_TWIN_REQUIRED") == "1"
-WHY_NOT = runtime.refusal()
+require_twin()
 
-if WHY_NOT is not None:
-    if REQUIRED:
-        pytest.fail(f"MEETME_TWIN_REQUIRED=1 but {WHY_NOT}", pytrace=False)
-    pytest.skip(WHY_NOT, allow_module_level=True)
-
-PREFIX = names.PREFIX if names.PREFIX != "mm-" else "mt-"
 
 # (border, far border) -> (a prefix the far site's border leaves hand its border in storage,
 # the far border's locator): hand-written from the intents (tenants.yaml, srv6 ids)
