@@ -11,13 +11,13 @@ import dataclasses
 import hashlib
 import json
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT, replace_in
 from meetme.generators.platforms import PLATFORMS
+from test_diff import LF4_MGMT, git  # aus1-lf4's management address: its own config only
 from typer.testing import CliRunner
 
 from meetme import devicework
@@ -28,8 +28,6 @@ from meetme.pipeline import device_models, lint
 
 runner = CliRunner()
 DEVICES = 34  # the example: aus1 18, mel1 16
-# aus1-lf4 is an NX-OS leaf; its management address appears in its own config only
-LF4_MGMT = ("management: 192.168.10.104/24", "management: 192.168.10.114/24")
 # the example's NX-OS devices (site/name)
 NXOS = ["aus1/aus1-bl3", "aus1/aus1-bl4", "aus1/aus1-lf3", "aus1/aus1-lf4", "mel1/mel1-bl1"]
 NXOS += ["mel1/mel1-bl2", "mel1/mel1-lf101", "mel1/mel1-lf102", "mel1/mel1-lf103"]
@@ -302,17 +300,6 @@ def test_a_template_failure_writes_nothing_not_even_the_hashes(
 
 
 # --- diff --base --------------------------------------------------------------------------
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
 
 
 @pytest.fixture
