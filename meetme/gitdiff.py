@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from meetme.core.background import Background
 from meetme.core.problems import IntentError, Location, Problem
 from meetme.hashes import Cache
 from meetme.intent.loader import display_path
@@ -118,12 +119,12 @@ def diff_intent(
 
     `rendered` (the repository's rendered folder; None: render every device) lends its
     content hashes (meetme/hashes.py): each side reads back the devices whose hashes hold,
-    the working tree from that folder, the base from the same folder as committed at `base`.
+    the working tree from that folder, the base from the same folder as committed at `base`
+    or, where the base has no hashes, from the working tree's folder too.
     `jobs` processes render and lint the rest. Raises IntentError when the working-tree
     intent is unusable, DiffError when git cannot provide the ref."""
     intent_dir = intent_dir.resolve()
     cache = Cache.load(rendered) if rendered is not None else None
-    head = _render(intent_dir, jobs, cache)  # first: a broken working tree is the user's first
     top = Path(_git(intent_dir, "rev-parse", "--show-toplevel")).resolve()
     try:
         relative = intent_dir.relative_to(top).as_posix()
@@ -133,17 +134,26 @@ def diff_intent(
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="meetme-diff-") as tmp:
         root = Path(tmp).resolve()
-        if _exists(top, base, relative):
+        exists = _exists(top, base, relative)
+        if exists:
             problems = _extract(top, base, relative, root)
+        # No hashes committed at the base (the usual case: .gitignore lists them): the working
+        # tree's serve, as a cache keyed by model digest is exact for a base device whose model
+        # is the one rendered there.
+        base_cache = None
+        if exists and rendered is not None:
+            base_cache = _base_cache(top, base, rendered, root) or cache
+        # The two sides share nothing: the base's renders in a second process meanwhile.
+        with Background(lambda: _render(root / relative, jobs, base_cache)) as base_side:
+            if not exists or problems:  # a refused file would be missing: compare as unusable
+                base_side.cancel()
+            head = _render(intent_dir, jobs, cache)  # a broken working tree is reported first
             before = _Side({}, [])
-            base_cache = _base_cache(top, base, rendered, root) if rendered is not None else None
             try:
-                if not problems:  # a refused file would be missing: compare as unusable
-                    before = _render(root / relative, jobs, base_cache)
+                if exists and not problems:
+                    before = base_side.result()
             except IntentError as exc:
                 problems = exc.problems
-        else:  # the intent folder is new since the base
-            before = _Side({}, [])
         moved = [_relocate(f, root, top) for f in before.findings]
         problems = [Problem(_moved(p.location, root, top), p.message, p.kind) for p in problems]
     devices = _device_diffs(before.files, head.files)

@@ -27,7 +27,8 @@ of rendering and linting them, only when all of these still hold:
 A missing, unreadable, malformed or foreign hash file, or one of another meetme, is no error:
 every device is rendered as if there were none. Its signatures make the file differ between
 users, so it is not committed (the repository's .gitignore lists it); `meetme diff --base`
-reuses the base side's only where it is there and signed by this user.
+reuses the base side's where it is there and signed by this user, else the working tree's (exact:
+an entry serves only a model of the same digest).
 """
 
 from __future__ import annotations

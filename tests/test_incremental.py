@@ -40,14 +40,26 @@ def render(*args: str) -> str:
     return result.stdout
 
 
-def spy(done: list[str], real: Callable[..., devicework.Outcome]) -> Callable[..., object]:
-    """`devicework.work` that also notes each device it renders (in this process: --jobs 1)."""
+class Noted:
+    """`devicework.work`, patched to note each device it renders in a file, so that what a
+    forked process renders (`diff` renders the base's side in one) is noted too."""
 
-    def work(job: devicework.Job, templates: Path | None = None) -> devicework.Outcome:
-        done.append(job.file)
-        return real(job, templates)
+    def __init__(self, log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.log = log
+        real = devicework.work
 
-    return work
+        def work(job: devicework.Job, templates: Path | None = None) -> devicework.Outcome:
+            with log.open("a", encoding="utf-8") as noted:
+                noted.write(job.file + "\n")
+            return real(job, templates)
+
+        monkeypatch.setattr(devicework, "work", work)
+
+    def __call__(self) -> list[str]:
+        return self.log.read_text(encoding="utf-8").splitlines() if self.log.exists() else []
+
+    def clear(self) -> None:
+        self.log.unlink(missing_ok=True)
 
 
 def tree(folder: Path) -> dict[str, bytes]:
@@ -251,7 +263,7 @@ def test_a_hash_file_signed_by_another_user_is_not_trusted(
 
 
 def test_without_a_private_folder_no_hash_is_trusted(
-    example: Path, monkeypatch: pytest.MonkeyPatch
+    example: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("MEETME_CACHE_DIR", "")
     render()
@@ -259,20 +271,18 @@ def test_without_a_private_folder_no_hash_is_trusted(
 
 
 def test_check_after_one_change_redoes_that_device_only(
-    example: Path, monkeypatch: pytest.MonkeyPatch
+    example: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     render()
     replace_in(example / "intent/aus1/devices.yaml", *LF4_MGMT)
-    done: list[str] = []
-    real = devicework.work
-    monkeypatch.setattr(devicework, "work", spy(done, real))
+    done = Noted(tmp_path / "noted.log", monkeypatch)
     check = runner.invoke(app, ["check", "--jobs", "1"])
     assert check.exit_code == 1
     assert check.stdout.splitlines()[0].endswith("rendered/aus1/aus1-lf4.cfg")
-    assert done == ["rendered/aus1/aus1-lf4.cfg"]
+    assert done() == ["rendered/aus1/aus1-lf4.cfg"]
     done.clear()
     assert runner.invoke(app, ["check", "--jobs", "1", "--full"]).exit_code == 1
-    assert len(done) == DEVICES
+    assert len(done()) == DEVICES
 
 
 def test_a_failed_render_writes_nothing_not_even_the_hashes(example: Path) -> None:
@@ -316,36 +326,51 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_diff_reuses_both_sides_hashes_and_says_the_same(
-    repo: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+    repo: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, tmp_path: Path
 ) -> None:
     replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
-    done: list[str] = []
-    real = devicework.work
-    monkeypatch.setattr(devicework, "work", spy(done, real))
+    done = Noted(tmp_path / "noted.log", monkeypatch)
 
     incremental = runner.invoke(app, ["diff", "--base", "HEAD", "--format", fmt, "-j", "1"])
     assert incremental.exit_code == 0, incremental.output
     # the working tree's side renders the changed device; the base's side reads all back
-    assert done == ["rendered/aus1/aus1-lf4.cfg"]
+    assert done() == ["rendered/aus1/aus1-lf4.cfg"]
     done.clear()
     full = runner.invoke(app, ["diff", "--base", "HEAD", "--format", fmt, "-j", "1", "--full"])
-    assert len(done) == 2 * DEVICES
+    assert len(done()) == 2 * DEVICES
     assert incremental.stdout == full.stdout
     assert "+  ip address 192.168.10.114/24" in incremental.stdout
 
 
-def test_diff_against_a_base_without_hashes_renders_it(
-    repo: Path, monkeypatch: pytest.MonkeyPatch
+def test_diff_against_a_base_without_hashes_reuses_the_working_trees(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     git(repo, "rm", "-q", f"rendered/{HASHES}")
     git(repo, "commit", "-qm", "no hashes")
     render()  # the working tree's rendered/ has them again
     replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
-    done: list[str] = []
-    real = devicework.work
-    monkeypatch.setattr(devicework, "work", spy(done, real))
+    done = Noted(tmp_path / "noted.log", monkeypatch)
     incremental = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1"])
-    assert len(done) == 1 + DEVICES  # the changed device, and the whole base
+    # the changed device on the working tree's side only: its base model is the one the
+    # working tree's rendered/ still holds, as is every other base device
+    assert done() == ["rendered/aus1/aus1-lf4.cfg"]
     full = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1", "--full"])
     assert incremental.stdout == full.stdout
     assert "1 changed, 0 added, 0 removed, 33 unchanged" in incremental.stdout
+
+
+def test_diff_renders_a_base_device_the_working_trees_hashes_do_not_hold(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    git(repo, "rm", "-q", f"rendered/{HASHES}")
+    git(repo, "commit", "-qm", "no hashes")
+    replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
+    render()  # rendered/ now holds the changed lf4, not the base's
+    done = Noted(tmp_path / "noted.log", monkeypatch)
+    incremental = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1"])
+    # one device rendered: the base's lf4, in the base's temporary checkout
+    [rendered] = done()
+    assert "/meetme-diff-" in rendered and rendered.endswith("/rendered/aus1/aus1-lf4.cfg")
+    full = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1", "--full"])
+    assert incremental.stdout == full.stdout
+    assert "+  ip address 192.168.10.114/24" in incremental.stdout
