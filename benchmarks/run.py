@@ -1,4 +1,4 @@
-"""Time every stage of lint + render on a generated intent; print a table, write JSON.
+"""Time every stage of lint + render on a generated intent, and the commands a user runs on it.
 
     python benchmarks/run.py --devices 1040 --json bench-1040.json
 
@@ -7,22 +7,40 @@ the stages `meetme render` runs, in its order, through the same functions: load,
 (the design-standard rules, then PLAT-* and FLOW-* on the built models), build (device models),
 render, config lint (CFG-*) and write (rendered/ swapped in). Each stage's wall time and the
 process's peak RSS after it (resource.getrusage) go to the JSON with devices/s and ms/device
-over the whole run. A measurement, not a test: nothing here fails on time; it exits 1 when the
-intent does not lint clean (the figures of a refused intent describe nothing).
+over the whole run.
+
+Then the commands, each as its own `meetme` process (start-up included) in a throw-away git
+repository holding the intent, `--runs` times, the fastest run kept:
+- `render` from scratch (no rendered/ yet), with the default --jobs (the cores), and the peak
+  RSS of the largest process it ran (resource.getrusage of the children);
+- `render` again with nothing changed;
+- `render` after a one-leaf change: one leaf's management address moved to a free address of
+  its network (an EVPN-multihomed or single-homed leaf, whose address no other device's config
+  carries: meetme has no free-text device description), and how many files it rewrote;
+- `diff --base HEAD` after that change, before it is rendered.
+
+A measurement, not a test: nothing here fails on time; it exits 1 when the intent does not
+lint clean (the figures of a refused intent describe nothing).
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
+import os
 import platform
 import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -120,15 +138,104 @@ def measure(
     }
 
 
+def _meetme(repo: Path, *args: str) -> tuple[float, str]:
+    """Run `meetme ARGS` in `repo`: its wall time and output; a failure stops the benchmark."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "meetme", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    if done.returncode not in (0, 1):  # 1: diff found changes, or findings (reported below)
+        raise SystemExit(f"meetme {' '.join(args)} exited {done.returncode}:\n{done.stderr}")
+    return wall, done.stdout
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.*")}
+
+
+def one_leaf_change(intent: Path) -> tuple[Path, str, str]:
+    """(file, old text, new text): one leaf's management address moved to a free one."""
+    devices: dict[str, tuple[Path, dict[str, Any]]] = {}
+    homed: dict[str, str] = {}  # leaf -> the attachment mode it serves
+    for path in sorted(intent.rglob("*.yaml")):
+        for site in (yaml.safe_load(path.read_text()) or {}).get("sites", {}).values():
+            for name, device in (site.get("devices") or {}).items():
+                devices[name] = (path, device)
+            for attachment in (site.get("attachments") or {}).values():
+                for leaf in attachment.get("leaves", []):
+                    homed.setdefault(leaf, attachment.get("mode", ""))
+    leaves = [n for n, (_, d) in sorted(devices.items()) if d.get("role") == "leaf"]
+    leaf = next((n for n in leaves if homed.get(n) in ("esi", "single")), leaves[0])
+    path, device = devices[leaf]
+    old = ipaddress.ip_interface(device["management"])
+    used = {ipaddress.ip_interface(d["management"]).ip for _, d in devices.values()}
+    free = next(a for a in reversed(list(old.network.hosts())) if a not in used)
+    before = f"management: {old}"
+    return path, before, f"management: {free}/{old.network.prefixlen}"
+
+
+def measure_commands(intent: Path, work: Path, runs: int) -> dict[str, Any]:
+    """The `meetme` commands' wall times (fastest of `runs`) in a git repository in `work`."""
+    repo = work / "repo"
+    shutil.copytree(intent, repo / "intent")
+    (repo / ".gitignore").write_text(".meetme-hashes.json\n")  # as the shipped repository
+    _git(repo, "init", "-q")
+    rendered = repo / "rendered"
+    fresh: list[float] = []
+    for _ in range(runs):
+        shutil.rmtree(rendered, ignore_errors=True)
+        fresh.append(_meetme(repo, "render")[0])
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    _git(repo, "add", "-A")
+    _git(repo, "-c", "user.name=bench", "-c", "user.email=bench@example.net", "commit", "-qm", ".")
+    unchanged = [_meetme(repo, "render")[0] for _ in range(runs)]
+    path, old, new = one_leaf_change(repo / "intent")
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    changed, diffs, rewritten = [], [], set()
+    for _ in range(runs):
+        path.write_text(text.replace(old, new))
+        diffs.append(_meetme(repo, "diff", "--base", "HEAD")[0])
+        before = _files(rendered)
+        changed.append(_meetme(repo, "render")[0])
+        after = _files(rendered)
+        rewritten = {f for f in after if after[f] != before.get(f)} - {".meetme-hashes.json"}
+        path.write_text(text)
+        _meetme(repo, "render")  # back to the commit, untimed
+    return {
+        "render_fresh_seconds": round(min(fresh), 3),
+        "render_fresh_peak_rss_mb": round(peak_mb, 1),
+        "render_unchanged_seconds": round(min(unchanged), 3),
+        "render_one_leaf_change_seconds": round(min(changed), 3),
+        "render_one_leaf_change_files_rewritten": sorted(rewritten),
+        "diff_base_head_seconds": round(min(diffs), 3),
+        "one_leaf_change": f"{path.relative_to(repo)}: {old} -> {new}",
+        "cores": os.cpu_count(),
+        "runs": runs,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devices", type=int, default=1040)
     parser.add_argument("--intent", type=Path, help="an intent folder instead of a generated one")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each command (fastest kept)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="meetme-bench-") as tmp:
         intent = args.intent or make_intent(args.devices, Path(tmp))
         result = measure(intent, Path(tmp) / "rendered")
+        if not result["errors"]:
+            result["commands"] = measure_commands(intent, Path(tmp), args.runs)
     result["command"] = " ".join(["python", "benchmarks/run.py", *sys.argv[1:]])
     for name in STAGES:
         s = result["stages"][name]
@@ -142,6 +249,16 @@ def main() -> int:
         f"{result['devices_per_second']:.0f} devices/s, {result['ms_per_device']:.2f} ms/device, "
         f"peak RSS {result['peak_rss_mb']:.0f} MB"
     )
+    if "commands" in result:
+        c = result["commands"]
+        print(
+            f"meetme render: {c['render_fresh_seconds']:.2f} s from scratch "
+            f"(peak RSS {c['render_fresh_peak_rss_mb']:.0f} MB), "
+            f"{c['render_unchanged_seconds']:.2f} s unchanged, "
+            f"{c['render_one_leaf_change_seconds']:.2f} s after a one-leaf change "
+            f"({len(c['render_one_leaf_change_files_rewritten'])} file(s) rewritten); "
+            f"meetme diff --base HEAD: {c['diff_base_head_seconds']:.2f} s"
+        )
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
     if result["errors"]:

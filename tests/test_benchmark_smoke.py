@@ -59,7 +59,16 @@ def test_below_the_smallest_fabric_is_refused(tmp_path: Path) -> None:
 def test_run_reports_every_stage(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     done = subprocess.run(
-        [sys.executable, str(BENCH / "run.py"), "--devices", str(SMALLEST), "--json", str(out)],
+        [
+            sys.executable,
+            str(BENCH / "run.py"),
+            "--devices",
+            str(SMALLEST),
+            "--json",
+            str(out),
+            "--runs",
+            "1",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -77,4 +86,17 @@ def test_run_reports_every_stage(tmp_path: Path) -> None:
         assert stage["seconds"] >= 0 and stage["cpu_seconds"] >= 0 and stage["peak_rss_mb"] > 0
     for key in ("total_seconds", "total_cpu_seconds", "devices_per_second", "ms_per_device"):
         assert figures[key] > 0
-    assert figures["command"] == f"python benchmarks/run.py --devices {SMALLEST} --json {out}"
+    assert figures["command"] == (
+        f"python benchmarks/run.py --devices {SMALLEST} --json {out} --runs 1"
+    )
+    commands = figures["commands"]
+    for key in (
+        "render_fresh_seconds", "render_unchanged_seconds", "render_one_leaf_change_seconds",
+        "diff_base_head_seconds", "render_fresh_peak_rss_mb",
+    ):  # fmt: skip
+        assert commands[key] > 0
+    # the one-leaf change rewrites exactly that leaf's file (an EVPN-multihomed NVUE leaf)
+    [rewritten] = commands["render_one_leaf_change_files_rewritten"]
+    leaf = rewritten.removeprefix("aus1/").removesuffix(".yaml")
+    assert commands["one_leaf_change"].startswith("intent/aus1/devices.yaml: management: ")
+    assert leaf.startswith("aus1-lf")
