@@ -18,7 +18,7 @@ Afi = Literal["ipv4", "ipv6"]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Address(Model):

@@ -10,14 +10,12 @@ import errno
 import json
 import os
 import sys
-import tempfile
 import traceback
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-import yaml
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
@@ -101,6 +99,8 @@ def _verb(exc: OSError) -> str:
     """Whether a failure nobody labelled was a write (a temporary folder counts as one)."""
     if exc.errno in _WRITE_ERRORS:
         return "write"
+    import tempfile  # only on this way out: a command's start-up does not load it
+
     name = os.fsdecode(exc.filename) if isinstance(exc.filename, str | bytes) else ""
     # the cached or configured folder: gettempdir() would probe, and may fail, right here
     temporary = tempfile.tempdir or os.environ.get("TMPDIR") or "/tmp"
@@ -154,7 +154,8 @@ JobsOpt = Annotated[
         "--jobs",
         "-j",
         min=1,
-        help="Processes that render and lint the devices [the cores; 1 on a small site]. "
+        # an escaped bracket: rich takes a lower-case `[the cores ...]` for a style and drops it
+        help="Processes that render and lint the devices \\[the cores; 1 on a small site]. "
         "The output is the same for any number.",
         show_default=False,
     ),
@@ -294,7 +295,7 @@ def _emit_report(findings: list[Finding], fmt: Format, report_file: Path | None)
 
 
 def _rules() -> list[Rule]:
-    from meetme.pipeline import rule_catalogue
+    from meetme.catalogue import rule_catalogue
 
     return rule_catalogue()
 
@@ -423,6 +424,8 @@ def check_command(
 def show_command(device: str, repo: RepoArg = None, intent: IntentOpt = None) -> None:
     """Print one device's resolved, vendor-neutral model as YAML."""
     # only what one model needs: no rules run, no other device built, nothing rendered
+    import yaml
+
     from meetme.generators.build.devices import build_models
     from meetme.generators.resolve.fabric import resolve_fabric
     from meetme.intent.loader import load_intent
@@ -485,7 +488,7 @@ def platforms_command(
 @app.command("explain")
 def explain_command(rule_id: str) -> None:
     """Print one rule: title, severity, rationale and source."""
-    from meetme.pipeline import find_rule
+    from meetme.catalogue import find_rule
 
     current = find_rule(rule_id)
     if current is None:
@@ -566,7 +569,7 @@ def _print_diff(report: DiffReport) -> None:
 @app.command("schema")
 def schema_command(
     out_file: Annotated[
-        Path | None, typer.Option("--out", help="Write the JSON Schema here [stdout].")
+        Path | None, typer.Option("--out", help="Write the JSON Schema here \\[stdout].")
     ] = None,
     whole: Annotated[
         bool,

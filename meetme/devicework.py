@@ -28,7 +28,13 @@ from meetme.generators.render import RenderError, output_name, render_traced
 from meetme.validators.config_lint import RenderedConfig, lint_configs
 
 # Below this many devices per worker, starting workers costs more than it saves; an explicit
-# --jobs N is taken as asked.
+# --jobs N is taken as asked. Measured on this project's 2-core machine (`meetme lint --jobs 1`
+# against `--jobs 2`, fresh processes, fastest of 1-8 runs taken only while nothing else ran;
+# intents from benchmarks/make_intent.py and the example): 14 devices 0.95-1.07 (workers
+# time / serial), 20: 0.93-0.98, 28: 0.84-0.87, the example's 34: 0.85-0.92, 56: 0.80. Two
+# workers start paying at ~16-20 devices; 16 a worker (two from 32 devices) keeps a margin
+# for the fork's cost on a busier machine, where they lose (both cores busy with other
+# processes: 1.2-2.8 times serial at 16-240 devices, in-process devicework.run timings).
 DEVICES_PER_WORKER = 16
 CHUNKS_PER_WORKER = 4  # smaller shares even out devices of unequal cost
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from meetme import devicework
+# Importing the catalogue registers every rule with the engine, which itself knows none of them.
+from meetme import catalogue, devicework  # noqa: F401
 from meetme.core.problems import Location
 from meetme.devicework import Job, Outcome
 from meetme.generators.build.devices import build_models
@@ -20,19 +21,7 @@ from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import OWNED, folder_entries, write_folder
 from meetme.validators.config_lint import needs_lint
-from meetme.validators.engine import (
-    RULES,
-    SEVERITY_ORDER,
-    Finding,
-    Rule,
-    Severity,
-    all_rules,
-    run_rules,
-)
-
-# The pipeline assembles the rule catalogue: importing the rule modules (and the config lint,
-# above) registers their rules with the engine, which itself knows none of them.
-from meetme.validators.rules import catalogue  # noqa: F401
+from meetme.validators.engine import RULES, SEVERITY_ORDER, Finding, Severity, run_rules
 from meetme.validators.rules.flow import flow_findings
 from meetme.validators.rules.platform import has_gaps, platform_findings
 from meetme.validators.rules.srv6 import srv6_findings
@@ -141,15 +130,6 @@ def _cfg_findings(job: Job, outcome: Outcome, overrides: dict[str, Severity]) ->
         )
         for rule, message, *at in outcome.hits
     ]
-
-
-def rule_catalogue() -> list[Rule]:
-    """Every rule of this meetme: design-standard rules, config lint and waiver rules."""
-    return all_rules()
-
-
-def find_rule(rule_id: str) -> Rule | None:
-    return RULES.get(rule_id.upper())
 
 
 def device_models(result: LintResult) -> dict[str, DeviceModel]:

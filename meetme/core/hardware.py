@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
+from meetme.core.datafiles import read_data
 
 IOSXR_TYPES = (
     "TenGigE|TwentyFiveGigE|FortyGigE|FiftyGigE|HundredGigE|TwoHundredGigE|FourHundredGigE"
@@ -60,8 +59,7 @@ NAMING: dict[str, Naming] = {
 
 @cache
 def hardware() -> dict[str, Any]:
-    text = resources.files("meetme.validators").joinpath("data/hardware.yaml").read_text()
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = read_data("hardware.yaml")
     return data
 
 

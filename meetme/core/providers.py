@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
+from meetme.core.datafiles import read_data
 
 
 @cache
 def providers() -> dict[str, Any]:
-    text = resources.files("meetme.validators").joinpath("data/providers.yaml").read_text()
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = read_data("providers.yaml")
     return data

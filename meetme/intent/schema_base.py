@@ -27,7 +27,7 @@ MaxPrefix = Annotated[int, Field(ge=1, le=10_000_000)]
 class Node(BaseModel):
     """Base of every intent object: no unknown keys, and it remembers where it came from."""
 
-    model_config = ConfigDict(extra="forbid", validate_default=True)
+    model_config = ConfigDict(extra="forbid", validate_default=True, defer_build=True)
     _path: Path_ = PrivateAttr(default=())
 
     @property

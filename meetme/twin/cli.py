@@ -37,7 +37,7 @@ SiteOpt = Annotated[
     typer.Option(
         "--site",
         help="A site; repeat it for a twin of several sites, their DCI circuits cabled "
-        "[up: the only site of the intent; verify, down: every site whose twin is up].",
+        "\\[up: the only site of the intent; verify, down: every site whose twin is up].",
     ),
 ]
 

@@ -22,18 +22,16 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
-import yaml
 from meetme.generators.build.overlay import OVERLAY_ROLES, VTEP_ROLES, route_target
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.placement import svi_own_addresses, svi_owners
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
-from pydantic import TypeAdapter
 
+from meetme.core.datafiles import read_data
 from meetme.core.problems import Location
 from meetme.intent.schema_overlay import Network, Vrf
 from meetme.intent.types import Mtu
@@ -43,7 +41,9 @@ if TYPE_CHECKING:
 
 RFC7348 = "https://www.rfc-editor.org/rfc/rfc7348"
 VXLAN_OVERHEAD_V4 = 50  # outer IPv4 20 + UDP 8 + VXLAN 8 + inner Ethernet 14 (RFC 7348 5)
-MAX_IP_MTU: int = TypeAdapter(Mtu).json_schema()["maximum"]  # the largest mtu a link takes
+# The largest mtu a link takes, read from the type's own bound (one place holds the limit;
+# no TypeAdapter and JSON schema built at import: that cost every command ~10 ms).
+MAX_IP_MTU: int = next(int(m.le) for m in get_args(Mtu)[1].metadata if hasattr(m, "le"))
 # Platforms that map an L3VNI through a carrier VLAN (NX-OS `vlan N` / `vn-segment L3VNI` and
 # an SVI in the VRF, docs/syntax.md#nxos-evpn). EOS (`vxlan vrf V vni N`) and NVUE
 # (`vrf V evpn vni N`, which picks its own reserved VLAN) need none. Belongs in
@@ -240,8 +240,7 @@ def vrf_names_unique(ctx: SiteContext) -> Iterator[Hit]:
 
 @cache
 def reserved_vlans() -> dict[str, Any]:
-    text = resources.files("meetme.validators").joinpath("data/reserved_vlans.yaml").read_text()
-    data: dict[str, Any] = yaml.safe_load(text)["platforms"]
+    data: dict[str, Any] = read_data("reserved_vlans.yaml")["platforms"]
     return data
 
 

@@ -1,0 +1,115 @@
+"""Small commands load only what they use (issue 16, "fast small commands"), and lose nothing.
+
+Each command runs in a fresh interpreter, as a person runs it, and reports the modules it
+loaded: `--help` reads no intent machinery, `rules` and `explain` read the rule catalogue
+without the renderer or the workers, and the catalogue they read is the one `lint` runs.
+What these tests hold is which modules load, never how long anything takes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from meetme.validators.engine import all_rules
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+# Print the modules a command loaded: `meetme ARGS` as the script runs it, then sys.modules.
+PROBE = """
+import json, sys
+sys.argv = ["meetme", *json.loads(sys.argv[1])]
+from meetme.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+RENDERER = {"jinja2", "meetme.devicework", "meetme.generators.render", "meetme.pipeline"}
+WORKERS = {"concurrent.futures.process"}
+
+
+def loaded_by(*args: str, cwd: Path | None = None) -> tuple[set[str], str]:
+    """The modules `meetme ARGS` loaded in a fresh interpreter, and what it printed."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(list(args))],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=False,
+    )
+    marker = done.stderr.rindex("\nMODULES ")
+    return set(json.loads(done.stderr[marker + len("\nMODULES ") :])), done.stdout
+
+
+def test_help_loads_no_intent_schema_renderer_or_yaml() -> None:
+    modules, output = loaded_by("--help")
+    assert "lint" in output and "show" in output  # the help was printed
+    heavy = RENDERER | WORKERS | {"yaml", "meetme.intent.schema", "meetme.catalogue"}
+    assert not modules & heavy
+
+
+@pytest.mark.parametrize("args", [("rules",), ("explain", "EDGE-001")])
+def test_rules_and_explain_load_no_renderer_or_workers(args: tuple[str, ...]) -> None:
+    modules, output = loaded_by(*args)
+    assert "EDGE-001" in output
+    assert "meetme.catalogue" in modules  # the rules were registered ...
+    assert not modules & (RENDERER | WORKERS)  # ... without what only lint and render use
+
+
+def test_rules_lists_every_rule_the_lint_runs() -> None:
+    """`meetme rules` registers the rules through meetme.catalogue alone; this process
+    registered them through the pipeline (conftest imports it): the same catalogue."""
+    done = subprocess.run(
+        [sys.executable, "-m", "meetme", "rules", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    listed = [r["id"] for r in json.loads(done.stdout)]
+    assert listed == [r.id for r in all_rules()]
+    assert {"CFG-001", "EVPN-001", "FLOW-001", "WAIVER-001"} <= set(listed)
+
+
+def test_show_loads_no_rule_or_renderer(example: Path) -> None:
+    modules, output = loaded_by("show", "aus1-lf1", cwd=example)
+    assert output.startswith("hostname: aus1-lf1\n")
+    assert not modules & (RENDERER | WORKERS | {"meetme.catalogue", "meetme.validators.engine"})
+
+
+Options = list[tuple[tuple[str, ...], Any]]
+
+
+def _options(command: Any, path: tuple[str, ...] = ()) -> Options:
+    """(command path, parameter) of every parameter with a help text, in every (sub)command."""
+    subcommands = getattr(command, "commands", None)  # a group (typer's own Click)
+    if subcommands is not None:
+        return [
+            option
+            for name, sub in sorted(subcommands.items())
+            for option in _options(sub, (*path, name))
+        ]
+    return [(path, p) for p in command.params if getattr(p, "help", None)]
+
+
+@pytest.mark.parametrize(
+    ("path", "param"),
+    [pytest.param(p, o, id=" ".join((*p, o.name or ""))) for p, o in _options(get_command(app))],
+)
+def test_every_option_help_is_printed_whole(
+    path: tuple[str, ...], param: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bracketed default like `[the cores; ...]` is markup to rich unless escaped: it
+    vanished from `meetme render --help`, leaving 'the devices . The output ...'."""
+    monkeypatch.setenv("COLUMNS", "2000")  # one line per option: nothing wrapped
+    output = CliRunner().invoke(app, [*path, "--help"]).output
+    text = " ".join(str(getattr(param, "help", "")).split()).replace("\\[", "[")
+    assert text in " ".join(output.split())
