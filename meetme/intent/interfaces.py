@@ -5,8 +5,8 @@ The schema checks the grammar all four platforms share (types.InterfaceName); th
 checks a name against its device's own platform. A name no platform has (`Eth9`,
 `HundredGigabitEthernet0/0/0/1`) is refused at load, at the value; a name of another platform
 (`swp1` on an EOS box, after the device moved platform) is a design question that the lint
-reports (PLAT-016), so one run lists every port that must be renamed. Port numbers are not range-checked here: which ports
-a model has is the hardware catalogue's business (rules HW-*).
+reports (PLAT-016), so one run lists every port that must be renamed. Port numbers are not
+range-checked here: which ports a model has is the hardware catalogue's business (rules HW-*).
 
 Sources: the naming in validators/data/hardware.yaml and generators/platforms/ (LAG and
 MLAG peer-link names); IOS-XR interface types as the IOS XR interface configuration guides

@@ -102,7 +102,9 @@ def _srv6_references(
 
 
 def _site_vrfs(site: Any) -> set[str]:
-    return {vrf for tenant in _mapping(site, "tenants").values() for vrf in _mapping(tenant, "vrfs")}
+    return {
+        vrf for tenant in _mapping(site, "tenants").values() for vrf in _mapping(tenant, "vrfs")
+    }
 
 
 def _dci_references(
@@ -452,7 +454,7 @@ def _pod_references(
             else:
                 ids[pod_id] = pod_name
     for dev_name, device in devices.items():
-        pod, role = _get(device, "pod"), _get(device, "role")
+        pod = _get(device, "pod")
         if not isinstance(pod, str):
             continue
         # a pod on a super-spine or border is TOPO-008's finding (a role change must lint,
