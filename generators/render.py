@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from importlib import resources
 from pathlib import Path
@@ -96,6 +97,8 @@ class _FencedEnvironment(jinja2.Environment):
 def _fenced(name: str, value: Any) -> Any:
     """`value` unchanged when it (or, for a list or mapping, each string in it) is clean."""
     if isinstance(value, str):
+        if value.isprintable() and not has_placeholder(value):  # most reads: no list to build
+            return value
         texts: list[str] = [value]
     elif isinstance(value, list | tuple):
         texts = [v for v in value if isinstance(v, str)]
@@ -261,10 +264,35 @@ def _field_problem(field: str, value: str) -> str | None:
     return problem
 
 
+# A secret field holding exactly one placeholder, as the model's JSON spells it.
+_TRUSTED_JSON = re.compile(
+    "|".join(f'"{name}":"{PLACEHOLDER_RE.pattern}"' for name in sorted(SECRET_FIELDS))
+)
+
+
 def _clean(model: BaseModel) -> bool:
-    """Whether no string of the model has a `_field_problem`: `_strings`'s walk without
-    building a path for every value (a third of the time of rendering a device). Where it
-    says no, `render` walks again with `_strings` to name the value."""
+    """Whether no string of the model has a `_field_problem`. Where it says no, `render`
+    walks again with `_strings` to name the value."""
+    return _clean_json(model) or _clean_walk(model)
+
+
+def _clean_json(model: BaseModel) -> bool:
+    """True only where `_clean_walk` is: pydantic's JSON of the model holds every string of
+    it and every key, so when that text has no escape (no control character, quote or
+    backslash in any string), is printable, and its only placeholders are whole values of
+    secret fields, so is every string. A quarter of `_clean_walk`'s time; False (walk)
+    on any doubt."""
+    try:
+        text = model.__pydantic_serializer__.to_json(model, warnings=False).decode("utf-8")
+    except (ValueError, TypeError):  # pragma: no cover - a hand-built model's odd value
+        return False
+    if "\\" in text or not text.isprintable():
+        return False
+    return text.casefold().count("<<secret:") == len(_TRUSTED_JSON.findall(text))
+
+
+def _clean_walk(model: BaseModel) -> bool:
+    """`_strings`'s walk without building a path for every value."""
     stack: list[tuple[str, Any]] = [("device", model)]
     while stack:
         name, node = stack.pop()

@@ -290,6 +290,26 @@ def test_nvue_text_is_quoted_by_the_yaml_library(text: str) -> None:
     assert yaml.safe_load(f"key: {quoted}") == {"key": text}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # printable ASCII: the fast path, a `'` doubled and nothing else
+        ("vrf gpu-a", "'vrf gpu-a'"),
+        ("it's", "'it''s'"),
+        ("", "''"),
+        (" ~ ", "' ~ '"),
+        ("x" * 300, "'" + "x" * 300 + "'"),  # no line folding
+        # just outside it, the library: a tab and a DEL are escaped in double quotes, a
+        # non-ASCII letter stays as it is
+        ("a\tb", '"a\\tb"'),
+        ("a\x7fb", '"a\\x7Fb"'),
+        ("caf\u00e9", "'caf\u00e9'"),
+    ],
+)
+def test_nvue_quoting_by_hand(text: str, expected: str) -> None:
+    assert yaml_str(text) == expected
+
+
 def test_xr_as_path_set_takes_permits_only(models: dict[str, DeviceModel]) -> None:
     """PLAT-005: an RPL as-path-set lists what matches; a deny entry has no form in it."""
     border = models["aus1-br1"]
