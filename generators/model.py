@@ -9,10 +9,11 @@ cannot change what the next one reads.
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from meetme.core import addresses
 
 Afi = Literal["ipv4", "ipv6"]
 
@@ -30,7 +31,7 @@ class Address(Model):
 
     @classmethod
     def of(cls, cidr: str) -> Address:
-        iface = ipaddress.ip_interface(cidr)
+        iface = addresses.interface(cidr)
         return cls(ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface))
 
 
