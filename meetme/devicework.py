@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, output_name, render_traced
@@ -32,6 +33,8 @@ from meetme.validators.config_lint import RenderedConfig, lint_configs
 DEVICES_PER_WORKER = 16
 CHUNKS_PER_WORKER = 4  # smaller shares even out devices of unequal cost
 
+T = TypeVar("T")
+U = TypeVar("U")
 Hit = tuple[str, str, int, int]  # CFG-* rule, message, line, column (severity: the profile's)
 
 
@@ -62,6 +65,48 @@ def work(job: Job, templates: Path | None = None) -> Outcome:
         found = lint_configs([config])  # default severities: the profile applies later
         hits = tuple((f.rule, f.message, f.location.line, f.location.column) for f in found)
     return Outcome(files, used, hits)
+
+
+def beside(background: Callable[[], T], here: Callable[[], U]) -> tuple[T, Callable[[], U]]:
+    """`background()` in a forked process while `here()` runs in this one: the background's
+    value, and a callable that gives `here()`'s value or raises what it raised, so a caller
+    decides after the background whether the value counts. Where processes cannot fork, or
+    the background fails there, it runs here afterwards: its error is a serial run's."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return background(), here
+    global _BACKGROUND
+    _BACKGROUND = background
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            future: Future[T] = pool.submit(_background)  # forks now, inheriting _BACKGROUND
+            _BACKGROUND = None
+            try:
+                value = here()
+                done: Callable[[], U] = lambda: value  # noqa: E731
+            except Exception as exc:  # kept: raised only if the caller takes the value
+                failure = exc
+                done = lambda: _raise(failure)  # noqa: E731
+            try:
+                return future.result(), done
+            except Exception:
+                pass
+    finally:
+        _BACKGROUND = None
+    return background(), done
+
+
+_BACKGROUND: Callable[[], Any] | None = None  # what the forked process of `beside` runs
+
+
+def _background() -> Any:
+    if _BACKGROUND is None:  # pragma: no cover - only a forked process runs this
+        raise RuntimeError("nothing inherited")
+    return _BACKGROUND()
+
+
+def _raise(exc: Exception) -> NoReturn:
+    raise exc
 
 
 def workers_for(devices: int, jobs: int | None) -> int:

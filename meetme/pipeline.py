@@ -6,6 +6,7 @@ drops a neighbour's prefix limit or policy fails `meetme lint` even when the int
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,15 +81,27 @@ def lint(
     its folder instead. Raises IntentError when unusable."""
     loaded = load_intent(intent_dir)
     fabrics = resolve_fabric(loaded)
-    findings = run_rules(loaded, dict(fabrics))
+    devices = sum(len(site.devices) for site in loaded.intent.sites.values())
+    built: Callable[[], dict[str, DeviceModel]] = lambda: build_models(loaded, fabrics)  # noqa: E731
+    if configs and devicework.workers_for(devices, jobs) > 1:
+        # the rules in another process while the models are built here; the models are
+        # used only when the rules find no error, as in the serial order
+        findings, built = devicework.beside(lambda: run_rules(loaded, dict(fabrics)), built)
+    else:
+        findings = run_rules(loaded, dict(fabrics))
     result = LintResult(loaded, fabrics, findings, jobs=jobs, cache=cache)
     if configs and not result.errors:  # the gate `meetme render` uses: no model from bad intent
-        _lint_rendered(result, Path(intent_dir).parent / "rendered", templates)
+        _lint_rendered(result, Path(intent_dir).parent / "rendered", templates, built)
     return result
 
 
-def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) -> None:
-    models = build_models(result.loaded, result.fabrics)
+def _lint_rendered(
+    result: LintResult,
+    out_dir: Path,
+    templates: Path | None,
+    built: Callable[[], dict[str, DeviceModel]],
+) -> None:
+    models = built()
     result.models = models
     gaps = platform_findings(result.loaded, models.values())  # PLAT-*: before any render
     # FLOW-*: where routes go on the built models (origins, session VRFs, export policies)
