@@ -16,6 +16,7 @@ models; measured cheaper than building the models again in every worker).
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -78,7 +79,7 @@ def beside(background: Callable[[], T], here: Callable[[], U]) -> tuple[T, Calla
     _BACKGROUND = background
     try:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=gc.freeze) as pool:
             future: Future[T] = pool.submit(_background)  # forks now, inheriting _BACKGROUND
             _BACKGROUND = None
             try:
@@ -150,7 +151,11 @@ def _in_workers(jobs: Sequence[Job], templates: Path | None, workers: int) -> li
     context = multiprocessing.get_context("fork") if forked else None
     outcomes: list[Outcome] = []
     try:
-        with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=context) as pool:
+        # gc.freeze: a worker's collector never scans (nor, by touching them, copies the
+        # pages of) the models and everything else it inherited; it collects its own objects
+        with ProcessPoolExecutor(
+            max_workers=min(workers, count), mp_context=context, initializer=gc.freeze
+        ) as pool:
             futures: list[Future[list[Outcome]]] = [
                 pool.submit(_share, start, stop)
                 if forked
