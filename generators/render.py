@@ -87,11 +87,21 @@ class _FencedEnvironment(jinja2.Environment):
         return super().select_template(names, parent, globals)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        return _fenced(attribute, super().getattr(obj, attribute))
+        # jinja2's own first step, inlined: templates read ~800 model attributes per device
+        try:
+            value = getattr(obj, attribute)
+        except AttributeError:
+            value = super().getattr(obj, attribute)  # an item, or undefined
+        if type(value) in _INERT:
+            return value
+        return _fenced(attribute, value)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         name = argument if isinstance(argument, str) else ""
         return _fenced(name, super().getitem(obj, argument))
+
+
+_INERT = frozenset({int, bool, float, type(None)})  # values with no text to check
 
 
 def _fenced(name: str, value: Any) -> Any:

@@ -32,6 +32,7 @@ from meetme.intent.types import (
     HardwareModel,
     InterfaceName,
     InterfaceTemplate,
+    has_placeholder,
 )
 from meetme.pipeline import build_models
 
@@ -515,3 +516,19 @@ def test_the_renderer_checks_every_string_however_json_spells_it(
     else:
         with pytest.raises(RenderError, match=refused):
             render_device(changed)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("<<secret:bgp-key>>", True),
+        ("key <<SECRET:bgp-key>>", True),  # any letter case
+        ("<<Secret:", True),
+        ("<<secret", False),  # no colon: not the marker
+        ("< <secret:bgp-key>>", False),
+        ("<secret:bgp-key>>", False),
+        ("a << b", False),
+    ],
+)
+def test_what_is_a_secret_placeholder(text: str, found: bool) -> None:
+    assert has_placeholder(text) is found
