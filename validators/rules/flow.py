@@ -416,6 +416,8 @@ def _exports_exact(
 
 def _rpki_reachable(model: DeviceModel) -> Iterator[tuple[str, str, Path_]]:
     """Each RPKI cache has a connected subnet or a static route in the default VRF."""
+    if not model.bgp.rpki_caches:
+        return  # most devices validate nothing: no subnet to parse
     covering = [
         addresses.interface(address.cidr).network
         for i in (*model.loopbacks, *model.interfaces)
