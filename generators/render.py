@@ -145,7 +145,7 @@ def _environment(plugin: Platform, templates: Path | None) -> jinja2.Environment
     else:
         folder = str(resources.files("meetme.templates").joinpath(plugin.name))
     env = _FencedEnvironment(
-        loader=jinja2.FileSystemLoader(folder),
+        loader=_Loader(folder),
         bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,  # a missing model field is a bug, never a blank
         trim_blocks=True,
@@ -155,6 +155,47 @@ def _environment(plugin: Platform, templates: Path | None) -> jinja2.Environment
     )
     env.filters.update(plugin.filters)
     return env
+
+
+# The up-to-date checks that held during the current `settled` block (None: outside one).
+_SETTLED: set[Callable[[], bool]] | None = None
+
+
+@contextlib.contextmanager
+def settled() -> Iterator[None]:
+    """Within the block, each template is checked against its file once: jinja2 asks the
+    disk (a stat) each time a template is used, some 40 times per device, and a batch of
+    devices renders with the templates as they were when it began."""
+    global _SETTLED
+    if _SETTLED is not None:  # an enclosing block holds
+        yield
+        return
+    _SETTLED = set()
+    try:
+        yield
+    finally:
+        _SETTLED = None
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """jinja2's loader, whose up-to-date check answers from `_SETTLED` once it held."""
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        source, filename, uptodate = super().get_source(environment, template)
+
+        def checked() -> bool:
+            if _SETTLED is None:
+                return uptodate()
+            if checked in _SETTLED:
+                return True
+            current = uptodate()
+            if current:
+                _SETTLED.add(checked)
+            return current
+
+        return source, filename, checked
 
 
 class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):

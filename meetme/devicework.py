@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name, render_traced
+from meetme.generators.render import RenderError, output_name, render_traced, settled
 from meetme.validators.config_lint import RenderedConfig, lint_configs
 
 # Below this many devices per worker, starting workers costs more than it saves; an explicit
@@ -120,6 +120,11 @@ def workers_for(devices: int, jobs: int | None) -> int:
 
 def run(jobs: Sequence[Job], templates: Path | None = None, workers: int = 1) -> list[Outcome]:
     """`work` on every job; the outcomes in the order of `jobs`."""
+    with settled():  # the templates as they are now, each checked once for every device
+        return _run(jobs, templates, workers)
+
+
+def _run(jobs: Sequence[Job], templates: Path | None, workers: int) -> list[Outcome]:
     if workers <= 1 or len(jobs) < 2:
         return [work(job, templates) for job in jobs]
     firsts: dict[str, int] = {}

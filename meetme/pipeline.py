@@ -15,7 +15,7 @@ from meetme.core.problems import Location
 from meetme.devicework import Job, Outcome
 from meetme.generators.build.devices import build_models
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name
+from meetme.generators.render import RenderError, output_name, settled
 from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
 from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
@@ -130,11 +130,12 @@ def _outcomes(result: LintResult, jobs: list[Job], templates: Path | None) -> li
     digests = [model_digest(job.model) for job in jobs]
     known: dict[int, Outcome] = {}
     if result.cache is not None:
-        for index, (job, digest) in enumerate(zip(jobs, digests, strict=True)):
-            reused = result.cache.reuse(job.model, digest, templates)
-            if reused is not None:
-                known[index] = reused
-                result.reused.add(job.model.hostname)
+        with settled():  # each template's file is checked once, not once per device
+            for index, (job, digest) in enumerate(zip(jobs, digests, strict=True)):
+                reused = result.cache.reuse(job.model, digest, templates)
+                if reused is not None:
+                    known[index] = reused
+                    result.reused.add(job.model.hostname)
     todo = [job for index, job in enumerate(jobs) if index not in known]
     workers = devicework.workers_for(len(todo), result.jobs)
     fresh = iter(devicework.run(todo, templates, workers))
