@@ -12,6 +12,9 @@ device models and the compiled templates (each platform's first device is render
 before the fork, so no worker compiles a template again), and only device index ranges in
 and outcomes out cross a pipe. Elsewhere the jobs travel pickled (plain frozen pydantic
 models; measured cheaper than building the models again in every worker).
+
+`beside` runs one other piece of work the same way, in a forked process of its own: the
+pipeline's design-standard rules, while this process builds the device models.
 """
 
 from __future__ import annotations
