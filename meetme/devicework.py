@@ -19,6 +19,7 @@ pipeline's design-standard rules, while this process builds the device models.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -26,7 +27,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, output_name, render_traced, settled
@@ -85,19 +86,26 @@ def beside(background: Callable[[], T], here: Callable[[], U]) -> tuple[T, Calla
         with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=gc.freeze) as pool:
             future: Future[T] = pool.submit(_background)  # forks now, inheriting _BACKGROUND
             _BACKGROUND = None
-            try:
-                value = here()
-                done: Callable[[], U] = lambda: value  # noqa: E731
-            except Exception as exc:  # kept: raised only if the caller takes the value
-                failure = exc
-                done = lambda: _raise(failure)  # noqa: E731
-            try:
+            done = _kept(here)
+            with contextlib.suppress(Exception):
                 return future.result(), done
-            except Exception:
-                pass
     finally:
         _BACKGROUND = None
     return background(), done
+
+
+def _kept(work: Callable[[], U]) -> Callable[[], U]:
+    """`work()` run now; a callable that returns its value or raises what it raised."""
+    try:
+        value = work()
+    except Exception as exc:
+        failure = exc
+
+        def fail() -> U:
+            raise failure
+
+        return fail
+    return lambda: value
 
 
 _BACKGROUND: Callable[[], Any] | None = None  # what the forked process of `beside` runs
@@ -107,10 +115,6 @@ def _background() -> Any:
     if _BACKGROUND is None:  # pragma: no cover - only a forked process runs this
         raise RuntimeError("nothing inherited")
     return _BACKGROUND()
-
-
-def _raise(exc: Exception) -> NoReturn:
-    raise exc
 
 
 def workers_for(devices: int, jobs: int | None) -> int:
