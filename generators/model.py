@@ -9,10 +9,12 @@ cannot change what the next one reads.
 
 from __future__ import annotations
 
-import ipaddress
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from meetme.core import addresses
 
 Afi = Literal["ipv4", "ipv6"]
 
@@ -30,8 +32,17 @@ class Address(Model):
 
     @classmethod
     def of(cls, cidr: str) -> Address:
-        iface = ipaddress.ip_interface(cidr)
+        # Most addresses are IPv4 already written as ipaddress writes them (the allocators'
+        # output): those are taken as they are, the rest parsed. A third of building a model.
+        canonical = _CANONICAL_V4.fullmatch(cidr)
+        if canonical is not None:
+            return cls(ip=canonical[1], prefixlen=int(canonical[2]), cidr=cidr)
+        iface = addresses.interface(cidr)
         return cls(ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface))
+
+
+_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"  # 0..255, no leading zero
+_CANONICAL_V4 = re.compile(rf"({_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET})/(3[0-2]|[12]?[0-9])")
 
 
 class PeerPort(Model):

@@ -12,19 +12,25 @@ device models and the compiled templates (each platform's first device is render
 before the fork, so no worker compiles a template again), and only device index ranges in
 and outcomes out cross a pipe. Elsewhere the jobs travel pickled (plain frozen pydantic
 models; measured cheaper than building the models again in every worker).
+
+`beside` runs one other piece of work the same way, in a forked process of its own: the
+pipeline's design-standard rules, while this process builds the device models.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name, render_traced
+from meetme.generators.render import RenderError, output_name, render_traced, settled
 from meetme.validators.config_lint import RenderedConfig, lint_configs
 
 # Below this many devices per worker, starting workers costs more than it saves; an explicit
@@ -38,6 +44,8 @@ from meetme.validators.config_lint import RenderedConfig, lint_configs
 DEVICES_PER_WORKER = 16
 CHUNKS_PER_WORKER = 4  # smaller shares even out devices of unequal cost
 
+T = TypeVar("T")
+U = TypeVar("U")
 Hit = tuple[str, str, int, int]  # CFG-* rule, message, line, column (severity: the profile's)
 
 
@@ -70,6 +78,51 @@ def work(job: Job, templates: Path | None = None) -> Outcome:
     return Outcome(files, used, hits)
 
 
+def beside(background: Callable[[], T], here: Callable[[], U]) -> tuple[T, Callable[[], U]]:
+    """`background()` in a forked process while `here()` runs in this one: the background's
+    value, and a callable that gives `here()`'s value or raises what it raised, so a caller
+    decides after the background whether the value counts. Where processes cannot fork, or
+    the background fails there, it runs here afterwards: its error is a serial run's."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return background(), here
+    global _BACKGROUND
+    _BACKGROUND = background
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=gc.freeze) as pool:
+            future: Future[T] = pool.submit(_background)  # forks now, inheriting _BACKGROUND
+            _BACKGROUND = None
+            done = _kept(here)
+            with contextlib.suppress(Exception):
+                return future.result(), done
+    finally:
+        _BACKGROUND = None
+    return background(), done
+
+
+def _kept(work: Callable[[], U]) -> Callable[[], U]:
+    """`work()` run now; a callable that returns its value or raises what it raised."""
+    try:
+        value = work()
+    except Exception as exc:
+        failure = exc
+
+        def fail() -> U:
+            raise failure
+
+        return fail
+    return lambda: value
+
+
+_BACKGROUND: Callable[[], Any] | None = None  # what the forked process of `beside` runs
+
+
+def _background() -> Any:
+    if _BACKGROUND is None:  # pragma: no cover - only a forked process runs this
+        raise RuntimeError("nothing inherited")
+    return _BACKGROUND()
+
+
 def workers_for(devices: int, jobs: int | None) -> int:
     """How many processes share `devices` devices: `jobs` (None: the cores, and only as many
     as have DEVICES_PER_WORKER devices each); 1 means this process alone."""
@@ -80,6 +133,11 @@ def workers_for(devices: int, jobs: int | None) -> int:
 
 def run(jobs: Sequence[Job], templates: Path | None = None, workers: int = 1) -> list[Outcome]:
     """`work` on every job; the outcomes in the order of `jobs`."""
+    with settled():  # the templates as they are now, each checked once for every device
+        return _run(jobs, templates, workers)
+
+
+def _run(jobs: Sequence[Job], templates: Path | None, workers: int) -> list[Outcome]:
     if workers <= 1 or len(jobs) < 2:
         return [work(job, templates) for job in jobs]
     firsts: dict[str, int] = {}
@@ -111,7 +169,11 @@ def _in_workers(jobs: Sequence[Job], templates: Path | None, workers: int) -> li
     context = multiprocessing.get_context("fork") if forked else None
     outcomes: list[Outcome] = []
     try:
-        with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=context) as pool:
+        # gc.freeze: a worker's collector never scans (nor, by touching them, copies the
+        # pages of) the models and everything else it inherited; it collects its own objects
+        with ProcessPoolExecutor(
+            max_workers=min(workers, count), mp_context=context, initializer=gc.freeze
+        ) as pool:
             futures: list[Future[list[Outcome]]] = [
                 pool.submit(_share, start, stop)
                 if forked

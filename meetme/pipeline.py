@@ -6,6 +6,7 @@ drops a neighbour's prefix limit or policy fails `meetme lint` even when the int
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from meetme.core.problems import Location
 from meetme.devicework import Job, Outcome
 from meetme.generators.build.devices import build_models
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name
+from meetme.generators.render import RenderError, output_name, settled
 from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
 from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
@@ -69,15 +70,27 @@ def lint(
     its folder instead. Raises IntentError when unusable."""
     loaded = load_intent(intent_dir)
     fabrics = resolve_fabric(loaded)
-    findings = run_rules(loaded, dict(fabrics))
+    devices = sum(len(site.devices) for site in loaded.intent.sites.values())
+    built: Callable[[], dict[str, DeviceModel]] = lambda: build_models(loaded, fabrics)  # noqa: E731
+    if configs and devicework.workers_for(devices, jobs) > 1:
+        # the rules in another process while the models are built here; the models are
+        # used only when the rules find no error, as in the serial order
+        findings, built = devicework.beside(lambda: run_rules(loaded, dict(fabrics)), built)
+    else:
+        findings = run_rules(loaded, dict(fabrics))
     result = LintResult(loaded, fabrics, findings, jobs=jobs, cache=cache)
     if configs and not result.errors:  # the gate `meetme render` uses: no model from bad intent
-        _lint_rendered(result, Path(intent_dir).parent / "rendered", templates)
+        _lint_rendered(result, Path(intent_dir).parent / "rendered", templates, built)
     return result
 
 
-def _lint_rendered(result: LintResult, out_dir: Path, templates: Path | None) -> None:
-    models = build_models(result.loaded, result.fabrics)
+def _lint_rendered(
+    result: LintResult,
+    out_dir: Path,
+    templates: Path | None,
+    built: Callable[[], dict[str, DeviceModel]],
+) -> None:
+    models = built()
     result.models = models
     gaps = platform_findings(result.loaded, models.values())  # PLAT-*: before any render
     # FLOW-*: where routes go on the built models (origins, session VRFs, export policies)
@@ -106,11 +119,12 @@ def _outcomes(result: LintResult, jobs: list[Job], templates: Path | None) -> li
     digests = [model_digest(job.model) for job in jobs]
     known: dict[int, Outcome] = {}
     if result.cache is not None:
-        for index, (job, digest) in enumerate(zip(jobs, digests, strict=True)):
-            reused = result.cache.reuse(job.model, digest, templates)
-            if reused is not None:
-                known[index] = reused
-                result.reused.add(job.model.hostname)
+        with settled():  # each template's file is checked once, not once per device
+            for index, (job, digest) in enumerate(zip(jobs, digests, strict=True)):
+                reused = result.cache.reuse(job.model, digest, templates)
+                if reused is not None:
+                    known[index] = reused
+                    result.reused.add(job.model.hostname)
     todo = [job for index, job in enumerate(jobs) if index not in known]
     workers = devicework.workers_for(len(todo), result.jobs)
     fresh = iter(devicework.run(todo, templates, workers))

@@ -1282,7 +1282,6 @@ def test_a_vtep_with_external_sessions_is_parsed_once(
     """Sessions (CFG-001..005), EVPN services (CFG-006..009) and the management plane
     (CFG-010..011) read the same read-back: one parse of the file into blocks, and a broken
     line found by both kinds of check."""
-    from meetme.validators import config_lint
     from meetme.validators.config_lint import cisco
 
     parses: list[int] = []
@@ -1293,7 +1292,6 @@ def test_a_vtep_with_external_sessions_is_parsed_once(
         return real(text)
 
     monkeypatch.setattr(cisco, "blocks", counting)
-    config_lint.read.cache_clear()
     text = (DATA / VTEP_FILES[platform]).read_text() + "! read once\n"
     assert lint_vtep(example_models["aus1-bl1"], platform, text) == []
     assert parses == [len(text.splitlines())]

@@ -10,15 +10,17 @@ import dataclasses
 import multiprocessing
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import EXAMPLE_INTENT
 from meetme.generators.platforms import PLATFORMS
+from meetme.validators.engine import RULES, Hit
 from typer.testing import CliRunner
 
-from meetme import devicework
+from meetme import devicework, pipeline
 from meetme.cli import app
 
 runner = CliRunner()
@@ -192,3 +194,65 @@ def test_jobs_must_be_at_least_one(example: Path) -> None:
     code, output = invoke("render", "--jobs", "0")
     assert code == 2
     assert "--jobs" in output
+
+
+def forced(severity: str) -> Any:
+    """TOPO-001 replaced by a rule that always finds one problem of `severity`."""
+    rule = RULES["TOPO-001"]
+
+    def check(ctx: Any) -> Iterator[Hit]:
+        yield Hit(f"forced {severity}", (*ctx.base, "devices", "aus1-lf1"))
+
+    return dataclasses.replace(rule, severity=severity, check=check)
+
+
+def models_fail(*args: Any) -> Any:
+    raise KeyError("a model built from intent the rules refused")
+
+
+@pytest.mark.parametrize("severity", ["error", "warning"])
+def test_the_rules_beside_the_model_build_gate_it_as_serially(
+    big: Path, monkeypatch: pytest.MonkeyPatch, severity: str
+) -> None:
+    """With workers the rules run in a process of their own while the models are built: an
+    error they find still ends the run before any model counts (the failing build is never
+    reported); a warning lets the build's failure through, as it does serially."""
+    monkeypatch.setitem(RULES, "TOPO-001", forced(severity))
+    monkeypatch.setattr(pipeline, "build_models", models_fail)
+    serial = invoke("render", "--jobs", "1")
+    assert serial[0] == (1 if severity == "error" else 3), serial
+    assert ("forced error" in serial[1]) == (severity == "error")
+    assert invoke("render", "--jobs", "2") == serial
+    assert invoke("lint", "--jobs", "2") == invoke("lint", "--jobs", "1")
+
+
+def test_a_bug_in_the_rules_beside_the_build_ends_as_it_does_serially(
+    big: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rule = RULES["TOPO-001"]
+
+    def check(ctx: Any) -> Iterator[Hit]:
+        raise KeyError("TOKEN=abc")
+
+    monkeypatch.setitem(RULES, "TOPO-001", dataclasses.replace(rule, check=check))
+    serial = invoke("render", "--jobs", "1")
+    assert serial[0] == 3
+    assert serial[1].startswith("meetme: internal error: KeyError at ")
+    assert invoke("render", "--jobs", "2") == serial
+
+
+def test_rules_whose_process_dies_are_run_again_here(
+    big: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert invoke("render", "--jobs", "1", "--out", "serial")[0] == 0
+    parent = os.getpid()
+    rule = RULES["TOPO-001"]
+
+    def check(ctx: Any) -> Iterator[Hit]:
+        if os.getpid() != parent:
+            os._exit(9)
+        return rule.check(ctx)
+
+    monkeypatch.setitem(RULES, "TOPO-001", dataclasses.replace(rule, check=check))
+    assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
+    assert tree(big / "serial") == tree(big / "parallel")

@@ -11,6 +11,7 @@ import pytest
 import yaml
 from conftest import line_of, lint_repo
 from meetme.generators.model import (
+    Address,
     AsPathEntry,
     DeviceModel,
     PrefixListEntry,
@@ -290,6 +291,26 @@ def test_nvue_text_is_quoted_by_the_yaml_library(text: str) -> None:
     assert yaml.safe_load(f"key: {quoted}") == {"key": text}
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # printable ASCII: the fast path, a `'` doubled and nothing else
+        ("vrf gpu-a", "'vrf gpu-a'"),
+        ("it's", "'it''s'"),
+        ("", "''"),
+        (" ~ ", "' ~ '"),
+        ("x" * 300, "'" + "x" * 300 + "'"),  # no line folding
+        # just outside it, the library: a tab and a DEL are escaped in double quotes, a
+        # non-ASCII letter stays as it is
+        ("a\tb", '"a\\tb"'),
+        ("a\x7fb", '"a\\x7Fb"'),
+        ("caf\u00e9", "'caf\u00e9'"),
+    ],
+)
+def test_nvue_quoting_by_hand(text: str, expected: str) -> None:
+    assert yaml_str(text) == expected
+
+
 def test_xr_as_path_set_takes_permits_only(models: dict[str, DeviceModel]) -> None:
     """PLAT-005: an RPL as-path-set lists what matches; a deny entry has no form in it."""
     border = models["aus1-br1"]
@@ -315,3 +336,28 @@ def test_nvue_mlag_pair_without_peer_link_ports_is_a_gap(models: dict[str, Devic
     assert _rules(leaf) == []
     lone = leaf.mlag.model_copy(update={"peer_link_members": ()})
     assert _rules(leaf.model_copy(update={"mlag": lone})) == ["PLAT-014"]
+
+
+@pytest.mark.parametrize(
+    ("cidr", "ip", "prefixlen", "written"),
+    [
+        # as the allocators write them: taken as they are
+        ("10.1.0.1/31", "10.1.0.1", 31, "10.1.0.1/31"),
+        ("255.255.255.255/32", "255.255.255.255", 32, "255.255.255.255/32"),
+        ("0.0.0.0/0", "0.0.0.0", 0, "0.0.0.0/0"),
+        ("192.168.10.11/24", "192.168.10.11", 24, "192.168.10.11/24"),  # host bits kept
+        # written otherwise: parsed, and written as ipaddress writes them
+        ("10.1.0.1/032", "10.1.0.1", 32, "10.1.0.1/32"),
+        ("10.1.0.1", "10.1.0.1", 32, "10.1.0.1/32"),
+        ("10.1.0.1/255.255.255.0", "10.1.0.1", 24, "10.1.0.1/24"),
+        ("2001:DB8:0:0::1/127", "2001:db8::1", 127, "2001:db8::1/127"),
+    ],
+)
+def test_an_address_in_every_spelling(cidr: str, ip: str, prefixlen: int, written: str) -> None:
+    assert Address.of(cidr) == Address(ip=ip, prefixlen=prefixlen, cidr=written)
+
+
+@pytest.mark.parametrize("cidr", ["256.1.0.1/31", "10.01.0.1/31", "10.1.0.1/33", "10.1.0/24"])
+def test_an_address_ipaddress_refuses_is_refused(cidr: str) -> None:
+    with pytest.raises(ValueError):
+        Address.of(cidr)

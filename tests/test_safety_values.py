@@ -32,6 +32,7 @@ from meetme.intent.types import (
     HardwareModel,
     InterfaceName,
     InterfaceTemplate,
+    has_placeholder,
 )
 from meetme.pipeline import build_models
 
@@ -481,3 +482,53 @@ def test_a_template_cannot_print_a_value_with_a_control_character_from_anywhere(
     with pytest.raises(Exception, match="U\\+000A") as raised:
         template.render(thing=SimpleNamespace(name="uplink\nusername backdoor"))
     assert not isinstance(raised.value, jinja2.UndefinedError)
+
+
+@pytest.mark.parametrize(
+    ("description", "password", "refused"),
+    [
+        # a quote and a backslash are escaped in the model's JSON, yet clean
+        ('to "br2" \\ core', "<<secret:transit-a>>", None),
+        ("<<Secret:transit-a>>", "<<secret:transit-a>>", "description holds a secret"),
+        ("uplink", "<<secret:transit-a>>x", "password holds a secret"),
+        ("uplink", "<<secret:transit-a>><<secret:transit-b>>", "password holds a secret"),
+    ],
+)
+def test_the_renderer_checks_every_string_however_json_spells_it(
+    description: str, password: str, refused: str | None
+) -> None:
+    """The renderer's quick check of a model (its JSON) and its walk agree on each side of
+    every boundary: an escaped character, a placeholder's letter case, a secret field holding
+    more than exactly one placeholder."""
+    model = example_model("aus1-br1")
+    interfaces = list(model.interfaces)
+    interfaces[1] = interfaces[1].model_copy(update={"description": description})
+    bgp = model.bgp
+    assert bgp is not None
+    neighbors = list(bgp.neighbors)
+    index = next(i for i, n in enumerate(neighbors) if n.password is not None)
+    neighbors[index] = neighbors[index].model_copy(update={"password": password})
+    changed = model.model_copy(
+        update={"interfaces": interfaces, "bgp": bgp.model_copy(update={"neighbors": neighbors})}
+    )
+    if refused is None:
+        assert description in render_device(changed)
+    else:
+        with pytest.raises(RenderError, match=refused):
+            render_device(changed)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("<<secret:bgp-key>>", True),
+        ("key <<SECRET:bgp-key>>", True),  # any letter case
+        ("<<Secret:", True),
+        ("<<secret", False),  # no colon: not the marker
+        ("< <secret:bgp-key>>", False),
+        ("<secret:bgp-key>>", False),
+        ("a << b", False),
+    ],
+)
+def test_what_is_a_secret_placeholder(text: str, found: bool) -> None:
+    assert has_placeholder(text) is found

@@ -34,6 +34,7 @@ from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.fabric import SiteFabric, natural_key
 
+from meetme.core import addresses
 from meetme.core.problems import IntentError, Location, Problem
 from meetme.core.secret_refs import placeholder, reference_name
 from meetme.intent.loader import LoadedIntent
@@ -264,5 +265,5 @@ def _missing_sha256(name: str, user: str, platform: PlatformInfo, source: str) -
 
 
 def _ip_key(cidr: str) -> tuple[int, int]:
-    iface = ipaddress.ip_interface(cidr)
+    iface = addresses.interface(cidr)
     return iface.version, int(iface.ip)

@@ -27,6 +27,7 @@ from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.indexes import memo
 
+from meetme.core import addresses
 from meetme.intent.schema import Intent, Site
 from meetme.intent.schema_multihoming import Attachment
 
@@ -126,7 +127,7 @@ def peer_vlan_subnets(site: Site, leaves: list[str]) -> tuple[str, str | None]:
 
 def _pair_address(subnet: str, first: bool) -> tuple[str, str]:
     """(this end's address with length, the other end's address) in a /31 or /127."""
-    net = ipaddress.ip_network(subnet, strict=False)
+    net = addresses.network(subnet, strict=False)
     low, high = net.network_address, net.network_address + 1
     mine, theirs = (low, high) if first else (high, low)
     return f"{mine}/{net.prefixlen}", str(theirs)

@@ -4,6 +4,7 @@ with the loopback-only prefix lists and route maps those sessions apply."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from meetme.generators.build.links import pair_link, routed_port
 from meetme.generators.model import (
@@ -159,6 +160,7 @@ def _prefix_lists(site: Site, has_v6: bool) -> tuple[PrefixList, ...]:
     return tuple(lists)
 
 
+@cache  # the same for every device: built once (the models are immutable, so shared)
 def _route_maps(has_v6: bool) -> tuple[RouteMap, ...]:
     maps = []
     families = [("ipv4", PL_LOOPBACKS_V4, RM_UNDERLAY_V4_IN, RM_UNDERLAY_V4_OUT)]

@@ -38,7 +38,12 @@ def as_path_regexes(entry: Any) -> list[str]:
 def yaml_str(value: object) -> str:
     """A value as one single-quoted YAML scalar, quoted by the YAML library (a `'` doubled, no
     line folding): NVUE templates print every text value through it, never quote by hand."""
-    return _yaml_quoted(str(value))
+    text = str(value)
+    # Fast path, same bytes: printable ASCII is never special to the emitter, which (with no
+    # line width) writes it between single quotes with only each `'` doubled.
+    if text.isascii() and text.isprintable():
+        return "'" + text.replace("'", "''") + "'"
+    return _yaml_quoted(text)
 
 
 # A leaf's file prints a few hundred values and a fabric repeats most of them (VRFs, policy

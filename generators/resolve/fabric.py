@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Literal
 
@@ -160,6 +161,9 @@ def _router_ids(site: Site) -> Mapping[str, str]:
     return MappingProxyType(ids)
 
 
+# Every device sorts its ports and sessions by name, and a fabric repeats a few hundred port
+# names over and over: each is split once.
+@lru_cache(maxsize=1 << 14)
 def _natural(name: str) -> tuple[object, ...]:
     """Sort Ethernet2/1 before Ethernet10/1."""
     parts: list[object] = []

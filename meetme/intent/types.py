@@ -30,7 +30,8 @@ PLACEHOLDER_MESSAGE = (
 
 def has_placeholder(value: str) -> bool:
     """The marker a push replaces with a secret's value, in any letter case."""
-    return "<<secret:" in value.casefold()
+    # "<<" first, without a folded copy: case folding never makes a "<" (nor drops a character)
+    return "<<" in value and "<<secret:" in value.casefold()
 
 
 def line_problem(value: str) -> str | None:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from meetme.validators.config_lint import cisco, hardening, nvue, overlay, sessions
@@ -265,9 +264,9 @@ def lint_configs(
     return findings
 
 
-# One process often lints the same text again (tests, `meetme diff`); callers only read the
-# cached ReadBack, never change it.
-@lru_cache(maxsize=64)
+# Not cached: a cache of the last read-backs kept tens of thousands of nodes alive from one
+# garbage collection to the next, which then scanned them over and over (a quarter of the
+# config lint's time on a 1,040-device site); each text is read once per lint anyway.
 def read(platform: str, text: str) -> ReadBack:
     """The read-back of one rendered config, by the reader of its platform's family."""
     if platform == "nvidia_nvue":

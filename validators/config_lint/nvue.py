@@ -52,6 +52,14 @@ class _Composer(Loader):
             return UNRESOLVED
         return str(super().resolve(kind, value, implicit))  # type: ignore[no-untyped-call]
 
+    # libyaml calls these back for every node; with no path resolvers registered (a
+    # SafeLoader has none) the library's own return at once. A fifth of composing a file.
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
 
 UNRESOLVED = "!meetme-unresolved"
 _RESOLVER = yaml.resolver.Resolver()

@@ -17,6 +17,7 @@ from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.peers import peer_asns
 
+from meetme.core import addresses
 from meetme.core.numbering import (
     Network,
     documentation_asn,
@@ -80,7 +81,7 @@ def _loopbacks(ctx: SiteContext) -> list[Loopback]:
                         name,
                         device.id,
                         key,
-                        ipaddress.ip_interface(value),
+                        addresses.interface(value),
                         getattr(device, key) is not None,
                         (*device.path, key),
                     )
@@ -153,7 +154,7 @@ def router_ids_unique(ctx: SiteContext) -> Iterator[Hit]:
 def _p2p_override_lengths(ctx: SiteContext, version: int, length: int) -> Iterator[Hit]:
     for link in _fabric(ctx).links:
         subnet = link.subnet_v4 if version == 4 else link.subnet_v6
-        if subnet is not None and ipaddress.ip_network(subnet).prefixlen != length:
+        if subnet is not None and addresses.network(subnet).prefixlen != length:
             field = "ipv4" if version == 4 else "ipv6"
             yield Hit(
                 f"link {_link_label(link)} uses {subnet}; internal point-to-point links "
@@ -213,7 +214,7 @@ def _allocations(ctx: SiteContext) -> list[Allocation]:
             path = (*link.source, field if written else "index") if explicit else link.source
             found.append(
                 Allocation(
-                    ipaddress.ip_network(subnet),
+                    addresses.network(subnet),
                     f"p2p {subnet} of {_link_label(link)}",
                     pool,
                     path,

@@ -19,6 +19,7 @@ from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
 from meetme.validators.policy_eval import Route, Verdict, evaluate
 
+from meetme.core import addresses
 from meetme.intent.loader import LoadedIntent
 
 EXPORT_ORIGINATED = "FLOW-001"
@@ -415,8 +416,10 @@ def _exports_exact(
 
 def _rpki_reachable(model: DeviceModel) -> Iterator[tuple[str, str, Path_]]:
     """Each RPKI cache has a connected subnet or a static route in the default VRF."""
+    if not model.bgp.rpki_caches:
+        return  # most devices validate nothing: no subnet to parse
     covering = [
-        ipaddress.ip_interface(address.cidr).network
+        addresses.interface(address.cidr).network
         for i in (*model.loopbacks, *model.interfaces)
         if i.vrf is None and i.kind != "management"
         for address in (i.ipv4, i.ipv6)
@@ -571,7 +574,7 @@ def _party(n: BgpNeighbor) -> str:
 
 
 def _net(prefix: str) -> str:
-    return str(ipaddress.ip_interface(prefix).network)
+    return str(addresses.interface(prefix).network)
 
 
 def _afi(prefix: str) -> str:

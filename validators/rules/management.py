@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from meetme.validators.engine import Hit, SiteContext, rule
 
+from meetme.core import addresses
 from meetme.core.numbering import Network
 from meetme.intent.schema import Device
 
@@ -31,7 +32,7 @@ def _by_place(ctx: SiteContext) -> list[tuple[str, Device]]:
 
 
 def _management(device: Device) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface:
-    return ipaddress.ip_interface(device.management)
+    return addresses.interface(device.management)
 
 
 @rule(
@@ -66,7 +67,7 @@ class Claimed:
 
 
 def _interface_network(value: str | None) -> Network | None:
-    return None if value is None else ipaddress.ip_interface(value).network
+    return None if value is None else addresses.interface(value).network
 
 
 def _claimed(ctx: SiteContext) -> list[Claimed]:

@@ -21,6 +21,7 @@ from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.validators.engine import Hit, SiteContext, rule
 from meetme.validators.rules.overlay import Placed, _names, _platform, placed_networks
 
+from meetme.core import addresses
 from meetme.core.problems import Location
 from meetme.intent.schema_multihoming import Attachment
 
@@ -650,7 +651,7 @@ def _device_addresses(ctx: SiteContext) -> dict[Address, str]:
             except PoolExhausted:
                 continue  # the device-model build reports it
             if value is not None:
-                owned.setdefault(ipaddress.ip_interface(value).ip, f"the {key} of {name}")
+                owned.setdefault(addresses.interface(value).ip, f"the {key} of {name}")
     return owned
 
 
@@ -805,8 +806,7 @@ def _mlag_pairs(ctx: SiteContext) -> Iterator[tuple[Attached, list[str]]]:
 def mlag_keepalive_reachable(ctx: SiteContext) -> Iterator[Hit]:
     for item, leaves in _mlag_pairs(ctx):
         subnets = {
-            leaf: ipaddress.ip_interface(ctx.site.devices[leaf].management).network
-            for leaf in leaves
+            leaf: addresses.interface(ctx.site.devices[leaf].management).network for leaf in leaves
         }
         first, second = leaves
         if subnets[first] != subnets[second]:

@@ -23,7 +23,7 @@ from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
 
 from meetme.intent.interfaces import GRAMMARS, foreign_name, platforms_naming, sample
 from meetme.intent.loader import LoadedIntent
-from meetme.intent.schema import Device, Site
+from meetme.intent.schema import Site
 
 GATE = "docs/standards.md#platform-gate"
 
@@ -229,18 +229,19 @@ def _written_names(site: Site) -> Iterator[tuple[tuple[str, ...], str, tuple[str
     for device_name, services in sorted(edge.services.items()) if edge else ():
         if device_name in site.devices:
             yield (device_name,), services.interface, (*services.path, "interface")
-    by_role: dict[str, list[tuple[str, Device]]] = {}  # sorted once, not once per rule side
+    # role -> platform -> its devices in id order: grouped once, not once per rule side (a
+    # site with a rule per pod has as many rules as pods)
+    grouped: dict[str, dict[str, list[str]]] = {}
     for device_name, device in sorted(site.devices.items(), key=lambda d: d[1].id):
-        by_role.setdefault(device.role, []).append((device_name, device))
+        grouped.setdefault(device.role, {}).setdefault(device.platform, []).append(device_name)
+    by_role = {role: {p: tuple(n) for p, n in of.items()} for role, of in grouped.items()}
     for rule_ in site.link_rules:
         for side, rule_side in (("a", rule_.a), ("b", rule_.b)):
-            by_platform: dict[str, list[str]] = {}
-            for device_name, device in by_role.get(rule_side.role, []):
-                if rule_side.platform in (None, device.platform):
-                    by_platform.setdefault(device.platform, []).append(device_name)
+            of_role = by_role.get(rule_side.role, {})
             name = sample(rule_side.interface, rule_side.first)
-            for devices in by_platform.values():
-                yield tuple(devices), name, (*rule_.path, side, "interface")
+            for platform, devices in of_role.items():
+                if rule_side.platform in (None, platform):
+                    yield devices, name, (*rule_.path, side, "interface")
 
 
 def platform_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:

@@ -49,10 +49,13 @@ def _reach(
     upper: list[str],
     tier: str,
     pod: str | None = None,
+    uplinks: dict[str, dict[str, list[int]]] | None = None,
 ) -> Iterator[Hit]:
     """Every device of `lower` has links to every device of `upper` (the `tier`, of `pod`
-    when given), all alike."""
-    uplinks = _uplinks(ctx, set(upper))
+    when given), all alike. `uplinks`: the caller's `_uplinks` toward a tier that holds
+    `upper` (none of `lower` in it), so that one scan of the links serves every pod."""
+    if uplinks is None:
+        uplinks = _uplinks(ctx, set(upper))
     how = "by a link rule or explicit links"
     scope = ctx.name if pod is None else f"pod {pod}"
     of_pod = "" if pod is None else f" of pod {pod}"
@@ -99,7 +102,8 @@ def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
     all_spines = _by_id(ctx, "spine")
     if not all_spines:
         return
-    linked = set(_uplinks(ctx, {name for name, _ in all_spines}))
+    uplinks = _uplinks(ctx, {name for name, _ in all_spines})
+    linked = set(uplinks)
     by_pod: dict[str | None, list[tuple[str, Device]]] = defaultdict(list)
     for name, device in _by_id(ctx, *LEAF_TIER):
         if device.role == "leaf" or name in linked:
@@ -112,7 +116,7 @@ def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
         else:
             pod_label = pod
         if spines:
-            yield from _reach(ctx, leaves, spines, "spine", pod_label)
+            yield from _reach(ctx, leaves, spines, "spine", pod_label, uplinks)
             continue
         for name, device in leaves:
             yield Hit(
