@@ -19,7 +19,6 @@ pipeline's design-standard rules, while this process builds the device models.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import multiprocessing
 import os
@@ -27,8 +26,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from meetme.core.background import Background
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, output_name, render_traced, settled
 from meetme.validators.config_lint import RenderedConfig, lint_configs
@@ -82,22 +82,11 @@ def beside(background: Callable[[], T], here: Callable[[], U]) -> tuple[T, Calla
     """`background()` in a forked process while `here()` runs in this one: the background's
     value, and a callable that gives `here()`'s value or raises what it raised, so a caller
     decides after the background whether the value counts. Where processes cannot fork, or
-    the background fails there, it runs here afterwards: its error is a serial run's."""
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return background(), here
-    global _BACKGROUND
-    _BACKGROUND = background
-    try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=gc.freeze) as pool:
-            future: Future[T] = pool.submit(_background)  # forks now, inheriting _BACKGROUND
-            _BACKGROUND = None
-            done = _kept(here)
-            with contextlib.suppress(Exception):
-                return future.result(), done
-    finally:
-        _BACKGROUND = None
-    return background(), done
+    the background fails there, it runs here afterwards: its error is a serial run's
+    (core.background)."""
+    with Background(background) as job:
+        done = _kept(here)
+        return job.result(), done
 
 
 def _kept(work: Callable[[], U]) -> Callable[[], U]:
@@ -112,15 +101,6 @@ def _kept(work: Callable[[], U]) -> Callable[[], U]:
 
         return fail
     return lambda: value
-
-
-_BACKGROUND: Callable[[], Any] | None = None  # what the forked process of `beside` runs
-
-
-def _background() -> Any:
-    if _BACKGROUND is None:  # pragma: no cover - only a forked process runs this
-        raise RuntimeError("nothing inherited")
-    return _BACKGROUND()
 
 
 def workers_for(devices: int, jobs: int | None) -> int:

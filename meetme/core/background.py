@@ -10,6 +10,7 @@ platform cannot fork, the work simply runs here when asked for.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import sys
 from collections.abc import Callable
@@ -74,6 +75,8 @@ class Background(Generic[T]):
 
 
 def _child(work: Callable[[], Any], pipe: Connection) -> None:
+    # The collector never scans (nor, by touching them, copies) what the child inherited.
+    gc.freeze()
     try:
         answer: tuple[bool, Any] = (True, work())
     except BaseException:  # reported by the parent's own run of the work, never from here
