@@ -10,6 +10,7 @@ import dataclasses
 import multiprocessing
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,27 @@ def test_parallel_render_lint_and_check_are_byte_identical_to_serial(big: Path) 
     assert invoke("lint", "--jobs", "2", "--format", "json") == invoke(
         "lint", "--jobs", "1", "--format", "json"
     )
+
+
+def test_the_256_device_benchmark_intent_renders_byte_identical_in_one_and_two_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 16's acceptance: the benchmark's realistic site (every leaf platform, MLAG, vPC,
+    # ESI and single-homed hosts, the example's edge), not only the example grown
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from make_intent import make_intent
+
+    make_intent(256, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    serial = invoke("render", "--jobs", "1", "--out", "serial")
+    assert serial == (
+        0,
+        "256 of 256 device(s) rendered anew, 256 file(s) written\n"
+        "rendered 256 device(s) into serial\n",
+    )
+    assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
+    assert tree(tmp_path / "serial") == tree(tmp_path / "parallel")  # hash files included
+    assert len(tree(tmp_path / "serial")) == 256 + 2
 
 
 def test_findings_of_the_config_lint_are_the_same_in_any_number_of_processes(
