@@ -342,11 +342,18 @@ def test_diff_reuses_both_sides_hashes_and_says_the_same(
     assert "+  ip address 192.168.10.114/24" in incremental.stdout
 
 
-def test_diff_against_a_base_without_hashes_reuses_the_working_trees(
-    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+@pytest.fixture
+def bare_base(repo: Path) -> Path:
+    """`repo` whose HEAD holds no hash file (as .gitignore keeps it out of real repositories)."""
     git(repo, "rm", "-q", f"rendered/{HASHES}")
     git(repo, "commit", "-qm", "no hashes")
+    return repo
+
+
+def test_diff_against_a_base_without_hashes_reuses_the_working_trees(
+    bare_base: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    repo = bare_base
     render()  # the working tree's rendered/ has them again
     replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
     done = Noted(tmp_path / "noted.log", monkeypatch)
@@ -360,11 +367,9 @@ def test_diff_against_a_base_without_hashes_reuses_the_working_trees(
 
 
 def test_diff_renders_a_base_device_the_working_trees_hashes_do_not_hold(
-    repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    bare_base: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    git(repo, "rm", "-q", f"rendered/{HASHES}")
-    git(repo, "commit", "-qm", "no hashes")
-    replace_in(repo / "intent/aus1/devices.yaml", *LF4_MGMT)
+    replace_in(bare_base / "intent/aus1/devices.yaml", *LF4_MGMT)
     render()  # rendered/ now holds the changed lf4, not the base's
     done = Noted(tmp_path / "noted.log", monkeypatch)
     incremental = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1"])
