@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from meetme.twin import names
 from meetme.twin.topology import DciLink, Node, Twin, vrf_namespace
@@ -395,6 +396,95 @@ def vtysh_json(ns: str, command: str) -> object:
         return json.loads(done.stdout) if done.stdout.strip() else None
     except json.JSONDecodeError:
         return None
+
+
+def _ip_json(ns: str, *args: str) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        ["ip", "-n", ns, "-j", *args], capture_output=True, text=True, check=False
+    )
+    try:
+        value = json.loads(done.stdout) if done.returncode == 0 and done.stdout.strip() else []
+    except json.JSONDecodeError:
+        return []
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def unresolved_vteps(vrf_ns: str, vni: int) -> set[str]:
+    """The VTEPs a VRF's kernel routes go through over the L3VNI (`via X dev brVNI onlink`)
+    that have no neighbour entry there: zebra installs the remote router MAC with the route,
+    so such a route blackholes its traffic."""
+    bridge = f"br{vni}"
+    gateways: set[str] = set()
+    for family in ("-4", "-6"):
+        for route in _ip_json(vrf_ns, family, "route", "show"):
+            hops = route.get("nexthops") or [route]
+            gateways |= {
+                str(h["gateway"]) for h in hops if h.get("dev") == bridge and h.get("gateway")
+            }
+    known = {
+        str(n["dst"]) for n in _ip_json(vrf_ns, "neigh", "show", "dev", bridge) if n.get("lladdr")
+    }
+    return gateways - known
+
+
+def _bridge_macs(twin: Twin) -> dict[tuple[str, int], str]:
+    """(VTEP, L3VNI) -> the router MAC that VTEP advertises for it: its bridge's MAC, which
+    FRR sends as the type-5 and type-2 routes' Rmac extended community."""
+    macs: dict[tuple[str, int], str] = {}
+    for node in twin.nodes:
+        for vrf, vni in node.l3vnis:
+            links = _ip_json(vrf_namespace(node.namespace, vrf), "link", "show", f"br{vni}")
+            if node.vtep and links and links[0].get("address"):
+                macs[(node.vtep, vni)] = str(links[0]["address"])
+    return macs
+
+
+def repair_l3vnis(twin: Twin, install: bool = True) -> list[str]:
+    """FRR 8.4's zebra now and then installs a VRF route through a remote VTEP over the L3VNI
+    without that VTEP's router MAC (BGP holds the route with its Rmac; zebra's `show evpn
+    rmac vni` lacks it; traffic through that VTEP is dropped; worse on a busy machine, and
+    taking the VNI down and up does not cure it). With `install`, the twin installs what
+    zebra would: the neighbour entry VTEP -> router MAC on the VNI's bridge and the MAC's
+    forwarding entries towards the VTEP, the MAC read from the remote VTEP's own bridge
+    (what it advertises). Only for a route zebra installed: a route or a Rmac BGP lacks
+    stays missing. The L3VNIs found lacking, by name."""
+    macs = _bridge_macs(twin) if install else {}
+    lacking: list[str] = []
+    for node in twin.nodes:
+        for vrf, vni in node.l3vnis:
+            vrf_ns = vrf_namespace(node.namespace, vrf)
+            missing = unresolved_vteps(vrf_ns, vni)
+            if not missing:
+                continue
+            lacking.append(f"{node.name} {vrf} (VNI {vni})")
+            # an IPv6 route's next hop is the VTEP as an IPv4-mapped address
+            found = {
+                g: macs[(v, vni)] for g in missing if (v := g.removeprefix("::ffff:"), vni) in macs
+            }
+            neighbours = [
+                f"neigh replace {g} lladdr {m} dev br{vni} nud noarp" for g, m in found.items()
+            ]
+            forwarding = [
+                *(
+                    f"fdb replace {m} dev vx{vni} master static"
+                    for m in sorted(set(found.values()))
+                ),
+                *(
+                    f"fdb replace {m} dev vx{vni} dst {g} self extern_learn"
+                    for g, m in sorted(found.items())
+                    if ":" not in g
+                ),
+            ]
+            for tool, lines in (("bridge", forwarding), ("ip", neighbours)):
+                if lines:
+                    subprocess.run(
+                        [tool, "-n", vrf_ns, "-batch", "-"],
+                        input="\n".join(sorted(lines)) + "\n",
+                        text=True,
+                        capture_output=True,
+                        check=False,
+                    )
+    return lacking
 
 
 def pings(targets: list[tuple[str, str]], patience: float = 30.0) -> list[bool]:
