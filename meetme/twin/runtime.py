@@ -439,16 +439,16 @@ def _bridge_macs(twin: Twin) -> dict[tuple[str, int], str]:
     return macs
 
 
-def repair_l3vnis(twin: Twin, install: bool = True) -> list[str]:
+def repair_l3vnis(twin: Twin) -> list[str]:
     """FRR 8.4's zebra now and then installs a VRF route through a remote VTEP over the L3VNI
     without that VTEP's router MAC (BGP holds the route with its Rmac; zebra's `show evpn
     rmac vni` lacks it; traffic through that VTEP is dropped; worse on a busy machine, and
-    taking the VNI down and up does not cure it). With `install`, the twin installs what
-    zebra would: the neighbour entry VTEP -> router MAC on the VNI's bridge and the MAC's
-    forwarding entries towards the VTEP, the MAC read from the remote VTEP's own bridge
-    (what it advertises). Only for a route zebra installed: a route or a Rmac BGP lacks
-    stays missing. The L3VNIs found lacking, by name."""
-    macs = _bridge_macs(twin) if install else {}
+    taking the VNI down and up does not cure it). The twin installs what zebra would: the
+    neighbour entry VTEP -> router MAC on the VNI's bridge and the MAC's forwarding entries
+    towards the VTEP, the MAC read from the remote VTEP's own bridge (what it advertises).
+    Only for a route zebra installed: a route or a Rmac BGP lacks stays missing. The L3VNIs
+    found lacking, by name."""
+    macs = _bridge_macs(twin)
     lacking: list[str] = []
     for node in twin.nodes:
         for vrf, vni in node.l3vnis:

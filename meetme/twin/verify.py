@@ -68,7 +68,7 @@ class Verifier:
         self,
         twin: Twin,
         query: Query = runtime.vtysh_json,
-        repair: Callable[[Twin, bool], list[str]] = runtime.repair_l3vnis,
+        repair: Callable[[Twin], list[str]] = runtime.repair_l3vnis,
     ) -> None:
         self.twin = twin
         self.query = query
@@ -162,7 +162,8 @@ class Verifier:
             time.sleep(1.0)
         # then the data plane of the L3VNIs, where FRR 8.4 may have left a router MAC out
         # (runtime.repair_l3vnis)
-        self.repaired += self.repair(self.twin, True)
+        # each settle (after every failover too) may repair again: each L3VNI named once
+        self.repaired += [n for n in self.repair(self.twin) if n not in self.repaired]
         return time.monotonic() - started
 
     def _devices(self) -> list[str]:
