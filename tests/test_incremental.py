@@ -270,12 +270,17 @@ def test_without_a_private_folder_no_hash_is_trusted(
     assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew, 0 file(s)")
 
 
-def test_check_after_one_change_redoes_that_device_only(
-    example: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+@pytest.fixture
+def lf4_moved(example: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Noted:
+    """The example rendered, then aus1-lf4's management address moved; what is rendered from
+    then on is noted."""
     render()
     replace_in(example / "intent/aus1/devices.yaml", *LF4_MGMT)
-    done = Noted(tmp_path / "noted.log", monkeypatch)
+    return Noted(tmp_path / "noted.log", monkeypatch)
+
+
+def test_check_after_one_change_redoes_that_device_only(lf4_moved: Noted) -> None:
+    done = lf4_moved
     check = runner.invoke(app, ["check", "--jobs", "1"])
     assert check.exit_code == 1
     assert check.stdout.splitlines()[0].endswith("rendered/aus1/aus1-lf4.cfg")
@@ -283,6 +288,19 @@ def test_check_after_one_change_redoes_that_device_only(
     done.clear()
     assert runner.invoke(app, ["check", "--jobs", "1", "--full"]).exit_code == 1
     assert len(done()) == DEVICES
+
+
+def test_lint_reads_back_unchanged_devices_and_says_what_a_full_lint_says(
+    example: Path, lf4_moved: Noted
+) -> None:
+    done = lf4_moved
+    again = runner.invoke(app, ["lint", "--jobs", "1"])
+    assert done() == ["rendered/aus1/aus1-lf4.cfg"]  # the config lint read the others back
+    done.clear()
+    (example / "rendered" / HASHES).unlink()
+    full = runner.invoke(app, ["lint", "--jobs", "1"])
+    assert len(done()) == DEVICES
+    assert (again.exit_code, again.stdout) == (full.exit_code, full.stdout)
 
 
 def test_a_failed_render_writes_nothing_not_even_the_hashes(example: Path) -> None:

@@ -113,3 +113,39 @@ def test_every_option_help_is_printed_whole(
     output = CliRunner().invoke(app, [*path, "--help"]).output
     text = " ".join(str(getattr(param, "help", "")).split()).replace("\\[", "[")
     assert text in " ".join(output.split())
+
+
+def test_script_leaves_with_mains_status_and_every_byte_written(tmp_path: Path) -> None:
+    """`python -m meetme` leaves without tearing the interpreter down (cli.script); what it
+    printed into a pipe is all there, and its exit status is the command's."""
+    whole = CliRunner().invoke(app, ["rules", "--format", "markdown"])
+    piped = subprocess.run(
+        [sys.executable, "-m", "meetme", "rules", "--format", "markdown"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert piped.returncode == 0
+    assert len(piped.stdout) > 65536  # more than any pipe's buffer: flushed at the end
+    assert piped.stdout == whole.stdout
+    unknown = subprocess.run(
+        [sys.executable, "-m", "meetme", "explain", "NO-SUCH-RULE"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == "unknown rule 'NO-SUCH-RULE'; `meetme rules` lists them"
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "said"),
+    [(None, 0, ""), (0, 0, ""), (3, 3, ""), ("gone wrong", 1, "gone wrong\n")],
+)
+def test_exit_status_is_pythons_own(
+    code: object, status: int, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meetme.cli import _exit_status
+
+    assert _exit_status(code) == status
+    assert capsys.readouterr().err == said

@@ -10,7 +10,6 @@ AS-path loop check and route maps would pass it on.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -23,6 +22,8 @@ from meetme.generators.model import (
     PrefixList,
     RouteMapEntry,
 )
+
+from meetme.core import addresses
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,9 @@ class Verdict:
 
 
 def prefix_list_permits(plist: PrefixList, prefix: str) -> bool:
-    route = ipaddress.ip_network(prefix)
+    route = addresses.network(prefix)
     for entry in plist.entries:
-        net = ipaddress.ip_network(entry.prefix)
+        net = addresses.network(entry.prefix)
         if route.version != net.version or not route.subnet_of(net):  # type: ignore[arg-type]
             continue
         low = entry.ge if entry.ge is not None else net.prefixlen

@@ -12,7 +12,6 @@ our aggregates to Internet parties and only the declared prefixes to a cloud.
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass, field
 
 from meetme.generators.model import (
@@ -31,6 +30,7 @@ from meetme.generators.resolve.edge_sessions import (
     ExternalSession,
 )
 
+from meetme.core import addresses
 from meetme.core.numbering import (
     DOCUMENTATION_ASNS,
     PRIVATE_ASNS,
@@ -204,7 +204,7 @@ def _import_entries(
         bogons = [
             p
             for p in (BOGONS_V4 if afi == "ipv4" else BOGONS_V6)
-            if not (lab and documentation_prefix(ipaddress.ip_network(p)))
+            if not (lab and documentation_prefix(addresses.network(p)))
         ]
         deny(
             "bogon prefixes",

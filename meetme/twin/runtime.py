@@ -461,20 +461,16 @@ def repair_l3vnis(twin: Twin) -> list[str]:
             found = {
                 g: macs[(v, vni)] for g in missing if (v := g.removeprefix("::ffff:"), vni) in macs
             }
-            neighbours = [
+            neighbours = {
                 f"neigh replace {g} lladdr {m} dev br{vni} nud noarp" for g, m in found.items()
-            ]
-            forwarding = [
-                *(
-                    f"fdb replace {m} dev vx{vni} master static"
-                    for m in sorted(set(found.values()))
-                ),
-                *(
-                    f"fdb replace {m} dev vx{vni} dst {g} self extern_learn"
-                    for g, m in sorted(found.items())
-                    if ":" not in g
-                ),
-            ]
+            }
+            # the MAC behind the VXLAN device, and sent to the VTEP (an IPv4 address, also
+            # when an IPv6 route found it lacking): what zebra installs with a router MAC
+            forwarding = {f"fdb replace {m} dev vx{vni} master static" for m in found.values()}
+            forwarding |= {
+                f"fdb replace {m} dev vx{vni} dst {g.removeprefix('::ffff:')} self extern_learn"
+                for g, m in found.items()
+            }
             for tool, lines in (("bridge", forwarding), ("ip", neighbours)):
                 if lines:
                     subprocess.run(
