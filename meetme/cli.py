@@ -332,7 +332,7 @@ def lint_command(
     if report_file is not None:  # refused before the intent is even read
         protected = {
             "the intent folder": intent_dir,
-            "the rendered folder": repository(repo) / "rendered",
+            "the rendered folder": rendered,
         }
         check_report_path(report_file, protected, is_lint_report)
     # devices unchanged since the last render: their CFG-* hits read back, not linted again

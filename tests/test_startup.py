@@ -115,7 +115,7 @@ def test_every_option_help_is_printed_whole(
     assert text in " ".join(output.split())
 
 
-def test_script_leaves_with_mains_status_and_every_byte_written(tmp_path: Path) -> None:
+def test_script_leaves_with_mains_status_and_every_byte_written() -> None:
     """`python -m meetme` leaves without tearing the interpreter down (cli.script); what it
     printed into a pipe is all there, and its exit status is the command's."""
     whole = CliRunner().invoke(app, ["rules", "--format", "markdown"])
