@@ -338,3 +338,47 @@ def test_dci008_a_border_moved_to_another_role_is_a_finding_not_a_stop(dci: Path
     devices.write_text(text[:at] + text[at:].replace("role: border", "role: super_spine", 1))
     (message,) = found(dci, "DCI-008")
     assert "aus1-br1 is a super_spine; write one of the borders: aus1-br2" in message
+
+
+# ---- DCI-009: a circuit carries routing --------------------------------------------------------
+
+SRV6 = "intent/srv6.yaml"
+MEL1_OUT = "mel1: {id: 2, devices: []}"  # the example's: mel1's EOS borders take no locator
+
+
+def test_dci009_circuits_to_borders_outside_the_domain_are_dark(dci: Path) -> None:
+    assert MEL1_OUT in (dci.parents[1] / SRV6).read_text()
+    assert found(dci, "DCI-009") == [
+        f"intent/dci.yaml:{line_of(dci, 'syd-mel-1:')}: circuit syd-mel-1 carries no routing: "
+        "mel1-br1 is outside the SRv6 domain, the only routing meetme runs between sites; list "
+        "mel1-br1 in srv6.sites.mel1.devices, or the circuit stays dark",
+        f"intent/dci.yaml:{line_of(dci, 'syd-mel-2:')}: circuit syd-mel-2 carries no routing: "
+        "mel1-br2 is outside the SRv6 domain, the only routing meetme runs between sites; list "
+        "mel1-br2 in srv6.sites.mel1.devices, or the circuit stays dark",
+    ]
+
+
+def test_dci009_both_ends_in_the_domain_carry_routing(dci: Path) -> None:
+    # mel1's borders take locators (PLAT-018 then says EOS cannot run SRv6 L3VPN: not this rule)
+    replace_in(dci.parents[1] / SRV6, MEL1_OUT, "mel1: {id: 2}")
+    assert found(dci, "DCI-009") == []
+
+
+def test_dci009_one_end_out_darkens_its_circuit_only_and_names_that_end(dci: Path) -> None:
+    srv6 = dci.parents[1] / SRV6
+    replace_in(srv6, MEL1_OUT, "mel1: {id: 2}")
+    replace_in(srv6, "devices: [aus1-br1, aus1-br2,", "devices: [aus1-br1,")
+    (message,) = found(dci, "DCI-009")
+    assert message.startswith(f"intent/dci.yaml:{line_of(dci, 'syd-mel-2:')}: circuit syd-mel-2 ")
+    assert "aus1-br2 is outside the SRv6 domain" in message and "mel1" not in message
+
+
+def test_dci009_without_any_srv6_domain_every_circuit_is_dark(dci: Path) -> None:
+    (dci.parents[1] / SRV6).unlink()
+    messages = found(dci, "DCI-009")
+    assert len(messages) == 2
+    assert all(
+        "the intent declares no SRv6 domain (srv6:), the only routing meetme runs between "
+        "sites; declare one with both sites, or the circuit stays dark" in m
+        for m in messages
+    )

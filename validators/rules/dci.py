@@ -12,6 +12,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from meetme.generators.resolve.dci import RISK_KINDS, capacity_gbps, pair_figures, pair_of, risks
+from meetme.generators.resolve.srv6 import locators
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.hardware import port_problem
 
@@ -395,3 +396,37 @@ def dci_lands_on_borders(ctx: SiteContext) -> Iterator[Hit]:
                     f"write one of the borders: {', '.join(borders) or 'none defined'}",
                     (*circuit.path, side, "device"),
                 )
+
+
+@rule(
+    "DCI-009",
+    "warning",
+    "A DCI circuit carries inter-site routing: the border at each end is in the SRv6 domain",
+    "meetme routes between sites over SRv6 only: IS-IS runs on a DCI port, and the VPN "
+    "sessions that carry the tenant VRFs reach the far site, only where the border at each end "
+    "holds a locator (docs/srv6.md). A circuit with an end outside the domain is lit and "
+    "addressed but carries no route: no tenant reaches the other site over it, and the "
+    "capacity DCI-002 counts towards a need is there on paper only.",
+    "docs/standards.md#dci-009",
+)
+def dci_carries_routing(ctx: SiteContext) -> Iterator[Hit]:
+    intent = ctx.loaded.intent
+    inside = locators(intent)
+    for name, circuit in _circuits(ctx):
+        outside = [end for end in (circuit.a, circuit.b) if end.device not in inside]
+        if not outside:
+            continue
+        named = " and ".join(end.device for end in outside)
+        if intent.srv6 is None:
+            why = "the intent declares no SRv6 domain (srv6:)"
+            fix = "declare one with both sites"
+        else:
+            why = f"{named} {'is' if len(outside) == 1 else 'are'} outside the SRv6 domain"
+            fix = "list " + " and ".join(
+                f"{end.device} in srv6.sites.{end.site}.devices" for end in outside
+            )
+        yield Hit(
+            f"circuit {name} carries no routing: {why}, the only routing meetme runs between "
+            f"sites; {fix}, or the circuit stays dark",
+            circuit.path,
+        )
