@@ -193,3 +193,14 @@ def mixed_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
 
     secrets = {**SECRET_ENV, **NX_SECRET_ENV, **XR_SECRET_ENV}
     yield from _serve(build_mixed_lab(tmp_path), secrets, monkeypatch)
+
+
+# The lint report's last line, which `render` and `check` print before their own lines when the
+# intent has findings: the example has two (DCI-009: its circuits to mel1 carry no routing).
+_REPORT_END = re.compile(r"^\d+ error\(s\), \d+ warning\(s\)[^\n]*\n", re.M)
+
+
+def after_report(output: str) -> str:
+    """What a command printed after its lint report (all of it when there was none)."""
+    end = _REPORT_END.search(output)
+    return output[end.end() :] if end else output

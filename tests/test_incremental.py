@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_INTENT, replace_in
+from conftest import EXAMPLE_INTENT, after_report, replace_in
 from meetme.generators.platforms import PLATFORMS
 from test_diff import LF4_MGMT, git  # aus1-lf4's management address: its own config only
 from typer.testing import CliRunner
@@ -35,9 +35,10 @@ NXOS += ["mel1/mel1-lf104", "mel1/mel1-lf201", "mel1/mel1-lf202"]
 
 
 def render(*args: str) -> str:
+    """What `meetme render ARGS` printed after the example's lint report (two warnings)."""
     result = runner.invoke(app, ["render", *args])
     assert result.exit_code == 0, result.output
-    return result.stdout
+    return after_report(result.stdout)
 
 
 class Noted:
