@@ -11,13 +11,15 @@ from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
 
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve.dci import RISK_KINDS, capacity_gbps, pair_figures, pair_of, risks
 from meetme.generators.resolve.srv6 import locators
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.hardware import port_problem
 
 from meetme.core.hardware import NAMING, hardware
-from meetme.intent.schema_dci import Dci, DciCircuit
+from meetme.intent.schema import Device
+from meetme.intent.schema_dci import Dci, DciCircuit, DciEnd
 from meetme.intent.types import SPEED_GBPS
 
 # The slowest light can be in solid-core silica fibre: group index 1.46 (pure-silica-core
@@ -418,15 +420,24 @@ def dci_carries_routing(ctx: SiteContext) -> Iterator[Hit]:
             continue
         named = " and ".join(end.device for end in outside)
         if intent.srv6 is None:
-            why = "the intent declares no SRv6 domain (srv6:)"
-            fix = "declare one with both sites"
+            why, fixes = "the intent declares no SRv6 domain (srv6:)", ["declare one"]
         else:
             why = f"{named} {'is' if len(outside) == 1 else 'are'} outside the SRv6 domain"
-            fix = "list " + " and ".join(
-                f"{end.device} in srv6.sites.{end.site}.devices" for end in outside
-            )
+            fixes = [_to_join(intent.sites[end.site].devices[end.device], end) for end in outside]
         yield Hit(
             f"circuit {name} carries no routing: {why}, the only routing meetme runs between "
-            f"sites; {fix}, or the circuit stays dark",
+            f"sites; {'; '.join(fixes)}; until then the circuit stays dark",
             circuit.path,
         )
+
+
+def _to_join(device: Device, end: DciEnd) -> str:
+    """What takes one border into the SRv6 domain: listing it, where its platform can run
+    SRv6 L3VPN at all; else a platform that can (PLAT-018 refuses the others)."""
+    platform = PLATFORMS[device.platform]
+    if platform.srv6 is None or not platform.srv6.l3vpn:
+        return (
+            f"{end.device} runs {platform.title}, which has no SRv6 L3VPN (PLAT-018): that end "
+            "needs a platform with one"
+        )
+    return f"list {end.device} in srv6.sites.{end.site}.devices"
