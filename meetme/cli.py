@@ -676,8 +676,9 @@ def main() -> None:
 def script() -> NoReturn:
     """The console script and `python -m meetme`: `main`, then out of the process without
     tearing the interpreter down. A large site leaves millions of objects that Python would
-    free one by one (a quarter of a second at 1,040 devices, measured by benchmarks/run.py);
-    the operating system takes them back at once. Both streams are flushed first, since
+    free one by one (about a quarter of a second of `render` at 1,040 devices, timed from
+    outside the process against the end of `main`); the operating system takes them back at
+    once. Both streams are flushed first, since
     os._exit does not; `main` has already flushed standard output or failed on it."""
     try:
         main()

@@ -160,9 +160,9 @@ class Verifier:
             ):
                 break
             time.sleep(1.0)
-        # then the data plane of the L3VNIs, where FRR 8.4 may have left a router MAC out
-        # (runtime.repair_l3vnis)
-        # each settle (after every failover too) may repair again: each L3VNI named once
+        # then the L3VNIs' data plane, where FRR 8.4 may have left a router MAC out
+        # (runtime.repair_l3vnis); every settle (after each failover too) repairs again, and
+        # each L3VNI is named once
         self.repaired += [n for n in self.repair(self.twin) if n not in self.repaired]
         return time.monotonic() - started
 
