@@ -35,9 +35,10 @@ from meetme.outputs import (
 )
 
 if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the pipeline
+    from meetme.core.findings import Finding
     from meetme.gitdiff import DiffReport
     from meetme.pipeline import LintResult
-    from meetme.validators.engine import Finding, Rule
+    from meetme.validators.engine import Rule
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -327,7 +328,8 @@ def lint_command(
     Waivers (intent `waivers:`) turn matching findings into `waived`; the standards profile
     (intent `standards: {severity: {RULE: error}}`) changes a rule's severity.
     $MEETME_TODAY (YYYY-MM-DD) sets the day waivers expire against. Devices unchanged since
-    the last render (the rendered folder's content hashes) have their config lint read back."""
+    the last render (the rendered folder's content hashes) have their config lint read back;
+    an intent the last render linted, unchanged, has its findings read back."""
     intent_dir, rendered = _folders(repo, intent, None)
     if report_file is not None:  # refused before the intent is even read
         protected = {
@@ -335,6 +337,14 @@ def lint_command(
             "the rendered folder": rendered,
         }
         check_report_path(report_file, protected, is_lint_report)
+    from meetme.record import recorded_findings
+
+    # the intent the last render linted, unchanged: that lint's findings read back
+    recorded = recorded_findings(intent_dir, rendered)
+    if recorded is not None:
+        _emit_report(recorded, fmt, report_file)
+        errors = any(f.severity == "error" for f in recorded)
+        raise typer.Exit(EXIT_FINDINGS if errors else EXIT_OK)
     # devices unchanged since the last render: their CFG-* hits read back, not linted again
     result = _lint_or_exit(intent_dir, fmt, report_file, jobs, hashes_of=rendered)
     _emit_report(result.findings, fmt, report_file)

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from meetme.core.background import Background
+from meetme.core.findings import Finding
 from meetme.core.problems import IntentError, Location, Problem
 from meetme.hashes import Cache
 from meetme.intent.loader import display_path
 from meetme.intent.yaml_source import MAX_FILE_BYTES
 from meetme.outputs import HASHES
 from meetme.pipeline import device_models, lint, rendered_files
-from meetme.validators.engine import Finding
 
 MARKDOWN_BUDGET = 60_000  # GitHub refuses comments over 65,536 characters
 

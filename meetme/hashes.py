@@ -34,11 +34,7 @@ an entry serves only a model of the same digest).
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
-import os
-import secrets
-import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -48,12 +44,12 @@ from typing import Any
 import jinja2
 
 from meetme import devicework
-from meetme.core.userdir import private_dir
 from meetme.devicework import Hit, Outcome
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import environment, template_digest
-from meetme.outputs import HASHES, SNIFF_LIMIT, read_manifest
+from meetme.outputs import HASHES, read_manifest
+from meetme.record import RECORD, mac, read_small, sha256, signed, signing_key
 
 FORMAT = 1
 ABOUT = (
@@ -69,7 +65,7 @@ UNRENDERED = frozenset({"source"})
 
 
 def model_digest(model: DeviceModel) -> str:
-    return _sha(model.model_dump_json(exclude=set(UNRENDERED)).encode("utf-8"))
+    return sha256(model.model_dump_json(exclude=set(UNRENDERED)).encode("utf-8"))
 
 
 @dataclass(frozen=True)
@@ -94,7 +90,7 @@ class Cache:
         try:
             if HASHES not in (read_manifest(folder) or ()):
                 return None
-            data = _read_small(folder / HASHES)
+            data = read_small(folder / HASHES)
         except OSError:
             return None
         parsed = _json(data) if data is not None else None
@@ -109,7 +105,7 @@ class Cache:
         entries = {
             name: entry
             for name, raw in devices.items()
-            if (entry := _entry(raw)) and _signed(key, name, raw)
+            if (entry := _entry(raw)) and signed(key, name, raw)
         }
         return cls(folder, entries)
 
@@ -124,7 +120,7 @@ class Cache:
         files: dict[str, str] = {}
         for relative, expected in entry.files.items():
             data = self._file(relative)
-            if data is None or _sha(data) != expected:
+            if data is None or sha256(data) != expected:
                 return None
             try:
                 files[relative] = data.decode("utf-8")
@@ -139,7 +135,7 @@ class Cache:
         if Path(relative).is_absolute() or ".." in parts:
             return None
         try:
-            return _read_small(self.folder / relative)
+            return read_small(self.folder / relative)
         except OSError:
             return None
 
@@ -149,20 +145,23 @@ def _own_files(model: DeviceModel) -> set[str]:
     return {f"{model.site}/{model.hostname}{o.suffix}" for o in PLATFORMS[model.platform].files}
 
 
-def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]]) -> str:
-    """The hash file for (hostname, model digest, outcome) of every rendered device."""
+def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]], record: str | None = None) -> str:
+    """The hash file for (hostname, model digest, outcome) of every rendered device, with the
+    lint record (meetme/record.py) when there is one."""
     devices = sorted(outcomes)
     key = signing_key()
     lines = ["{", f'"about": {json.dumps(ABOUT)},', f'"stamp": {json.dumps(stamp())},']
+    if record is not None:
+        lines.append(f'"{RECORD}": {record},')
     lines.append('"devices": {')
     for index, (name, digest, outcome) in enumerate(devices):
         entry = {
             "model": digest,
             "templates": dict(sorted(outcome.templates.items())),
-            "files": {p: _sha(t.encode("utf-8")) for p, t in sorted(outcome.files.items())},
+            "files": {p: sha256(t.encode("utf-8")) for p, t in sorted(outcome.files.items())},
             "hits": [list(h) for h in outcome.hits],
         }
-        entry["mac"] = _mac(key, name, entry) if key is not None else ""
+        entry["mac"] = mac(key, name, entry) if key is not None else ""
         comma = "," if index < len(devices) - 1 else ""
         lines.append(f"{json.dumps(name)}: {json.dumps(entry, sort_keys=True)}{comma}")
     lines += ["}", "}"]
@@ -197,43 +196,6 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
-KEY_FILE = "hash-key"
-
-
-def signing_key() -> bytes | None:
-    """This user's key for the hash file's signatures, made on first use; None when the user
-    has no private meetme folder (then no hash file is ever trusted)."""
-    folder = private_dir("keys")
-    if folder is None:
-        return None
-    path = folder / KEY_FILE
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    else:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(32))
-    try:
-        data = _read_small(path)
-    except OSError:
-        return None
-    return data if data is not None and len(data) == 32 else None
-
-
-def _mac(key: bytes, name: str, entry: Mapping[str, Any]) -> str:
-    unsigned = {k: v for k, v in entry.items() if k != "mac"}
-    message = json.dumps([name, unsigned], sort_keys=True).encode("utf-8")
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
-
-
-def _signed(key: bytes, name: str, raw: Mapping[str, Any]) -> bool:
-    mac = raw.get("mac")
-    return isinstance(mac, str) and hmac.compare_digest(mac, _mac(key, name, raw))
-
-
 def _entry(raw: Any) -> Entry | None:
     if not isinstance(raw, dict):
         return None
@@ -260,26 +222,8 @@ def _hit(value: Any) -> bool:
     )
 
 
-def _read_small(path: Path) -> bytes | None:
-    """A regular file's bytes (never through a symbolic link), None if absent or too large."""
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > SNIFF_LIMIT:
-            return None
-        return handle.read()
-
-
 def _json(data: bytes) -> object:
     try:
         return json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError):
         return None
-
-
-def _sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

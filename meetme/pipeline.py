@@ -12,6 +12,7 @@ from pathlib import Path
 
 # Importing the catalogue registers every rule with the engine, which itself knows none of them.
 from meetme import catalogue, devicework  # noqa: F401
+from meetme.core.findings import SEVERITY_ORDER, Finding, Severity
 from meetme.core.problems import Location
 from meetme.devicework import Job, Outcome
 from meetme.generators.build.devices import build_models
@@ -21,8 +22,9 @@ from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
 from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import OWNED, folder_entries, write_folder
+from meetme.record import intent_key, record_json
 from meetme.validators.config_lint import needs_lint
-from meetme.validators.engine import RULES, SEVERITY_ORDER, Finding, Severity, run_rules
+from meetme.validators.engine import RULES, run_rules
 from meetme.validators.rules.flow import flow_findings
 from meetme.validators.rules.platform import has_gaps, platform_findings
 from meetme.validators.rules.srv6 import srv6_findings
@@ -49,6 +51,10 @@ class LintResult:
     # and the names of those read back from `cache` instead of rendered.
     outcomes: dict[str, tuple[str, Outcome]] = field(default_factory=dict)
     reused: set[str] = field(default_factory=set)
+    # The intent folder and its record key (meetme/record.py) taken before it was read: the
+    # hash file records these findings only if the key still holds when it is written.
+    intent_dir: Path | None = None
+    intent_key: str | None = None
 
     @property
     def errors(self) -> list[Finding]:
@@ -68,6 +74,7 @@ def lint(
     for tests; `configs=False` skips the config lint). `jobs` processes render and lint
     (None: the cores); devices whose content hashes in `cache` still hold are read back from
     its folder instead. Raises IntentError when unusable."""
+    key = intent_key(intent_dir) if configs and templates is None else None
     loaded = load_intent(intent_dir)
     fabrics = resolve_fabric(loaded)
     devices = sum(len(site.devices) for site in loaded.intent.sites.values())
@@ -79,6 +86,7 @@ def lint(
     else:
         findings = run_rules(loaded, dict(fabrics))
     result = LintResult(loaded, fabrics, findings, jobs=jobs, cache=cache)
+    result.intent_dir, result.intent_key = Path(intent_dir), key
     if configs and not result.errors:  # the gate `meetme render` uses: no model from bad intent
         _lint_rendered(result, Path(intent_dir).parent / "rendered", templates, built)
     return result
@@ -166,8 +174,13 @@ def rendered_files(result: LintResult) -> dict[str, str]:
 
 
 def hash_file(result: LintResult) -> str:
-    """The content hashes of every device `rendered_files` gave (meetme/hashes.py)."""
-    return hashes_text((name, d, o) for name, (d, o) in result.outcomes.items())
+    """The content hashes of every device `rendered_files` gave (meetme/hashes.py), and the
+    lint record when the intent is still the one linted (meetme/record.py)."""
+    record = None
+    key, folder = result.intent_key, result.intent_dir
+    if key is not None and folder is not None and intent_key(folder) == key:
+        record = record_json(key, result.findings)
+    return hashes_text(((name, d, o) for name, (d, o) in result.outcomes.items()), record)
 
 
 def render_all(

@@ -18,10 +18,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from itertools import groupby
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from meetme.core.findings import Finding
 from meetme.core.problems import Problem, printable
-from meetme.validators.engine import Finding, Rule
+
+if TYPE_CHECKING:  # the rule engine loads the schema and the fabric: printing needs neither
+    from meetme.validators.engine import Rule
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}

@@ -29,10 +29,10 @@ from meetme.generators.model import (
 )
 from meetme.generators.render import output_name, render_device, render_traced
 from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
-from meetme.validators.engine import Finding
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.core.findings import Finding
 from meetme.pipeline import device_models, lint
 
 DATA = Path(__file__).parent / "data" / "config_lint"

@@ -125,8 +125,7 @@ def test_github_annotations_carry_file_line_and_column(
 
 
 def test_github_escapes_what_would_end_a_command() -> None:
-    from meetme.validators.engine import Finding
-
+    from meetme.core.findings import Finding
     from meetme.core.problems import Location
     from meetme.report import github
 

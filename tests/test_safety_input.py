@@ -20,10 +20,10 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from meetme.validators.engine import Finding, WaivedBy
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.core.findings import Finding, WaivedBy
 from meetme.core.problems import Location, shown
 from meetme.intent import loader, yaml_source
 from meetme.intent.yaml_source import (

@@ -10,23 +10,16 @@ findings of their own (WAIVER-001..003).
 from __future__ import annotations
 
 import datetime
-import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from meetme.generators.resolve.fabric import SiteFabric
 
-from meetme.core.problems import Location
+from meetme.core.findings import SEVERITY_ORDER, Finding, Severity, WaivedBy, current_date
 from meetme.intent.loader import LoadedIntent
 from meetme.intent.schema import Site
 
-Severity = Literal["error", "warning", "info"]
-# what a finding is reported as: a rule's severity (maybe overridden), or waived
-ReportedSeverity = Literal["error", "warning", "info", "waived"]
 Path_ = tuple[str | int, ...]
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2, "waived": 3}
-TODAY_VARIABLE = "MEETME_TODAY"  # YYYY-MM-DD: the day waivers are judged against
 
 
 @dataclass(frozen=True)
@@ -35,60 +28,6 @@ class Hit:
 
     message: str
     path: Path_
-
-
-@dataclass(frozen=True)
-class WaivedBy:
-    """The waiver that covers a finding, and what the finding would be without it."""
-
-    location: Location
-    owner: str
-    reason: str
-    expires: datetime.date
-    severity: Severity
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "file": self.location.file,
-            "line": self.location.line,
-            "owner": self.owner,
-            "reason": self.reason,
-            "expires": self.expires.isoformat(),
-            "severity": self.severity,
-        }
-
-    def __str__(self) -> str:
-        return (
-            f"waived by {self.location.file}:{self.location.line} "
-            f"(owner {self.owner}, until {self.expires.isoformat()}): {self.reason}"
-        )
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    severity: ReportedSeverity
-    message: str
-    location: Location
-    path: str  # dotted object path, e.g. sites.aus1.devices.aus1-br2.room
-    waived_by: WaivedBy | None = None
-
-    def as_dict(self) -> dict[str, object]:
-        found: dict[str, object] = {
-            "rule": self.rule,
-            "severity": self.severity,
-            "message": self.message,
-            "file": self.location.file,
-            "line": self.location.line,
-            "column": self.location.column,
-            "path": self.path,
-        }
-        if self.waived_by is not None:
-            found["waiver"] = self.waived_by.as_dict()
-        return found
-
-    def __str__(self) -> str:
-        return f"{self.location}: {self.severity}[{self.rule}]: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -166,17 +105,6 @@ def run_rules(
     return sorted(
         reported, key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message)
     )
-
-
-def current_date() -> datetime.date:
-    """$MEETME_TODAY when set (tests, or replaying an old CI run), else the real date."""
-    value = os.environ.get(TODAY_VARIABLE, "").strip()
-    if not value:
-        return datetime.date.today()
-    try:
-        return datetime.date.fromisoformat(value)
-    except ValueError:
-        raise ValueError(f"{TODAY_VARIABLE}={value!r} is not a date (YYYY-MM-DD)") from None
 
 
 def covers(waived_object: str, path: str) -> bool:

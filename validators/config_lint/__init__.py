@@ -47,8 +47,9 @@ from meetme.validators.config_lint.sessions import (
     IMPORT_POLICY,
     PREFIX_LIMIT,
 )
-from meetme.validators.engine import RULES, Finding, Hit, Severity, SiteContext, rule
+from meetme.validators.engine import RULES, Hit, SiteContext, rule
 
+from meetme.core.findings import Finding, Severity
 from meetme.core.problems import Location
 
 if TYPE_CHECKING:

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
-from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
+from meetme.validators.engine import RULES, Hit, SiteContext, rule
 from meetme.validators.policy_eval import Route, Verdict, evaluate
 
 from meetme.core import addresses
+from meetme.core.findings import Finding
 from meetme.intent.loader import LoadedIntent
 
 EXPORT_ORIGINATED = "FLOW-001"

@@ -19,8 +19,9 @@ from collections.abc import Iterable, Iterator
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS, Gap, Platform
 from meetme.generators.platforms import gaps as limits
-from meetme.validators.engine import RULES, Finding, Hit, SiteContext, rule
+from meetme.validators.engine import RULES, Hit, SiteContext, rule
 
+from meetme.core.findings import Finding
 from meetme.intent.interfaces import GRAMMARS, foreign_name, platforms_naming, sample
 from meetme.intent.loader import LoadedIntent
 from meetme.intent.schema import Site

@@ -23,9 +23,10 @@ from meetme.generators.resolve.srv6 import (
     locators,
     members,
 )
-from meetme.validators.engine import RULES, Finding, Hit, Path_, SiteContext, rule
+from meetme.validators.engine import RULES, Hit, Path_, SiteContext, rule
 from meetme.validators.policy_eval import Route, evaluate
 
+from meetme.core.findings import Finding
 from meetme.intent.loader import LoadedIntent
 from meetme.intent.schema import Intent
 from meetme.intent.schema_srv6 import Srv6

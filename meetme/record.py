@@ -1,0 +1,288 @@
+"""The lint record: what `meetme lint` reported on an intent, kept with the last render so that
+linting the same intent again reads the findings back instead of working them out.
+
+`render` adds it to the rendered folder's hash file (meetme/hashes.py) with the findings of
+the lint it ran first. Those findings are a function of these inputs only, and the record's
+key is the digest of all of them:
+
+- every file and folder under the intent folder, by name and bytes (a symbolic link by its
+  target; anything else, such as a device file, and there is no record);
+- meetme's own code and data: every file of its packages (rules, schema, builders, templates,
+  hardware catalogue);
+- the Python interpreter and the installed distributions (each one's name and version);
+- the day waivers are judged on (core.findings.current_date: $MEETME_TODAY or the date);
+- the working directory and the intent folder as given, which every finding's file name is
+  written relative to.
+
+The key is taken before the render reads the intent and again after it has linted; the
+record is written only when both agree, so a file edited during the run never gets findings
+that were not worked out from it. Like the rest of the hash file, the record is signed with
+this user's key (an HMAC-SHA256, the key in the user's private meetme folder), so a hand-made
+record, or one from another user or machine, is never read back.
+
+A lint that finds the record, signed and with the key of the intent as it is now, prints
+exactly what linting would print; any other lint (a changed intent, another meetme, another
+day, no render yet) lints in full.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import importlib.util
+import json
+import os
+import secrets
+import stat
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from meetme.core.findings import Finding, WaivedBy, current_date
+from meetme.core.problems import Location
+from meetme.core.userdir import private_dir
+from meetme.outputs import HASHES, SNIFF_LIMIT, read_manifest
+
+FORMAT = 1
+# meetme's packages: all of its code and data (the installed layout maps the design card's
+# top-level folders into these)
+PACKAGES = ("meetme", "meetme.generators", "meetme.validators", "meetme.templates")
+# what meetme imports to lint and render, by module (found without being imported)
+DEPENDENCIES = ("jinja2", "markupsafe", "pydantic", "pydantic_core", "yaml", "netaddr")
+RECORD = "intent"  # the hash file's member holding the record
+MAX_INTENT_BYTES = 256 * 1024 * 1024  # beyond this the intent is linted, not digested
+
+
+def intent_key(intent_dir: Path) -> str | None:
+    """The digest of everything a lint of `intent_dir` depends on, None when one of those
+    cannot be read in full (then there is no record to write or to read)."""
+    try:
+        today = current_date()
+    except ValueError:  # a malformed $MEETME_TODAY: the lint itself says so
+        return None
+    files = _folder_digest(intent_dir)
+    if files is None:
+        return None
+    parts = {
+        "format": FORMAT,
+        "python": sys.version,
+        "code": _code_digest(),
+        "installed": _installed(),
+        "today": today.isoformat(),
+        "cwd": str(Path.cwd().resolve()),
+        "intent": [str(intent_dir), str(Path(intent_dir).resolve())],
+        "files": files,
+    }
+    return sha256(json.dumps(parts, sort_keys=True).encode("utf-8"))
+
+
+def _folder_digest(folder: Path) -> str | None:
+    """Every name under `folder` with its kind and content, never following a link."""
+    digest = hashlib.sha256()
+    total = 0
+    try:
+        for root, folders, files in os.walk(folder, onerror=_raise):
+            folders.sort()
+            relative = os.path.relpath(root, folder)
+            digest.update(f"dir\0{relative}\0".encode("utf-8", "surrogateescape"))
+            for name in sorted(files + [f for f in folders if os.path.islink(f"{root}/{f}")]):
+                path = os.path.join(root, name)
+                info = os.lstat(path)
+                label = f"{relative}/{name}".encode("utf-8", "surrogateescape")
+                if stat.S_ISLNK(info.st_mode):
+                    target = os.readlink(path).encode("utf-8", "surrogateescape")
+                    digest.update(b"link\0" + label + b"\0" + target + b"\0")
+                    continue
+                if not stat.S_ISREG(info.st_mode):
+                    return None
+                total += info.st_size
+                if total > MAX_INTENT_BYTES:
+                    return None
+                data = _read_regular(path)
+                if data is None:
+                    return None
+                digest.update(b"file\0" + label + b"\0" + sha256(data).encode("ascii") + b"\0")
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def _raise(error: OSError) -> None:
+    raise error  # a folder that cannot be listed: not all of the intent is known
+
+
+def _read_regular(path: str) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read()
+
+
+_CODE: list[str] = []
+
+
+def _code_digest() -> str:
+    """Every file of meetme's packages (sources, templates, data), by name and bytes."""
+    if not _CODE:
+        digest = hashlib.sha256()
+        for package in PACKAGES:
+            spec = importlib.util.find_spec(package)
+            folders = spec.submodule_search_locations if spec is not None else None
+            for top in folders or ():
+                for root, below, files in os.walk(top):
+                    below[:] = sorted(f for f in below if f != "__pycache__")
+                    for name in sorted(files):
+                        if name.endswith(".pyc"):
+                            continue
+                        path = os.path.join(root, name)
+                        with open(path, "rb") as handle:
+                            data = handle.read()
+                        label = f"{package}/{os.path.relpath(path, top)}"
+                        digest.update(label.encode("utf-8", "surrogateescape") + b"\0")
+                        digest.update(data + b"\0")
+        _CODE.append(digest.hexdigest())
+    return _CODE[0]
+
+
+def _installed() -> list[str]:
+    """The distributions installed where meetme's dependencies are (each one's metadata
+    folder: name and version): an upgraded Jinja2, pydantic or PyYAML changes the key."""
+    places: set[str] = set()
+    for module in DEPENDENCIES:
+        spec = importlib.util.find_spec(module)
+        if spec is not None and spec.origin:
+            places.add(os.path.dirname(os.path.dirname(spec.origin)))
+    found: list[str] = []
+    for place in sorted(places):
+        try:
+            names = os.listdir(place)
+        except OSError:
+            continue
+        found += sorted(n for n in names if n.endswith((".dist-info", ".egg-info")))
+    return found
+
+
+def record_json(key: str, findings: list[Finding]) -> str:
+    """The record as the hash file holds it: the key, the findings in report order, signed."""
+    record: dict[str, Any] = {"key": key, "findings": [_finding(f) for f in findings]}
+    signing = signing_key()
+    record["mac"] = mac(signing, RECORD, record) if signing is not None else ""
+    return json.dumps(record, sort_keys=True)
+
+
+def recorded_findings(intent_dir: Path, rendered: Path) -> list[Finding] | None:
+    """The findings `render` recorded in `rendered` for this very intent, if it did."""
+    try:
+        if HASHES not in (read_manifest(rendered) or ()):
+            return None
+        data = read_small(rendered / HASHES)
+    except OSError:
+        return None
+    if data is None:
+        return None
+    try:
+        record = json.loads(data.decode("utf-8")).get(RECORD)
+    except (ValueError, RecursionError, AttributeError):
+        return None
+    key = signing_key()
+    if not isinstance(record, dict) or key is None or not signed(key, RECORD, record):
+        return None
+    if record.get("key") != intent_key(intent_dir):
+        return None
+    try:
+        return [_read_finding(raw) for raw in record["findings"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _finding(finding: Finding) -> list[Any]:
+    waiver = finding.waived_by
+    where = finding.location
+    return [
+        finding.rule,
+        finding.severity,
+        finding.message,
+        [where.file, where.line, where.column],
+        finding.path,
+        None
+        if waiver is None
+        else [
+            [waiver.location.file, waiver.location.line, waiver.location.column],
+            waiver.owner,
+            waiver.reason,
+            waiver.expires.isoformat(),
+            waiver.severity,
+        ],
+    ]
+
+
+def _read_finding(raw: list[Any]) -> Finding:
+    rule, severity, message, where, path, waiver = raw
+    waived_by = None
+    if waiver is not None:
+        at, owner, reason, expires, was = waiver
+        waived_by = WaivedBy(
+            Location(*at), owner, reason, datetime.date.fromisoformat(expires), was
+        )
+    return Finding(rule, severity, message, Location(*where), path, waived_by)
+
+
+KEY_FILE = "hash-key"
+
+
+def signing_key() -> bytes | None:
+    """This user's key for the hash file's signatures, made on first use; None when the user
+    has no private meetme folder (then no hash file is ever trusted)."""
+    folder = private_dir("keys")
+    if folder is None:
+        return None
+    path = folder / KEY_FILE
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    else:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(32))
+    try:
+        data = read_small(path)
+    except OSError:
+        return None
+    return data if data is not None and len(data) == 32 else None
+
+
+def mac(key: bytes, name: str, entry: Mapping[str, Any]) -> str:
+    unsigned = {k: v for k, v in entry.items() if k != "mac"}
+    message = json.dumps([name, unsigned], sort_keys=True).encode("utf-8")
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def signed(key: bytes, name: str, raw: Mapping[str, Any]) -> bool:
+    found = raw.get("mac")
+    return isinstance(found, str) and hmac.compare_digest(found, mac(key, name, raw))
+
+
+def read_small(path: Path) -> bytes | None:
+    """A regular file's bytes (never through a symbolic link), None if absent or too large."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > SNIFF_LIMIT:
+            return None
+        return handle.read()
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
