@@ -29,6 +29,7 @@ from meetme.outputs import (
     check_compare_target,
     check_render_target,
     check_report_path,
+    compare_rendered,
     is_lint_report,
     is_schema,
     write_file,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:  # heavy imports stay lazy: `meetme rules` must not load the p
     from meetme.core.findings import Finding
     from meetme.gitdiff import DiffReport
     from meetme.pipeline import LintResult
+    from meetme.record import Recorded
     from meetme.validators.engine import Rule
 
 out = Console(highlight=False, soft_wrap=True)
@@ -277,6 +279,15 @@ def _lint_or_exit(
         _unusable(exc, fmt, report_file)
 
 
+def _as_last_rendered(intent_dir: Path, target: Path, exactly: bool = True) -> Recorded | None:
+    """What the last render wrote into `target`, read back (meetme/record.py), when it was of
+    this very intent and every file it wrote is still as written; `exactly`: and the folder
+    holds nothing else, so that a render now would write nothing."""
+    from meetme.record import read_back
+
+    return read_back(target, intent_dir, exactly=exactly)
+
+
 def _print_findings(findings: list[Finding], fmt: Format) -> None:
     _emit_report(findings, fmt, None)
 
@@ -387,10 +398,17 @@ def render_command(
     Devices whose model and templates are unchanged since the last render (content hashes in
     the folder's .meetme-hashes.json, which meetme owns) are not rendered again, and files
     whose text is unchanged are not rewritten."""
-    from meetme.pipeline import hash_file, write_rendered
-
     intent_dir, target = _folders(repo, intent, out_dir)
     check_render_target(target, intent_dir)  # refused before anything is read or written
+    kept = None if full else _as_last_rendered(intent_dir, target)
+    if kept is not None:  # the folder already holds exactly what this render would write
+        if kept.findings:
+            _print_findings(kept.findings, Format.text)
+        out.print(f"0 of {len(kept.mains)} device(s) rendered anew, 0 file(s) written")
+        out.print(f"rendered {len(kept.mains)} device(s) into {target}")
+        return
+    from meetme.pipeline import hash_file, write_rendered
+
     files, result = _render_or_exit(intent_dir, True, jobs, None if full else target)
     written = write_rendered(target, files, intent_dir, hash_file(result))
     devices = len(result.outcomes)
@@ -413,11 +431,13 @@ def check_command(
 
     Devices whose model, templates and files match the folder's content hashes are not
     rendered again; --full renders every one."""
-    from meetme.pipeline import compare_rendered
-
     intent_dir, target = _folders(repo, intent, out_dir)
     check_compare_target(target, intent_dir)
-    files, _ = _render_or_exit(intent_dir, False, jobs, None if full else target)
+    kept = None if full else _as_last_rendered(intent_dir, target, exactly=False)
+    if kept is not None:  # the intent the last render linted: its files, read back
+        files = kept.files
+    else:
+        files, _ = _render_or_exit(intent_dir, False, jobs, None if full else target)
     drift = compare_rendered(target, files)
     if drift.clean:
         out.print(f"{target}: {len(files)} file(s) match the intent")

@@ -26,6 +26,7 @@ from meetme.intent.loader import display_path
 from meetme.intent.yaml_source import MAX_FILE_BYTES
 from meetme.outputs import HASHES
 from meetme.pipeline import device_models, lint, rendered_files
+from meetme.record import read_back
 
 MARKDOWN_BUDGET = 60_000  # GitHub refuses comments over 65,536 characters
 
@@ -140,20 +141,25 @@ def diff_intent(
         # No hashes committed at the base (the usual case: .gitignore lists them): the working
         # tree's serve, as a cache keyed by model digest is exact for a base device whose model
         # is the one rendered there.
-        base_cache = None
+        base_folder = None
         if exists and rendered is not None:
-            base_cache = _base_cache(top, base, rendered, root) or cache
-        # The two sides share nothing: the base's renders in a second process meanwhile.
-        with Background(lambda: _render(root / relative, jobs, base_cache)) as base_side:
-            if not exists or problems:  # a refused file would be missing: compare as unusable
-                base_side.cancel()
-            head = _render(intent_dir, jobs, cache)  # a broken working tree is reported first
-            before = _Side({}, [])
-            try:
-                if exists and not problems:
-                    before = base_side.result()
-            except IntentError as exc:
-                problems = exc.problems
+            base_folder = _base_rendered(top, base, rendered, root)
+        base_cache = (Cache.load(base_folder) if base_folder else None) or cache
+        # The base is the intent the last render linted (its lint record, meetme/record.py):
+        # its findings and files are read back.
+        recorded = None
+        if exists and not problems and rendered is not None and cache is not None:
+            for folder in filter(None, (base_folder, rendered)):
+                recorded = recorded or read_back(folder, root / relative, intent_dir)
+        if recorded is not None:
+            head = _render(intent_dir, jobs, cache)
+            texts = {d: (main, recorded.files[main]) for d, main in recorded.mains.items()}
+            before = _Side(texts, recorded.findings)
+        else:
+            usable = exists and not problems  # a refused file would be missing: unusable
+            head, before, problems = _both_sides(
+                intent_dir, root / relative, jobs, (cache, base_cache), usable, problems
+            )
         moved = [_relocate(f, root, top) for f in before.findings]
         problems = [Problem(_moved(p.location, root, top), p.message, p.kind) for p in problems]
     devices = _device_diffs(before.files, head.files)
@@ -172,10 +178,34 @@ def diff_intent(
     )
 
 
-def _base_cache(top: Path, base: str, rendered: Path, root: Path) -> Cache | None:
-    """The content hashes of the rendered folder as committed at `base`, extracted under
-    `root` beside the base's intent, or None where the base has none. What the extraction
-    refuses (a link, an oversized file) is left out: those devices are rendered."""
+def _both_sides(
+    intent_dir: Path,
+    base_dir: Path,
+    jobs: int | None,
+    caches: tuple[Cache | None, Cache | None],
+    usable: bool,
+    problems: list[Problem],
+) -> tuple[_Side, _Side, list[Problem]]:
+    """(working tree, base, the base's problems), both rendered (`caches`: each side's
+    content hashes). The two sides share nothing: the base's renders in a second process
+    meanwhile. `usable`: false when the base has no intent or a file of it was refused."""
+    with Background(lambda: _render(base_dir, jobs, caches[1])) as base_side:
+        if not usable:
+            base_side.cancel()
+        head = _render(intent_dir, jobs, caches[0])  # a broken working tree is reported first
+        before = _Side({}, [])
+        try:
+            if usable:
+                before = base_side.result()
+        except IntentError as exc:
+            problems = exc.problems
+    return head, before, problems
+
+
+def _base_rendered(top: Path, base: str, rendered: Path, root: Path) -> Path | None:
+    """The rendered folder as committed at `base`, extracted under `root` beside the base's
+    intent, when it holds a hash file there; None where the base has none. What the
+    extraction refuses (a link, an oversized file) is left out: those devices are rendered."""
     try:
         relative = rendered.resolve().relative_to(top).as_posix()
     except ValueError:
@@ -183,7 +213,7 @@ def _base_cache(top: Path, base: str, rendered: Path, root: Path) -> Cache | Non
     if relative == "." or not _exists(top, base, f"{relative}/{HASHES}"):
         return None
     _extract(top, base, relative, root)
-    return Cache.load(root / relative)
+    return root / relative
 
 
 def _render(intent_dir: Path, jobs: int | None = 1, cache: Cache | None = None) -> _Side:

@@ -44,12 +44,22 @@ from typing import Any
 import jinja2
 
 from meetme import devicework
+from meetme.core.findings import Finding
 from meetme.devicework import Hit, Outcome
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import environment, template_digest
 from meetme.outputs import HASHES, read_manifest
-from meetme.record import RECORD, mac, read_small, sha256, signed, signing_key
+from meetme.record import (
+    RECORD_AT,
+    RECORD_LINE,
+    mac,
+    read_small,
+    record_json,
+    sha256,
+    signed,
+    signing_key,
+)
 
 FORMAT = 1
 ABOUT = (
@@ -145,14 +155,16 @@ def _own_files(model: DeviceModel) -> set[str]:
     return {f"{model.site}/{model.hostname}{o.suffix}" for o in PLATFORMS[model.platform].files}
 
 
-def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]], record: str | None = None) -> str:
+def hashes_text(
+    outcomes: Iterable[tuple[str, str, Outcome]],
+    record: tuple[str, list[Finding], Mapping[str, tuple[str, Mapping[str, str]]]] | None = None,
+) -> str:
     """The hash file for (hostname, model digest, outcome) of every rendered device, with the
-    lint record (meetme/record.py) when there is one."""
+    lint record (key, findings, devices: meetme/record.py) when there is one, on its own line
+    after the stamp, signing the digest of all the other lines."""
     devices = sorted(outcomes)
     key = signing_key()
     lines = ["{", f'"about": {json.dumps(ABOUT)},', f'"stamp": {json.dumps(stamp())},']
-    if record is not None:
-        lines.append(f'"{RECORD}": {record},')
     lines.append('"devices": {')
     for index, (name, digest, outcome) in enumerate(devices):
         entry = {
@@ -164,8 +176,11 @@ def hashes_text(outcomes: Iterable[tuple[str, str, Outcome]], record: str | None
         entry["mac"] = mac(key, name, entry) if key is not None else ""
         comma = "," if index < len(devices) - 1 else ""
         lines.append(f"{json.dumps(name)}: {json.dumps(entry, sort_keys=True)}{comma}")
-    lines += ["}", "}"]
-    return "\n".join(lines) + "\n"
+    lines += ["}", "}", ""]  # the last: after the final newline
+    if record is not None:
+        rest = sha256("\n".join(lines).encode("utf-8"))
+        lines.insert(RECORD_AT, f"{RECORD_LINE}{record_json(*record, rest)},")
+    return "\n".join(lines)
 
 
 _STAMP: dict[str, object] = {}

@@ -21,6 +21,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -542,3 +543,30 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+@dataclass
+class Drift:
+    missing: list[str]  # would be written, not on disk
+    extra: list[str]  # on disk, would not be written
+    changed: list[str]
+
+    @property
+    def clean(self) -> bool:
+        return not (self.missing or self.extra or self.changed)
+
+
+def compare_rendered(out_dir: Path, files: dict[str, str]) -> Drift:
+    """What differs between `out_dir` and `files`; meetme's marker and hashes are not. Links
+    and special files are never followed or read: they differ from any rendered file."""
+    on_disk: dict[str, bool] = {}  # relative name -> a regular file
+    if out_dir.is_dir():
+        on_disk = {name: regular for name, regular in folder_entries(out_dir) if name not in OWNED}
+    missing = sorted(set(files) - set(on_disk))
+    extra = sorted(set(on_disk) - set(files))
+    changed = sorted(
+        name
+        for name in set(files) & set(on_disk)
+        if not (on_disk[name] and _same_bytes(out_dir / name, files[name].encode("utf-8")))
+    )
+    return Drift(missing, extra, changed)

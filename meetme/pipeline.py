@@ -21,8 +21,8 @@ from meetme.generators.render import RenderError, output_name, settled
 from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
 from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
-from meetme.outputs import OWNED, folder_entries, write_folder
-from meetme.record import intent_key, record_json
+from meetme.outputs import write_folder
+from meetme.record import intent_key, sha256
 from meetme.validators.config_lint import needs_lint
 from meetme.validators.engine import RULES, run_rules
 from meetme.validators.rules.flow import flow_findings
@@ -178,8 +178,14 @@ def hash_file(result: LintResult) -> str:
     lint record when the intent is still the one linted (meetme/record.py)."""
     record = None
     key, folder = result.intent_key, result.intent_dir
-    if key is not None and folder is not None and intent_key(folder) == key:
-        record = record_json(key, result.findings)
+    models = device_models(result)
+    # only while the intent is still the one linted, and for a render of every device
+    if key and folder and set(models) == set(result.outcomes) and intent_key(folder) == key:
+        devices = {
+            name: (output_name(models[name]), {f: sha256(t.encode()) for f, t in o.files.items()})
+            for name, (_, o) in result.outcomes.items()
+        }
+        record = (key, result.findings, devices)
     return hashes_text(((name, d, o) for name, (d, o) in result.outcomes.items()), record)
 
 
@@ -209,35 +215,3 @@ def write_rendered(
     disappear with the old folder; if anything fails, `out_dir` is left exactly as it was.
     """
     return write_folder(out_dir, files, intent_dir, hashes)
-
-
-@dataclass
-class Drift:
-    missing: list[str]  # would be written, not on disk
-    extra: list[str]  # on disk, would not be written
-    changed: list[str]
-
-    @property
-    def clean(self) -> bool:
-        return not (self.missing or self.extra or self.changed)
-
-
-def compare_rendered(out_dir: Path, files: dict[str, str]) -> Drift:
-    """What differs between `out_dir` and `files`; meetme's marker and hashes are not. Links
-    and special files are never followed or read: they differ from any rendered file."""
-    on_disk: dict[str, bool] = {}  # relative name -> a regular file
-    if out_dir.is_dir():
-        on_disk = {name: regular for name, regular in folder_entries(out_dir) if name not in OWNED}
-    missing = sorted(set(files) - set(on_disk))
-    extra = sorted(set(on_disk) - set(files))
-    changed = sorted(
-        name
-        for name in set(files) & set(on_disk)
-        if not (on_disk[name] and _same_bytes(out_dir / name, files[name].encode("utf-8")))
-    )
-    return Drift(missing, extra, changed)
-
-
-def _same_bytes(path: Path, expected: bytes) -> bool:
-    # the size first: a huge file in rendered/ is never read into memory
-    return path.stat().st_size == len(expected) and path.read_bytes() == expected

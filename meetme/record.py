@@ -11,8 +11,8 @@ key is the digest of all of them:
   hardware catalogue);
 - the Python interpreter and the installed distributions (each one's name and version);
 - the day waivers are judged on (core.findings.current_date: $MEETME_TODAY or the date);
-- the working directory and the intent folder as given, which every finding's file name is
-  written relative to.
+- the working directory and where the intent folder is: every finding's file is named
+  relative to the one, from the other.
 
 The key is taken before the render reads the intent and again after it has linted; the
 record is written only when both agree, so a file edited during the run never gets findings
@@ -37,13 +37,22 @@ import secrets
 import stat
 import sys
 from collections.abc import Mapping
-from pathlib import Path
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from meetme.core.findings import Finding, WaivedBy, current_date
 from meetme.core.problems import Location
 from meetme.core.userdir import private_dir
-from meetme.outputs import HASHES, SNIFF_LIMIT, read_manifest
+from meetme.outputs import (
+    HASHES,
+    MARKER,
+    OWNED,
+    SNIFF_LIMIT,
+    folder_entries,
+    marker_text,
+    read_manifest,
+)
 
 FORMAT = 1
 # meetme's packages: all of its code and data (the installed layout maps the design card's
@@ -51,13 +60,16 @@ FORMAT = 1
 PACKAGES = ("meetme", "meetme.generators", "meetme.validators", "meetme.templates")
 # what meetme imports to lint and render, by module (found without being imported)
 DEPENDENCIES = ("jinja2", "markupsafe", "pydantic", "pydantic_core", "yaml", "netaddr")
-RECORD = "intent"  # the hash file's member holding the record
+RECORD = "intent"  # the hash file's member holding the record, on a line of its own
+RECORD_LINE = f'"{RECORD}": '
 MAX_INTENT_BYTES = 256 * 1024 * 1024  # beyond this the intent is linted, not digested
 
 
-def intent_key(intent_dir: Path) -> str | None:
+def intent_key(intent_dir: Path, shown_as: Path | None = None) -> str | None:
     """The digest of everything a lint of `intent_dir` depends on, None when one of those
-    cannot be read in full (then there is no record to write or to read)."""
+    cannot be read in full (then there is no record to write or to read). `shown_as`: the
+    folder its files are named after in findings, when not their own (`meetme diff` lints the
+    base's intent in a temporary folder and names its files as the working tree's)."""
     try:
         today = current_date()
     except ValueError:  # a malformed $MEETME_TODAY: the lint itself says so
@@ -72,7 +84,7 @@ def intent_key(intent_dir: Path) -> str | None:
         "installed": _installed(),
         "today": today.isoformat(),
         "cwd": str(Path.cwd().resolve()),
-        "intent": [str(intent_dir), str(Path(intent_dir).resolve())],
+        "intent": str(Path(shown_as or intent_dir).resolve()),
         "files": files,
     }
     return sha256(json.dumps(parts, sort_keys=True).encode("utf-8"))
@@ -168,37 +180,139 @@ def _installed() -> list[str]:
     return found
 
 
-def record_json(key: str, findings: list[Finding]) -> str:
-    """The record as the hash file holds it: the key, the findings in report order, signed."""
-    record: dict[str, Any] = {"key": key, "findings": [_finding(f) for f in findings]}
+@dataclass(frozen=True)
+class Recorded:
+    """What the last render wrote for an intent: its lint's findings, each device's main file,
+    and (read back by `read_back`) every file's text, rendered/-relative."""
+
+    findings: list[Finding]
+    mains: dict[str, str]  # device -> its main file
+    digests: dict[str, str]  # file -> sha256 of its bytes
+    rest: str  # sha256 of the hash file's other lines, as that render wrote them
+    files: dict[str, str] = field(default_factory=dict)
+
+
+def record_json(
+    key: str,
+    findings: list[Finding],
+    devices: Mapping[str, tuple[str, Mapping[str, str]]],
+    rest: str,
+) -> str:
+    """The record as the hash file holds it, on a line of its own: the key, the findings in
+    report order, each device's main file and file digests (device -> (main, {file:
+    sha256})) and the digest of the file's other lines (`rest`), signed."""
+    record: dict[str, Any] = {
+        "key": key,
+        "rest": rest,
+        "findings": [_finding(f) for f in findings],
+        "devices": {
+            name: {"main": main, "files": dict(sorted(files.items()))}
+            for name, (main, files) in sorted(devices.items())
+        },
+    }
     signing = signing_key()
     record["mac"] = mac(signing, RECORD, record) if signing is not None else ""
     return json.dumps(record, sort_keys=True)
 
 
-def recorded_findings(intent_dir: Path, rendered: Path) -> list[Finding] | None:
-    """The findings `render` recorded in `rendered` for this very intent, if it did."""
+def read_record(raw: object, key: str | None) -> Recorded | None:
+    """A hash file's record (its RECORD member, parsed), when it is signed by this user and
+    of the intent whose key is `key`; its files are not read."""
+    signing = signing_key()
+    if not isinstance(raw, dict) or key is None or signing is None:
+        return None
+    if not signed(signing, RECORD, raw) or raw.get("key") != key:
+        return None
     try:
-        if HASHES not in (read_manifest(rendered) or ()):
+        mains: dict[str, str] = {}
+        digests: dict[str, str] = {}
+        for name, device in raw["devices"].items():
+            mains[name] = str(device["main"])
+            digests.update({str(f): str(d) for f, d in device["files"].items()})
+        findings = [_read_finding(f) for f in raw["findings"]]
+        return Recorded(findings, mains, digests, str(raw["rest"]))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _hash_file(rendered: Path) -> tuple[bytes, dict[str, Any], set[str]] | None:
+    """The rendered folder's hash file: its bytes, parsed, and the files its marker lists."""
+    try:
+        listed = read_manifest(rendered)
+        if listed is None or HASHES not in listed:
             return None
         data = read_small(rendered / HASHES)
+        parsed = json.loads(data.decode("utf-8")) if data is not None else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    return (data, parsed, listed) if data is not None and isinstance(parsed, dict) else None
+
+
+RECORD_AT = 3  # the record's line in the hash file: after "{", "about" and "stamp"
+
+
+def rest_digest(lines: list[str]) -> str | None:
+    """The digest of a hash file's lines (split at each newline) but the record's; None when
+    the record is not where the hash file keeps it."""
+    if len(lines) <= RECORD_AT or not lines[RECORD_AT].startswith(RECORD_LINE):
+        return None
+    rest = lines[:RECORD_AT] + lines[RECORD_AT + 1 :]
+    return sha256("\n".join(rest).encode("utf-8"))
+
+
+def read_back(
+    rendered: Path, intent_dir: Path, shown_as: Path | None = None, exactly: bool = False
+) -> Recorded | None:
+    """What the last render into `rendered` wrote for the intent in `intent_dir` (its files
+    named as if it were in `shown_as`): the record with every file's text, each read back
+    with the digest the record gives. `exactly`: and the folder holds nothing else, its
+    marker and hash file as that render wrote them, so a render now would write nothing.
+    None when any of it does not hold."""
+    found = _hash_file(rendered)
+    if found is None:
+        return None
+    data, parsed, listed = found
+    recorded = read_record(parsed.get(RECORD), intent_key(intent_dir, shown_as))
+    if recorded is None:
+        return None
+    for relative, expected in recorded.digests.items():
+        parts = PurePosixPath(relative).parts
+        if relative not in listed or PurePosixPath(relative).is_absolute() or ".." in parts:
+            return None
+        try:
+            text = read_small(rendered / relative)
+        except OSError:
+            return None
+        if text is None or sha256(text) != expected:
+            return None
+        try:
+            recorded.files[relative] = text.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if exactly and not _holds_exactly(rendered, recorded, data):
+        return None
+    return recorded
+
+
+def _holds_exactly(rendered: Path, recorded: Recorded, hashes: bytes) -> bool:
+    """The folder holds the recorded files, its marker and the hash file as that render wrote
+    them, and nothing else."""
+    if rest_digest(hashes.decode("utf-8").split("\n")) != recorded.rest:
+        return False  # the other lines are not as that render wrote them
+    try:
+        on_disk = {name for name, _ in folder_entries(rendered)}
+        marker = read_small(rendered / MARKER)
     except OSError:
-        return None
-    if data is None:
-        return None
-    try:
-        record = json.loads(data.decode("utf-8")).get(RECORD)
-    except (ValueError, RecursionError, AttributeError):
-        return None
-    key = signing_key()
-    if not isinstance(record, dict) or key is None or not signed(key, RECORD, record):
-        return None
-    if record.get("key") != intent_key(intent_dir):
-        return None
-    try:
-        return [_read_finding(raw) for raw in record["findings"]]
-    except (KeyError, TypeError, ValueError):
-        return None
+        return False
+    expected = marker_text([*recorded.files, HASHES]).encode("utf-8")
+    return on_disk == set(recorded.files) | OWNED and marker == expected
+
+
+def recorded_findings(intent_dir: Path, rendered: Path) -> list[Finding] | None:
+    """The findings `render` recorded in `rendered` for this very intent, if it did."""
+    found = _hash_file(rendered)
+    recorded = read_record(found[1].get(RECORD), intent_key(intent_dir)) if found else None
+    return recorded.findings if recorded is not None else None
 
 
 def _finding(finding: Finding) -> list[Any]:

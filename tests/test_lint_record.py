@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import replace_in
+from test_diff import LF4_MGMT, git  # aus1-lf4's management address: its own config only
 from typer.testing import CliRunner
 
-from meetme import pipeline, record
+from meetme import gitdiff, pipeline, record
 from meetme.cli import app
 from meetme.intent.loader import LoadedIntent, load_intent
 from meetme.outputs import HASHES
@@ -25,22 +28,33 @@ COASTAL = "dci.circuits.syd-mel-coastal"  # DCI-009's object (a warning)
 
 
 class Lints:
-    """`pipeline.lint`, counted: how many times a command worked the lint out."""
+    """`pipeline.lint`, counted in a file: how many times a command worked the lint out, in
+    this process or a forked one (`meetme diff` lints the base's side in one)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.count = 0
+    def __init__(self, log: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.log = log
         real = pipeline.lint
 
-        def counted(*args: object, **kwargs: object) -> pipeline.LintResult:
-            self.count += 1
-            return real(*args, **kwargs)  # type: ignore[arg-type]
+        def counted(*args: Any, **kwargs: Any) -> pipeline.LintResult:
+            with log.open("a", encoding="utf-8") as noted:
+                noted.write(f"{args[0]}\n")
+            return real(*args, **kwargs)
 
         monkeypatch.setattr(pipeline, "lint", counted)
+        monkeypatch.setattr(gitdiff, "lint", counted)
+
+    @property
+    def count(self) -> int:
+        return len(self.log.read_text(encoding="utf-8").splitlines()) if self.log.exists() else 0
+
+    @count.setter
+    def count(self, value: int) -> None:
+        self.log.write_text("x\n" * value, encoding="utf-8")
 
 
 @pytest.fixture
-def lints(monkeypatch: pytest.MonkeyPatch) -> Lints:
-    return Lints(monkeypatch)
+def lints(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Lints:
+    return Lints(tmp_path / "lints.log", monkeypatch)
 
 
 def render() -> None:
@@ -203,3 +217,135 @@ def test_an_intent_folder_holding_a_device_file_is_linted_in_full(
     assert (code, lints.count) == (0, 2)
     assert text.endswith("0 error(s), 2 warning(s)\n")  # the pipe is no intent file
     assert record.intent_key(example / "intent") is None
+
+
+@pytest.fixture
+def committed(example: Path) -> Path:
+    """The example rendered and committed (the hash file kept out, as .gitignore does)."""
+    render()
+    (example / ".gitignore").write_text(f"{HASHES}\n")
+    git(example, "init", "-q")
+    git(example, "add", "-A")
+    git(example, "commit", "-qm", "example intent, rendered")
+    return example
+
+
+def test_diff_against_the_intent_last_rendered_reads_the_bases_side_back(
+    committed: Path, lints: Lints
+) -> None:
+    replace_in(committed / "intent/aus1/devices.yaml", *LF4_MGMT)
+    lints.count = 0
+    read_back = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1"])
+    assert read_back.exit_code == 0, read_back.output
+    assert lints.count == 1  # the working tree's side only
+    full = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1", "--full"])
+    assert lints.count == 3
+    assert read_back.stdout == full.stdout
+    assert "1 changed, 0 added, 0 removed, 33 unchanged" in read_back.stdout
+    assert "+  ip address 192.168.10.114/24" in read_back.stdout
+
+
+def test_diff_against_another_base_works_the_bases_side_out(committed: Path, lints: Lints) -> None:
+    replace_in(committed / "intent/aus1/devices.yaml", *LF4_MGMT)
+    git(committed, "commit", "-qam", "lf4 moved")
+    render()  # the record is now of HEAD, not of HEAD~1
+    lints.count = 0
+    worked_out = runner.invoke(app, ["diff", "--base", "HEAD~1", "-j", "1"])
+    assert lints.count == 2
+    full = runner.invoke(app, ["diff", "--base", "HEAD~1", "-j", "1", "--full"])
+    assert worked_out.stdout == full.stdout
+    assert "+  ip address 192.168.10.114/24" in worked_out.stdout
+
+
+def test_diff_reads_the_base_back_only_while_every_file_holds(
+    committed: Path, lints: Lints
+) -> None:
+    replace_in(committed / "intent/aus1/devices.yaml", *LF4_MGMT)
+    spine = committed / "rendered/aus1/aus1-sp1.cfg"
+    spine.write_text(spine.read_text() + "! edited by hand\n")  # drift: not what was rendered
+    lints.count = 0
+    said = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1"])
+    assert lints.count == 2
+    assert "edited by hand" not in said.stdout
+    assert "1 changed, 0 added, 0 removed, 33 unchanged" in said.stdout
+
+
+def tree_stamps(folder: Path) -> dict[str, tuple[int, int, bytes]]:
+    """(inode, modification time, bytes) of every file in the folder."""
+    return {
+        p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns, p.read_bytes())
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_a_render_of_the_intent_last_rendered_writes_nothing_and_says_what_a_render_says(
+    example: Path, lints: Lints, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    render()
+    before = tree_stamps(example / "rendered")
+    again = runner.invoke(app, ["render", "--jobs", "1"])
+    assert (again.exit_code, lints.count) == (0, 1)
+    assert tree_stamps(example / "rendered") == before
+    monkeypatch.setattr(record, "_CODE", ["another meetme"])  # no record holds: worked out
+    worked_out = runner.invoke(app, ["render", "--jobs", "1"])
+    assert lints.count == 2
+    assert again.stdout == worked_out.stdout
+    assert again.stdout.endswith(
+        "0 of 34 device(s) rendered anew, 0 file(s) written\nrendered 34 device(s) into rendered\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("what", "edit"),
+    [
+        ("a rendered file", lambda r: (r / "aus1/aus1-sp1.cfg").write_text("hostname x\n")),
+        ("a device's entry", lambda r: replace_in(r / HASHES, '"model": "', '"model": "0')),
+        (
+            "the marker",
+            lambda r: (r / ".meetme-rendered").write_text(
+                (r / ".meetme-rendered").read_text() + "aus1/aus1-gone.cfg\n"
+            ),
+        ),
+    ],
+)
+def test_a_render_after_a_hand_edit_restores_what_it_writes(
+    example: Path, lints: Lints, what: str, edit: Callable[[Path], None]
+) -> None:
+    render()
+    written = {k: v[2] for k, v in tree_stamps(example / "rendered").items()}
+    edit(example / "rendered")
+    render()
+    assert lints.count == 2, what  # worked out, not read back
+    assert {k: v[2] for k, v in tree_stamps(example / "rendered").items()} == written
+
+
+def test_a_render_still_refuses_a_folder_holding_a_file_of_someone_else(
+    example: Path, lints: Lints
+) -> None:
+    render()
+    (example / "rendered/aus1/notes.txt").write_text("mine\n")
+    refused = runner.invoke(app, ["render"])
+    assert refused.exit_code == 2
+    assert (example / "rendered/aus1/notes.txt").read_text() == "mine\n"
+
+
+def test_check_of_the_intent_last_rendered_reads_it_back_and_finds_what_check_finds(
+    example: Path, lints: Lints
+) -> None:
+    render()
+    clean = runner.invoke(app, ["check", "--jobs", "1"])
+    assert (clean.exit_code, lints.count) == (0, 1)
+    assert clean.stdout == "rendered: 34 file(s) match the intent\n"
+    (example / "rendered/aus1/aus1-lf3.cfg").write_text("hostname aus1-lf3\n")
+    changed = runner.invoke(app, ["check", "--jobs", "1"])
+    assert (changed.exit_code, lints.count) == (1, 2)  # the record's files no longer hold
+    assert changed.stdout.startswith("changed: rendered/aus1/aus1-lf3.cfg\n")
+    render()
+    (example / "rendered/aus1/aus1-lf3.cfg.orig").write_text("a stale copy\n")
+    stale = runner.invoke(app, ["check", "--jobs", "1"])
+    assert lints.count == 3  # read back: only the stale copy differs
+    assert stale.exit_code == 1
+    full = runner.invoke(app, ["check", "--jobs", "1", "--full"])
+    assert (stale.exit_code, stale.stdout) == (full.exit_code, full.stdout)
+    assert "stale: rendered/aus1/aus1-lf3.cfg.orig" in stale.stdout
