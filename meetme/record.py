@@ -8,7 +8,8 @@ key is the digest of all of them:
 - every file and folder under the intent folder, by name and bytes (a symbolic link by its
   target; anything else, such as a device file, and there is no record);
 - meetme's own code and data: every file of its packages (rules, schema, builders, templates,
-  hardware catalogue);
+  hardware catalogue); a process whose platform plug-ins are not exactly meetme's own (one
+  registered or replaced at run time, as a test or a site's own plug-in does) has no record;
 - the Python interpreter and the installed distributions (each one's name and version);
 - the day waivers are judged on (core.findings.current_date: $MEETME_TODAY or the date);
 - the working directory and where the intent folder is: every finding's file is named
@@ -70,6 +71,9 @@ def intent_key(intent_dir: Path, shown_as: Path | None = None) -> str | None:
     cannot be read in full (then there is no record to write or to read). `shown_as`: the
     folder its files are named after in findings, when not their own (`meetme diff` lints the
     base's intent in a temporary folder and names its files as the working tree's)."""
+    plugins = sys.modules.get("meetme.generators.platforms")
+    if plugins is not None and not plugins.only_built_in():
+        return None  # a plug-in from elsewhere, or one changed in this process: not in the key
     try:
         today = current_date()
     except ValueError:  # a malformed $MEETME_TODAY: the lint itself says so

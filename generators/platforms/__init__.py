@@ -41,8 +41,19 @@ def unregister(name: str) -> None:
 
 for _module in (arista_eos, cisco_iosxr, cisco_nxos, nvidia_nvue):
     register(_module.PLATFORM)
+BUILT_IN = dict(PLATFORMS)
+
+
+def only_built_in() -> bool:
+    """Whether the plug-ins are exactly meetme's own, unchanged: what the lint record
+    (meetme/record.py) takes for granted, its key covering meetme's files and nothing else."""
+    return PLATFORMS.keys() == BUILT_IN.keys() and all(
+        PLATFORMS[name] is plugin for name, plugin in BUILT_IN.items()
+    )
+
 
 __all__ = [
+    "BUILT_IN",
     "PLATFORMS",
     "Capabilities",
     "Gap",
@@ -54,6 +65,7 @@ __all__ = [
     "PlatformInfo",
     "PortForms",
     "UserRole",
+    "only_built_in",
     "register",
     "unregister",
 ]
