@@ -397,7 +397,8 @@ def render_command(
 
     Devices whose model and templates are unchanged since the last render (content hashes in
     the folder's .meetme-hashes.json, which meetme owns) are not rendered again, and files
-    whose text is unchanged are not rewritten."""
+    whose text is unchanged are not rewritten; an intent unchanged since the last render,
+    whose files are all still as written, writes nothing."""
     intent_dir, target = _folders(repo, intent, out_dir)
     check_render_target(target, intent_dir)  # refused before anything is read or written
     kept = None if full else _as_last_rendered(intent_dir, target)
@@ -430,7 +431,8 @@ def check_command(
     """Is the output folder exactly what `render` would write? (the pre-merge gate)
 
     Devices whose model, templates and files match the folder's content hashes are not
-    rendered again; --full renders every one."""
+    rendered again, nor is anything of an intent unchanged since the last render (its files
+    are compared as that render recorded them); --full renders every one."""
     intent_dir, target = _folders(repo, intent, out_dir)
     check_compare_target(target, intent_dir)
     kept = None if full else _as_last_rendered(intent_dir, target, exactly=False)

@@ -24,6 +24,10 @@ of rendering and linting them, only when all of these still hold:
   to match would pass `meetme check`, the merge gate. A hash file from another machine or user
   (a CI runner's first run) is therefore never trusted: every device is rendered.
 
+The file also holds the lint record (meetme/record.py) on the line after the stamp: what the
+lint of the whole intent found and every device's file digests, for `lint`, `render`, `check`
+and `diff --base` on an intent unchanged since; it signs the digest of the file's other lines.
+
 A missing, unreadable, malformed or foreign hash file, or one of another meetme, is no error:
 every device is rendered as if there were none. Its signatures make the file differ between
 users, so it is not committed (the repository's .gitignore lists it); `meetme diff --base`
