@@ -161,29 +161,33 @@ def _own_files(model: DeviceModel) -> set[str]:
 
 def hashes_text(
     outcomes: Iterable[tuple[str, str, Outcome]],
-    record: tuple[str, list[Finding], Mapping[str, tuple[str, Mapping[str, str]]]] | None = None,
+    record: tuple[str, list[Finding], Mapping[str, str]] | None = None,
 ) -> str:
     """The hash file for (hostname, model digest, outcome) of every rendered device, with the
-    lint record (key, findings, devices: meetme/record.py) when there is one, on its own line
-    after the stamp, signing the digest of all the other lines."""
+    lint record (key, findings, each device's main file: meetme/record.py) when there is one,
+    on its own line after the stamp, signing the digest of all the other lines."""
     devices = sorted(outcomes)
     key = signing_key()
     lines = ["{", f'"about": {json.dumps(ABOUT)},', f'"stamp": {json.dumps(stamp())},']
     lines.append('"devices": {')
+    digests: dict[str, tuple[str, dict[str, str]]] = {}  # device -> (main file, file digests)
     for index, (name, digest, outcome) in enumerate(devices):
+        files = {p: sha256(t.encode("utf-8")) for p, t in sorted(outcome.files.items())}
         entry = {
             "model": digest,
             "templates": dict(sorted(outcome.templates.items())),
-            "files": {p: sha256(t.encode("utf-8")) for p, t in sorted(outcome.files.items())},
+            "files": files,
             "hits": [list(h) for h in outcome.hits],
         }
         entry["mac"] = mac(key, name, entry) if key is not None else ""
         comma = "," if index < len(devices) - 1 else ""
         lines.append(f"{json.dumps(name)}: {json.dumps(entry, sort_keys=True)}{comma}")
+        if record is not None:
+            digests[name] = (record[2][name], files)
     lines += ["}", "}", ""]  # the last: after the final newline
     if record is not None:
         rest = sha256("\n".join(lines).encode("utf-8"))
-        lines.insert(RECORD_AT, f"{RECORD_LINE}{record_json(*record, rest)},")
+        lines.insert(RECORD_AT, f"{RECORD_LINE}{record_json(record[0], record[1], digests, rest)},")
     return "\n".join(lines)
 
 

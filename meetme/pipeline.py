@@ -22,7 +22,7 @@ from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
 from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import write_folder
-from meetme.record import intent_key, sha256
+from meetme.record import intent_key
 from meetme.validators.config_lint import needs_lint
 from meetme.validators.engine import RULES, run_rules
 from meetme.validators.rules.flow import flow_findings
@@ -181,11 +181,7 @@ def hash_file(result: LintResult) -> str:
     models = device_models(result)
     # only while the intent is still the one linted, and for a render of every device
     if key and folder and set(models) == set(result.outcomes) and intent_key(folder) == key:
-        devices = {
-            name: (output_name(models[name]), {f: sha256(t.encode()) for f, t in o.files.items()})
-            for name, (_, o) in result.outcomes.items()
-        }
-        record = (key, result.findings, devices)
+        record = (key, result.findings, {name: output_name(m) for name, m in models.items()})
     return hashes_text(((name, d, o) for name, (d, o) in result.outcomes.items()), record)
 
 
