@@ -75,6 +75,8 @@ def report_fault(exc: BaseException) -> int:
     if isinstance(exc, Refused | FileFault):
         _fail(f"meetme: {exc}")
         return EXIT_UNUSABLE
+    if isinstance(exc, BrokenPipeError) and not exc.filename:
+        return _reader_gone()
     if isinstance(exc, OSError):
         where = f" {exc.filename}" if exc.filename else _stream(exc)
         _fail(f"meetme: cannot {_verb(exc)}{where}: {exc.strerror or exc}")
@@ -88,6 +90,18 @@ def report_fault(exc: BaseException) -> int:
         "meetme (set MEETME_DEBUG=1 to see the traceback)"
     )
     return EXIT_INTERNAL
+
+
+# Standard output's reader went away (`meetme rules | head`): the status a process killed by
+# SIGPIPE has, as `cat` or `git log` would end, and nothing said; Python ignores the signal.
+EXIT_READER_GONE = 128 + 13
+
+
+def _reader_gone() -> int:
+    """Quietly out: later writes, at the interpreter's exit too, go nowhere."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_READER_GONE
 
 
 def _fail(line: str) -> None:
@@ -736,6 +750,8 @@ def _exit_status(code: object) -> int:
 def _flush_stdout() -> None:
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        sys.exit(_reader_gone())
     except OSError as exc:
         # further flushes, at interpreter exit too, go nowhere instead of failing again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

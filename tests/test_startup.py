@@ -138,6 +138,24 @@ def test_script_leaves_with_mains_status_and_every_byte_written() -> None:
     assert unknown.stderr.strip() == "unknown rule 'NO-SUCH-RULE'; `meetme rules` lists them"
 
 
+@pytest.mark.parametrize("args", [("rules", "--format", "markdown"), ("rules",)])
+def test_a_reader_that_stops_early_ends_meetme_quietly_as_sigpipe_would(
+    args: tuple[str, ...],
+) -> None:
+    """`meetme rules | head`: the reader is gone before meetme writes (its end of the pipe is
+    closed first), so every write fails with EPIPE; meetme says nothing and exits 141, the
+    status of a process SIGPIPE ended, as `cat` would."""
+    started = subprocess.Popen(
+        [sys.executable, "-m", "meetme", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert started.stdout is not None and started.stderr is not None
+    started.stdout.close()
+    said = started.stderr.read()
+    assert (started.wait(timeout=60), said) == (141, b"")
+
+
 @pytest.mark.parametrize(
     ("code", "status", "said"),
     [(None, 0, ""), (0, 0, ""), (3, 3, ""), ("gone wrong", 1, "gone wrong\n")],
