@@ -1,9 +1,12 @@
-"""The lint record: what `meetme lint` reported on an intent, kept with the last render so that
-linting the same intent again reads the findings back instead of working them out.
+"""The lint record: what the last render of an intent found and wrote, so that the same intent,
+unchanged, is not worked out again: `lint` prints the recorded findings, `render` writes
+nothing while the folder holds exactly what it wrote, `check` compares the recorded files and
+`diff --base` reads the base's side back.
 
-`render` adds it to the rendered folder's hash file (meetme/hashes.py) with the findings of
-the lint it ran first. Those findings are a function of these inputs only, and the record's
-key is the digest of all of them:
+`render` adds it to the rendered folder's hash file (meetme/hashes.py): the findings of the
+lint it ran first, each device's main file and every file's digest, and the digest of the hash
+file's other lines. The findings, and so the files, are a function of these inputs only, and
+the record's key is the digest of all of them:
 
 - every file and folder under the intent folder, by name and bytes (a symbolic link by its
   target; anything else, such as a device file, and there is no record);
@@ -78,13 +81,13 @@ def intent_key(intent_dir: Path, shown_as: Path | None = None) -> str | None:
         today = current_date()
     except ValueError:  # a malformed $MEETME_TODAY: the lint itself says so
         return None
-    files = _folder_digest(intent_dir)
-    if files is None:
+    files, code = _folder_digest(intent_dir), _code_digest()
+    if files is None or code is None:
         return None
     parts = {
         "format": FORMAT,
         "python": sys.version,
-        "code": _code_digest(),
+        "code": code,
         "installed": _installed(),
         "today": today.isoformat(),
         "cwd": str(Path.cwd().resolve()),
@@ -143,25 +146,27 @@ def _read_regular(path: str) -> bytes | None:
 _CODE: list[str] = []
 
 
-def _code_digest() -> str:
-    """Every file of meetme's packages (sources, templates, data), by name and bytes."""
+def _code_digest() -> str | None:
+    """Every file of meetme's packages (sources, templates, data), by name and bytes; None
+    when one cannot be read."""
     if not _CODE:
         digest = hashlib.sha256()
-        for package in PACKAGES:
-            spec = importlib.util.find_spec(package)
-            folders = spec.submodule_search_locations if spec is not None else None
-            for top in folders or ():
-                for root, below, files in os.walk(top):
-                    below[:] = sorted(f for f in below if f != "__pycache__")
-                    for name in sorted(files):
-                        if name.endswith(".pyc"):
-                            continue
-                        path = os.path.join(root, name)
-                        with open(path, "rb") as handle:
-                            data = handle.read()
-                        label = f"{package}/{os.path.relpath(path, top)}"
-                        digest.update(label.encode("utf-8", "surrogateescape") + b"\0")
-                        digest.update(data + b"\0")
+        try:
+            for package in PACKAGES:
+                spec = importlib.util.find_spec(package)
+                folders = spec.submodule_search_locations if spec is not None else None
+                for top in folders or ():
+                    for root, below, files in os.walk(top, onerror=_raise):
+                        below[:] = sorted(f for f in below if f != "__pycache__")
+                        for name in sorted(f for f in files if not f.endswith(".pyc")):
+                            path = os.path.join(root, name)
+                            with open(path, "rb") as handle:
+                                data = handle.read()
+                            label = f"{package}/{os.path.relpath(path, top)}"
+                            digest.update(label.encode("utf-8", "surrogateescape") + b"\0")
+                            digest.update(data + b"\0")
+        except OSError:
+            return None
         _CODE.append(digest.hexdigest())
     return _CODE[0]
 
