@@ -64,7 +64,7 @@ FORMAT = 1
 PACKAGES = ("meetme", "meetme.generators", "meetme.validators", "meetme.templates")
 # what meetme imports to lint and render, by module (found without being imported)
 DEPENDENCIES = ("jinja2", "markupsafe", "pydantic", "pydantic_core", "yaml", "netaddr")
-RECORD = "intent"  # the hash file's member holding the record, on a line of its own
+RECORD = "lint_record"  # the hash file's member holding it, on a line of its own
 RECORD_LINE = f'"{RECORD}": '
 MAX_INTENT_BYTES = 256 * 1024 * 1024  # beyond this the intent is linted, not digested
 
