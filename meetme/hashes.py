@@ -53,12 +53,13 @@ from meetme.devicework import Hit, Outcome
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import environment, template_digest
-from meetme.outputs import HASHES, read_manifest
+from meetme.outputs import read_manifest
 from meetme.record import (
     RECORD_AT,
     RECORD_LINE,
+    hash_file_of,
+    listed_text,
     mac,
-    read_small,
     record_json,
     sha256,
     signed,
@@ -101,14 +102,9 @@ class Cache:
     @classmethod
     def load(cls, folder: Path) -> Cache | None:
         """The folder's hash file when it is this meetme's and well formed, else None."""
-        try:
-            if HASHES not in (read_manifest(folder) or ()):
-                return None
-            data = read_small(folder / HASHES)
-        except OSError:
-            return None
-        parsed = _json(data) if data is not None else None
-        if not isinstance(parsed, dict) or parsed.get("stamp") != stamp():
+        found = hash_file_of(folder)
+        parsed = found[1] if found is not None else None
+        if parsed is None or parsed.get("stamp") != stamp():
             return None
         devices = parsed.get("devices")
         if not isinstance(devices, dict):
@@ -133,25 +129,11 @@ class Cache:
             return None
         files: dict[str, str] = {}
         for relative, expected in entry.files.items():
-            data = self._file(relative)
-            if data is None or sha256(data) != expected:
+            text = listed_text(self.folder, self._listed, relative, expected)
+            if text is None:
                 return None
-            try:
-                files[relative] = data.decode("utf-8")
-            except UnicodeDecodeError:
-                return None
+            files[relative] = text
         return Outcome(files, dict(entry.templates), entry.hits)
-
-    def _file(self, relative: str) -> bytes | None:
-        if relative not in self._listed:
-            return None
-        parts = Path(relative).parts
-        if Path(relative).is_absolute() or ".." in parts:
-            return None
-        try:
-            return read_small(self.folder / relative)
-        except OSError:
-            return None
 
 
 def _own_files(model: DeviceModel) -> set[str]:
@@ -243,10 +225,3 @@ def _hit(value: Any) -> bool:
         and all(isinstance(v, str) for v in value[:2])
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value[2:])
     )
-
-
-def _json(data: bytes) -> object:
-    try:
-        return json.loads(data.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return None

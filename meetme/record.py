@@ -244,7 +244,7 @@ def read_record(raw: object, key: str | None) -> Recorded | None:
         return None
 
 
-def _hash_file(rendered: Path) -> tuple[bytes, dict[str, Any], set[str]] | None:
+def hash_file_of(rendered: Path) -> tuple[bytes, dict[str, Any], set[str]] | None:
     """The rendered folder's hash file: its bytes, parsed, and the files its marker lists."""
     try:
         listed = read_manifest(rendered)
@@ -255,6 +255,24 @@ def _hash_file(rendered: Path) -> tuple[bytes, dict[str, Any], set[str]] | None:
     except (OSError, ValueError, RecursionError):
         return None
     return (data, parsed, listed) if data is not None and isinstance(parsed, dict) else None
+
+
+def listed_text(folder: Path, listed: set[str], relative: str, expected: str) -> str | None:
+    """The text of a file of `folder` that its marker lists (`listed`), when its bytes still
+    have the digest `expected`; never a path outside the folder or through a link."""
+    parts = PurePosixPath(relative).parts
+    if relative not in listed or PurePosixPath(relative).is_absolute() or ".." in parts:
+        return None
+    try:
+        data = read_small(folder / relative)
+    except OSError:
+        return None
+    if data is None or sha256(data) != expected:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 RECORD_AT = 3  # the record's line in the hash file: after "{", "about" and "stamp"
@@ -277,7 +295,7 @@ def read_back(
     with the digest the record gives. `exactly`: and the folder holds nothing else, its
     marker and hash file as that render wrote them, so a render now would write nothing.
     None when any of it does not hold."""
-    found = _hash_file(rendered)
+    found = hash_file_of(rendered)
     if found is None:
         return None
     data, parsed, listed = found
@@ -285,19 +303,10 @@ def read_back(
     if recorded is None:
         return None
     for relative, expected in recorded.digests.items():
-        parts = PurePosixPath(relative).parts
-        if relative not in listed or PurePosixPath(relative).is_absolute() or ".." in parts:
+        text = listed_text(rendered, listed, relative, expected)
+        if text is None:
             return None
-        try:
-            text = read_small(rendered / relative)
-        except OSError:
-            return None
-        if text is None or sha256(text) != expected:
-            return None
-        try:
-            recorded.files[relative] = text.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+        recorded.files[relative] = text
     if exactly and not _holds_exactly(rendered, recorded, data):
         return None
     return recorded
@@ -319,7 +328,7 @@ def _holds_exactly(rendered: Path, recorded: Recorded, hashes: bytes) -> bool:
 
 def recorded_findings(intent_dir: Path, rendered: Path) -> list[Finding] | None:
     """The findings `render` recorded in `rendered` for this very intent, if it did."""
-    found = _hash_file(rendered)
+    found = hash_file_of(rendered)
     recorded = read_record(found[1].get(RECORD), intent_key(intent_dir)) if found else None
     return recorded.findings if recorded is not None else None
 
