@@ -38,7 +38,11 @@ class Address(Model):
         if canonical is not None:
             return cls(ip=canonical[1], prefixlen=int(canonical[2]), cidr=cidr)
         iface = addresses.interface(cidr)
-        return cls(ip=str(iface.ip), prefixlen=iface.network.prefixlen, cidr=str(iface))
+        ip, prefixlen = str(iface.ip), iface.network.prefixlen
+        # str(iface) would write the address out a second time (a sixth of building a model
+        # with IPv6 links); the zone of a scoped address (fe80::1%eth0) is all it would add
+        zone = getattr(iface, "scope_id", None)
+        return cls(ip=ip, prefixlen=prefixlen, cidr=str(iface) if zone else f"{ip}/{prefixlen}")
 
 
 _OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"  # 0..255, no leading zero

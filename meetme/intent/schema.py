@@ -198,7 +198,7 @@ class Intent(Node):
 def attach_paths(node: object, path: Path_ = ()) -> None:
     """Give every intent object its path, so rules can ask where it was written."""
     if isinstance(node, Node):
-        node._path = path
+        node.set_path(path)
         for name in type(node).model_fields:
             attach_paths(getattr(node, name), (*path, name))
     elif isinstance(node, dict):

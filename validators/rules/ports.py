@@ -6,6 +6,7 @@ PHY-013 compares ports by this identity, not by their text: two names of one por
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 # Up to 9 digits per number: enough for any port, and int() never meets a huge literal.
@@ -65,6 +66,8 @@ def _eos_split(numbers: list[int]) -> tuple[tuple[int, ...], int | None]:
     return tuple(numbers[:-1]), numbers[-1]
 
 
+# Pure and immutable: a large site names the same few hundred ports on every device of a kind.
+@lru_cache(maxsize=1 << 14)
 def port_id(platform: str, name: str) -> PortId | None:
     """The physical port an interface `name` means on `platform`, or None when the name is
     no front-panel port meetme knows (a port-channel, a loopback, a misspelling: HW-001's).
