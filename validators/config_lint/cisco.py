@@ -142,7 +142,7 @@ def read(text: str, platform: str) -> ReadBack:
         _scan(lines, readback, _XR_DEFINITIONS, _xr_uses)
     else:
         _scan(lines, readback, _IOS_DEFINITIONS, _route_map_uses)
-    top = [_At(b) for b in readback.blocks if _statement(b.text) and dialect.blocks(b.text.split())]
+    top = [_At(b) for b in readback.blocks if b.statement and dialect.blocks(b.words)]
     if not top:
         return readback
     bgp = next((b for b in top if b.words[:2] == ["router", "bgp"]), None)
@@ -275,7 +275,7 @@ class _At:
 
     @property
     def words(self) -> list[str]:
-        return self.block.text.split()
+        return self.block.words
 
     @property
     def key(self) -> int:  # identifies a group or template on the inheritance path
@@ -286,7 +286,7 @@ class _At:
         return self.block.line, self.block.indent + 1
 
     def children(self) -> list[_At]:
-        return [_At(c) for c in self.block.children if _statement(c.text)]
+        return [_At(c) for c in self.block.children if c.statement]
 
     def child(self, *words: str) -> _At | None:
         """The first child line that starts with these words."""
@@ -312,11 +312,6 @@ class _At:
                 return " ".join(words[:3] if words[0] == "template" else words[:2])
             current = current.parent
         return "router bgp"
-
-
-def _statement(text: str) -> bool:
-    stripped = text.strip()
-    return bool(stripped) and not stripped.startswith(("!", "#"))
 
 
 def _merge(found: Settings, inherited: Settings) -> None:

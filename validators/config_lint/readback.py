@@ -130,9 +130,21 @@ class Block:
     indent: int
     parent: Block | None = field(default=None, repr=False)
     children: list[Block] = field(default_factory=list, repr=False)
+    # A statement, not a `#` comment line (IOS-XR's in a route-policy): decided once here,
+    # not each time a check lists a block's children (a 512-neighbour spine's, dozens of times).
+    statement: bool = field(default=True, repr=False)
+    _words: list[str] | None = field(default=None, repr=False, compare=False)
 
     def child(self, text: str) -> Block | None:
         return next((c for c in self.children if c.text == text), None)
+
+    @property
+    def words(self) -> list[str]:
+        """The line split on whitespace, split once (the checks read it over and over; none
+        changes the list)."""
+        if self._words is None:
+            self._words = self.text.split()
+        return self._words
 
 
 def blocks(text: str) -> list[Block]:
@@ -148,7 +160,9 @@ def blocks(text: str) -> list[Block]:
         while stack[-1].indent >= indent:
             stack.pop()
         parent = stack[-1]
-        block = Block(stripped, number, indent, parent if parent is not root else None)
+        block = Block(
+            stripped, number, indent, parent if parent is not root else None, [], stripped[0] != "#"
+        )
         parent.children.append(block)
         stack.append(block)
     return root.children
