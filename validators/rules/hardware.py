@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
@@ -30,22 +31,26 @@ def _ranges(model: str, spec: dict[str, Any]) -> str:
 def port_problem(device: Device, interface: str) -> str | None:
     """Why `interface` is no front-panel port of `device`'s model, or None when it is one.
     A sub-interface (`.vlan`) is judged by its physical parent."""
-    spec = hardware()["models"][device.model]
-    naming = NAMING[device.platform]
+    return _port_problem(device.model, device.platform, interface)
+
+
+# The answer depends on the model, the platform and the name alone, and the catalogue is fixed
+# for the process: a large site asks about the same few hundred ports on every device.
+@lru_cache(maxsize=1 << 14)
+def _port_problem(model: str, platform: str, interface: str) -> str | None:
+    spec = hardware()["models"][model]
+    naming = NAMING[platform]
     physical = interface.split(".", 1)[0]
     found = naming.pattern.fullmatch(physical)
     if found is None:
-        return (
-            f"{device.platform} writes a front-panel port {naming.shape}, and "
-            f"{_ranges(device.model, spec)}"
-        )
+        return f"{platform} writes a front-panel port {naming.shape}, and {_ranges(model, spec)}"
     port = int(found["port"])
     group = next((g for g in spec["groups"] if g["first"] <= port <= g["last"]), None)
     if group is None:
-        return _ranges(device.model, spec)
+        return _ranges(model, spec)
     split: int = group["split"]
     last_sub = naming.first_sub + split - 1
-    where = f"port {port} of a {device.model} ({group['cage']})"
+    where = f"port {port} of a {model} ({group['cage']})"
     kind = "lanes" if naming.sub_required else "breakout sub-ports"
     if found["sub"] is None:
         if naming.sub_required and split > 1:
