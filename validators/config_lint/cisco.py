@@ -272,6 +272,7 @@ class _At:
     """A parsed line of the config (readback.Block), as the checks walk it."""
 
     block: Block
+    up: _At | None = None  # the line it is indented under, as the walk came down
 
     @property
     def words(self) -> list[str]:
@@ -286,7 +287,7 @@ class _At:
         return self.block.line, self.block.indent + 1
 
     def children(self) -> list[_At]:
-        return [_At(c) for c in self.block.children if c.statement]
+        return [_At(c, self) for c in self.block.children if c.statement]
 
     def child(self, *words: str) -> _At | None:
         """The first child line that starts with these words."""
@@ -305,12 +306,12 @@ class _At:
 
     def owner(self) -> str:
         """The neighbour, group or template this line belongs to, for messages."""
-        current: Block | None = self.block
-        while current is not None and current.indent > 0:
-            words = current.text.split()
+        current: _At | None = self
+        while current is not None and current.block.indent > 0:
+            words = current.words
             if words[0] in ("neighbor", "neighbor-group", "af-group", "template"):
                 return " ".join(words[:3] if words[0] == "template" else words[:2])
-            current = current.parent
+            current = current.up
         return "router bgp"
 
 

@@ -128,7 +128,9 @@ class Block:
     text: str  # stripped
     line: int  # 1-based
     indent: int
-    parent: Block | None = field(default=None, repr=False)
+    # No link up to the parent: a tree without cycles is freed as soon as the lint is done
+    # with a config, not when the garbage collector next runs (the read-backs of a large site
+    # would pile up until then). Walks that need the parent carry it (cisco._At.up).
     children: list[Block] = field(default_factory=list, repr=False)
     # A statement, not a `#` comment line (IOS-XR's in a route-policy): decided once here,
     # not each time a check lists a block's children (a 512-neighbour spine's, dozens of times).
@@ -159,11 +161,8 @@ def blocks(text: str) -> list[Block]:
         indent = len(raw) - len(raw.lstrip(" "))
         while stack[-1].indent >= indent:
             stack.pop()
-        parent = stack[-1]
-        block = Block(
-            stripped, number, indent, parent if parent is not root else None, [], stripped[0] != "#"
-        )
-        parent.children.append(block)
+        block = Block(stripped, number, indent, [], stripped[0] != "#")
+        stack[-1].children.append(block)
         stack.append(block)
     return root.children
 
