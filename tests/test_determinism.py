@@ -18,7 +18,7 @@ from pathlib import Path
 
 from conftest import EXAMPLE_INTENT, REPO
 
-HASHES = ".meetme-hashes.json"
+from meetme.outputs import HASHES
 
 
 def _render(repo: Path, run_from: Path, env: dict[str, str], jobs: str) -> dict[str, bytes]:
@@ -32,10 +32,14 @@ def _render(repo: Path, run_from: Path, env: dict[str, str], jobs: str) -> dict[
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    out = repo / "rendered"
+    return _files(repo / "rendered")
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file of a rendered folder by relative name, but the per-user hash file."""
     return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
         if p.is_file() and p.name != HASHES
     }
 
@@ -64,9 +68,4 @@ def test_two_machines_render_the_same_bytes(tmp_path: Path) -> None:
     assert sorted(one) == sorted(other)
     differing = [name for name in one if one[name] != other[name]]
     assert differing == []
-    committed = {
-        p.relative_to(REPO / "rendered").as_posix(): p.read_bytes()
-        for p in sorted((REPO / "rendered").rglob("*"))
-        if p.is_file() and p.name != HASHES
-    }
-    assert one == committed
+    assert one == _files(REPO / "rendered")
