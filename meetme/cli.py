@@ -478,18 +478,19 @@ def show_command(device: str, repo: RepoArg = None, intent: IntentOpt = None) ->
     from meetme.generators.build.devices import build_models
     from meetme.generators.resolve.fabric import resolve_fabric
     from meetme.intent.loader import load_intent
+    from meetme.intent.references import unknown_name
 
     intent_dir, _ = _folders(repo, intent, None)
     try:
         loaded = load_intent(intent_dir)
+        known = {name for site in loaded.intent.sites.values() for name in site.devices}
+        if device not in known:  # said before the fabric is worked out for nothing
+            err.print(unknown_name("device", device, known), markup=False, highlight=False)
+            raise typer.Exit(EXIT_UNUSABLE)
         fabrics = resolve_fabric(loaded)
         models = build_models(loaded, fabrics, only={device})
     except IntentError as exc:
         _unusable(exc)
-    if device not in models:
-        known = (name for site in loaded.intent.sites.values() for name in site.devices)
-        err.print(f"unknown device '{device}'; known: {', '.join(sorted(known))}")
-        raise typer.Exit(EXIT_UNUSABLE)
     text = yaml.safe_dump(models[device].model_dump(mode="json"), sort_keys=False)
     sys.stdout.write(text)
 

@@ -7,10 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import replace_in
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.intent.references import some_of
 
 runner = CliRunner()
 DEVICES = [
@@ -138,6 +140,32 @@ def test_show_prints_the_device_model(example: Path) -> None:
     assert "router_id: 10.0.0.11" in result.stdout
     missing = runner.invoke(app, ["show", "aus1-nope"])
     assert missing.exit_code == 2
+
+
+def test_show_of_an_unknown_device_names_a_few_and_counts_the_rest(example: Path) -> None:
+    """A 1,000-device site must not print every name: the closest one, the first eight of
+    the example's 34 and how many more."""
+    missing = runner.invoke(app, ["show", "aus1-sp9"])
+    assert missing.exit_code == 2
+    assert missing.stdout == ""
+    assert " ".join(missing.stderr.split()) == (
+        "unknown device 'aus1-sp9'; did you mean 'aus1-sp4'? (known: aus1-bl1, aus1-bl2, "
+        "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2 and 26 more)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("count", "listed"),
+    [
+        (0, "none defined"),
+        (1, "d0"),
+        (8, "d0, d1, d2, d3, d4, d5, d6, d7"),  # the most listed in full
+        (9, "d0, d1, d2, d3, d4, d5, d6, d7 and 1 more"),  # one past it
+        (1040, "d0, d1, d10, d100, d1000, d1001, d1002, d1003 and 1032 more"),
+    ],
+)
+def test_known_names_are_listed_up_to_eight(count: int, listed: str) -> None:
+    assert some_of(f"d{n}" for n in range(count)) == listed
 
 
 def test_rules_and_explain(example: Path) -> None:

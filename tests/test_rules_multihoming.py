@@ -490,7 +490,7 @@ def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: P
             line_of(attachments, "aus1-lf7"),
             "dangling-name",
             "unknown device 'aus1-lf7'; did you mean 'aus1-lf6'? (known: aus1-bl1, aus1-bl2, "
-            "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2)",
+            "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2 and 10 more)",
         ),
         (
             ATTACHMENTS,
@@ -498,14 +498,14 @@ def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: P
             "dangling-name",
             "unknown network 'storage-back-9'; did you mean 'storage-back-2'? (known: "
             "gpu-a-compute-1, gpu-a-compute-2, gpu-a-compute-3, gpu-a-compute-4, gpu-a-oob-1, "
-            "gpu-a-oob-2, gpu-a-public, storage-back-1)",
+            "gpu-a-oob-2, gpu-a-public, storage-back-1 and 5 more)",
         ),
         (
             ATTACHMENTS,
             line_of(attachments, "aus1-bl9"),
             "dangling-name",
             "unknown device 'aus1-bl9'; did you mean 'aus1-bl6'? (known: aus1-bl1, aus1-bl2, "
-            "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2)",
+            "aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, aus1-br1, aus1-br2 and 10 more)",
         ),
         (
             ATTACHMENTS,

@@ -68,7 +68,7 @@ def test_every_wrong_name_of_the_domain_is_reported_where_it_is_written(example:
     assert got == {
         f"{line_of(srv6, 'aus1-br9')}: unknown device of site aus1 'aus1-br9'; did you mean "
         "'aus1-br2'? (known: aus1-bl1, aus1-bl2, aus1-bl3, aus1-bl4, aus1-bl5, aus1-bl6, "
-        "aus1-br1, aus1-br2)",
+        "aus1-br1, aus1-br2 and 10 more)",
         f"{line_of(srv6, 'gpu-a:')}: VRF 'gpu-a' rides SRv6 to site mel1, but no tenant of mel1 "
         "has it (known: gpu-b, storage)",
         f"{line_of(srv6, 'syd9')}: unknown site of the SRv6 domain 'syd9' (known: aus1, mel1)",

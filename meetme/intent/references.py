@@ -7,7 +7,7 @@ one device and a dangling room in another are both reported in the same run.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -74,13 +74,13 @@ def _srv6_references(
     domain_sites = _mapping(srv6, "sites")
     for site_name, entry in domain_sites.items():
         if site_name not in sites:
-            yield _unknown("site", site_name, sites), at("sites", site_name), DANGLING
+            yield unknown_name("site", site_name, sites), at("sites", site_name), DANGLING
             continue
         devices = _mapping(sites[site_name], "devices")
         for index, device in enumerate(_list(entry, "devices")):
             if isinstance(device, str) and device not in devices:
                 yield (
-                    _unknown(f"device of site {site_name}", device, devices),
+                    unknown_name(f"device of site {site_name}", device, devices),
                     at("sites", site_name, "devices", index),
                     DANGLING,
                 )
@@ -90,7 +90,11 @@ def _srv6_references(
                 continue
             where = at("vrfs", vrf, "sites", index)
             if site_name not in domain_sites:
-                yield _unknown("site of the SRv6 domain", site_name, domain_sites), where, DANGLING
+                yield (
+                    unknown_name("site of the SRv6 domain", site_name, domain_sites),
+                    where,
+                    DANGLING,
+                )
             elif site_name in sites and vrf not in (known := _site_vrfs(sites[site_name])):
                 listed = ", ".join(sorted(known)) or "none"
                 yield (
@@ -139,7 +143,7 @@ def _dci_references(
         for index, member in enumerate(members if isinstance(members, list) else []):
             if isinstance(member, str) and member not in circuits:
                 yield (
-                    _unknown("DCI circuit", member, circuits),
+                    unknown_name("DCI circuit", member, circuits),
                     at("diverse_groups", group, index),
                     DANGLING,
                 )
@@ -148,7 +152,7 @@ def _dci_references(
         named = _list(need, "sites")
         for k, site in enumerate(named):
             if isinstance(site, str) and site not in sites:
-                yield _unknown("site", site, sites), at("needs", index, "sites", k), DANGLING
+                yield unknown_name("site", site, sites), at("needs", index, "sites", k), DANGLING
         if not all(isinstance(s, str) for s in named) or len(named) != 2:
             continue  # the schema reports the shape
         pair = frozenset(named)
@@ -179,13 +183,13 @@ def _dci_end(
     if not isinstance(site_name, str):
         return
     if site_name not in sites:
-        yield _unknown("site", site_name, sites), at(*path, "site"), DANGLING
+        yield unknown_name("site", site_name, sites), at(*path, "site"), DANGLING
         return
     site = sites[site_name]
     devices, rooms = _mapping(site, "devices"), _mapping(site, "rooms")
     device, room = _get(end, "device"), _get(end, "room")
     if isinstance(device, str) and device not in devices:
-        unknown = _unknown(f"device of site {site_name}", device, devices)
+        unknown = unknown_name(f"device of site {site_name}", device, devices)
         yield unknown, at(*path, "device"), DANGLING
     else:  # a device that is no border is DCI-008's finding: a role change lints
         platform = _platform(devices, device)
@@ -195,7 +199,7 @@ def _dci_end(
             if problem is not None and not foreign_name(platform, name):
                 yield f"{problem} (device {device})", at(*path, "interface"), BAD_INTERFACE
     if isinstance(room, str) and room not in rooms:
-        yield _unknown(f"room of site {site_name}", room, rooms), at(*path, "room"), DANGLING
+        yield unknown_name(f"room of site {site_name}", room, rooms), at(*path, "room"), DANGLING
     elif isinstance(room, str) and _get(rooms[room], "kind") != "mmr":
         mmrs = sorted(n for n, r in rooms.items() if _get(r, "kind") == "mmr")
         instead = f"; write one of the MMRs: {', '.join(mmrs)}" if mmrs else ""
@@ -233,7 +237,7 @@ def _site_problems(
     for rack_name, rack in racks.items():
         room = _get(rack, "room")
         if isinstance(room, str) and room not in rooms:
-            yield _unknown("room", room, rooms), at("racks", rack_name, "room"), DANGLING
+            yield unknown_name("room", room, rooms), at("racks", rack_name, "room"), DANGLING
 
     ids: dict[int, str] = {}
     for dev_name, device in devices.items():
@@ -251,9 +255,9 @@ def _site_problems(
         device_site[dev_name] = site_name
         room, rack, dev_id = _get(device, "room"), _get(device, "rack"), _get(device, "id")
         if isinstance(room, str) and room not in rooms:
-            yield _unknown("room", room, rooms), at("devices", dev_name, "room"), DANGLING
+            yield unknown_name("room", room, rooms), at("devices", dev_name, "room"), DANGLING
         if isinstance(rack, str) and rack not in racks:
-            yield _unknown("rack", rack, racks), at("devices", dev_name, "rack"), DANGLING
+            yield unknown_name("rack", rack, racks), at("devices", dev_name, "rack"), DANGLING
         if isinstance(dev_id, int) and not isinstance(dev_id, bool):
             if dev_id in ids:
                 yield (
@@ -272,7 +276,7 @@ def _site_problems(
             device = _get(_get(link, end), "device")
             if isinstance(device, str) and device not in devices:
                 yield (
-                    _unknown("device", device, devices),
+                    unknown_name("device", device, devices),
                     at("links", index, end, "device"),
                     DANGLING,
                 )
@@ -281,12 +285,12 @@ def _site_problems(
         device, room = _get(xc, "device"), _get(xc, "room")
         if isinstance(device, str) and device not in devices:
             yield (
-                _unknown("device", device, devices),
+                unknown_name("device", device, devices),
                 at("cross_connects", xc_name, "device"),
                 DANGLING,
             )
         if isinstance(room, str) and room not in rooms:
-            yield _unknown("room", room, rooms), at("cross_connects", xc_name, "room"), DANGLING
+            yield unknown_name("room", room, rooms), at("cross_connects", xc_name, "room"), DANGLING
         elif isinstance(room, str) and _get(rooms[room], "kind") != "mmr":
             mmrs = sorted(n for n, r in rooms.items() if _get(r, "kind") == "mmr")
             instead = (
@@ -305,7 +309,7 @@ def _site_problems(
         for index, member in enumerate(_get(group, "members") or []):
             if isinstance(member, str) and member not in devices:
                 yield (
-                    _unknown("device", member, devices),
+                    unknown_name("device", member, devices),
                     at("redundancy_groups", group_name, "members", index),
                     DANGLING,
                 )
@@ -314,7 +318,7 @@ def _site_problems(
         for index, member in enumerate(pair if isinstance(pair, list) else []):
             if isinstance(member, str) and member not in devices:
                 yield (
-                    _unknown("device", member, devices),
+                    unknown_name("device", member, devices),
                     at("asn", "shared_pairs", pair_index, index),
                     DANGLING,
                 )
@@ -329,7 +333,7 @@ def _site_problems(
     for device in services:
         if device not in devices:
             yield (
-                _unknown("device", device, devices),
+                unknown_name("device", device, devices),
                 key_at("peering", "edge", "services", device),
                 DANGLING,
             )
@@ -340,7 +344,7 @@ def _site_problems(
         if not isinstance(circuit, str):
             continue
         if circuit not in circuits:
-            yield _unknown("cross-connect", circuit, circuits), at("peering", *path), DANGLING
+            yield unknown_name("cross-connect", circuit, circuits), at("peering", *path), DANGLING
             continue
         owner = _get(circuits[circuit], "party")
         if isinstance(owner, str) and owner != party:
@@ -413,11 +417,24 @@ def _next_free(taken: int, devices: dict[str, Any]) -> int:
     return candidate
 
 
-def _unknown(kind: str, name: str, known: dict[str, Any]) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1)
+def unknown_name(kind: str, name: str, known: Iterable[str]) -> str:
+    """`unknown KIND 'NAME'`, the closest known name, and some of the known ones."""
+    ordered = sorted(known)
+    close = difflib.get_close_matches(name, ordered, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
-    listed = ", ".join(sorted(known)[:8]) or "none defined"
-    return f"unknown {kind} '{name}'{hint} (known: {listed})"
+    return f"unknown {kind} '{name}'{hint} (known: {some_of(ordered)})"
+
+
+SHOWN = 8  # names a message lists before it says how many more there are
+
+
+def some_of(names: Iterable[str]) -> str:
+    """The first SHOWN names in order, and how many more: a 1,000-device site's message
+    must not list every device, nor read as if the few it lists were all."""
+    ordered = sorted(names)
+    listed = ", ".join(ordered[:SHOWN]) or "none defined"
+    more = len(ordered) - SHOWN
+    return f"{listed} and {more} more" if more > 0 else listed
 
 
 def _mapping(node: Any, key: str) -> dict[str, Any]:
@@ -460,12 +477,12 @@ def _pod_references(
         # a pod on a super-spine or border is TOPO-008's finding (a role change must lint,
         # not stop the run); here only whether the pod exists
         if pod not in pods:
-            yield _unknown("pod", pod, pods), at("devices", dev_name, "pod"), DANGLING
+            yield unknown_name("pod", pod, pods), at("devices", dev_name, "pod"), DANGLING
     for index, rule in enumerate(_list(site, "link_rules")):
         for end in ("a", "b"):
             pod = _get(_get(rule, end), "pod")
             if isinstance(pod, str) and pod not in pods:
-                yield _unknown("pod", pod, pods), at("link_rules", index, end, "pod"), DANGLING
+                yield unknown_name("pod", pod, pods), at("link_rules", index, end, "pod"), DANGLING
 
 
 def _tenant_references(
@@ -482,16 +499,20 @@ def _tenant_references(
             vrf = _get(network, "vrf")
             if isinstance(vrf, str) and vrf not in vrfs:
                 yield (
-                    _unknown(f"VRF of tenant {tenant_name}", vrf, vrfs),
+                    unknown_name(f"VRF of tenant {tenant_name}", vrf, vrfs),
                     at(*base, "vrf"),
                     DANGLING,
                 )
             for index, rack in enumerate(_get(network, "racks") or []):
                 if isinstance(rack, str) and rack not in racks:
-                    yield _unknown("rack", rack, racks), at(*base, "racks", index), DANGLING
+                    yield unknown_name("rack", rack, racks), at(*base, "racks", index), DANGLING
             for index, leaf in enumerate(_get(network, "leaves") or []):
                 if isinstance(leaf, str) and leaf not in devices:
-                    yield _unknown("device", leaf, devices), at(*base, "leaves", index), DANGLING
+                    yield (
+                        unknown_name("device", leaf, devices),
+                        at(*base, "leaves", index),
+                        DANGLING,
+                    )
 
 
 def _attachment_references(
@@ -511,21 +532,25 @@ def _attachment_references(
         base = ("attachments", att_name)
         for index, leaf in enumerate(_list(attachment, "leaves")):
             if isinstance(leaf, str) and leaf not in devices:
-                yield _unknown("device", leaf, devices), at(*base, "leaves", index), DANGLING
+                yield unknown_name("device", leaf, devices), at(*base, "leaves", index), DANGLING
         for index, name in enumerate(_list(attachment, "networks")):
             if isinstance(name, str) and name not in networks:
-                yield _unknown("network", name, networks), at(*base, "networks", index), DANGLING
+                yield (
+                    unknown_name("network", name, networks),
+                    at(*base, "networks", index),
+                    DANGLING,
+                )
     handoff = _get(site, "handoff")
     for index, leaf in enumerate(_list(handoff, "border_leaves")):
         if isinstance(leaf, str) and leaf not in devices:
             yield (
-                _unknown("device", leaf, devices),
+                unknown_name("device", leaf, devices),
                 at("handoff", "border_leaves", index),
                 DANGLING,
             )
     for name in _mapping(handoff, "vrfs"):
         if name not in vrfs:
-            yield _unknown("VRF", name, vrfs), key_at("handoff", "vrfs", name), DANGLING
+            yield unknown_name("VRF", name, vrfs), key_at("handoff", "vrfs", name), DANGLING
     yield from _cloud_vrf_references(site, vrfs, at)
 
 
@@ -559,7 +584,7 @@ def _cloud_vrf_references(
                         "bad-value",
                     )
                 elif vrf not in vrfs:
-                    yield _unknown("VRF", vrf, vrfs), at(*path), DANGLING
+                    yield unknown_name("VRF", vrf, vrfs), at(*path), DANGLING
 
 
 def _placeholders(
