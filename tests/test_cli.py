@@ -12,7 +12,7 @@ from conftest import replace_in
 from typer.testing import CliRunner
 
 from meetme.cli import app
-from meetme.intent.references import some_of
+from meetme.core.problems import listed
 
 runner = CliRunner()
 DEVICES = [
@@ -155,17 +155,19 @@ def test_show_of_an_unknown_device_names_a_few_and_counts_the_rest(example: Path
 
 
 @pytest.mark.parametrize(
-    ("count", "listed"),
+    ("count", "most", "expected"),
     [
-        (0, "none defined"),
-        (1, "d0"),
-        (8, "d0, d1, d2, d3, d4, d5, d6, d7"),  # the most listed in full
-        (9, "d0, d1, d2, d3, d4, d5, d6, d7 and 1 more"),  # one past it
-        (1040, "d0, d1, d10, d100, d1000, d1001, d1002, d1003 and 1032 more"),
+        (0, 8, ""),
+        (1, 8, "d0"),
+        (8, 8, "d0, d1, d2, d3, d4, d5, d6, d7"),  # the most named in full
+        (9, 8, "d0, d1, d2, d3, d4, d5, d6, d7 and 1 more"),  # one past it
+        (3, 3, "d0, d1, d2"),
+        (4, 3, "d0, d1, d2 and 1 more"),
+        (1040, 8, "d0, d1, d2, d3, d4, d5, d6, d7 and 1032 more"),
     ],
 )
-def test_known_names_are_listed_up_to_eight(count: int, listed: str) -> None:
-    assert some_of(f"d{n}" for n in range(count)) == listed
+def test_a_message_names_at_most_a_few(count: int, most: int, expected: str) -> None:
+    assert listed([f"d{n}" for n in range(count)], most) == expected
 
 
 def test_rules_and_explain(example: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 EXIT_OK = 0
@@ -80,3 +81,14 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
         except ValueError:  # an integer too long to print
             return "a very long number"
     return f"a {type(value).__name__}"
+
+
+# A message names at most this many things before it says how many more there are.
+LISTED = 8
+
+
+def listed(names: Sequence[str], most: int = LISTED) -> str:
+    """The first `most` names, in the order given, and how many more: a 1,000-device site's
+    message must not name every device, nor read as if the few it names were all."""
+    more = len(names) - most
+    return ", ".join(names[:most]) + (f" and {more} more" if more > 0 else "")

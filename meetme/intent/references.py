@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from meetme.core.problems import Location, Problem
+from meetme.core.problems import Location, Problem, listed
 from meetme.intent.interfaces import foreign_name, platform_problem, sample
 from meetme.intent.types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
 from meetme.intent.yaml_source import Path_
@@ -422,19 +422,7 @@ def unknown_name(kind: str, name: str, known: Iterable[str]) -> str:
     ordered = sorted(known)
     close = difflib.get_close_matches(name, ordered, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"unknown {kind} '{name}'{hint} (known: {some_of(ordered)})"
-
-
-SHOWN = 8  # names a message lists before it says how many more there are
-
-
-def some_of(names: Iterable[str]) -> str:
-    """The first SHOWN names in order, and how many more: a 1,000-device site's message
-    must not list every device, nor read as if the few it lists were all."""
-    ordered = sorted(names)
-    listed = ", ".join(ordered[:SHOWN]) or "none defined"
-    more = len(ordered) - SHOWN
-    return f"{listed} and {more} more" if more > 0 else listed
+    return f"unknown {kind} '{name}'{hint} (known: {listed(ordered) or 'none defined'})"
 
 
 def _mapping(node: Any, key: str) -> dict[str, Any]:

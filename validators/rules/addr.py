@@ -26,6 +26,7 @@ from meetme.core.numbering import (
     is_private_asn,
     reserved_asn,
 )
+from meetme.core.problems import listed
 from meetme.intent.schema import Site
 from meetme.intent.schema_base import Node
 
@@ -367,11 +368,9 @@ def asn_uses(ctx: SiteContext) -> dict[Path_, list[AsnUse]]:
 
 def _listed(uses: list[AsnUse]) -> str:
     """'a, b (ASN 1)' when they share one ASN, else 'a (ASN 1), b (ASN 2)'; long lists cut."""
-    shown = uses[:4]
-    more = f" and {len(uses) - 4} more" if len(uses) > 4 else ""
     if len({use.asn for use in uses}) == 1:
-        return f"{', '.join(use.who for use in shown)}{more} (ASN {uses[0].asn})"
-    return ", ".join(f"{use.who} (ASN {use.asn})" for use in shown) + more
+        return f"{listed([use.who for use in uses], 4)} (ASN {uses[0].asn})"
+    return listed([f"{use.who} (ASN {use.asn})" for use in uses], 4)
 
 
 @rule(

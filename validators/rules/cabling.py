@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.ports import PortId, port_id
 
-from meetme.core.problems import Location
+from meetme.core.problems import Location, listed
 
 if TYPE_CHECKING:
     from meetme.generators.resolve.fabric import FabricLink, SiteFabric
@@ -225,8 +225,7 @@ def no_self_links(ctx: SiteContext) -> Iterator[Hit]:
             continue
         rule_ = ctx.site.link_rules[cast(int, source[-1])]
         devices = sorted({link.a.device for link in links})
-        more = f" and {len(devices) - 4} more" if len(devices) > 4 else ""
-        shown = ", ".join(devices[:4]) + more
+        shown = listed(devices, 4)
         yield Hit(
             f"link rule {rule_.name} selects {shown} on both sides, so it cables each of them "
             "to itself; narrow one side (role or platform) so the two sides are different devices",

@@ -19,6 +19,7 @@ from meetme.validators.rules.addr import asn_uses
 from meetme.validators.rules.peers import peer_asns
 
 from meetme.core.numbering import is_private_asn, reserved_asn
+from meetme.core.problems import listed
 from meetme.core.providers import providers
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def label(session: ExternalSession) -> str:
 
 
 def names(items: list[str]) -> str:
-    return ", ".join(items)
+    return listed(items)
 
 
 def by_source(sessions: list[ExternalSession]) -> dict[Path_, list[ExternalSession]]:
@@ -292,12 +293,7 @@ def _fabric_asns(ctx: SiteContext) -> dict[int, str]:
     for uses in asn_uses(ctx).values():
         for use in uses:
             owners[use.asn].append(use.who)
-    return {asn: _some(sorted(set(who))) for asn, who in owners.items()}
-
-
-def _some(items: list[str]) -> str:
-    more = f" and {len(items) - 3} more" if len(items) > 3 else ""
-    return ", ".join(items[:3]) + more
+    return {asn: listed(sorted(set(who)), 3) for asn, who in owners.items()}
 
 
 @rule(

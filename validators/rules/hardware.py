@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
 from meetme.core.hardware import NAMING, hardware
+from meetme.core.problems import listed
 from meetme.intent.interfaces import foreign_name
 from meetme.intent.schema import Device
 
@@ -152,7 +153,7 @@ def interfaces_exist(ctx: SiteContext) -> Iterator[Hit]:
             devices_of[tuple(interfaces)].append(device)
         for given, devices in devices_of.items():
             yield Hit(
-                f"{origin} gives {', '.join(given)} on {', '.join(devices)}, but {reason}",
+                f"{origin} gives {listed(given)} on {listed(devices)}, but {reason}",
                 where,
             )
 

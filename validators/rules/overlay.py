@@ -32,7 +32,7 @@ from meetme.generators.resolve.placement import svi_own_addresses, svi_owners
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
 from meetme.core.datafiles import read_data
-from meetme.core.problems import Location
+from meetme.core.problems import Location, listed
 from meetme.intent.schema_overlay import Network, Vrf
 from meetme.intent.types import Mtu
 
@@ -112,7 +112,7 @@ def placed_vrfs(ctx: SiteContext, networks: list[Placed]) -> list[PlacedVrf]:
 
 
 def _names(items: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(items)
+    return listed(items)
 
 
 # --- EVPN-001 ---------------------------------------------------------------------------------

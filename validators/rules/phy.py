@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
+from meetme.core.problems import listed
 from meetme.intent.schema import Device
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def _redundancy_groups(ctx: SiteContext) -> list[tuple[str, list[str]]]:
 
 
 def _names(names: list[str]) -> str:
-    return ", ".join(names)
+    return listed(names)
 
 
 @rule(

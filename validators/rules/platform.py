@@ -22,6 +22,7 @@ from meetme.generators.platforms import gaps as limits
 from meetme.validators.engine import RULES, Hit, SiteContext, rule
 
 from meetme.core.findings import Finding
+from meetme.core.problems import listed
 from meetme.intent.interfaces import GRAMMARS, foreign_name, platforms_naming, sample
 from meetme.intent.loader import LoadedIntent
 from meetme.intent.schema import Site
@@ -201,7 +202,7 @@ def interface_names_of_the_platform(ctx: SiteContext) -> Iterator[Hit]:
         other = " or ".join(PLATFORMS[p].title for p in platforms_naming(name) if p in PLATFORMS)
         has = "has" if len(devices) == 1 else "have"
         yield Hit(
-            f"{', '.join(devices)} ({platform.title}) {has} no interface {name}, a name of "
+            f"{listed(devices)} ({platform.title}) {has} no interface {name}, a name of "
             f"{other}; {platform.name} writes {GRAMMARS[platform.name].shapes}",
             path,
         )

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from meetme.generators.resolve import allocate
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
+from meetme.core.problems import listed
 from meetme.intent.schema import Device, RedundancyGroup
 
 LEAF_TIER = ("leaf", "border_leaf")
@@ -166,8 +167,7 @@ def _asns(ctx: SiteContext) -> dict[str, int]:
 
 
 def _shown(names: list[str]) -> str:
-    more = f" and {len(names) - 4} more" if len(names) > 4 else ""
-    return ", ".join(names[:4]) + more
+    return listed(names, 4)
 
 
 @rule(
