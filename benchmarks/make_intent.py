@@ -2,14 +2,18 @@
 
     python benchmarks/make_intent.py --devices 1040 --out /tmp/bench1040
 
-writes /tmp/bench1040/intent/ (and nothing else): one site, `aus1`, whose edge is the shipped
+writes /tmp/bench1040/intent/ (and nothing else): the shipped example's two sites, its SRv6
+domain and its DCI circuits, with `aus1` grown to the size asked. aus1's edge is the shipped
 intent/aus1 verbatim (the IOS-XR border pair with its IX, two transits and the PNI, the six
 border leaves with the AWS, Azure and Google on-ramps and the VRF-lite handoff, the tenants'
-VRFs and L3VNIs) and whose fabric is intent/mel1's five-stage Clos grown to the size asked:
-two EOS super-spines, then pods of two EOS spines and up to 124 leaves each, every leaf pair
-in a rack of its own with its hosts attached by MLAG (Cumulus and EOS), vPC (NX-OS) or EVPN
-multihoming (Cumulus), an odd leaf single-homed. Each pod has leaves of two platforms, cycling
-over NVUE / NX-OS / EOS.
+VRFs and L3VNIs) and its fabric is intent/mel1's five-stage Clos grown: two EOS super-spines,
+then pods of two EOS spines and up to 124 leaves each, every leaf pair in a rack of its own
+with its hosts attached by MLAG (Cumulus and EOS), vPC (NX-OS) or EVPN multihoming (Cumulus),
+an odd leaf single-homed. Each pod has leaves of two platforms, cycling over NVUE / NX-OS /
+EOS. intent/mel1 (16 devices), intent/dci.yaml and intent/srv6.yaml are the example's, except
+that aus1's SRv6 members are its IOS-XR borders only: the example's two SRv6 leaves (static
+uN SIDs) have no match here, since a generated leaf's id (1000 and up) does not fit the node
+uSID's low byte (SRV6-001). --devices counts every device of both sites.
 
 Ports fit the hardware catalogue (HW-001) at every size: a 64-port spine spends two cages on
 the super-spines and breaks the other 62 out into 2 x 400G (EthernetP/1 for the pod's first
@@ -34,7 +38,14 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "intent"
 SITE = "aus1"
-FIXED = 10  # 2 borders, 2 super-spines, 6 border leaves: the example's edge
+OTHER_SITE = "mel1"  # copied as it is, with the DCI circuits to it and the SRv6 domain
+OTHER_DEVICES = len(
+    yaml.safe_load((EXAMPLE / OTHER_SITE / "devices.yaml").read_text())["sites"][OTHER_SITE][
+        "devices"
+    ]
+)
+# 2 borders, 2 super-spines, 6 border leaves (the example's edge) and the other site
+FIXED = 10 + OTHER_DEVICES
 SPINES_PER_POD = 2
 GROUP_MAX = 62  # leaves of one platform in a pod: one sub-port of each of 62 spine cages
 POD_MAX = 62  # pods: two spines each on one sub-port of each of 62 super-spine cages
@@ -119,6 +130,16 @@ def make_intent(devices: int, out: Path) -> Path:
         shutil.rmtree(intent)
     (intent / SITE).mkdir(parents=True)
     shutil.copy(EXAMPLE / "organisation.yaml", intent)
+    shutil.copytree(EXAMPLE / OTHER_SITE, intent / OTHER_SITE)
+    shutil.copy(EXAMPLE / "dci.yaml", intent)
+    srv6 = yaml.safe_load((EXAMPLE / "srv6.yaml").read_text())
+    members = srv6["srv6"]["sites"][SITE]["devices"]
+    edge = _load("devices.yaml")["devices"]
+    srv6["srv6"]["sites"][SITE]["devices"] = [d for d in members if edge[d]["role"] == "border"]
+    (intent / "srv6.yaml").write_text(
+        "# The example's SRv6 domain; aus1's members its IOS-XR borders (make_intent.py)\n"
+        + yaml.dump(srv6, Dumper=_Plain, sort_keys=False, width=4096)
+    )
     for name in ("circuits.yaml", "peering.yaml", "clouds.yaml"):  # the edge, verbatim
         shutil.copy(EXAMPLE / SITE / name, intent / SITE / name)
 
@@ -332,9 +353,11 @@ def make_intent(devices: int, out: Path) -> Path:
 
 
 def device_count(intent: Path) -> int:
-    """Devices in a written intent (for run.py and the smoke test)."""
-    data = yaml.safe_load((intent / SITE / "devices.yaml").read_text())
-    return len(data["sites"][SITE]["devices"])
+    """Devices in a written intent, every site (for run.py and the smoke test)."""
+    return sum(
+        len(yaml.safe_load((intent / site / "devices.yaml").read_text())["sites"][site]["devices"])
+        for site in (SITE, OTHER_SITE)
+    )
 
 
 def main() -> int:

@@ -16,7 +16,8 @@ from meetme.pipeline import lint
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "benchmarks"
-SMALLEST = 24  # the edge (10), one pod's two spines and 12 leaves of two platforms
+# the edge (10), the example's mel1 (16), one pod's two spines and 12 leaves of two platforms
+SMALLEST = 40
 
 sys.path.insert(0, str(BENCH))
 from make_intent import MIN_DEVICES, device_count, make_intent  # noqa: E402
@@ -25,13 +26,22 @@ from make_intent import MIN_DEVICES, device_count, make_intent  # noqa: E402
 def test_generated_intent_lints_clean_with_the_examples_feature_set(tmp_path: Path) -> None:
     intent = make_intent(SMALLEST, tmp_path)
     result = lint(intent)
-    assert [str(f) for f in result.findings] == []
+    # the example's own two warnings: its DCI circuits to mel1 carry no routing
+    assert [(f.rule, Path(f.location.file), f.location.line) for f in result.findings] == [
+        ("DCI-009", intent / "dci.yaml", 9),
+        ("DCI-009", intent / "dci.yaml", 21),
+    ]
     assert device_count(intent) == SMALLEST == len(result.models or {})
-    models = (result.models or {}).values()
+    models = [m for m in (result.models or {}).values() if m.site == "aus1"]
+    assert len(models) == SMALLEST - 16
     roles = {m.role for m in models}
     assert roles == {"border", "super_spine", "spine", "leaf", "border_leaf"}
     leaf_platforms = {m.platform for m in models if m.role == "leaf"}
     assert leaf_platforms == {"nvidia_nvue", "cisco_nxos"}  # the first pod's two
+    # the SRv6 domain: aus1's IOS-XR borders take locators; the circuits to mel1 are there
+    assert sorted(m.hostname for m in models if m.srv6 is not None) == ["aus1-br1", "aus1-br2"]
+    assert result.loaded.intent.dci is not None and result.loaded.intent.dci.circuits
+    assert set(result.loaded.intent.sites) == {"aus1", "mel1"}
     site = result.loaded.intent.sites["aus1"]
     modes = {a.mode for a in site.attachments.values()}
     assert modes == {"mlag", "esi"}
@@ -41,13 +51,15 @@ def test_generated_intent_lints_clean_with_the_examples_feature_set(tmp_path: Pa
 
 
 def test_an_odd_leaf_is_single_homed_and_every_leaf_platform_appears(tmp_path: Path) -> None:
-    # the smallest two-pod site: 10 + 2 x 2 spines + 2 x 63 leaves, each pod's 63 = 32 + 31
-    intent = make_intent(140, tmp_path)
+    # the smallest two-pod site: 10 + 16 (mel1) + 2 x 2 spines + 2 x 63 leaves, each pod's
+    # 63 = 32 + 31
+    intent = make_intent(156, tmp_path)
     result = lint(intent)
     assert result.errors == []
     site = result.loaded.intent.sites["aus1"]
     assert "single" in {a.mode for a in site.attachments.values()}
-    leaf_platforms = {m.platform for m in (result.models or {}).values() if m.role == "leaf"}
+    models = (result.models or {}).values()
+    leaf_platforms = {m.platform for m in models if m.role == "leaf" and m.site == "aus1"}
     assert leaf_platforms == {"nvidia_nvue", "cisco_nxos", "arista_eos"}
 
 
