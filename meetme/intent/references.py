@@ -96,10 +96,9 @@ def _srv6_references(
                     DANGLING,
                 )
             elif site_name in sites and vrf not in (known := _site_vrfs(sites[site_name])):
-                listed = ", ".join(sorted(known)) or "none"
                 yield (
                     f"VRF '{vrf}' rides SRv6 to site {site_name}, but no tenant of "
-                    f"{site_name} has it (known: {listed})",
+                    f"{site_name} has it (known: {listed(sorted(known)) or 'none'})",
                     where,
                     DANGLING,
                 )
