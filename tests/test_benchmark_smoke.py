@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from meetme.intent.yaml_source import MAX_NODES_PER_RUN, Budget, read_file
 from meetme.pipeline import lint
 
 REPO = Path(__file__).resolve().parent.parent
@@ -112,3 +113,15 @@ def test_run_reports_every_stage(tmp_path: Path) -> None:
     leaf = rewritten.removeprefix("aus1/").removesuffix(".yaml")
     assert commands["one_leaf_change"].startswith("intent/aus1/devices.yaml: management: ")
     assert leaf.startswith("aus1-lf")
+
+
+def test_the_value_limit_holds_twice_the_largest_benchmarked_site(tmp_path: Path) -> None:
+    """The reader's bound on values (an alias bomb's fence) must not refuse a real large site:
+    the 4,160-device intent is read, and a site twice its size would be too."""
+    intent = make_intent(4160, tmp_path)
+    budget = Budget()
+    for path in sorted(intent.rglob("*.yaml")):
+        source, problems = read_file(path, path.name, budget)
+        assert source is not None and problems == [], problems
+    used = MAX_NODES_PER_RUN - budget.nodes
+    assert used > 140_000 and 2 * used <= MAX_NODES_PER_RUN

@@ -76,8 +76,10 @@ MAX_DEPTH = 64
 # the whole 18-device example ~3,000, so a 2,000-device site in one file fits; an alias bomb
 # of nine levels of nine would be 387 million. 100,000 values read in ~0.5 s and ~40 MB.
 MAX_NODES_PER_FILE = 100_000
-# The same bound over all files of a run: the parsed tree stays under ~100 MB, read in ~1 s.
-MAX_NODES_PER_RUN = 150_000
+# The same bound over all files of a run. A site is ~36 values a device (the 4,160-device
+# benchmark intent, benchmarks/make_intent.py: 150,569 values, parsed in ~0.8 s into ~73 MB),
+# so this holds a site of about 11,000 devices, and a runaway intent stops at ~200 MB.
+MAX_NODES_PER_RUN = 400_000
 # Aliases a file may use; intent rarely needs any, so many aliases are a bomb being built.
 MAX_ALIASES_PER_FILE = 1_000
 # A syntax error found by libyaml is re-read by PyYAML's own reader, whose messages are
