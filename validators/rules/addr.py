@@ -579,10 +579,10 @@ def site_aggregates_inside_organisation(ctx: SiteContext) -> Iterator[Hit]:
             net = ipaddress.ip_network(written)
             if any(net.version == h.version and net.subnet_of(h) for h in holders):  # type: ignore[arg-type]
                 continue
-            listed = ", ".join(str(h) for h in holders) or "none"
+            named = ", ".join(str(h) for h in holders) or "none"
             yield Hit(
                 f"site {ctx.name}'s {kind} aggregate {written} lies in none of {where} "
-                f"({listed}): take it from {hint} or widen them",
+                f"({named}): take it from {hint} or widen them",
                 (*ctx.base, "aggregates", kind, index),
             )
 

@@ -14,9 +14,10 @@ from typing import Any, get_args
 
 from meetme.generators.resolve.allocate import device_asn
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
-from meetme.validators.rules.edge import AFI_LABEL, edge_of, names
+from meetme.validators.rules.edge import AFI_LABEL, edge_of
 
 from meetme.core.numbering import is_private_asn
+from meetme.core.problems import listed
 from meetme.core.providers import providers
 from meetme.intent.schema_clouds import BurstProfile, GcpAttachment
 from meetme.intent.types import SPEED_GBPS
@@ -214,7 +215,7 @@ def aws_connections_on_two_devices(ctx: SiteContext) -> Iterator[Hit]:
             )
             if len(devices) == 1:
                 yield Hit(
-                    f"AWS {name} {vif_type} VIFs ({names(vif_names)}) ride {names(circuits)} "
+                    f"AWS {name} {vif_type} VIFs ({listed(vif_names)}) ride {listed(circuits)} "
                     f"on {devices[0]} only; add a {vif_type} VIF on a connection that lands on "
                     "another border device",
                     (*aws.path, "vifs"),
@@ -524,11 +525,11 @@ def gcp_sla_topology(ctx: SiteContext) -> Iterator[Hit]:
             missing.append(f"{need['circuits']} connections (has {len(circuits)})")
         if len(complete) < need["metros"]:
             partial = [
-                f"{m} has only {names(sorted(d))}"
+                f"{m} has only {listed(sorted(d))}"
                 for m, d in sorted(domains.items())
                 if d != all_domains
             ]
-            detail = f"; {names(partial)}" if partial else ""
+            detail = f"; {listed(partial)}" if partial else ""
             missing.append(
                 f"both edge availability domains in {need['metros']} metro(s) (has "
                 f"{len(complete)}{detail})"

@@ -51,10 +51,6 @@ def label(session: ExternalSession) -> str:
     return f"{KIND_LABEL[session.kind]} {session.party}"
 
 
-def names(items: list[str]) -> str:
-    return listed(items)
-
-
 def by_source(sessions: list[ExternalSession]) -> dict[Path_, list[ExternalSession]]:
     """Sessions grouped by the intent node that declares them, in session order."""
     grouped: dict[Path_, list[ExternalSession]] = defaultdict(list)
@@ -80,8 +76,8 @@ def max_prefix_on_every_session(ctx: SiteContext) -> Iterator[Hit]:
     for (source, afi), sessions in missing.items():
         first = sessions[0]
         field = "max_prefix_v4" if afi == "ipv4" else "max_prefix_v6"
-        peers = names(sorted({s.peer_address for s in sessions}))
-        devices = names(sorted({s.device for s in sessions}))
+        peers = listed(sorted({s.peer_address for s in sessions}))
+        devices = listed(sorted({s.device for s in sessions}))
         if first.kind == "transit":
             advice = "the full Internet table of that family plus 20-50 % headroom"
         else:
@@ -231,7 +227,7 @@ def rpki_caches(ctx: SiteContext) -> Iterator[Hit]:
     needed = providers()["internet"]["rpki_min_caches"]["value"]
     caches = sorted({str(c.address) for c in settings.rpki_caches})  # one server, one cache
     if len(caches) < needed:
-        have = f"only {names(caches)}" if caches else "none"
+        have = f"only {listed(caches)}" if caches else "none"
         yield Hit(
             f"the Internet sessions validate route origins against {len(caches)} RPKI "
             f"cache(s) ({have}); list at least {needed} independent RTR caches in rpki_caches",

@@ -20,13 +20,13 @@ from meetme.validators.rules.overlay import (
     Placed,
     PlacedVrf,
     VlanUse,
-    _names,
     _platform,
     _vlan_uses,
     placed_networks,
     placed_vrfs,
 )
 
+from meetme.core.problems import listed
 from meetme.intent.schema_handoff import HandoffVrf
 
 RFC4364 = "https://www.rfc-editor.org/rfc/rfc4364"
@@ -167,7 +167,7 @@ def handed_vrfs_have_carrier_vlan_on_nxos(ctx: SiteContext) -> Iterator[Hit]:
         vrf = item.vrf.vrf
         if vrf.l3vni is not None and vrf.vlan is None:
             yield Hit(
-                f"handoff VRF {item.name} ({item.vrf.label}) is carried by {_names(nxos)} on "
+                f"handoff VRF {item.name} ({item.vrf.label}) is carried by {listed(nxos)} on "
                 f"Cisco NX-OS, which maps the L3VNI {vrf.l3vni} through a carrier VLAN: give "
                 "the VRF a vlan (an id no network on those border leaves uses)",
                 item.wanted.path,
@@ -234,7 +234,7 @@ def handoff_vlans_not_bridged(ctx: SiteContext) -> Iterator[Hit]:
             if use.vlan == item.wanted.vlan and shared:
                 yield Hit(
                     f"vlan {item.wanted.vlan} of handoff VRF {item.name} is also the VLAN of "
-                    f"{use.label} on {_names(shared)}: one VLAN id is one thing per switch; "
+                    f"{use.label} on {listed(shared)}: one VLAN id is one thing per switch; "
                     "choose another handoff vlan",
                     (*item.wanted.path, "vlan"),
                 )
@@ -287,7 +287,7 @@ def exports_have_their_family(ctx: SiteContext) -> Iterator[Hit]:
         if network.version == 6:
             yield Hit(
                 f"{path[-2]} {text} of handoff VRF {item.name} is IPv6, but the handoff links "
-                f"({_names(missing)}) have no IPv6 addresses, so it would never be advertised; "
+                f"({listed(missing)}) have no IPv6 addresses, so it would never be advertised; "
                 "give the site a pools.p2p_v6 or remove it",
                 path,
             )
@@ -343,7 +343,7 @@ def exports_match_gateways(ctx: SiteContext) -> Iterator[Hit]:
         subnets = _gateway_subnets(item.vrf)
         if _skipped(item, prefix) or any(_exported(prefix, subnet) for subnet, _ in subnets):
             continue  # a subnet inside it that does not go north: HANDOFF-008
-        own = _names([str(s) for s, _ in subnets]) if subnets else "it has none"
+        own = listed([str(s) for s, _ in subnets]) if subnets else "it has none"
         yield Hit(
             f"{path[-2]} {text} of handoff VRF {item.name} matches none of the VRF's gateway "
             f"subnets ({own}): the border leaves would advertise nothing for it; write a "
@@ -425,7 +425,7 @@ def public_inside_aggregates(ctx: SiteContext) -> Iterator[Hit]:
                 continue
             yield Hit(
                 f"public {prefix} of handoff VRF {item.name} lies in none of our aggregates "
-                f"({_names([str(a) for a in aggregates]) or 'none'}): the Internet would never "
+                f"({listed([str(a) for a in aggregates]) or 'none'}): the Internet would never "
                 "route it to us; use space inside an aggregate or add the aggregate",
                 (*item.wanted.path, "public", index),
             )

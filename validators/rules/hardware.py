@@ -87,9 +87,9 @@ def _note(found: Found, ctx: SiteContext, where: Path_, origin: str, name: str, 
         return  # a name of another platform: PLAT-016 reports it, once
     reason = port_problem(device, iface)
     if reason is not None:
-        listed = found[(where, origin, reason)][name]
-        if iface not in listed:
-            listed.append(iface)
+        given = found[(where, origin, reason)][name]
+        if iface not in given:
+            given.append(iface)
 
 
 def _fabric_ports(ctx: SiteContext, found: Found) -> None:

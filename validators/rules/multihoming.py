@@ -19,10 +19,10 @@ from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.validators.engine import Hit, SiteContext, rule
-from meetme.validators.rules.overlay import Placed, _names, _platform, placed_networks
+from meetme.validators.rules.overlay import Placed, _platform, placed_networks
 
 from meetme.core import addresses
-from meetme.core.problems import Location
+from meetme.core.problems import Location, listed
 from meetme.intent.schema_multihoming import Attachment
 
 RFC7432 = "https://www.rfc-editor.org/rfc/rfc7432"
@@ -255,10 +255,10 @@ def trunked_networks_on_both_leaves(ctx: SiteContext) -> Iterator[Hit]:
             network = placed[tenants[0], name]
             missing = [leaf for leaf in leaves if leaf not in network.device_set]
             if missing:
-                racks = _names(sorted({str(ctx.site.devices[leaf].rack) for leaf in missing}))
+                racks = listed(sorted({str(ctx.site.devices[leaf].rack) for leaf in missing}))
                 yield Hit(
                     f"{network.label}, trunked by {item.label}, is not carried by "
-                    f"{_names(missing)}: the hosts' bonds there would trunk a VLAN with no VNI or "
+                    f"{listed(missing)}: the hosts' bonds there would trunk a VLAN with no VNI or "
                     f"gateway; add rack {racks} to the network's racks (or the leaves to its "
                     "leaves), or stop trunking it",
                     (*item.attachment.path, "networks", index),
@@ -347,7 +347,7 @@ def attachment_ports_free(ctx: SiteContext) -> Iterator[Hit]:
                         clashes[earlier].append(leaf)
                 for earlier, on in clashes.items():
                     yield Hit(
-                        f"{what} {port} of {item.label} is on {_names(on)} already the "
+                        f"{what} {port} of {item.label} is on {listed(on)} already the "
                         f"{earlier.text}: one port carries one thing; use a free port",
                         path,
                     )
@@ -386,7 +386,7 @@ def _number_clashes(ctx: SiteContext, key: str) -> Iterator[Hit]:
                 what = f"segment ids {_numbers(first)}"
                 why = "a leaf tells its hosts' bonds apart by them (MLAG id / Ethernet segment)"
             yield Hit(
-                f"{what} of {item.label} on {_names([x for x in leaves if x in on])} are "
+                f"{what} of {item.label} on {listed([x for x in leaves if x in on])} are "
                 f"also used by {earlier.label}: {why}; choose a {key} whose "
                 f"{len(numbers)} numbers are free on those leaves",
                 (*item.attachment.path, key),
@@ -463,7 +463,7 @@ def one_mode_per_leaf(ctx: SiteContext) -> Iterator[Hit]:
         a = item.attachment
         shared = [leaf for leaf in _vtep_leaves(ctx, item) if leaf in other.attachment.leaves]
         yield Hit(
-            f"{item.label} attaches hosts to {_names(shared)} by {MODE_TITLE[a.mode]}, but "
+            f"{item.label} attaches hosts to {listed(shared)} by {MODE_TITLE[a.mode]}, but "
             f"{other.label} already does by {MODE_TITLE[other.attachment.mode]}: a leaf pair "
             "uses ESI or MLAG, never both (loops, duplicate BUM traffic or split LACP); use "
             f"mode: {other.attachment.mode}",
@@ -532,11 +532,11 @@ def mlag_pair_settings_agree(ctx: SiteContext) -> Iterator[Hit]:
             ),
         ):
             if mine != theirs:
-                text = _names(mine) if isinstance(mine, list) else mine
-                other = _names(theirs) if isinstance(theirs, list) else theirs
+                text = listed(mine) if isinstance(mine, list) else mine
+                other = listed(theirs) if isinstance(theirs, list) else theirs
                 yield Hit(
                     f"{key} {text} of {item.label} differs from {other} of {earlier.label} on "
-                    f"the same MLAG pair {_names(earlier.attachment.leaves)}: the pair has one "
+                    f"the same MLAG pair {listed(earlier.attachment.leaves)}: the pair has one "
                     f"peer link and one system MAC; write {other}",
                     (*a.path, key),
                 )
@@ -570,7 +570,7 @@ def esis_unique(ctx: SiteContext) -> Iterator[Hit]:
             reported.add(earlier.name)
             yield Hit(
                 f"ESI {value} of host {host + 1} of {item.label} is also the ESI of host "
-                f"{their_host + 1} of {earlier.label} on {_names(earlier.attachment.leaves)}: an "
+                f"{their_host + 1} of {earlier.label} on {listed(earlier.attachment.leaves)}: an "
                 "ESI names one Ethernet segment fabric-wide, so remote VTEPs would treat the two "
                 "as one; give the attachment its own lacp_system_mac or a segment_base range of "
                 "its own",
@@ -605,7 +605,7 @@ def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
             info = PLATFORMS[platform]
             if capability in info.capabilities:
                 continue
-            capable = _names(
+            capable = listed(
                 sorted(p.title for p in PLATFORMS.values() if capability in p.capabilities)
             )
             other = "esi" if mode == "mlag" else "mlag"
@@ -617,7 +617,7 @@ def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
             reason = info.missing_reasons.get(capability)
             why = f" ({reason})" if reason else ""
             yield Hit(
-                f"{item.label} asks for {MODE_TITLE[mode]} on {_names(leaves)}, {info.title}, "
+                f"{item.label} asks for {MODE_TITLE[mode]} on {listed(leaves)}, {info.title}, "
                 f"for which meetme renders no {MODE_TITLE[mode]}{why}; attach the hosts to "
                 f"leaves of a platform that has it ({capable}){instead}",
                 (*item.attachment.path, "mode"),
@@ -718,9 +718,9 @@ def anycast_vtep_in_pool(ctx: SiteContext) -> Iterator[Hit]:
         if vtep.ip in owned:
             continue  # a device's address: EVPN-012
         if pools and not any(vtep.ip in pool for _, pool in pools):
-            listed = " and ".join(f"{key} {pool}" for key, pool in pools)
+            pooled = " and ".join(f"{key} {pool}" for key, pool in pools)
             yield Hit(
-                f"{_text(item, vtep)} is outside pools {listed}: the underlay route-maps accept "
+                f"{_text(item, vtep)} is outside pools {pooled}: the underlay route-maps accept "
                 "fabric loopbacks only, so no VTEP would learn a route to it; take a free "
                 "address from pools.vtep_v4",
                 (*item.attachment.path, "anycast_vtep"),
@@ -742,7 +742,7 @@ def anycast_vtep_one_per_pair(ctx: SiteContext) -> Iterator[Hit]:
         if address.ip != vtep.ip:
             yield Hit(
                 f"{_text(item, vtep)} differs from {address.ip} of {mate.label} on the same "
-                f"MLAG pair {_names(mate.attachment.leaves)}: the pair is one VTEP with one "
+                f"MLAG pair {listed(mate.attachment.leaves)}: the pair is one VTEP with one "
                 f"address; write {address.ip}",
                 (*item.attachment.path, "anycast_vtep"),
             )
@@ -763,7 +763,7 @@ def anycast_vtep_own_per_pair(ctx: SiteContext) -> Iterator[Hit]:
         if frozenset(other.attachment.leaves) != frozenset(item.attachment.leaves):
             yield Hit(
                 f"{_text(item, vtep)} is also the anycast VTEP of {other.label} on "
-                f"{_names(other.attachment.leaves)}: two pairs with one VTEP address would "
+                f"{listed(other.attachment.leaves)}: two pairs with one VTEP address would "
                 "receive each other's VXLAN traffic; give each pair its own",
                 (*item.attachment.path, "anycast_vtep"),
             )
@@ -897,7 +897,7 @@ def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
             on = sorted(set(leaves) & set(network.devices))
             if on:
                 yield Hit(
-                    f"{network.label} uses VLAN {vlan} on {_names(on)}, the MLAG pair's peer "
+                    f"{network.label} uses VLAN {vlan} on {listed(on)}, the MLAG pair's peer "
                     f"VLAN ({item.label}): the pair routes its underlay adjacency there; give "
                     "the network another VLAN",
                     (*network.network.path, "vlan"),

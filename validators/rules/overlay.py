@@ -111,10 +111,6 @@ def placed_vrfs(ctx: SiteContext, networks: list[Placed]) -> list[PlacedVrf]:
     return sorted(found, key=lambda v: (v.at, v.tenant, v.name))
 
 
-def _names(items: list[str] | tuple[str, ...]) -> str:
-    return listed(items)
-
-
 # --- EVPN-001 ---------------------------------------------------------------------------------
 
 
@@ -158,7 +154,7 @@ def underlay_mtu_covers_vxlan(ctx: SiteContext) -> Iterator[Hit]:
     for (path, mtu), links in sorted(low.items(), key=lambda item: ctx.loaded.where(item[0][0])):
         first = links[0]
         more = f" and {len(links) - 1} more" if len(links) > 1 else ""
-        origins = _names(list(dict.fromkeys(link.origin for link in links)))
+        origins = listed(list(dict.fromkeys(link.origin for link in links)))
         yield Hit(
             f"IP MTU {mtu} on fabric link {first.a.device} {first.a.interface} - "
             f"{first.b.device} {first.b.interface}{more} ({origins}) is below {need}: "
@@ -299,7 +295,7 @@ def vlans_unique_per_switch(ctx: SiteContext) -> Iterator[Hit]:
             if shared:
                 yield Hit(
                     f"VLAN {use.vlan} of {use.label} is also the VLAN of {earlier.label} on "
-                    f"{_names(shared)}: one VLAN id is one bridge domain per switch; choose "
+                    f"{listed(shared)}: one VLAN id is one bridge domain per switch; choose "
                     "another VLAN id",
                     use.path,
                 )
@@ -327,7 +323,7 @@ def vlans_outside_reserved(ctx: SiteContext) -> Iterator[Hit]:
                     yield Hit(
                         f"VLAN {use.vlan} of {use.label} is in {low}-{high}, which "
                         f"{PLATFORMS[platform].title} reserves for internal use, on "
-                        f"{_names(devices)}; choose a VLAN id outside it",
+                        f"{listed(devices)}; choose a VLAN id outside it",
                         use.path,
                     )
 
@@ -421,7 +417,7 @@ def _rt_use(
 def routed_vrfs_have_l3vni(ctx: SiteContext) -> Iterator[Hit]:
     for vrf in placed_vrfs(ctx, placed_networks(ctx)):
         if vrf.vrf.l3vni is None and vrf.gateways:
-            names = _names([p.name for p in vrf.gateways])
+            names = listed([p.name for p in vrf.gateways])
             yield Hit(
                 f"{vrf.label} has networks with an anycast gateway ({names}) but no l3vni: "
                 "symmetric IRB needs one to route between leaves; give the VRF an unused "
@@ -544,7 +540,7 @@ def evpn_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
     settings = site.evpn
     carrying = {d for p in placed_networks(ctx) for d in p.devices}
-    capable = _names(sorted(p.title for p in PLATFORMS.values() if p.capabilities.evpn_vxlan))
+    capable = listed(sorted(p.title for p in PLATFORMS.values() if p.capabilities.evpn_vxlan))
     for name, device in sorted(site.devices.items(), key=lambda item: item[1].id):
         in_overlay = settings is not None and device.role in (*VTEP_ROLES, *OVERLAY_ROLES)
         platform = PLATFORMS[device.platform]
@@ -620,7 +616,7 @@ def nxos_vrfs_have_carrier_vlan(ctx: SiteContext) -> Iterator[Hit]:
         nxos = [d for d in vrf.devices if _platform(ctx, d) in CARRIER_VLAN_PLATFORMS]
         if vrf.vrf.l3vni is not None and vrf.vrf.vlan is None and nxos:
             yield Hit(
-                f"{vrf.label} is carried by {_names(nxos)} on Cisco NX-OS, which maps the "
+                f"{vrf.label} is carried by {listed(nxos)} on Cisco NX-OS, which maps the "
                 f"L3VNI {vrf.vrf.l3vni} through a carrier VLAN: give the VRF a vlan (an id no "
                 "network on those leaves uses)",
                 vrf.vrf.path,
@@ -642,7 +638,7 @@ def networks_have_overlay_settings(ctx: SiteContext) -> Iterator[Hit]:
     networks = placed_networks(ctx)
     if ctx.site.evpn is None and networks:
         yield Hit(
-            f"site {ctx.name} declares networks ({_names([p.name for p in networks][:3])}"
+            f"site {ctx.name} declares networks ({listed([p.name for p in networks][:3])}"
             f"{', ...' if len(networks) > 3 else ''}) but no evpn settings, so no device "
             "renders them; add evpn: {anycast_mac: ...} to the site",
             (*ctx.base, "tenants"),
@@ -673,7 +669,7 @@ def vteps_addressed(ctx: SiteContext) -> Iterator[Hit]:
             missing.append(name)
     if missing:
         yield Hit(
-            f"VTEPs {_names(missing)} have no VTEP address: add pools.vtep_v4 (one /32 per "
+            f"VTEPs {listed(missing)} have no VTEP address: add pools.vtep_v4 (one /32 per "
             "device id) or give each of them vtep_v4",
             site.pools.path,
         )
@@ -730,7 +726,7 @@ def svi_addresses_fit(ctx: SiteContext) -> Iterator[Hit]:
             yield Hit(
                 f"{key} {text} of {placed.label}: {gateway.network} holds "
                 f"{_hosts(gateway)} host addresses, but the gateway and an SVI address for each "
-                f"of {_names(list(owners))} need {len(owners) + 1}; use a wider subnet",
+                f"of {listed(list(owners))} need {len(owners) + 1}; use a wider subnet",
                 (*placed.network.path, key),
             )
 

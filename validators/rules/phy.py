@@ -92,10 +92,6 @@ def _redundancy_groups(ctx: SiteContext) -> list[tuple[str, list[str]]]:
     return groups
 
 
-def _names(names: list[str]) -> str:
-    return listed(names)
-
-
 @rule(
     "PHY-002",
     "error",
@@ -125,8 +121,8 @@ def _device_feeds(ctx: SiteContext) -> Iterator[Hit]:
             )
         elif missing:
             yield Hit(
-                f"{device.role} {name} is fed from {_names(sorted(feeds))} only; cable a "
-                f"PSU to feed {_names(missing)} and record it in power_feeds",
+                f"{device.role} {name} is fed from {listed(sorted(feeds))} only; cable a "
+                f"PSU to feed {listed(missing)} and record it in power_feeds",
                 where,
             )
         room = ctx.site.rooms[device.room]
@@ -150,7 +146,7 @@ def _rooms_with_one_ups(ctx: SiteContext) -> Iterator[Hit]:
             if count > 1:
                 yield Hit(
                     f"room {room_name} takes feeds A and B from the same UPS {shared}, so "
-                    f"one UPS fault drops {_names(names)}; give each feed its own UPS",
+                    f"one UPS fault drops {listed(names)}; give each feed its own UPS",
                     (*room.path, "power"),
                 )
 
@@ -167,7 +163,7 @@ def _border_rooms_sharing_ups(ctx: SiteContext) -> Iterator[Hit]:
             if shared:
                 yield Hit(
                     f"border rooms {other_room} ({other}) and {room_name} ({name}) share "
-                    f"UPS {_names(sorted(shared))}, so one UPS fault hits both borders; "
+                    f"UPS {listed(sorted(shared))}, so one UPS fault hits both borders; "
                     f"feed {room_name} from other UPSes",
                     (*room.path, "power"),
                 )
@@ -243,7 +239,7 @@ def no_shared_failure_domain(ctx: SiteContext) -> Iterator[Hit]:
                 if tag not in tags[name]:
                     yield Hit(
                         f"{label}: diversity unproven: {tag} is recorded for "
-                        f"{_names(recorded)} but not for {name}; record {tag} on {name} or "
+                        f"{listed(recorded)} but not for {name}; record {tag} on {name} or "
                         f"its room {ctx.site.devices[name].room}",
                         (*ctx.site.devices[name].path, "failure_domains"),
                     )
@@ -284,7 +280,7 @@ def cross_connect_diversity(ctx: SiteContext) -> Iterator[Hit]:
             values = {getattr(ctx.site.cross_connects[n], field) for n in names}
             if len(values) == 1:
                 yield Hit(
-                    f"all {len(names)} circuits to {party} ({_names(names)}) use "
+                    f"all {len(names)} circuits to {party} ({listed(names)}) use "
                     f"{label} {values.pop()}; {advice}",
                     (*last.path, field),
                 )
@@ -330,16 +326,16 @@ def dual_homed_to_borders(ctx: SiteContext) -> Iterator[Hit]:
         missing = [border for border in borders if border not in mine]
         if missing:
             yield Hit(
-                f"{device.role} {name} has no link to border {_names(missing)}; link it "
+                f"{device.role} {name} has no link to border {listed(missing)}; link it "
                 "to every border (a link rule or explicit links)",
                 device.path,
             )
             continue
         shapes = {border: _shape(mine[border]) for border in borders}
         if len(set(shapes.values())) > 1:
-            listed = ", ".join(f"{border} {shape}" for border, shape in shapes.items())
+            unequal = ", ".join(f"{border} {shape}" for border, shape in shapes.items())
             yield Hit(
-                f"{device.role} {name} uplinks unequally ({listed}); give every border "
+                f"{device.role} {name} uplinks unequally ({unequal}); give every border "
                 "the same count and speed of links",
                 device.path,
             )

@@ -79,9 +79,9 @@ def _reach(
         else:
             shapes = {far: _shape(mine[far]) for far in upper}
             if len(set(shapes.values())) > 1:
-                listed = ", ".join(f"{far} {shape}" for far, shape in shapes.items())
+                unequal = ", ".join(f"{far} {shape}" for far, shape in shapes.items())
                 yield Hit(
-                    f"{device.role} {name} uplinks unequally ({listed}); give every {tier} "
+                    f"{device.role} {name} uplinks unequally ({unequal}); give every {tier} "
                     "the same count and speed of links",
                     device.path,
                 )
@@ -166,10 +166,6 @@ def _asns(ctx: SiteContext) -> dict[str, int]:
     }
 
 
-def _shown(names: list[str]) -> str:
-    return listed(names, 4)
-
-
 @rule(
     "TOPO-004",
     "error",
@@ -219,7 +215,7 @@ def _leaf_asns_unique(ctx: SiteContext, asns: dict[str, int]) -> Iterator[Hit]:
                 reported.add(where)
                 yield Hit(
                     f"asn.shared gives every {device.role} one ASN {asn} "
-                    f"({_shown(names)}); a leaf needs an ASN of its own: remove "
+                    f"({listed(names, 4)}); a leaf needs an ASN of its own: remove "
                     f"{device.role} from asn.shared (ASN = base + id), or declare an MLAG or "
                     "vPC pair in asn.shared_pairs",
                     where,
@@ -243,10 +239,10 @@ def _tier_shares_one_asn(
     if len({asns[name] for name, _ in tier}) < 2:
         return
     if role not in ctx.site.asn.shared:
-        listed = ", ".join(f"{name} {asns[name]}" for name, _ in tier[:4])
+        each = listed([f"{name} {asns[name]}" for name, _ in tier], 4)
         yield Hit(
             f"the {label}s of {ctx.name} have {len({asns[n] for n, _ in tier})} ASNs "
-            f"({listed}{' …' if len(tier) > 4 else ''}); {label}s share one ASN: add "
+            f"({each}); {label}s share one ASN: add "
             f"{role} to asn.shared",
             ctx.site.asn.path,
         )
@@ -418,7 +414,7 @@ def _group_per_domain(
                 name, where = inside[k]
                 yield Hit(
                     f"redundancy group {group_name} allows {k} per {kind}, but {kind} {value} "
-                    f"holds {len(inside)} ({_shown([n for n, _ in inside])}); move {name} to "
+                    f"holds {len(inside)} ({listed([n for n, _ in inside], 4)}); move {name} to "
                     f"another {kind}",
                     where,
                 )
