@@ -24,6 +24,8 @@ import pytest
 import yaml
 from conftest import EXAMPLE_INTENT, lint_repo, replace_in
 from meetme.generators.model import (
+    Acl,
+    AclRule,
     BfdTimers,
     Breakout,
     DeviceModel,
@@ -1211,3 +1213,34 @@ def test_breakout_and_port_speeds_are_valid_nvue_516(
     interfaces = tree["interface"]
     assert interfaces["swp50"]["link"] == {"breakout": {"4x": {}}}
     assert interfaces["swp50s1"]["link"]["speed"] == "200G"
+
+
+def test_acl_destination_match_is_valid_516(
+    forbid_schema: type[BaseModel], border_leaf: tuple[DeviceModel, str]
+) -> None:
+    """An ingress IPv6 ACL whose first rule denies a destination prefix (the SRv6 block filter
+    of a domain member, docs/srv6.md#filter) prints `match: ip: dest-ip:` and stays valid."""
+    model, _ = border_leaf
+    sid_filter = Acl(
+        name="ACL-SRV6-EDGE-IN-V6",
+        afi="ipv6",
+        rules=(
+            AclRule(seq=10, action="deny", source=None, destination="5f00::/32", description="x"),
+            AclRule(seq=20, action="permit", source=None, description="the rest"),
+        ),
+    )
+    port = next(i for i in model.interfaces if i.kind == "subinterface")
+    filtered = model.model_copy(
+        update={
+            "acls": (*model.acls, sid_filter),
+            "interfaces": tuple(
+                i.model_copy(update={"acls_in": (*i.acls_in, sid_filter.name)}) if i is port else i
+                for i in model.interfaces
+            ),
+        }
+    )
+    tree = validate(forbid_schema, model.hostname, render_device(filtered))
+    rules = tree["acl"]["ACL-SRV6-EDGE-IN-V6"]["rule"]
+    assert rules["10"] == {"match": {"ip": {"dest-ip": "5f00::/32"}}, "action": {"deny": {}}}
+    assert rules["20"] == {"action": {"permit": {}}}
+    assert "ACL-SRV6-EDGE-IN-V6" in tree["interface"][port.name]["acl"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import EXAMPLE_INTENT, line_of
+from conftest import EXAMPLE_INTENT, borders_to, line_of, replace_in
 from meetme.generators.build.srv6 import SID_FILTER, sid_filter
 from meetme.generators.model import Acl, AclRule, Address, DeviceModel, Interface
 from meetme.generators.render import render_device
@@ -155,3 +155,49 @@ def test_the_deny_is_merged_into_a_ports_existing_ingress_acl() -> None:
             (30, "permit", None, None),
         ]),
     ]  # fmt: skip
+
+
+def _nvue_borders_in_the_domain(repo: Path) -> None:
+    """aus1's borders on Cumulus (SN5600: Spectrum-4, the only ASIC NVUE's SRv6 runs on), kept
+    in the SRv6 domain that borders_to takes them out of."""
+    borders_to(repo, "nvidia_nvue", "SN5600", "swp{}")
+    replace_in(repo / SRV6, "[aus1-lf1", "[aus1-br1, aus1-br2, aus1-lf1")
+
+
+def test_nvue_member_drops_the_block_on_every_external_port(example: Path) -> None:
+    """On Cumulus the deny is an IPv6 ACL rule matching the block as destination, first in
+    the port's ingress ACL; SRV6-005 then finds nothing open."""
+    _nvue_borders_in_the_domain(example)
+    _loaded, models = models_of(example)
+    br1 = models["aus1-br1"]
+    assert br1.platform == "nvidia_nvue" and br1.srv6 is not None
+    external = {n.local_interface for n in br1.bgp.neighbors if n.external}
+    acls = {a.name: a for a in br1.acls}
+    by_port = {i.name: i for i in br1.interfaces}
+    v6_external = sorted(p for p in external if by_port[p].ipv6 is not None)
+    assert len(v6_external) == len(BR1_EXTERNAL)  # the IX LAN, both transits, the PNI
+    for port in v6_external:
+        (v6,) = [n for n in by_port[port].acls_in if acls[n].afi == "ipv6"]
+        first = min(acls[v6].rules, key=lambda r: r.seq)
+        assert (first.action, first.source, first.destination) == ("deny", None, "5f00::/32")
+    assert _unfiltered(models, example) == []
+
+
+def test_srv6_005_on_cumulus_a_packet_no_rule_matches_passes(example: Path) -> None:
+    """IOS-XR ends every ACL in an implicit deny; Cumulus's netfilter chains accept what no
+    rule matched: an ACL whose only rule denies one source stops the block on XR, not there."""
+    _nvue_borders_in_the_domain(example)
+    _loaded, models = models_of(example)
+    one_source = (AclRule(seq=10, action="deny", source="2001:db8::/32", description="one source"),)
+    br1 = models["aus1-br1"]
+    models["aus1-br1"] = br1.model_copy(
+        update={
+            "acls": tuple(
+                a.model_copy(update={"rules": one_source}) if a.afi == "ipv6" else a
+                for a in br1.acls
+            )
+        }
+    )
+    assert len(_unfiltered(models, example)) == len(BR1_EXTERNAL)
+    models["aus1-br1"] = models["aus1-br1"].model_copy(update={"platform": "cisco_iosxr"})
+    assert _unfiltered(models, example) == []

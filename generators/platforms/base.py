@@ -154,6 +154,11 @@ class Platform:
     vrf_leak_policies: Literal["per_family", "per_vrf"] = "per_family"
     # how a port's speed and a cage's breakout are said (generators/resolve/ports.py)
     ports: PortForms = field(default_factory=PortForms)
+    # whether a packet no rule of an ACL matches is dropped (an implicit deny at the end), where
+    # a template cites it; False: meetme counts on explicit rules only (Cumulus documents its
+    # ACLs as netfilter rules, CLDOCS "Netfilter - ACLs", in chains shown with `policy ACCEPT`,
+    # CLDOCS 3.7 "Default Cumulus Linux ACL Configuration")
+    acl_drops_unmatched: bool = False
     # SRv6 uSID locators and services; None: none (generators/platforms/gaps.py srv6_*)
     srv6: Srv6Support | None = None
     # what the vendor documents of SRv6 where the templates print none, for the refusal

@@ -59,6 +59,9 @@ PLATFORM = Platform(
     # (routing_policy.j2); static routes are discard routes; VRF sessions print in plain VRFs.
     # uSID locators, IS-IS SRv6, BGP VPNv4/VPNv6 with per-VRF SIDs (Cisco 8000 SRv6
     # Configuration Guide; templates/cisco_iosxr/srv6.j2). F3216 only: the guide's uSID locator.
+    # "every IPv6 access list has an implicit deny ipv6 any any" (ASR 9000 IOS XR ACL command
+    # reference, `ipv6 access-list`; templates/cisco_iosxr/acls.j2)
+    acl_drops_unmatched=True,
     srv6=Srv6Support(
         formats=("F3216",),
         l3vpn=True,

@@ -57,6 +57,10 @@ PLATFORM = Platform(
         asics=("Spectrum-4",),
         note="Cumulus Linux 5.14+ 'Segment Routing': transit uN/uA SIDs on Spectrum-4 only, no "
         "BGP services over SRv6",
+        # an IPv6 ACL's `match ip dest-ip PREFIX` and `action deny`, bound `inbound` as the
+        # edge's source ACLs are (CLDOCS 5.16 "Access Control List Configuration": `nv set acl
+        # EXAMPLE1 rule 10 match ip dest-ip 10.0.15.8/32`; templates/nvidia_nvue/acls.j2)
+        sid_filter=True,
     ),
     gap_checks=(
         gaps.srv6_locator,

@@ -16,6 +16,7 @@ from itertools import combinations
 
 from meetme.generators.build.srv6 import dci_ip_mtu
 from meetme.generators.model import DeviceModel
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve.srv6 import (
     FORMATS,
     SRV6_SID_SPACE,
@@ -264,8 +265,10 @@ def _unfiltered_ports(loaded: LoadedIntent, models: list[DeviceModel]) -> list[F
 def _drops(model: DeviceModel, names: Iterable[str], block: ipaddress.IPv6Network) -> bool:
     """Whether one of the ingress ACLs drops every packet to the block from any source: its
     first rule that can match such a packet denies them all (a permit, or a deny for some
-    sources only, before it lets some through)."""
+    sources only, before it lets some through). A packet no rule matches is dropped only where
+    the platform ends every ACL in a deny (Cumulus lets it through)."""
     acls = {acl.name: acl for acl in model.acls}
+    unmatched_dropped = PLATFORMS[model.platform].acl_drops_unmatched
     for name in names:
         acl = acls.get(name)
         if acl is None or acl.afi != "ipv6" or not acl.rules:
@@ -279,7 +282,8 @@ def _drops(model: DeviceModel, names: Iterable[str], block: ipaddress.IPv6Networ
             if entry.source is None and (dst is None or block.subnet_of(dst)):
                 return True
         else:
-            return True  # nothing matched: the implicit deny at the end takes the block
+            if unmatched_dropped:
+                return True  # nothing matched: the implicit deny at the end takes the block
     return False
 
 
