@@ -641,6 +641,11 @@ class DeviceModel(Model):
     breakouts: tuple[Breakout, ...] = ()  # cages split into sub-ports, by port number
     srv6: Srv6 | None = None  # its part of the SRv6 domain, if any
 
+    def vrf_routes(self, afi: str) -> bool:
+        """Whether a plain VRF routes this family (IOS-XR needs the family and its VPN family
+        under `router bgp` before a VRF may configure it)."""
+        return any(afi in v.address_families for v in self.vrfs)
+
     def leaks_into_default(self, afi: str) -> bool:
         """Whether a plain VRF exports routes of this family into the default VRF."""
         return any((leak := v.leak(afi)) and leak.export_to_default for v in self.vrfs)

@@ -770,3 +770,45 @@ def test_a_border_without_vrfs_prints_no_vrf_bgp(rendered: Rendered) -> None:
     none(bgp, r"vrf ")
     none(bgp, r"address-family vpnv4")
     assert [o.text for o in top(config, r"vrf ")] == [f"vrf {plain.management.vrf}"]
+
+
+def _global_families(model: DeviceModel, config: Any) -> list[str]:
+    (bgp,) = top(config, rf"router bgp {model.bgp.asn}$")
+    return [c.text.strip() for c in children(bgp, r"address-family ")]
+
+
+def test_every_vrf_family_has_its_parent_families_under_router_bgp(rendered: Rendered) -> None:
+    """XR refuses `vrf X` / `address-family ipv6 unicast` until `address-family ipv6 unicast`
+    and `address-family vpnv6 unicast` exist under `router bgp` ("The parent address family has
+    not been initialized"), and likewise for IPv4 with VPNv4."""
+    for name, (model, config) in handoff_borders(rendered).items():
+        families = _global_families(model, config)
+        used = {afi for vrf in model.vrfs for afi in vrf.address_families}
+        assert used == {"ipv4", "ipv6"}, name  # the example's borders route both in VRFs
+        for afi in sorted(used):
+            vpn = afi.replace("ip", "vpn")
+            assert f"address-family {afi} unicast" in families, name
+            assert f"address-family {vpn} unicast" in families, name
+
+
+def test_ipv4_only_vrfs_enable_vpnv4_and_not_vpnv6(rendered: Rendered) -> None:
+    """The boundary: a border whose VRFs route IPv4 only (and no SRv6 L3VPN) gets VPNv4 and no
+    VPNv6; its VRFs print no IPv6 family."""
+    model, _ = next(iter(handoff_borders(rendered).values()))
+    v4_only = model.model_copy(
+        update={
+            "vrfs": tuple(v.model_copy(update={"address_families": ("ipv4",)}) for v in model.vrfs),
+            "bgp": model.bgp.model_copy(
+                update={
+                    "neighbors": tuple(
+                        n for n in model.bgp.neighbors if not (n.vrf and n.afi == "ipv6")
+                    )
+                }
+            ),
+            "srv6": None,
+        }
+    )
+    config = parse(render_device(v4_only))
+    families = _global_families(v4_only, config)
+    assert "address-family vpnv4 unicast" in families
+    assert "address-family vpnv6 unicast" not in families
