@@ -1322,7 +1322,12 @@ def test_nxos_vrfs_route_over_their_l3vni_and_exchange_its_rt_in_evpn(r: Rendere
             ], (vrf.name, family)
         svi = _nxos_lines(_nxos_block(r, f"interface Vlan{vrf.vlan}"))
         assert f"vrf member {vrf.name}" in svi and "ip forward" in svi, vrf.name
-        assert "no shutdown" in svi and not [line for line in svi if "address" in line]
+        # IPv6 over the L3VNI needs IPv6 on its SVI, with no address of its own (Cisco's
+        # 10.3(x) VXLAN guide pairs it with `ip forward`); an IPv4-only VRF's SVI has none
+        v6 = "ipv6 address use-link-local-only"
+        assert (v6 in svi) == ("ipv6" in vrf.address_families), vrf.name
+        assert "no shutdown" in svi
+        assert [line for line in svi if "address" in line] in ([], [v6]), vrf.name
         in_bgp = {
             c.text.strip(): _nxos_lines(c)
             for c in bgp_vrfs[vrf.name].children

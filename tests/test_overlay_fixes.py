@@ -255,3 +255,15 @@ def test_plat015_points_at_the_underlay_bfd_interval(example: Path) -> None:
         "200 ms on the EVPN sessions: NX-OS takes 250-999 ms"
         for name in devices
     ]
+
+
+def test_nxos_l3vni_svi_of_an_ipv6_vrf_runs_ipv6_link_local_only() -> None:
+    """gpu-a routes IPv6 (its gateways and sessions): its L3VNI SVI carries IPv6 with no
+    address of its own, as Cisco's L3VNI SVI does; storage and gpu-a-mgmt (IPv4 only) not."""
+    for name in ("aus1-lf3", "aus1-lf4"):
+        parse = _cli(name, "nxos")
+        assert _children(parse, "interface Vlan3001")[-2:] == [
+            "ip forward",
+            "ipv6 address use-link-local-only",
+        ], name
+        assert "ipv6 address use-link-local-only" not in _children(parse, "interface Vlan3010")
