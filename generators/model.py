@@ -294,6 +294,9 @@ class BgpNeighbor(Model):
     # iBGP between the border pair: routes from the other border's transits keep their external
     # next hop, which this border cannot reach; it sends itself as the next hop instead
     next_hop_self: bool = False
+    # the community attributes the session is told to send; (): the platform's default, no
+    # line (nothing of ours to an outside party; IOS-XR and FRR send all of them over iBGP)
+    send_communities: tuple[Literal["standard", "extended", "large"], ...] = ()
 
     @property
     def external(self) -> bool:

@@ -366,3 +366,31 @@ def test_border_with_the_handoff_matches_golden(example: Path, move: object, gol
             expected.splitlines(), text.splitlines(), str(golden), "aus1-br1.cfg", lineterm=""
         )
         pytest.fail("rendered output differs from the golden file:\n" + "\n".join(diff))
+
+
+def test_eos_border_pair_sends_every_community_kind_and_no_outside_party_any(
+    example: Path,
+) -> None:
+    """EOS sends a neighbor only the communities `send-community` selects: the border pair's
+    iBGP carries our class tags and graceful shutdown (RFC 8326) to the other border; the
+    transits, the IX and the PNIs get none of them."""
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    config = (example / "rendered/mel1/mel1-br1.cfg").read_text()
+    sending = [line.split()[1] for line in config.splitlines() if " send-community " in line]
+    pair = ["10.3.1.1", "2001:db8:2:1000::101", "10.3.1.3", "2001:db8:2:1000::103"]
+    evpn = [line.split()[1] for line in config.splitlines() if "EVPN" in line and "descr" in line]
+    assert sorted(set(sending) - set(evpn)) == sorted(pair)
+    assert "   neighbor 10.3.1.1 send-community standard extended large\n" in config
+
+
+def test_nxos_border_pair_sends_standard_and_extended_communities(example: Path) -> None:
+    _borders_to_nxos(example)
+    config = _render_br1(example)
+    router = config[config.index("\nrouter bgp ") :]
+    block = _block(router, "  neighbor 10.1.1.1")
+    assert "    description border pair aus1-br2 " in block
+    family = _block(block, "    address-family ipv4 unicast")
+    assert "      next-hop-self\n      send-community\n      send-community extended\n" in family
+    transit = _block(router, "  neighbor 192.0.2.0")
+    assert "send-community" not in transit

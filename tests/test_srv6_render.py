@@ -78,8 +78,11 @@ def test_the_iosxr_locator_and_dci_port_are_what_the_plan_says(rendered: dict[st
         "    prefix 5f00:0:101::/48\n"
     ) in br1
     assert "  encapsulation\n   source-address 2001:db8:0:ff::1\n" in br1
-    # the example asks no VRF of SRv6: mel1's EOS borders cannot end it (docs/srv6.md)
-    assert "vpnv6" not in br1 and "alloc mode per-vrf" not in br1
+    # the example asks no VRF of SRv6: mel1's EOS borders cannot end it (docs/srv6.md); the
+    # VPN families stand under `router bgp` for the VRF-lite VRFs, but no session runs them
+    assert "\n  address-family vpnv6 unicast\n" not in br1
+    assert "\n  address-family vpnv4 unicast\n" not in br1
+    assert "alloc mode per-vrf" not in br1
     mel = rendered["mel1/mel1-br1.cfg"]
     assert "interface Ethernet35/1\n   description DCI syd-mel-coastal to aus1-br1 " in mel
     assert "   ip address 10.255.0.1/31\n   ipv6 address 2001:db8:ffff::1/127\n" in mel

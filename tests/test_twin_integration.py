@@ -93,6 +93,7 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     checks = [
         "sessions",
         "ecmp",
+        "srv6-locators",
         "edge",
         "prefix-limit",
         "exports",
@@ -118,6 +119,13 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
         "(2001:db8:0:1000::101, ipv6Unicast) is Established"
         for r in by_check["sessions"]
     )
+    # the SRv6 leaves' locators (their uN SIDs) cross the fabric: every other device running
+    # the IPv6 underlay, 17 of them, routes to each by BGP
+    locators = {r.message for r in by_check["srv6-locators"]}
+    assert len(by_check["srv6-locators"]) == 2 * 17
+    assert "aus1-sp1: route to aus1-lf1's locator 5f00:0:165::/48: bgp" in locators
+    assert "aus1-lf2: route to aus1-lf1's locator 5f00:0:165::/48: bgp" in locators
+    assert "aus1-br1: route to aus1-lf2's locator 5f00:0:166::/48: bgp" in locators
     edge = {r.message for r in by_check["edge"]}
     assert "aus1-br1: session transit-a (192.0.2.0): bogon 100.64.0.0/10 rejected" in edge
     assert "aus1-br1: session transit-a (192.0.2.0): legitimate 1.1.1.0/24 accepted" in edge

@@ -76,6 +76,9 @@ def border_pair_of(
                     max_prefix_restart=5,
                     kind="border_ibgp",
                     next_hop_self=True,
+                    # the other border acts on our tags (class, graceful shutdown, RFC 8326)
+                    # as on its own: every community kind the platform can send
+                    send_communities=platform.send_communities,
                 )
             )
     return result

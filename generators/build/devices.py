@@ -17,8 +17,8 @@ from meetme.generators.build.multihoming import (
     peer_vlan_neighbors,
 )
 from meetme.generators.build.overlay import connected_route_maps, evpn_device
-from meetme.generators.build.srv6 import dci_ports, sid_filter, srv6_of
-from meetme.generators.build.underlay import device_bfd, underlay_of
+from meetme.generators.build.srv6 import dci_ports, fabric_locators, sid_filter, srv6_of
+from meetme.generators.build.underlay import device_bfd, underlay_of, underlay_v6
 from meetme.generators.model import (
     Address,
     Bgp,
@@ -82,7 +82,8 @@ def build_device(
 ) -> DeviceModel:
     platform = PLATFORMS[device.platform]
     lags = lags_of(site, name)
-    underlay = underlay_of(intent, site, name, device, fabric)
+    carried = fabric_locators(intent, site_name)  # the fabric's SRv6 locators
+    underlay = underlay_of(intent, site, name, device, fabric, tuple(carried.values()))
     loopbacks = underlay.loopbacks
     edge = edge_device(intent, site, name, device, fabric)
     handoff = handoff_of(intent, site, name, device, fabric)
@@ -153,7 +154,15 @@ def build_device(
             key=_ip_key,
         ),
         networks_v6=sorted(
-            [*(lo.ipv6.cidr for lo in loopbacks if lo.ipv6), *edge.networks("ipv6")], key=_ip_key
+            [
+                *(lo.ipv6.cidr for lo in loopbacks if lo.ipv6),
+                *edge.networks("ipv6"),
+                # a fabric member originates its locator into the IPv6 underlay: the route its
+                # static uN SID installs (CLDOCS 5.14 "Segment Routing": SIDs "are installed as
+                # IPv6 routes into the RIB and FIB"), which no IGP hands out in the fabric
+                *([carried[name]] if name in carried and underlay_v6(site) else []),
+            ],
+            key=_ip_key,
         ),
         neighbors=neighbors,
         rpki_caches=edge.rpki_caches,

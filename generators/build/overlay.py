@@ -291,7 +291,7 @@ def _peers(
                 # session; every community kind the platform can send, so graceful shutdown
                 # (RFC 8326) and the large-community class tags survive the overlay
                 bfd=True,
-                send_communities=PLATFORMS[device.platform].evpn_send_communities,
+                send_communities=PLATFORMS[device.platform].send_communities,
             )
         )
     return peers

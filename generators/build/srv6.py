@@ -35,6 +35,18 @@ ISIS_INSTANCE = "SRV6"
 SID_FILTER = "ACL-SRV6-EDGE-IN-V6"
 
 
+def fabric_locators(intent: Intent, site_name: str) -> dict[str, str]:
+    """The locators a site's eBGP underlay carries, by device: those of its domain members
+    inside the fabric, whose static uN SIDs the NICs steer packets through (every hop needs a
+    route to each), in device order. A border's locator rides IS-IS between the borders."""
+    site = intent.sites[site_name]
+    return {
+        name: loc.prefix
+        for name, loc in sorted(locators(intent).items())
+        if loc.site == site_name and site.devices[name].role != "border"
+    }
+
+
 def dci_addresses(intent: Intent, circuit: DciCircuit) -> dict[str, tuple[str | None, str | None]]:
     """Each end's (IPv4 /31, IPv6 /127) by "a" / "b"; None where no pool or index is given."""
     dci = intent.dci

@@ -1,5 +1,6 @@
 """The underlay of one device: loopbacks, routed fabric links and their eBGP sessions (RFC 7938),
-with the loopback-only prefix lists and route maps those sessions apply."""
+with the prefix lists and route maps those sessions apply: loopbacks only, and the locators of
+the SRv6 domain members inside the fabric."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from meetme.intent.schema import Device, Intent, Site
 BFD_PROFILE = "BFD-UNDERLAY"
 PL_LOOPBACKS_V4 = "PL-LOOPBACKS-V4"
 PL_LOOPBACKS_V6 = "PL-LOOPBACKS-V6"
+PL_SRV6_LOCATORS_V6 = "PL-SRV6-LOCATORS-V6"
 RM_UNDERLAY_V4_IN = "RM-UNDERLAY-V4-IN"
 RM_UNDERLAY_V4_OUT = "RM-UNDERLAY-V4-OUT"
 RM_UNDERLAY_V6_IN = "RM-UNDERLAY-V6-IN"
@@ -62,15 +64,19 @@ def underlay_of(
     name: str,
     device: Device,
     fabric: SiteFabric,
+    locators: tuple[str, ...] = (),
 ) -> Underlay:
+    """`locators`: the SRv6 locators of the site's fabric members (build/srv6.py
+    fabric_locators), which the IPv6 underlay carries beside the loopbacks."""
     has_v6 = underlay_v6(site)
     interfaces, neighbors = _fabric_links(intent, site, name, device, fabric)
+    carried = locators if has_v6 else ()
     return Underlay(
         loopbacks=_loopbacks(site, device),
         interfaces=interfaces,
         neighbors=neighbors,
-        prefix_lists=_prefix_lists(site, has_v6),
-        route_maps=_route_maps(has_v6),
+        prefix_lists=_prefix_lists(site, has_v6, carried),
+        route_maps=_route_maps(has_v6, bool(carried)),
     )
 
 
@@ -141,8 +147,9 @@ def _fabric_links(
     return tuple(interfaces), tuple(neighbors)
 
 
-def _prefix_lists(site: Site, has_v6: bool) -> tuple[PrefixList, ...]:
-    """The underlay carries loopbacks only: router ids and VTEP sources."""
+def _prefix_lists(site: Site, has_v6: bool, locators: tuple[str, ...]) -> tuple[PrefixList, ...]:
+    """The underlay carries loopbacks (router ids and VTEP sources) and the fabric's SRv6
+    locators, each exactly: nothing else of the SID block."""
     v4 = [PrefixListEntry(seq=10, action="permit", prefix=site.pools.loopback_v4, le=32)]
     if site.pools.vtep_v4 is not None:
         v4.append(PrefixListEntry(seq=20, action="permit", prefix=site.pools.vtep_v4, le=32))
@@ -157,29 +164,39 @@ def _prefix_lists(site: Site, has_v6: bool) -> tuple[PrefixList, ...]:
                 ],
             )
         )
+    if locators:
+        entries = [
+            PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=prefix)
+            for i, prefix in enumerate(locators)
+        ]
+        lists.append(PrefixList(name=PL_SRV6_LOCATORS_V6, afi="ipv6", entries=entries))
     return tuple(lists)
 
 
-@cache  # the same for every device: built once (the models are immutable, so shared)
-def _route_maps(has_v6: bool) -> tuple[RouteMap, ...]:
+@cache  # the same for every device of a site: built once (the models are immutable, so shared)
+def _route_maps(has_v6: bool, srv6_locators: bool) -> tuple[RouteMap, ...]:
     maps = []
     families = [("ipv4", PL_LOOPBACKS_V4, RM_UNDERLAY_V4_IN, RM_UNDERLAY_V4_OUT)]
     if has_v6:
         families.append(("ipv6", PL_LOOPBACKS_V6, RM_UNDERLAY_V6_IN, RM_UNDERLAY_V6_OUT))
     for afi, prefix_list, rm_in, rm_out in families:
         for rm_name, what in ((rm_in, "accept"), (rm_out, "advertise")):
-            maps.append(
-                RouteMap(
-                    name=rm_name,
-                    afi=afi,
-                    entries=[
-                        RouteMapEntry(
-                            seq=10,
-                            action="permit",
-                            match_prefix_list=prefix_list,
-                            description=f"{what} fabric loopbacks only",
-                        ),
-                    ],
+            entries = [
+                RouteMapEntry(
+                    seq=10,
+                    action="permit",
+                    match_prefix_list=prefix_list,
+                    description=f"{what} fabric loopbacks only",
+                ),
+            ]
+            if afi == "ipv6" and srv6_locators:
+                entries.append(
+                    RouteMapEntry(
+                        seq=20,
+                        action="permit",
+                        match_prefix_list=PL_SRV6_LOCATORS_V6,
+                        description=f"{what} the fabric's SRv6 locators (static uN SIDs)",
+                    )
                 )
-            )
+            maps.append(RouteMap(name=rm_name, afi=afi, entries=entries))
     return tuple(maps)

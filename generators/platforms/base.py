@@ -140,9 +140,10 @@ class Platform:
     # the only MTUs a Layer 2 port takes, when the platform restricts them (NX-OS: the default
     # or the system jumbo MTU, Cisco TAC 118994); None: any value
     l2_mtus: tuple[int, ...] | None = None
-    # the community attributes an EVPN session is told to send, where the platform has a
-    # verified form for each (docs/syntax.md, `<platform>-evpn`); the builder asks for all three
-    evpn_send_communities: tuple[Literal["standard", "extended", "large"], ...] = (
+    # the community attributes a session can be told to send, where the platform has a
+    # verified form for each (docs/syntax.md, `<platform>-evpn`): the EVPN sessions and the
+    # border pair's iBGP ask for all of them
+    send_communities: tuple[Literal["standard", "extended", "large"], ...] = (
         "standard",
         "extended",
         "large",

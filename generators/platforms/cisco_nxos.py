@@ -21,10 +21,10 @@ PLATFORM = Platform(
     lag_format="port-channel{n}",
     mlag_peer_link="port-channel1000",
     l2_mtus=(1500, 9216),
-    # `send-community` and `send-community extended` under the l2vpn evpn family
+    # `send-community` and `send-community extended` under a neighbor's address family
     # (docs/syntax.md#nxos-evpn); no NX-OS source read shows a large-community form there
     # (Batfish CiscoNxos_bgp.g4 knows `send-community [both|standard|extended]` only)
-    evpn_send_communities=("standard", "extended"),
+    send_communities=("standard", "extended"),
     svi_format="Vlan{vlan}",
     # vPC VTEPs: the pair's VTEP address is a secondary address of the NVE source loopback
     # (Cisco NX-OS VXLAN Configuration Guide, Guidelines and Limitations for VXLAN: "For VPC, the

@@ -124,6 +124,10 @@ class Twin:
     # VRFs over SRv6 whose Internet leak (`import_from_default`) the twin cannot run: FRR 8.4
     # refuses `import vrf` in a VRF that imports or exports VPN routes (templates/frr/bgp.j2)
     unleaked: list[str] = field(default_factory=list)
+    # SRv6 fabric member -> its locator, and the devices running the IPv6 underlay, each of
+    # which must route to every such locator (`verify`'s srv6-locators)
+    locators: dict[str, str] = field(default_factory=dict)
+    v6_underlay: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1)
@@ -159,6 +163,8 @@ class Twin:
         twin.bfd = bool(raw["bfd"])
         twin.public = {k: [(v, p) for v, p in pairs] for k, pairs in raw["public"].items()}
         twin.unleaked = list(raw["unleaked"])
+        twin.locators = dict(raw["locators"])
+        twin.v6_underlay = list(raw["v6_underlay"])
         twin.srv6 = [
             Srv6Border(
                 b["device"],
@@ -230,7 +236,7 @@ def plan(
                 "device",
                 model.role,
                 render_frr(model, bfd),
-                bool(model.static_routes),
+                bool(model.static_routes) or bool(model.srv6 and model.srv6.static_sids),
                 tuple(vrf_names(model)),
                 _l3vnis(model),
                 model.evpn.source_address if model.evpn and model.evpn.vtep else None,
@@ -251,6 +257,10 @@ def plan(
         if _public(model):
             twin.public[name] = _public(model)
         twin.router_ids[name] = model.bgp.router_id
+        if model.srv6 is not None and model.srv6.static_sids:
+            twin.locators[name] = model.srv6.prefix
+        if any(n.kind == "underlay" and n.afi == "ipv6" for n in model.bgp.neighbors):
+            twin.v6_underlay.append(name)
         if model.srv6 is not None and model.srv6.peers:
             twin.srv6.append(_srv6_border(model))
             twin.unleaked += [

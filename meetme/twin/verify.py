@@ -25,7 +25,8 @@ Query = Callable[[str, str], Any]  # (namespace, show command) -> parsed JSON
 
 @dataclass(frozen=True)
 class Result:
-    check: str  # sessions, ecmp, edge, prefix-limit, exports, clouds, tenant-vrfs, failover ...
+    # sessions, ecmp, srv6-locators, edge, prefix-limit, exports, clouds, tenant-vrfs, failover ...
+    check: str
     ok: bool
     device: str
     subject: str  # the session, route or VRF
@@ -209,6 +210,31 @@ class Verifier:
                             else f", expected {want} "
                             + ("(the peer VLAN)" if target in direct else "(one per uplink)")
                         ),
+                    )
+                )
+        return results
+
+    # -- the SRv6 fabric members' locators -----------------------------------------------
+    def locator_results(self) -> list[Result]:
+        """Every device running the IPv6 underlay routes to every SRv6 fabric member's locator
+        by BGP: the route each hop forwards a packet steered through that member by."""
+        results = []
+        for member, prefix in sorted(self.twin.locators.items()):
+            for device in self.twin.v6_underlay:
+                if device == member:
+                    continue
+                raw = self.query(self.ns[device], f"show ipv6 route {prefix} json") or {}
+                chosen = [e for e in raw.get(prefix, []) if e.get("selected")]
+                how = chosen[0].get("protocol", "?") if chosen else "none"
+                ok = how == "bgp"
+                results.append(
+                    Result(
+                        "srv6-locators",
+                        ok,
+                        device,
+                        f"route to {member}'s locator {prefix}",
+                        f"{device}: route to {member}'s locator {prefix}: {how}"
+                        + ("" if ok else ", expected one learned by BGP"),
                     )
                 )
         return results
@@ -735,6 +761,7 @@ class Verifier:
         yield from self.session_results()
         yield from self.bfd_results()
         yield from self.ecmp_results()
+        yield from self.locator_results()
         yield from self.edge_results()
         yield from self.flood_results()
         yield from self.export_results()

@@ -25,15 +25,17 @@ from meetme.generators.resolve.srv6 import (
     members,
 )
 from meetme.validators.engine import RULES, Hit, Path_, SiteContext, rule
-from meetme.validators.policy_eval import Route, evaluate
+from meetme.validators.policy_eval import Route, evaluate, propagate
 
 from meetme.core.findings import Finding
+from meetme.core.problems import listed
 from meetme.intent.loader import LoadedIntent
 from meetme.intent.schema import Intent
 from meetme.intent.schema_srv6 import Srv6
 
 SID_BLOCK_NEVER_LEAKS = "SRV6-003"
 EDGE_DROPS_SIDS = "SRV6-005"
+LOCATORS_CROSS_THE_FABRIC = "SRV6-006"
 # node uSIDs at E000 and above are local IDs (Cisco 8000 SRv6 guide, uSID local ID block from
 # 0xE000; EOS `end usid` takes 0x1-0xDFFF): a site's byte is at most 0xDF
 MAX_SITE_ID = 0xDF
@@ -222,10 +224,74 @@ rule(
 )(lambda _ctx: iter(()))
 
 
+rule(
+    LOCATORS_CROSS_THE_FABRIC,
+    "error",
+    "Every fabric member's locator reaches every device of its site's underlay",
+    "A leaf in the domain holds static uN SIDs that the GPU NICs steer their packets through: "
+    "each hop forwards a packet whose active uSID is that leaf's by a route to the leaf's "
+    "locator (RFC 9800 section 4; the SID is installed as an IPv6 route, CLDOCS 'Segment "
+    "Routing'). No IGP hands these locators out inside the fabric, so the eBGP underlay must: "
+    "the member originates its locator and every underlay policy on the way lets it through. "
+    "A device the route does not reach drops every packet steered through that leaf.",
+    "docs/standards.md#srv6-006",
+)(lambda _ctx: iter(()))
+
+
 def srv6_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
-    """SRV6-003 and SRV6-005 on the built models."""
+    """SRV6-003, SRV6-005 and SRV6-006 on the built models."""
     models = list(models)
-    return _sid_leaks(loaded, models) + _unfiltered_ports(loaded, models)
+    return (
+        _sid_leaks(loaded, models)
+        + _unfiltered_ports(loaded, models)
+        + _stranded_locators(loaded, models)
+    )
+
+
+def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]:
+    """SRV6-006: each fabric member's locator (a domain member that is not a border: static
+    uN SIDs, no IGP), originated by the member into the IPv6 underlay and followed over every
+    underlay session through its policies (policy_eval.propagate), reaches every device of the
+    site that runs the underlay."""
+    by_name = {m.hostname: m for m in models}
+    found = []
+    for name, locator in sorted(locators(loaded.intent).items()):
+        member = by_name.get(name)
+        if member is None or member.role == "border":
+            continue
+        site = {m.hostname: m for m in models if m.site == member.site}
+        path: Path_ = ("srv6", "sites", member.site, "devices")
+        prefix = locator.prefix
+        if prefix not in member.bgp.networks_v6:
+            why = (
+                "the site has no IPv6 underlay (pools loopback_v6 and p2p_v6) to carry it"
+                if not any(n.kind == "underlay" and n.afi == "ipv6" for n in member.bgp.neighbors)
+                else f"{name} does not originate it into the IPv6 underlay"
+            )
+            missing = sorted(n for n in site if n != name)
+        else:
+            reached = propagate(site, name, prefix).paths
+            missing = sorted(
+                n
+                for n, m in site.items()
+                if n not in reached
+                and any(x.kind == "underlay" and x.afi == "ipv6" for x in m.bgp.neighbors)
+            )
+            why = "the underlay policies on the way do not let the locator through"
+        if not missing:
+            continue
+        found.append(
+            Finding(
+                rule=LOCATORS_CROSS_THE_FABRIC,
+                severity=RULES[LOCATORS_CROSS_THE_FABRIC].severity,
+                message=f"{name}'s locator {prefix} (its uN SID) is not routed on "
+                f"{listed(missing)}: {why}; a device without the route drops every packet "
+                f"the NICs steer through {name}",
+                location=loaded.where(path),
+                path=".".join(str(p) for p in path),
+            )
+        )
+    return found
 
 
 def _unfiltered_ports(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]:
