@@ -115,3 +115,23 @@ def test_srv6_006_a_site_without_an_ipv6_underlay_cannot_carry_them(example: Pat
         "the site has no IPv6 underlay (pools loopback_v6 and p2p_v6) to carry it" in f
         for f in found
     )
+
+
+def test_an_mlag_pair_of_one_asn_passes_its_locators_over_the_peer_link(example: Path) -> None:
+    """lf1 and lf2 on one ASN (a declared pair): lf2's locator comes back from the spines with
+    lf1's own ASN in its path, which BGP drops; the pair's iBGP session over the peer link
+    carries it instead, with nothing prepended."""
+    devices = example / "intent/aus1/devices.yaml"
+    replace_in(devices, "192.168.10.102/24\n", "192.168.10.102/24\n        asn: 4200000101\n")
+    replace_in(
+        example / "intent/aus1/site.yaml",
+        "        spine: 4200009000",
+        "        spine: 4200009000\n      shared_pairs: [[aus1-lf2, aus1-lf1]]",
+    )
+    _loaded, models = models_of(example)
+    aus1 = {name: m for name, m in models.items() if m.site == "aus1"}
+    spread = propagate(aus1, "aus1-lf2", LF2)
+    assert spread.paths["aus1-lf1"] == ()  # over the peer link, iBGP
+    assert spread.loop_drops["aus1-lf1"][-1] == 4200000101  # back from a spine: dropped
+    assert set(spread.paths) == set(aus1)
+    assert _stranded(models, example) == []

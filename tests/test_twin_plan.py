@@ -15,7 +15,7 @@ from meetme.pipeline import device_models, lint
 from meetme.twin import runtime
 from meetme.twin.picture import svg
 from meetme.twin.topology import Twin, plan
-from meetme.twin.verify import Result
+from meetme.twin.verify import Result, Verifier
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
 
@@ -299,3 +299,37 @@ def test_picture_draws_a_line_per_pair_red_where_a_session_is_down() -> None:
     assert text.count('stroke="#c62828" stroke-width="2.5"/>') == 1
     assert ">sp1</text>" in text and ">gpu-tenant-a_gpu-…</text>" in text
     assert svg(twin, results) == text  # the same run draws the same bytes
+
+
+def test_each_srv6_leaf_stands_a_discard_route_in_for_its_uN_sid() -> None:
+    """FRR 8.4 has no static SIDs: the twin gives the SID's route as a discard route, so BGP
+    originates the locator as the switch does, and every device of the IPv6 underlay is asked
+    to hold it."""
+    twin = example_twin()
+    assert twin.locators == {"aus1-lf1": "5f00:0:165::/48", "aus1-lf2": "5f00:0:166::/48"}
+    assert len(twin.v6_underlay) == 18 and "aus1-sp1" in twin.v6_underlay
+    lf1 = twin.node("aus1-lf1")
+    assert lf1.static  # staticd runs for it
+    lines = lf1.config.splitlines()
+    assert "ipv6 route 5f00:0:165::/48 blackhole" in lines
+    assert "  network 5f00:0:165::/48" in lines
+    assert not any(
+        "5f00:0:165::/48 blackhole" in line for line in twin.node("aus1-lf2").config.splitlines()
+    )
+
+
+def test_srv6_locators_fails_where_a_device_has_no_bgp_route_to_one() -> None:
+    twin = example_twin()
+
+    def query(namespace: str, command: str) -> dict[str, list[dict[str, object]]]:
+        prefix = command.split()[3]
+        if namespace == twin.node("aus1-sp2").namespace and prefix == "5f00:0:166::/48":
+            return {}
+        return {prefix: [{"selected": True, "protocol": "bgp"}]}
+
+    results = Verifier(twin, query).locator_results()
+    assert len(results) == 2 * 17
+    bad = [r.message for r in results if not r.ok]
+    assert bad == [
+        "aus1-sp2: route to aus1-lf2's locator 5f00:0:166::/48: none, expected one learned by BGP"
+    ]

@@ -125,13 +125,17 @@ def propagate(
 ) -> Spread:
     """The route `prefix` that `origin` advertises, passed on breadth first (shortest AS path
     first, as BGP prefers it) over the default VRF's eBGP underlay sessions of its family, each
-    through the sender's out-map and the receiver's in-map; or over the EVPN sessions, which
-    carry no route maps. Each sender prepends its ASN; a receiver drops a path holding its own.
-    The borders' iBGP pair and external sessions are not followed."""
+    through the sender's out-map and the receiver's in-map (an MLAG pair's peer-link session
+    among them); or over the EVPN sessions, which carry no route maps. Each sender prepends
+    its ASN toward an eBGP peer; a receiver drops a path holding its own. Between two devices
+    of one ASN (an MLAG pair's iBGP) nothing is prepended and nothing learned that way is
+    passed to another such peer. The borders' iBGP pair and external sessions are not
+    followed."""
     afi = "ipv6" if ":" in prefix else "ipv4"
     paths: dict[str, tuple[int, ...]] = {origin: ()}
     kept: dict[str, bool] = {origin: True}
     drops: dict[str, tuple[int, ...]] = {}
+    over_ibgp: set[str] = set()  # learned from a peer of its own ASN
     frontier = [origin]
     while frontier:
         following: list[str] = []
@@ -141,7 +145,12 @@ def propagate(
                 receiver = models.get(peer)
                 if receiver is None:
                     continue
-                path = (model.bgp.asn, *paths[sender])
+                # iBGP (a pair of one ASN): no prepend, and what came over iBGP goes on to
+                # eBGP peers only (RFC 4271 section 9.2)
+                ibgp = receiver.bgp.asn == model.bgp.asn
+                if ibgp and sender in over_ibgp:
+                    continue
+                path = paths[sender] if ibgp else (model.bgp.asn, *paths[sender])
                 if rm_out and not evaluate(model, rm_out, Route(prefix, paths[sender])).accepted:
                     continue
                 if receiver.bgp.asn in path:
@@ -160,6 +169,8 @@ def propagate(
                     continue
                 paths[peer] = path
                 kept[peer] = kept[sender] and (sender == origin or unchanged)
+                if ibgp:
+                    over_ibgp.add(peer)
                 following.append(peer)
         frontier = following
     return Spread(paths, drops, kept)
@@ -175,6 +186,16 @@ def _sessions(
     underlay: list[BgpNeighbor] = [
         n for n in model.bgp.neighbors if n.kind == "underlay" and n.vrf is None and n.afi == afi
     ]
-    return [
+    found = [
         (n.peer_device, False, n.route_map_in if inbound else n.route_map_out) for n in underlay
     ]
+    # the MLAG pair's unnumbered session over the peer link (NVUE) carries the underlay's
+    # families with the underlay's policies, beside the routed ports' sessions
+    link = model.mlag.peer_link_session if model.mlag is not None else None
+    if link is not None:
+        found += [
+            (link.peer_device, False, f.route_map_in if inbound else f.route_map_out)
+            for f in link.families
+            if f.afi == afi
+        ]
+    return found

@@ -298,7 +298,9 @@ def _peers(
 
 
 def connected_route_maps(evpn: Evpn | None) -> tuple[RouteMap, ...]:
-    """The permit-all map that lets SVI subnets into BGP as type-5, where a platform needs one."""
+    """The permit-all map that lets the VRF's connected subnets (its SVIs', and on a border leaf
+    its handoff and cloud links') into BGP as type-5, where a platform needs one; as the
+    platforms without one redistribute every connected subnet of the VRF."""
     if evpn is None or not any(v.connected_route_map for v in evpn.vrfs):
         return ()
     return (
@@ -307,7 +309,9 @@ def connected_route_maps(evpn: Evpn | None) -> tuple[RouteMap, ...]:
             afi="ipv4",
             entries=[
                 RouteMapEntry(
-                    seq=10, action="permit", description="SVI subnets of the VRF, as EVPN type-5"
+                    seq=10,
+                    action="permit",
+                    description="connected subnets of the VRF, as EVPN type-5",
                 )
             ],
         ),
