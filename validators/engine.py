@@ -74,6 +74,18 @@ def rule(
     return register
 
 
+def finding_at(loaded: LoadedIntent, rule_id: str, message: str, path: Path_) -> Finding:
+    """A registered rule's finding at an intent path: the rule's severity, the path's
+    file:line:column."""
+    return Finding(
+        rule=rule_id,
+        severity=RULES[rule_id].severity,
+        message=message,
+        location=loaded.where(path),
+        path=".".join(str(p) for p in path),
+    )
+
+
 def run_rules(
     loaded: LoadedIntent,
     fabrics: dict[str, SiteFabric],
@@ -92,15 +104,7 @@ def run_rules(
         for rule_id in sorted(RULES):
             current = RULES[rule_id]
             for hit in current.check(ctx):
-                findings.add(
-                    Finding(
-                        rule=current.id,
-                        severity=current.severity,
-                        message=hit.message,
-                        location=loaded.where(hit.path),
-                        path=".".join(str(p) for p in hit.path),
-                    )
-                )
+                findings.add(finding_at(loaded, current.id, hit.message, hit.path))
     reported = apply_standards(findings, loaded, today) if standards else list(findings)
     return sorted(
         reported, key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
-from meetme.validators.engine import RULES, Hit, SiteContext, rule
+from meetme.validators.engine import Hit, SiteContext, finding_at, rule
 from meetme.validators.policy_eval import Route, Verdict, evaluate
 
 from meetme.core import addresses
@@ -151,16 +151,7 @@ def flow_findings(
             (DEFAULT_REACHES_TENANTS, message, path)
             for message, path in _defaults(loaded, site_name, mine)
         ]
-    return [
-        Finding(
-            rule=rule_id,
-            severity=RULES[rule_id].severity,
-            message=message,
-            location=loaded.where(path),
-            path=".".join(str(p) for p in path),
-        )
-        for rule_id, message, path in hits
-    ]
+    return [finding_at(loaded, rule_id, message, path) for rule_id, message, path in hits]
 
 
 def _defaults(

@@ -24,7 +24,7 @@ from meetme.generators.resolve.srv6 import (
     locators,
     members,
 )
-from meetme.validators.engine import RULES, Hit, Path_, SiteContext, rule
+from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, rule
 from meetme.validators.policy_eval import Route, evaluate, propagate
 
 from meetme.core.findings import Finding
@@ -281,14 +281,13 @@ def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[
         if not missing:
             continue
         found.append(
-            Finding(
-                rule=LOCATORS_CROSS_THE_FABRIC,
-                severity=RULES[LOCATORS_CROSS_THE_FABRIC].severity,
-                message=f"{name}'s locator {prefix} (its uN SID) is not routed on "
-                f"{listed(missing)}: {why}; a device without the route drops every packet "
-                f"the NICs steer through {name}",
-                location=loaded.where(path),
-                path=".".join(str(p) for p in path),
+            finding_at(
+                loaded,
+                LOCATORS_CROSS_THE_FABRIC,
+                f"{name}'s locator {prefix} (its uN SID) is not routed on {listed(missing)}: "
+                f"{why}; a device without the route drops every packet the NICs steer "
+                f"through {name}",
+                path,
             )
         )
     return found
@@ -314,15 +313,14 @@ def _unfiltered_ports(loaded: LoadedIntent, models: list[DeviceModel]) -> list[F
             if intf.name not in parties or intf.ipv6 is None or _drops(model, intf.acls_in, block):
                 continue
             found.append(
-                Finding(
-                    rule=EDGE_DROPS_SIDS,
-                    severity=RULES[EDGE_DROPS_SIDS].severity,
-                    message=f"{model.hostname} {intf.name} (toward "
+                finding_at(
+                    loaded,
+                    EDGE_DROPS_SIDS,
+                    f"{model.hostname} {intf.name} (toward "
                     f"{', '.join(sorted(parties[intf.name]))}) forwards packets addressed to "
                     f"the SRv6 block {block}: no ingress IPv6 ACL on it drops them, so anyone "
                     f"outside can run {model.hostname}'s SIDs",
-                    location=loaded.where(path),
-                    path=".".join(str(p) for p in path),
+                    path,
                 )
             )
     return found
@@ -381,15 +379,14 @@ def _sid_leaks(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]
                 continue
             leaked = sorted({p for ps in sessions.values() for p in ps}, key=_prefix_key)
             found.append(
-                Finding(
-                    rule=SID_BLOCK_NEVER_LEAKS,
-                    severity=RULES[SID_BLOCK_NEVER_LEAKS].severity,
-                    message=f"{model.hostname} {way} SRv6 prefixes {', '.join(leaked)} "
+                finding_at(
+                    loaded,
+                    SID_BLOCK_NEVER_LEAKS,
+                    f"{model.hostname} {way} SRv6 prefixes {', '.join(leaked)} "
                     f"{'to' if way == 'announces' else 'from'} {', '.join(sorted(sessions))}: "
                     f"their {'export' if way == 'announces' else 'import'} policies let them "
                     f"through{hint}",
-                    location=loaded.where(path),
-                    path=".".join(str(p) for p in path),
+                    path,
                 )
             )
     return found
