@@ -105,6 +105,59 @@ def _matches(model: DeviceModel, entry: RouteMapEntry, route: Route) -> bool:
     return all(checks)
 
 
+class PolicyView:
+    """What `propagate` reads of a set of models, read once: each device's sessions of a
+    family, and route-map verdicts shared by the devices whose policies are the same (every
+    leaf of a fabric runs one set): each (policies, map, prefix, and the AS path where the map
+    reads one) is evaluated once. One view serves the propagation of many prefixes."""
+
+    def __init__(self, models: Mapping[str, DeviceModel]) -> None:
+        self.models = models
+        self._kinds: dict[tuple[object, ...], int] = {}
+        self._kind: dict[str, int] = {}
+        self._reads_path: dict[tuple[int, str], bool] = {}
+        self._memo: dict[tuple[int, str, str, tuple[int, ...] | None], bool] = {}
+        self._out: dict[tuple[str, str, str], list[tuple[str, bool, str]]] = {}
+        self._in: dict[tuple[str, str, str], dict[str, str]] = {}
+
+    def sessions(self, name: str, afi: str, kind: str) -> list[tuple[str, bool, str]]:
+        """(peer, next hop unchanged, the out-map toward it) of each session of `name`."""
+        key = (name, afi, kind)
+        if key not in self._out:
+            self._out[key] = _sessions(self.models[name], afi, kind)
+        return self._out[key]
+
+    def in_map(self, name: str, afi: str, kind: str, sender: str) -> str | None:
+        """The map `name` applies to what `sender` sends it ("" none); None: no session."""
+        key = (name, afi, kind)
+        if key not in self._in:
+            found: dict[str, str] = {}
+            for far, _, rm in _sessions(self.models[name], afi, kind, inbound=True):
+                found.setdefault(far, rm)  # parallel sessions run one policy: the first's
+            self._in[key] = found
+        return self._in[key].get(sender)
+
+    def accepts(
+        self, model: DeviceModel, route_map: str, prefix: str, as_path: tuple[int, ...]
+    ) -> bool:
+        """evaluate(model, route_map, Route(prefix, as_path)).accepted."""
+        kind = self._kind.get(model.hostname)
+        if kind is None:
+            policies = (model.route_maps, model.prefix_lists, model.as_path_lists,
+                        model.community_lists)  # fmt: skip
+            kind = self._kind[model.hostname] = self._kinds.setdefault(policies, len(self._kinds))
+        reads = self._reads_path.get((kind, route_map))
+        if reads is None:
+            (rm,) = [m for m in model.route_maps if m.name == route_map]
+            reads = self._reads_path[(kind, route_map)] = any(e.match_as_path for e in rm.entries)
+        key = (kind, route_map, prefix, as_path if reads else None)
+        verdict = self._memo.get(key)
+        if verdict is None:
+            verdict = evaluate(model, route_map, Route(prefix, as_path)).accepted
+            self._memo[key] = verdict
+        return verdict
+
+
 @dataclass(frozen=True)
 class Spread:
     """Where one route got to: each device's best (shortest) AS path, and the paths devices
@@ -122,6 +175,7 @@ def propagate(
     origin: str,
     prefix: str,
     sessions: Literal["underlay", "overlay"] = "underlay",
+    view: PolicyView | None = None,
 ) -> Spread:
     """The route `prefix` that `origin` advertises, passed on breadth first (shortest AS path
     first, as BGP prefers it) over the default VRF's eBGP underlay sessions of its family, each
@@ -130,8 +184,10 @@ def propagate(
     its ASN toward an eBGP peer; a receiver drops a path holding its own. Between two devices
     of one ASN (an MLAG pair's iBGP) nothing is prepended and nothing learned that way is
     passed to another such peer. The borders' iBGP pair and external sessions are not
-    followed."""
+    followed. `view`: the models read once, shared by the calls for many prefixes (a view of
+    `models` itself)."""
     afi = "ipv6" if ":" in prefix else "ipv4"
+    view = view if view is not None else PolicyView(models)
     paths: dict[str, tuple[int, ...]] = {origin: ()}
     kept: dict[str, bool] = {origin: True}
     drops: dict[str, tuple[int, ...]] = {}
@@ -141,7 +197,7 @@ def propagate(
         following: list[str] = []
         for sender in frontier:
             model = models[sender]
-            for peer, unchanged, rm_out in _sessions(model, afi, sessions):
+            for peer, unchanged, rm_out in view.sessions(sender, afi, sessions):
                 receiver = models.get(peer)
                 if receiver is None:
                     continue
@@ -151,21 +207,15 @@ def propagate(
                 if ibgp and sender in over_ibgp:
                     continue
                 path = paths[sender] if ibgp else (model.bgp.asn, *paths[sender])
-                if rm_out and not evaluate(model, rm_out, Route(prefix, paths[sender])).accepted:
+                if rm_out and not view.accepts(model, rm_out, prefix, paths[sender]):
                     continue
                 if receiver.bgp.asn in path:
                     drops.setdefault(peer, path)
                     continue
                 if peer in paths:
                     continue
-                back = [
-                    rm
-                    for far, _, rm in _sessions(receiver, afi, sessions, inbound=True)
-                    if far == sender
-                ]
-                if not back or (
-                    back[0] and not evaluate(receiver, back[0], Route(prefix, path)).accepted
-                ):
+                back = view.in_map(peer, afi, sessions, sender)
+                if back is None or (back and not view.accepts(receiver, back, prefix, path)):
                     continue
                 paths[peer] = path
                 kept[peer] = kept[sender] and (sender == origin or unchanged)

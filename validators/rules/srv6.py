@@ -25,7 +25,7 @@ from meetme.generators.resolve.srv6 import (
     members,
 )
 from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, rule
-from meetme.validators.policy_eval import Route, evaluate, propagate
+from meetme.validators.policy_eval import PolicyView, Route, evaluate, propagate
 
 from meetme.core.findings import Finding
 from meetme.core.problems import listed
@@ -254,12 +254,16 @@ def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[
     underlay session through its policies (policy_eval.propagate), reaches every device of the
     site that runs the underlay."""
     by_name = {m.hostname: m for m in models}
+    sites: dict[str, tuple[dict[str, DeviceModel], PolicyView]] = {}
     found = []
     for name, locator in sorted(locators(loaded.intent).items()):
         member = by_name.get(name)
         if member is None or member.role == "border":
             continue
-        site = {m.hostname: m for m in models if m.site == member.site}
+        if member.site not in sites:
+            mine = {m.hostname: m for m in models if m.site == member.site}
+            sites[member.site] = (mine, PolicyView(mine))  # read once for all its locators
+        site, view = sites[member.site]
         path: Path_ = ("srv6", "sites", member.site, "devices")
         prefix = locator.prefix
         if prefix not in member.bgp.networks_v6:
@@ -270,7 +274,7 @@ def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[
             )
             missing = sorted(n for n in site if n != name)
         else:
-            reached = propagate(site, name, prefix).paths
+            reached = propagate(site, name, prefix, view=view).paths
             missing = sorted(
                 n
                 for n, m in site.items()
