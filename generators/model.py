@@ -327,6 +327,10 @@ class Bgp(Model):
         """IPv6 sessions of the default VRF."""
         return tuple(n for n in self.default_vrf_neighbors if n.afi == "ipv6")
 
+    def runs_underlay(self, afi: str) -> bool:
+        """Whether the device has an underlay session of this family."""
+        return any(n.kind == "underlay" and n.afi == afi for n in self.neighbors)
+
     @property
     def session_bfd_profiles(self) -> tuple[BfdTimers, ...]:
         """The distinct per-session BFD timer sets (a cloud's required timers), by name."""

@@ -259,7 +259,7 @@ def plan(
         twin.router_ids[name] = model.bgp.router_id
         if model.srv6 is not None and model.srv6.static_sids:
             twin.locators[name] = model.srv6.prefix
-        if any(n.kind == "underlay" and n.afi == "ipv6" for n in model.bgp.neighbors):
+        if model.bgp.runs_underlay("ipv6"):
             twin.v6_underlay.append(name)
         if model.srv6 is not None and model.srv6.peers:
             twin.srv6.append(_srv6_border(model))

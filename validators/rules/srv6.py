@@ -269,17 +269,14 @@ def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[
         if prefix not in member.bgp.networks_v6:
             why = (
                 "the site has no IPv6 underlay (pools loopback_v6 and p2p_v6) to carry it"
-                if not any(n.kind == "underlay" and n.afi == "ipv6" for n in member.bgp.neighbors)
+                if not member.bgp.runs_underlay("ipv6")
                 else f"{name} does not originate it into the IPv6 underlay"
             )
             missing = sorted(n for n in site if n != name)
         else:
             reached = propagate(site, name, prefix, view=view).paths
             missing = sorted(
-                n
-                for n, m in site.items()
-                if n not in reached
-                and any(x.kind == "underlay" and x.afi == "ipv6" for x in m.bgp.neighbors)
+                n for n, m in site.items() if n not in reached and m.bgp.runs_underlay("ipv6")
             )
             why = "the underlay policies on the way do not let the locator through"
         if not missing:
