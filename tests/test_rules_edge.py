@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 
-EDGE_RULES = tuple(f"EDGE-{n:03}" for n in range(1, 11))
+EDGE_RULES = tuple(f"EDGE-{n:03}" for n in range(1, 12))
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 

@@ -156,7 +156,7 @@ def build_policies(
     reserved = list(RESERVED_ASNS) if lab else [*RESERVED_ASNS, *DOCUMENTATION_ASNS]
     policies.as_path_lists["AS-RESERVED"] = _as_path_list("AS-RESERVED", reserved)
     for session in sessions:
-        base = f"RM-{session.kind.upper().replace('_', '-')}-{_tag(session.party)}"
+        base = f"RM-{session.kind.upper().replace('_', '-')}-{party_tag(session.party)}"
         import_name = f"{base}-IN-{SUFFIX[session.afi]}"
         export_name = f"{base}-OUT-{SUFFIX[session.afi]}"
         if import_name not in policies.route_maps:
@@ -172,7 +172,7 @@ def build_policies(
     return policies, names
 
 
-def _tag(party: str) -> str:
+def party_tag(party: str) -> str:
     return party.upper().replace("/", "-").replace(".", "-").replace("_", "-")
 
 
@@ -232,7 +232,7 @@ def _import_entries(
             prefix_list=policies.prefix_list(f"PL-DEFAULT-{sfx}", afi, [(default, None, None)]),
         )
     if s.peer_lan is not None:
-        lan_name = f"PL-IXLAN-{_tag(s.party.split('/')[0])}-{sfx}"
+        lan_name = f"PL-IXLAN-{party_tag(s.party.split('/')[0])}-{sfx}"
         deny(
             "the IX peering LAN",
             prefix_list=policies.prefix_list(lan_name, afi, [(s.peer_lan, None, host)]),
@@ -259,7 +259,7 @@ def _import_entries(
         return entries
     if s.import_prefixes:
         allow = policies.prefix_list(
-            f"PL-{_tag(s.party)}-IN-{sfx}", afi, _orlonger(_of(afi, s.import_prefixes), afi)
+            f"PL-{party_tag(s.party)}-IN-{sfx}", afi, _orlonger(_of(afi, s.import_prefixes), afi)
         )
     tags = [f"{org_asn}:1:{CLASS_VALUE[s.kind]}", f"{org_asn}:2:{site_code}"]
     seq = 10 * (len(entries) + 1)
@@ -299,7 +299,7 @@ def _export_entries(policies: PolicySet, s: ExternalSession) -> list[RouteMapEnt
     ]
     prefixes = _of(afi, s.export_prefixes)
     if prefixes:
-        name = f"PL-OWN-{sfx}" if s.internet else f"PL-{_tag(s.party)}-OUT-{sfx}"
+        name = f"PL-OWN-{sfx}" if s.internet else f"PL-{party_tag(s.party)}-OUT-{sfx}"
         entries.append(
             RouteMapEntry(
                 seq=20,

@@ -49,6 +49,12 @@ FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}
 MAX_PREFIX_RESTART = 5
 
 
+def vrf_tag(vrf: str) -> str:
+    """How a VRF's policy names spell it (PL-HANDOFF-<TAG>-NORTH-V4): two VRFs of one tag
+    would share policies (EVPN-025)."""
+    return vrf.upper()
+
+
 def default_list(afi: str) -> str:
     return f"PL-HANDOFF-DEFAULT-{SUFFIX[afi]}"
 
@@ -146,7 +152,7 @@ def handoff_of(
         return list_name
 
     for vrf_name, vrf in sorted(handoff.vrfs.items()):
-        tag = vrf_name.upper()
+        tag = vrf_tag(vrf_name)
         internet = vrf.internet == "default"
         sessions: list[BgpNeighbor] = []
         leaks: list[VrfLeak] = []

@@ -7,6 +7,7 @@ builders read its facts, the renderer its filters and files, the lint its gaps.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -160,6 +161,13 @@ class Platform:
     # ACLs as netfilter rules, CLDOCS "Netfilter - ACLs", in chains shown with `policy ACCEPT`,
     # CLDOCS 3.7 "Default Cumulus Linux ACL Configuration")
     acl_drops_unmatched: bool = False
+    # names the platform keeps for itself besides its management VRF, which no tenant VRF
+    # may take (EVPN-024 refuses them on every platform, so an intent stays portable)
+    reserved_vrf_names: tuple[str, ...] = ()
+    # the VRF names the platform takes, where it restricts them more than the intent's names
+    # (PLAT-020), and that rule in words with its source; None: any intent name
+    vrf_name_pattern: re.Pattern[str] | None = None
+    vrf_name_rule: str = ""
     # SRv6 uSID locators and services; None: none (generators/platforms/gaps.py srv6_*)
     srv6: Srv6Support | None = None
     # what the vendor documents of SRv6 where the templates print none, for the refusal

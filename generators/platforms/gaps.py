@@ -31,6 +31,7 @@ MULTIHOP_BFD_RANGE = "PLAT-015"
 VPC_DOMAIN_RANGE = "PLAT-017"  # PLAT-016 is the interface-name rule (validators/rules/platform.py)
 SRV6_L3VPN = "PLAT-018"
 SRV6_LOCATOR = "PLAT-019"
+VRF_NAME = "PLAT-020"
 
 RULE_IDS = (
     RPKI,
@@ -51,6 +52,7 @@ RULE_IDS = (
     VPC_DOMAIN_RANGE,
     SRV6_L3VPN,
     SRV6_LOCATOR,
+    VRF_NAME,
 )
 
 
@@ -290,3 +292,18 @@ def srv6_l3vpn(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
             detail,
             ("srv6", "vrfs", vrf.name, "sites"),
         )
+
+
+def vrf_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A VRF name longer than the platform takes, or in characters it refuses."""
+    pattern = platform.vrf_name_pattern
+    if pattern is None:
+        return
+    names = {vrf.name for vrf in model.vrfs}
+    names |= {vrf.name for vrf in model.evpn.vrfs} if model.evpn is not None else set()
+    names |= {vrf.name for vrf in model.srv6.vrfs} if model.srv6 is not None else set()
+    for name in sorted(names):
+        if pattern.fullmatch(name) is None:
+            yield Gap(
+                VRF_NAME, f"VRF {name}", f"it takes {platform.vrf_name_rule}; rename the VRF"
+            )

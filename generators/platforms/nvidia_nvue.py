@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from meetme.generators.platforms import gaps, spellings
 from meetme.generators.platforms.base import (
     Capabilities,
@@ -40,6 +42,12 @@ PLATFORM = Platform(
         password_hash="sha512_crypt",
     ),
     files=(OutputFile("device.j2", ".yaml"),),
+    # NVUE keeps these words for itself in VRF names among others (CLDOCS 5.13 "NVUE Format
+    # Reference", Reserved Names); a VRF is a Linux interface, so its name is a netdev name
+    reserved_vrf_names=("auto", "none", "null", "any", "all"),
+    vrf_name_pattern=re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{0,14}"),
+    vrf_name_rule="1 to 15 letters, digits, '-' and '_', starting with a letter (a Linux "
+    "interface name; nvueschema v5_16 VrfName)",
     push_drivers=("nvue",),  # accepted in the inventory, no push adapter yet (docs/push.md)
     # `link speed` on a port; `link breakout 4x` on the cage, `link speed` on each sub-port
     # (docs/syntax.md#nvue-ports)
@@ -74,5 +82,6 @@ PLATFORM = Platform(
         gaps.segments_on_vteps,
         gaps.segments_with_suppression,
         gaps.mlag_peer_link,
+        gaps.vrf_names,
     ),
 )

@@ -45,6 +45,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.vpc_domain_range: gaps.VPC_DOMAIN_RANGE,
     gaps.srv6_locator: gaps.SRV6_LOCATOR,
     gaps.srv6_l3vpn: gaps.SRV6_L3VPN,
+    gaps.vrf_names: gaps.VRF_NAME,
 }
 
 

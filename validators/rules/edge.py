@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from meetme.generators.build.edge_policy import party_tag
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.addr import asn_uses
 from meetme.validators.rules.peers import peer_asns
@@ -341,4 +342,33 @@ def internet_peer_asn_public(ctx: SiteContext) -> Iterator[Hit]:
                 "sends would be dropped by the private-ASN filter; write the peer's public ASN "
                 "(PeeringDB lists it)",
                 peer.path,
+            )
+
+
+@rule(
+    "EDGE-011",
+    "error",
+    "Party names of a site differ in more than letter case and punctuation",
+    "Devices name a party's policies after it in capitals with `-` for `_`, `.` and `/` "
+    "(RM-PNI-PNI-CDN-IN-V4, PL-PNI-CDN-IN-V4), so two parties whose names differ only there "
+    "would share one route map and prefix list: the second party would be filtered with the "
+    "first one's allow-list, accepting what it should not and dropping what was agreed.",
+    "docs/standards.md#edge-011",
+)
+def party_names_distinct(ctx: SiteContext) -> Iterator[Hit]:
+    named: dict[str, Path_] = {}  # every party, and each IX by itself (its peering LAN list)
+    for session in edge_of(ctx).sessions:
+        named.setdefault(session.party, session.source)
+        if "/" in session.party:  # an IX's route server or peer: ix/name
+            ix = session.party.split("/")[0]
+            named.setdefault(ix, (*peering_path(ctx), "ixes", ix))
+    first: dict[str, str] = {}
+    for name, path in sorted(named.items(), key=lambda item: ctx.loaded.where(item[1])):
+        earlier = first.setdefault(party_tag(name), name)
+        if earlier != name:
+            yield Hit(
+                f"party {name} differs from party {earlier} only in letter case or in `-`, `_`, "
+                f"`.`: both would be named {party_tag(name)} in the configs and share one "
+                "policy; rename one",
+                path,
             )

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, get_args
 
+from meetme.generators.build.handoff import vrf_tag
 from meetme.generators.build.overlay import OVERLAY_ROLES, VTEP_ROLES, route_target
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
@@ -227,6 +228,73 @@ def vrf_names_unique(ctx: SiteContext) -> Iterator[Hit]:
                 f"VRF {vrf.name} of tenant {vrf.tenant} has the name of a VRF of tenant "
                 f"{other}: devices name VRFs without the tenant, so the two would be one VRF; "
                 "rename one",
+                vrf.vrf.path,
+            )
+
+
+# The global table's name on every platform; with each platform's management VRF and reserved
+# words (generators/platforms/), the names no tenant VRF may take on any platform.
+GLOBAL_VRF = "default"
+
+
+@rule(
+    "EVPN-024",
+    "error",
+    "A tenant VRF does not take a name a platform keeps for itself",
+    "`default` is every platform's global table; the site's `management.vrf` and the "
+    "management VRFs of NX-OS (`management`) and Cumulus Linux (`mgmt`) hold the out-of-band "
+    "port; NVUE keeps words such as `all` and `none`. A tenant VRF of such a name merges the "
+    "tenant into that table (its SVIs join the management VRF and EVPN exports the "
+    "out-of-band subnet) or the platform refuses the file. Names are compared without case "
+    "and against every platform, so an intent stays portable.",
+    "docs/standards.md#evpn-024; Cisco NX-OS Unicast Routing Configuration Guide, "
+    '"Configuring Layer 3 Virtualization" (default and management VRFs); CLDOCS "Management '
+    'VRF" (mgmt); CLDOCS 5.13 "NVUE Format Reference" (Reserved Names)',
+)
+def vrf_names_not_reserved(ctx: SiteContext) -> Iterator[Hit]:
+    reserved = _reserved_vrf_names(ctx.site.management.vrf)
+    for t, tenant in sorted(ctx.site.tenants.items()):
+        for name, vrf in sorted(tenant.vrfs.items()):
+            holder = reserved.get(name.lower())
+            if holder is not None:
+                yield Hit(
+                    f"VRF {name} of tenant {t} takes the name of {holder}; rename the VRF",
+                    vrf.path,
+                )
+
+
+def _reserved_vrf_names(management_vrf: str) -> dict[str, str]:
+    """Lower-case name -> what holds it: the global table, management VRFs, reserved words."""
+    reserved = {GLOBAL_VRF: "the global routing table"}
+    reserved[management_vrf.lower()] = "the site's management VRF (management.vrf)"
+    for platform in sorted(PLATFORMS.values(), key=lambda p: p.name):
+        if platform.fixed_management_vrf is not None:
+            reserved.setdefault(
+                platform.fixed_management_vrf.lower(),
+                f"the management VRF of {platform.title}",
+            )
+        for word in platform.reserved_vrf_names:
+            reserved.setdefault(word.lower(), f"a word {platform.title} keeps for itself")
+    return reserved
+
+
+@rule(
+    "EVPN-025",
+    "error",
+    "VRF names of a site differ in more than letter case",
+    "Devices name a VRF's policies after it in capitals (RM-HANDOFF-GPU-A-IN-V4), so two VRFs "
+    "whose names differ only in case would share one prefix list and route map: the second "
+    "VRF would be filtered with the first one's prefixes.",
+    "docs/standards.md#evpn-025",
+)
+def vrf_names_differ_in_more_than_case(ctx: SiteContext) -> Iterator[Hit]:
+    first: dict[str, str] = {}
+    for vrf in placed_vrfs(ctx, placed_networks(ctx)):
+        earlier = first.setdefault(vrf_tag(vrf.name), vrf.name)
+        if earlier != vrf.name:
+            yield Hit(
+                f"VRF {vrf.name} of tenant {vrf.tenant} differs from VRF {earlier} only in "
+                "letter case: their policies would share one name; rename one",
                 vrf.vrf.path,
             )
 

@@ -309,3 +309,12 @@ _limit(
     "docs/srv6.md#platforms (Cisco 8000 SRv6 Configuration Guide, uSID Locator (F3216); "
     "Cumulus Linux 5.14 'Segment Routing': Spectrum-4 only)",
 )
+_limit(
+    limits.VRF_NAME,
+    "Every VRF a device carries has a name its platform takes",
+    "Intent names run to 63 characters, but a platform may take fewer: a Cumulus Linux VRF is "
+    "a Linux interface, so NVUE takes at most 15 characters starting with a letter. A name "
+    "the platform refuses fails the whole file at commit, so the VRF is refused at lint on "
+    "every device of that platform that would carry it.",
+    "nvueschema v5_16 VrfName (^[a-zA-Z][a-zA-Z0-9_-]{0,14}$)",
+)
