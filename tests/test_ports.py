@@ -251,3 +251,74 @@ def test_hw004_eos_lane_that_leads_no_sub_port(example: Path) -> None:
         f"intent/aus1/links.yaml:{line}: aus1-sp1 Ethernet1/3 is no sub-port of breakout "
         "2x400G; its sub-ports are Ethernet1/1, Ethernet1/5" in findings_of(result, "HW-004")
     )
+
+
+# --- the circuits' ports: cross-connects and DCI ends ------------------------------------------
+
+CIRCUITS = "intent/aus1/circuits.yaml"
+
+
+def test_a_100g_cloud_circuit_in_a_400g_cage_is_told_its_speed(example: Path) -> None:
+    """The Google circuits land on SN4700 QSFP-DD 400G cages of the NVUE border leaves: each
+    carrier port is told 100G, as a fabric port is, or it comes up at 400G against a 100G
+    circuit; its sub-interfaces are not (they have no link of their own)."""
+    files = _rendered(example)
+    for device in ("aus1-bl5", "aus1-bl6"):
+        ports = _nvue(files[device])
+        assert ports["swp9"]["link"] == {"mtu": 9214, "speed": "100G"}
+        assert ports["swp10"]["link"] == {"mtu": 9214, "speed": "100G"}
+        subs = [name for name in ports if name.startswith(("swp9.", "swp10."))]
+        assert len(subs) == 2
+        assert all("speed" not in ports[name]["link"] for name in subs)
+
+
+def test_hw004_cross_connect_faster_than_its_port(example: Path) -> None:
+    circuits = example / CIRCUITS
+    replace_in(
+        circuits, "interface: Ethernet1/9, speed: 100G}", "interface: Ethernet1/9, speed: 400G}"
+    )
+    result = lint_repo(example)
+    line = line_of(circuits, "interface: Ethernet1/9, speed: 400G")
+    assert findings_of(result, "HW-004") == [
+        f"{CIRCUITS}:{line}: aus1-bl3 Ethernet1/9 (N9K-C93600CD-GX QSFP28 100G) runs at most "
+        "100G, cross-connect XC-AZ-1 asks 400G"
+    ]
+
+
+def test_hw005_iosxr_cross_connect_on_a_port_named_for_another_optic(example: Path) -> None:
+    circuits = example / CIRCUITS
+    replace_in(
+        circuits,
+        "interface: HundredGigE0/0/0/20, speed: 100G}",
+        "interface: HundredGigE0/0/0/20, speed: 400G}",
+    )
+    result = lint_repo(example)
+    line = line_of(circuits, "HundredGigE0/0/0/20, speed: 400G")
+    assert findings_of(result, "HW-005") == [
+        f"{CIRCUITS}:{line}: aus1-br1 (cisco_iosxr) HundredGigE0/0/0/20: Cisco IOS-XR names a "
+        "port by its optic's speed, 100G, but cross-connect XC-TA-1 runs 400G; write "
+        "FourHundredGigE0/0/0/20"
+    ]
+
+
+def test_a_100g_dci_circuit_in_a_400g_cage_is_told_its_speed(example: Path) -> None:
+    """mel1's EOS border takes the 100G circuit in an 8-lane 400G OSFP cage: told 100G over
+    two of the cage's 50G lanes (`speed 100g-2`, as a link without `lanes:` is); the misfit at
+    the IOS-XR end (a FourHundredGigE port) is DCI-004's alone, in the circuit's words."""
+    dci = example / "intent/dci.yaml"
+    replace_in(
+        dci, "      speed: 400G\n      latency_ms: 4.9", "      speed: 100G\n      latency_ms: 4.9"
+    )
+    result = lint_repo(example)
+    # the IOS-XR end names a 400G optic (DCI-004), the circuit no longer carries the need
+    assert sorted({f.rule for f in result.errors}) == ["DCI-002", "DCI-004"]
+    assert findings_of(result, "HW-004") == []
+    assert findings_of(result, "HW-005") == []
+    port = next(i for i in device_models(result)["mel1-br2"].interfaces if i.name == "Ethernet35/1")
+    assert port.port_speed is not None
+    assert (port.port_speed.gbps, port.port_speed.lanes) == (100, 2)
+    # the same circuit's other end, mel1-br1's, runs 400G still: told nothing
+    other = next(
+        i for i in device_models(result)["mel1-br1"].interfaces if i.name == "Ethernet35/1"
+    )
+    assert other.port_speed is None

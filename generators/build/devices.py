@@ -93,7 +93,7 @@ def build_device(
         + tuple(pair.interfaces)
         + tuple(edge.interfaces)
         + tuple(handoff.interfaces)
-        + tuple(dci_ports(intent, name, device)),
+        + tuple(dci_ports(intent, name, device, fabric.ports)),
         key=lambda i: natural_key(i.name),
     )
     # an SRv6 domain member's external ports drop packets addressed to the block (SRV6-005)

@@ -29,6 +29,7 @@ from meetme.generators.resolve.edge_sessions import (
     public_aggregates,
 )
 from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.resolve.ports import PortPlan
 
 from meetme.core.numbering import documentation_prefix
 from meetme.intent.schema import Device, Intent, Site
@@ -57,7 +58,7 @@ def edge_device(
     if not ports and not sessions:
         return result
     platform = PLATFORMS[device.platform]
-    result.interfaces = _interfaces(ports, platform, site.underlay.mtu)
+    result.interfaces = _interfaces(ports, platform, site.underlay.mtu, fabric.ports, name)
     if not platform.capabilities.urpf:
         result.interfaces, result.acls = _ingress_acls(
             result.interfaces,
@@ -129,7 +130,11 @@ def _cloud_aggregates(site: Site, sessions: list[ExternalSession]) -> list[Stati
     return [routes[key] for key in sorted(routes)]
 
 
-def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) -> list[Interface]:
+def _interfaces(
+    ports: list[ExternalPort], platform: Platform, parent_mtu: int, plan: PortPlan, device: str
+) -> list[Interface]:
+    """The external ports; the physical one (a routed port, or a sub-interfaces' carrier) is
+    told its circuit's speed where the plan says so (resolve/ports.py)."""
     interfaces = []
     parents = sorted({p.parent for p in ports if p.parent is not None})
     for parent in parents:
@@ -140,6 +145,7 @@ def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) 
                 description="carrier of cloud sub-interfaces",
                 ip_mtu=parent_mtu,
                 mtu=platform.mtu(parent_mtu),
+                port_speed=plan.speed_of(device, parent),
             )
         )
     for port in ports:
@@ -155,6 +161,7 @@ def _interfaces(ports: list[ExternalPort], platform: Platform, parent_mtu: int) 
                 ip_mtu=port.ip_mtu,
                 mtu=platform.mtu(port.ip_mtu, subinterface=port.vlan is not None),
                 speed_gbps=port.speed_gbps,
+                port_speed=plan.speed_of(device, port.name) if port.vlan is None else None,
                 urpf=_urpf(port, platform),
                 vrf=port.vrf,
             )

@@ -26,6 +26,7 @@ from meetme.generators.model import (
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.fabric import SiteFabric
+from meetme.generators.resolve.ports import PortPlan
 from meetme.generators.resolve.srv6 import Locator, block_of, locators, vrf_sites
 
 from meetme.intent.schema import Device, Intent
@@ -82,7 +83,8 @@ def dci_ends(intent: Intent, name: str) -> list[tuple[str, DciCircuit, DciEnd, D
     return found
 
 
-def dci_ports(intent: Intent, name: str, device: Device) -> list[Interface]:
+def dci_ports(intent: Intent, name: str, device: Device, plan: PortPlan) -> list[Interface]:
+    """Each DCI circuit's port on the device, told the circuit's speed where the plan says."""
     platform = PLATFORMS[device.platform]
     ports = []
     for circuit_name, circuit, local, far, side in dci_ends(intent, name):
@@ -97,6 +99,7 @@ def dci_ports(intent: Intent, name: str, device: Device) -> list[Interface]:
                 ipv6=Address.of(v6) if v6 else None,
                 ip_mtu=ip_mtu,
                 mtu=platform.mtu(ip_mtu),
+                port_speed=plan.speed_of(name, local.interface),
                 peer=PeerPort(device=far.device, interface=far.interface),
             )
         )

@@ -304,6 +304,4 @@ def vrf_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
     names |= {vrf.name for vrf in model.srv6.vrfs} if model.srv6 is not None else set()
     for name in sorted(names):
         if pattern.fullmatch(name) is None:
-            yield Gap(
-                VRF_NAME, f"VRF {name}", f"it takes {platform.vrf_name_rule}; rename the VRF"
-            )
+            yield Gap(VRF_NAME, f"VRF {name}", f"it takes {platform.vrf_name_rule}; rename the VRF")

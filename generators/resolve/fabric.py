@@ -24,7 +24,7 @@ from meetme.generators.resolve.ports import PortPlan, PortUse, plan_ports
 from meetme.core.problems import IntentError, Problem
 from meetme.intent.interfaces import sample
 from meetme.intent.loader import LoadedIntent
-from meetme.intent.schema import Device, Site
+from meetme.intent.schema import Device, Intent, Site
 from meetme.intent.schema_edge import EdgeSettings
 from meetme.intent.schema_underlay import Link, LinkRule, LinkRuleSide
 from meetme.intent.types import SPEED_GBPS
@@ -128,7 +128,8 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
         _check_edge(fabric, loaded, problems)
         _check_device_pools(loaded, site, problems)
         fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
-        fabric.ports = plan_ports(site, _port_uses(site, fabric.links))
+        uses = _port_uses(site, fabric.links) + _circuit_uses(loaded.intent, site_name, site)
+        fabric.ports = plan_ports(site, uses)
         fabrics[site_name] = fabric
     if problems:
         raise IntentError(problems)
@@ -344,6 +345,46 @@ def _port_uses(site: Site, links: list[FabricLink]) -> list[PortUse]:
                     breakout_where,
                 )
             )
+    return uses
+
+
+def _circuit_uses(intent: Intent, site_name: str, site: Site) -> list[PortUse]:
+    """The circuits' ports: each cross-connect, and each DCI end in this site. Their speed is
+    the circuit's, told to the port as a link's is (a 100G circuit in a 400G cage). A DCI end's
+    misfit is DCI-004's to report, in the circuit's words."""
+    base: Path_ = ("sites", site_name, "cross_connects")
+    uses = [
+        PortUse(
+            xc.device,
+            xc.interface,
+            SPEED_GBPS[xc.speed],
+            None,
+            None,
+            (*base, name, "interface"),
+            (*base, name, "speed"),
+            (*base, name, "interface"),
+            what=f"cross-connect {name}",
+        )
+        for name, xc in sorted(site.cross_connects.items())
+    ]
+    for name, circuit in sorted(intent.dci.circuits.items()) if intent.dci else ():
+        for side, end in (("a", circuit.a), ("b", circuit.b)):
+            if end.site == site_name:
+                where: Path_ = ("dci", "circuits", name, side, "interface")
+                uses.append(
+                    PortUse(
+                        end.device,
+                        end.interface,
+                        SPEED_GBPS[circuit.speed],
+                        None,
+                        None,
+                        where,
+                        ("dci", "circuits", name, "speed"),
+                        where,
+                        what=f"DCI circuit {name}",
+                        reported=False,
+                    )
+                )
     return uses
 
 

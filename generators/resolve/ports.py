@@ -41,6 +41,10 @@ class PortUse:
     where: Path_  # the interface
     speed_where: Path_
     breakout_where: Path_  # the breakout when written, else the interface
+    what: str = "the link"  # what asks for the speed, in messages
+    # whether its HW-004/HW-005 problems are reported here (False: a DCI end, which DCI-004
+    # judges with the circuit's own words); its speed and breakout are planned either way
+    reported: bool = True
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ def plan_ports(site: Site, uses: list[PortUse]) -> PortPlan:
     for (device_name, _), found in sorted(by_cage.items()):
         platform = PLATFORMS[site.devices[device_name].platform]
         _plan_cage(plan, platform, device_name, found)
+    quiet = {path for u in uses if not u.reported for path in (u.where, u.speed_where)}
+    plan.problems = [p for p in plan.problems if p.path not in quiet]
     return plan
 
 
@@ -269,7 +275,7 @@ def _unbroken(
             PortProblem(
                 "HW-004",
                 use.device,
-                f"{where} runs at most {cage.speed_gbps}G, the link asks {use.speed_gbps}G",
+                f"{where} runs at most {cage.speed_gbps}G, {use.what} asks {use.speed_gbps}G",
                 use.speed_where,
             )
         )
@@ -279,7 +285,7 @@ def _unbroken(
             PortProblem(
                 "HW-004",
                 use.device,
-                f"{where} has {cage.lanes} lanes, the link asks {use.lanes}",
+                f"{where} has {cage.lanes} lanes, {use.what} asks {use.lanes}",
                 use.speed_where,
             )
         )
@@ -309,7 +315,7 @@ def _speed_type(plan: PortPlan, platform: Platform, use: PortUse) -> None:
             "HW-005",
             use.device,
             f"{use.device} ({platform.name}) {use.interface}: {platform.title} names a port "
-            f"by its optic's speed, {named}G, but the link runs {use.speed_gbps}G{fix}",
+            f"by its optic's speed, {named}G, but {use.what} runs {use.speed_gbps}G{fix}",
             use.where,
         )
     )
