@@ -256,3 +256,30 @@ def test_addr009_peer_documentation_asn_limits_in_production(
     where = f"{PEERING}:{line_of(peering, f'asn: {asn}')}"
     hits = [h for h in findings_of(lint_repo(example), "ADDR-009") if h.startswith(where + ":")]
     assert len(hits) == (1 if documentation else 0), hits
+
+
+# --- ADDR-014: loopbacks unique across sites -----------------------------------------------------
+
+MEL1_SITE = "intent/mel1/site.yaml"
+
+
+def test_addr014_a_site_drawing_loopbacks_from_another_sites_pool(example: Path) -> None:
+    """mel1 given aus1's IPv4 loopback pool: device id 1 of each site (aus1-br1, mel1-br1)
+    draws 10.0.0.1, and so on for every id both sites use; each at the mel1 device (a device
+    drawn from a pool is reported where ADDR-001 reports it)."""
+    replace_in(example / MEL1_SITE, "loopback_v4: 10.2.0.0/24", "loopback_v4: 10.0.0.0/24")
+    result = lint_repo(example)
+    found = findings_of(result, "ADDR-014")
+    devices = example / "intent/mel1/devices.yaml"
+    assert (
+        f"intent/mel1/devices.yaml:{line_of(devices, 'mel1-br1:')}: mel1-br1 loopback_v4 "
+        "10.0.0.1/32 is also site aus1's aus1-br1 loopback_v4: the sites route to each other; "
+        "give it an address of its own"
+    ) in found
+    assert all(hit.startswith("intent/mel1/devices.yaml:") for hit in found)
+    assert result.errors
+
+
+def test_addr014_a_pool_of_its_own_is_fine(example: Path) -> None:
+    replace_in(example / MEL1_SITE, "loopback_v4: 10.2.0.0/24", "loopback_v4: 10.0.9.0/24")
+    assert findings_of(lint_repo(example), "ADDR-014") == []

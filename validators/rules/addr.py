@@ -66,10 +66,17 @@ class Loopback:
         return f"{self.device} {self.key} {self.address}"
 
 
+_MEMO = "rules.addr.loopbacks"
+
+
 def _loopbacks(ctx: SiteContext) -> tuple[Loopback, ...]:
     """Every loopback of the site's devices, by device id; worked out once per site (ADDR-001,
-    ADDR-002 and ADDR-005 each read them all)."""
-    return memo(ctx.site, "rules.addr.loopbacks", lambda: _site_loopbacks(ctx.site))
+    ADDR-002, ADDR-005 and ADDR-014 each read them all)."""
+    return _loopbacks_of(ctx.site)
+
+
+def _loopbacks_of(site: Site) -> tuple[Loopback, ...]:
+    return memo(site, _MEMO, lambda: _site_loopbacks(site))
 
 
 def _site_loopbacks(site: Site) -> tuple[Loopback, ...]:
@@ -613,3 +620,32 @@ def site_aggregates_disjoint(ctx: SiteContext) -> Iterator[Hit]:
                                 "site its own part of the organisation's space",
                                 (*ctx.base, "aggregates", kind, index),
                             )
+
+
+@rule(
+    "ADDR-014",
+    "error",
+    "Loopbacks are unique across the organisation's sites",
+    "Sites route to each other: the SRv6 domain runs IS-IS and iBGP between the borders of "
+    "its sites, and DCI circuits join them. A loopback repeated in another site gives two "
+    "borders one router id and one IS-IS system id in one domain (sessions refused, RFC 6286; "
+    "adjacencies flapping), and a border peering with its own address. Site aggregates are "
+    "disjoint already (ADDR-013); a site's pools need not lie in them, so this checks the "
+    "addresses themselves.",
+    "docs/standards.md#addr-014; RFC 6286 https://www.rfc-editor.org/rfc/rfc6286",
+)
+def loopbacks_unique_across_sites(ctx: SiteContext) -> Iterator[Hit]:
+    """Each repeated address once, at the site whose name sorts later."""
+    for other_name, other in sorted(ctx.loaded.intent.sites.items()):
+        if other_name >= ctx.name:
+            break
+        theirs = {lo.address.ip: lo for lo in _loopbacks_of(other)}
+        for loopback in _loopbacks(ctx):
+            earlier = theirs.get(loopback.address.ip)
+            if earlier is not None:
+                yield Hit(
+                    f"{loopback.label} is also site {other_name}'s {earlier.device} "
+                    f"{earlier.key}: the sites route to each other; give it an address of "
+                    "its own",
+                    loopback.path,
+                )
