@@ -258,7 +258,7 @@ def test_addr009_peer_documentation_asn_limits_in_production(
     assert len(hits) == (1 if documentation else 0), hits
 
 
-# --- ADDR-014: loopbacks unique across sites -----------------------------------------------------
+# --- ADDR-014: loopbacks unique across sites ------------------------------------------------
 
 MEL1_SITE = "intent/mel1/site.yaml"
 
@@ -283,3 +283,26 @@ def test_addr014_a_site_drawing_loopbacks_from_another_sites_pool(example: Path)
 def test_addr014_a_pool_of_its_own_is_fine(example: Path) -> None:
     replace_in(example / MEL1_SITE, "loopback_v4: 10.2.0.0/24", "loopback_v4: 10.0.9.0/24")
     assert findings_of(lint_repo(example), "ADDR-014") == []
+
+
+# --- ADDR-006: a device ASN counted past the last ASN ---------------------------------------
+
+
+def test_addr006_leaf_asns_counted_past_the_last_asn(example: Path) -> None:
+    """Leaves take base + device id; the highest id of aus1 is 106 (aus1-lf6): base
+    4294967190 makes it 4294967296, one past the last four-octet ASN."""
+    site = example / "intent/aus1/site.yaml"
+    replace_in(site, "base: 4200000000 ", "base: 4294967190 ")
+    assert findings_of(lint_repo(example), "ADDR-006") == [
+        f"intent/aus1/site.yaml:{line_of(site, 'base: 4294967190')}: aus1-lf6 (ASN "
+        "4294967296): not an ASN; ASNs end at 4294967295 (RFC 6793), so lower the base the "
+        "device ASNs are counted from"
+    ]
+
+
+def test_addr006_leaf_asns_up_to_the_last_private_asn_are_fine(example: Path) -> None:
+    """base 4294967188: aus1-lf6 takes 4294967294, the last private ASN (RFC 6996)."""
+    replace_in(example / "intent/aus1/site.yaml", "base: 4200000000 ", "base: 4294967188 ")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-006") == []
+    assert findings_of(result, "ADDR-007") == []

@@ -373,6 +373,9 @@ def asn_uses(ctx: SiteContext) -> dict[Path_, list[AsnUse]]:
     return uses
 
 
+LAST_ASN = 4294967295  # the largest four-octet AS number (RFC 6793)
+
+
 def _listed(uses: list[AsnUse]) -> str:
     """'a, b (ASN 1)' when they share one ASN, else 'a (ASN 1), b (ASN 2)'; long lists cut."""
     if len({use.asn for use in uses}) == 1:
@@ -392,10 +395,19 @@ def _listed(uses: list[AsnUse]) -> str:
 def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
     org_asn = ctx.loaded.intent.organisation.asn
     for path, uses in sorted(asn_uses(ctx).items(), key=lambda item: str(item[0])):
+        # a base plus a device id can run past the last ASN: that is no ASN at all
+        beyond = [use for use in uses if use.asn > LAST_ASN]
+        if beyond:
+            yield Hit(
+                f"{_listed(beyond)}: not an ASN; ASNs end at {LAST_ASN} (RFC 6793), so lower "
+                "the base the device ASNs are counted from",
+                path,
+            )
         public = [
             use
             for use in uses
             if use.role is not None
+            and use.asn <= LAST_ASN
             and not (use.role == "border" and use.asn == org_asn)
             and not is_private_asn(use.asn)
             and reserved_asn(use.asn) is None
