@@ -136,6 +136,24 @@ def test_edge007_one_rpki_cache(example: Path) -> None:
     assert result.errors
 
 
+def test_edge007_borders_on_a_platform_without_rpki_are_told_their_way_out(
+    example: Path,
+) -> None:
+    """NX-OS borders cannot validate origins (PLAT-001 refuses the caches), so listing caches
+    cannot meet the rule: the finding says so and names the two ways on."""
+    peering = example / PEERING
+    devices = example / "intent/aus1/devices.yaml"
+    replace_in(devices, "platform: cisco_iosxr", "platform: cisco_nxos", count=2)
+    replace_in(peering, "          - {address: 10.9.0.12, port: 3323}\n", "")
+    assert findings_of(lint_repo(example), "EDGE-007") == [
+        f"{PEERING}:{line_of(peering, 'rpki_caches')}: the Internet sessions validate route "
+        "origins against 1 RPKI cache(s) (only 10.9.0.11); list at least 2 independent RTR "
+        "caches in rpki_caches; but aus1-br1, aus1-br2 run Cisco NX-OS, which cannot "
+        "validate origins (PLAT-001): move them to a platform that can, or waive this rule "
+        "with the reason (waivers:), accepting RPKI-invalid routes there"
+    ]
+
+
 def test_edge008_transit_peer_outside_the_circuit_subnet(example: Path) -> None:
     peering = example / PEERING
     replace_in(peering, "peer_ipv4: 192.0.2.0,", "peer_ipv4: 192.0.2.4,")

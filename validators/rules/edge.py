@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from meetme.generators.build.edge_policy import party_tag
+from meetme.generators.platforms import PLATFORMS
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.addr import asn_uses
 from meetme.validators.rules.peers import peer_asns
@@ -231,9 +232,30 @@ def rpki_caches(ctx: SiteContext) -> Iterator[Hit]:
         have = f"only {listed(caches)}" if caches else "none"
         yield Hit(
             f"the Internet sessions validate route origins against {len(caches)} RPKI "
-            f"cache(s) ({have}); list at least {needed} independent RTR caches in rpki_caches",
+            f"cache(s) ({have}); list at least {needed} independent RTR caches in rpki_caches"
+            + _no_rpki_platform(ctx),
             (*peering_path(ctx), "edge", "rpki_caches") if caches else settings.path,
         )
+
+
+def _no_rpki_platform(ctx: SiteContext) -> str:
+    """Where the Internet-facing devices' platforms cannot validate origins (PLAT-001), the
+    standard cannot be met by listing caches: say so, and what remains."""
+    devices = sorted({s.device for s in edge_of(ctx).sessions if s.internet})
+    unable = [
+        d
+        for d in devices
+        if (p := PLATFORMS.get(ctx.site.devices[d].platform)) is not None
+        and not p.capabilities.rpki
+    ]
+    if not unable:
+        return ""
+    titles = sorted({PLATFORMS[ctx.site.devices[d].platform].title for d in unable})
+    return (
+        f"; but {listed(unable)} run {listed(titles)}, which cannot validate origins "
+        "(PLAT-001): move them to a platform that can, or waive this rule with the reason "
+        "(waivers:), accepting RPKI-invalid routes there"
+    )
 
 
 @rule(
