@@ -419,6 +419,22 @@ def test_evpn009_vtep_on_a_platform_without_evpn(example: Path) -> None:
     ]
 
 
+def test_evpn009_advises_only_platforms_on_which_the_role_renders(example: Path) -> None:
+    """A spine is an EVPN route server: NX-OS and NVUE have EVPN but no form for keeping the
+    VTEP's next hop (PLAT-007), so only EOS is named."""
+    devices = example / "intent/aus1/devices.yaml"
+    replace_in(
+        devices,
+        "aus1-sp1:\n        id: 11\n        role: spine\n        platform: arista_eos",
+        "aus1-sp1:\n        id: 11\n        role: spine\n        platform: cisco_iosxr",
+    )
+    assert findings_of(lint_repo(example), "EVPN-009") == [
+        f"intent/aus1/devices.yaml:{line_of(devices, 'platform: cisco_iosxr', 3)}: aus1-sp1 is "
+        "a spine in the EVPN-VXLAN fabric on Cisco IOS-XR, for which meetme renders no "
+        "EVPN-VXLAN; use a platform that has it (Arista EOS)"
+    ]
+
+
 def test_evpn021_nxos_vrf_without_carrier_vlan(example: Path) -> None:
     tenants = edit_tenants(
         example, "storage: {l3vni: 50010, vlan: 3010}", "storage: {l3vni: 50010}"

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from meetme.generators.build.handoff import vrf_tag
 from meetme.generators.build.overlay import OVERLAY_ROLES, VTEP_ROLES, route_target
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms.support import renders
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.placement import svi_own_addresses, svi_owners
@@ -608,11 +609,19 @@ def evpn_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
     settings = site.evpn
     carrying = {d for p in placed_networks(ctx) for d in p.devices}
-    capable = listed(sorted(p.title for p in PLATFORMS.values() if p.capabilities.evpn_vxlan))
     for name, device in sorted(site.devices.items(), key=lambda item: item[1].id):
         in_overlay = settings is not None and device.role in (*VTEP_ROLES, *OVERLAY_ROLES)
         platform = PLATFORMS[device.platform]
         if (in_overlay or name in carrying) and not platform.capabilities.evpn_vxlan:
+            # only platforms on which the device's role renders whole (a spine on NX-OS has
+            # EVPN but no route-server form, PLAT-007): the advice must not fail again
+            capable = listed(
+                sorted(
+                    p.title
+                    for p in PLATFORMS.values()
+                    if p.capabilities.evpn_vxlan and renders(p, device.role)
+                )
+            )
             yield Hit(
                 f"{name} is a {device.role} in the EVPN-VXLAN fabric on {platform.title}, for "
                 f"which meetme renders no EVPN-VXLAN; use a platform that has it ({capable})",
