@@ -40,7 +40,7 @@ from meetme.deploy.checks import (
 )
 from meetme.deploy.inventory import CHECKPOINT_DRIVERS, COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
-from meetme.deploy.secret_positions import misplaced_placeholders
+from meetme.deploy.secret_positions import VALUE_ESCAPES, misplaced_placeholders
 from meetme.deploy.secret_store import SecretStore, placeholders_in
 from meetme.deploy.targets import Target
 
@@ -791,7 +791,7 @@ class Engine:
         missing = sorted(placeholders_in(text) - set(self.secrets.values))
         if missing:
             return f"refused: secret(s) not resolved: {', '.join(missing)}"
-        item.resolved = self.secrets.substitute(text)
+        item.resolved = self.secrets.substitute(text, VALUE_ESCAPES.get(platform))
         return None
 
     def _open(self, target: Target) -> Any:

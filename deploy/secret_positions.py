@@ -11,6 +11,7 @@ the run is refused, before any connection, when one is not.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from meetme.core.secret_refs import NAME_PATTERN, PLACEHOLDER_RE
@@ -80,6 +81,17 @@ SECRET_LINES: dict[str, tuple[SecretLine, ...]] = {
         ),
     ),
 }
+
+
+def _single_quoted(value: str) -> str:
+    """A value inside a YAML single-quoted scalar: its only escape is a doubled `'`."""
+    return value.replace("'", "''")
+
+
+# How a value is written where its platform's secret lines hold it (SECRET_LINES): every NVUE
+# secret stands between single quotes, so a `'` in a password would end the scalar there and
+# the rest would become YAML of its own. The CLI platforms' lines take the value as it is.
+VALUE_ESCAPES: dict[str, Callable[[str], str]] = {"nvidia_nvue": _single_quoted}
 
 
 @dataclass(frozen=True)

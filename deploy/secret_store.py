@@ -16,7 +16,7 @@ import re
 import shutil
 import stat
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,9 +83,11 @@ class SecretStore:
         name = reference_or_name.removeprefix("secret:")
         return self.values[name]
 
-    def substitute(self, text: str) -> str:
-        """The text with every <<secret:NAME>> placeholder replaced by its value."""
-        return PLACEHOLDER_RE.sub(lambda m: self.values[m.group(1)], text)
+    def substitute(self, text: str, escape: Callable[[str], str] | None = None) -> str:
+        """The text with every <<secret:NAME>> placeholder replaced by its value, written as
+        the place it stands needs (`escape`: a YAML single-quoted scalar doubles a `'`)."""
+        spell = escape or (lambda value: value)
+        return PLACEHOLDER_RE.sub(lambda m: spell(self.values[m.group(1)]), text)
 
     def mask(self, text: str) -> str:
         r"""The text with every secret value shown as its placeholder again, where the value
@@ -188,12 +190,14 @@ def resolve(
                     "missing-secret",
                 )
             )
-        elif not value or "\n" in value or "\r" in value:
+        elif not value or not value.isprintable():
+            # every line break (\n, \r, U+0085, U+2028, U+2029, what YAML and the CLIs cut at)
+            # and every other control character fails isprintable()
             problems.append(
                 Problem(
                     needed_by,
-                    f"secret '{name}' is empty or holds a line break, which would change "
-                    "the configuration around it",
+                    f"secret '{name}' is empty or holds a line break or another control "
+                    "character, which would change the configuration around it",
                     "bad-secret",
                 )
             )

@@ -169,3 +169,45 @@ def test_a_malformed_key_of_a_secrets_file_is_not_quoted(tmp_path: Path) -> None
     assert problem.location.line == 2 and problem.kind == "bad-value"
     assert "this key is not a secret name" in problem.message
     assert "Sup3r" not in str(problem)
+
+
+# ---- a secret value never restructures the file it is pushed in -----------------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "gcpKey'\u2028  injected-key: 'x",  # a YAML line break inside the value
+        "gcpKey'\x85  injected-key: 'x",  # NEL, a line break to YAML
+        "gcpKey\u2029more-of-it",
+        "gcpKey\tmore-of-it",
+        "gcpKey\x1bmore-of-it",
+        "gcpKey\nmore-of-it",
+    ],
+)
+def test_a_secret_holding_a_line_break_or_control_character_is_refused(value: str) -> None:
+    from meetme.deploy.secret_store import resolve
+
+    from meetme.core.problems import IntentError, Location
+
+    where = {"gcp-ic-md5": Location("rendered/aus1/aus1-bl5.yaml", 300, 21)}
+    with pytest.raises(IntentError) as caught:
+        resolve(where, where, None, {"MEETME_SECRET_GCP_IC_MD5": value})
+    [problem] = caught.value.problems
+    assert problem.kind == "bad-secret"
+    assert value not in problem.message
+
+
+def test_a_quote_in_a_secret_stays_inside_the_nvue_scalar() -> None:
+    """NVUE secret lines hold the value between single quotes: a `'` is doubled, so the parsed
+    tree holds the whole password and nothing else; on a CLI line it is written as it is."""
+    import yaml
+    from meetme.deploy.secret_positions import VALUE_ESCAPES
+    from meetme.deploy.secret_store import SecretStore
+
+    store = SecretStore({"k": "gcpKey' #rest: 'x"})
+    text = "- set:\n    password: '<<secret:k>>'\n"
+    pushed = yaml.safe_load(store.substitute(text, VALUE_ESCAPES["nvidia_nvue"]))
+    assert pushed == [{"set": {"password": "gcpKey' #rest: 'x"}}]
+    assert "cisco_iosxr" not in VALUE_ESCAPES
+    assert store.substitute(" password 0 <<secret:k>>") == " password 0 gcpKey' #rest: 'x"
