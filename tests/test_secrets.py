@@ -171,6 +171,44 @@ def test_a_malformed_key_of_a_secrets_file_is_not_quoted(tmp_path: Path) -> None
     assert "Sup3r" not in str(problem)
 
 
+@pytest.mark.parametrize(
+    "written",
+    ["!Tr4nsitK3yValue", "*Tr4nsitK3yValue", "&Tr4nsitK3yValue x\nbgp-b: &Tr4nsitK3yValue y"],
+)
+def test_a_secret_read_as_a_tag_alias_or_anchor_is_not_quoted(tmp_path: Path, written: str) -> None:
+    """A password starting with `!`, `*` or `&` is YAML syntax: the error says where, never
+    what (a secrets file shows no text of its own)."""
+    from meetme.deploy.secret_store import read_secrets_file
+
+    from meetme.core.problems import IntentError
+
+    path = tmp_path / "secrets.yaml"
+    path.write_text(f"bgp-a: {written}\n")
+    with pytest.raises(IntentError) as caught:
+        read_secrets_file(path)
+    [problem] = caught.value.problems
+    assert problem.location.line in (1, 2)
+    assert "Tr4nsitK3yValue" not in str(problem)
+
+
+@pytest.mark.parametrize("written", ["!Sup3rS3cretKey", "!!binary aGVsbG8="])
+def test_an_intent_tag_under_a_key_named_like_a_secret_is_not_quoted(
+    example: Path, written: str
+) -> None:
+    """In the intent, a tag is quoted where it helps (`cooling_zone: !custom`), but not under
+    `key:`, where it is most likely the key itself pasted in."""
+    from meetme.core.problems import IntentError
+    from meetme.intent.loader import load_intent
+
+    peering = example / "intent/aus1/peering.yaml"
+    peering.write_text(peering.read_text().replace('key: "secret:transit-a"', f"key: {written}", 1))
+    with pytest.raises(IntentError) as caught:
+        load_intent(example / "intent")
+    [problem] = [p for p in caught.value.problems if p.kind == "yaml-tag"]
+    assert problem.message.startswith("unknown YAML tag; intent is plain YAML")
+    assert written.split()[0] not in problem.message
+
+
 # ---- a secret value never restructures the file it is pushed in -----------------------------
 
 

@@ -200,7 +200,7 @@ def _collector_paused() -> Iterator[None]:
 def _parse(
     text: str, display_name: str, budget: Budget, hide_values: bool
 ) -> tuple[SourceFile | None, list[Problem]]:
-    composer = _Composer(display_name, budget)
+    composer = _Composer(display_name, budget, hide_values=hide_values)
     try:
         root = composer.compose(text)
     except _Refused as exc:
@@ -307,10 +307,13 @@ class _Composer:
     it closes), so an alias bomb is refused at the alias that crosses the limit, in
     microseconds, without building any of it."""
 
-    def __init__(self, name: str, budget: Budget, loader: Any = _FAST_LOADER) -> None:
+    def __init__(
+        self, name: str, budget: Budget, loader: Any = _FAST_LOADER, hide_values: bool = False
+    ) -> None:
         self.name = name
         self.budget = budget
         self.loader = loader
+        self.hide_values = hide_values  # a secrets file: no text of it in any message
         self.problems: list[Problem] = []
         self._resolve: Callable[..., str] = yaml.resolver.Resolver().resolve
         self._anchors: dict[str, tuple[yaml.Node, int]] = {}  # node, values an alias builds
@@ -347,7 +350,7 @@ class _Composer:
         libyaml's own limit (1,000) would."""
         if self.loader is not yaml.SafeLoader and len(text) <= PURE_REPARSE_CHARS:
             try:
-                _Composer(self.name, self.budget, yaml.SafeLoader).compose(text)
+                _Composer(self.name, self.budget, yaml.SafeLoader, self.hide_values).compose(text)
             except _Refused as pure:
                 return pure.problem
         if isinstance(exc, yaml.MarkedYAMLError):
@@ -454,7 +457,7 @@ class _Composer:
             raise _Refused(
                 Problem(
                     _loc(self.name, event.start_mark),
-                    f"YAML syntax error: found undefined alias '*{clip(str(event.anchor))}'; "
+                    f"YAML syntax error: found undefined alias{self._named('*', event.anchor)}; "
                     "quote a value that starts with '*', or define its anchor "
                     "(&name) before it and outside it",
                     "yaml-syntax",
@@ -474,20 +477,31 @@ class _Composer:
             raise _Refused(
                 Problem(
                     _loc(self.name, node.start_mark),
-                    f"YAML syntax error: anchor '&{clip(anchor)}' is defined twice (first at "
-                    f"{at}); rename one",
+                    f"YAML syntax error: anchor{self._named('&', anchor)} is defined twice "
+                    f"(first at {at}); rename one",
                     "yaml-syntax",
                 )
             )
         self._anchors[anchor] = (node, size)
+
+    def _named(self, sigil: str, text: object, width: int = SHOWN_CHARS) -> str:
+        """ " '*name'" for a message, or nothing where the text may be a secret: anywhere in a
+        secrets file, or under a key named like a secret (a password written as `!Value`,
+        `*Value` or `&Value` is read as a tag, alias or anchor, and must not be shown)."""
+        hidden = self.hide_values or any(
+            o.key is not None and isinstance(o.key, yaml.ScalarNode) and secret_key(o.key.value)
+            for o in self._open
+            if not o.sequence
+        )
+        return "" if hidden else f" '{sigil}{clip(str(text), width)}'"
 
     def _unknown_tag(self, event: yaml.NodeEvent, tag: str) -> None:
         written = tag.replace("tag:yaml.org,2002:", "!!")
         self.problems.append(
             Problem(
                 _loc(self.name, event.start_mark),
-                f"unknown YAML tag '{clip(written, 40)}'; intent is plain YAML (text, numbers, "
-                "true/false, lists, mappings): remove the tag, and write a secret as a "
+                f"unknown YAML tag{self._named('', written, 40)}; intent is plain YAML (text, "
+                "numbers, true/false, lists, mappings): remove the tag, and write a secret as a "
                 'reference ("secret:NAME")',
                 "yaml-tag",
             )
