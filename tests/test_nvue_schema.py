@@ -1244,3 +1244,22 @@ def test_acl_destination_match_is_valid_516(
     assert rules["10"] == {"match": {"ip": {"dest-ip": "5f00::/32"}}, "action": {"deny": {}}}
     assert rules["20"] == {"action": {"permit": {}}}
     assert "ACL-SRV6-EDGE-IN-V6" in tree["interface"][port.name]["acl"]
+
+
+def test_names_yaml_would_read_as_other_types_stay_strings(
+    nvue_devices: list[tuple[DeviceModel, str]],
+) -> None:
+    """A host named `null` and VRFs named `yes` and `on` (each a boolean or None to a YAML 1.1
+    reader, as the push adapter's yaml.safe_load is) stay strings: two VRFs never merge into
+    one `True` key, and the switch is not named None."""
+    model = next(m for m, _ in nvue_devices if m.evpn is not None and len(m.evpn.vrfs) >= 2)
+    assert model.evpn is not None
+    renamed = {model.evpn.vrfs[0].name: "yes", model.evpn.vrfs[1].name: "on"}
+    vrfs = [v.model_copy(update={"name": renamed.get(v.name, v.name)}) for v in model.evpn.vrfs]
+    changed = model.model_copy(
+        update={"hostname": "null", "evpn": model.evpn.model_copy(update={"vrfs": vrfs})}
+    )
+    tree = set_tree(render_device(changed))
+    assert tree["system"]["hostname"] == "null"
+    assert {"yes", "on"} <= set(tree["vrf"])
+    assert all(isinstance(name, str) for name in tree["vrf"])
