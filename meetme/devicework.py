@@ -19,7 +19,6 @@ pipeline's design-standard rules, while this process builds the device models.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from meetme.core.background import Background
+from meetme.core.background import Background, forked_child
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, output_name, render_traced, settled
 from meetme.validators.config_lint import RenderedConfig, lint_configs
@@ -149,10 +148,12 @@ def _in_workers(jobs: Sequence[Job], templates: Path | None, workers: int) -> li
     context = multiprocessing.get_context("fork") if forked else None
     outcomes: list[Outcome] = []
     try:
-        # gc.freeze: a worker's collector never scans (nor, by touching them, copies the
-        # pages of) the models and everything else it inherited; it collects its own objects
+        # a worker's collector never scans what it inherited, and it dies with this process
         with ProcessPoolExecutor(
-            max_workers=min(workers, count), mp_context=context, initializer=gc.freeze
+            max_workers=min(workers, count),
+            mp_context=context,
+            initializer=forked_child,
+            initargs=(os.getpid(),),
         ) as pool:
             futures: list[Future[list[Outcome]]] = [
                 pool.submit(_share, start, stop)

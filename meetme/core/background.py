@@ -10,8 +10,11 @@ platform cannot fork, the work simply runs here when asked for.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import multiprocessing
+import os
+import signal
 import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -34,7 +37,9 @@ class Background(Generic[T]):
         if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             self._pipe, child_end = context.Pipe(duplex=False)
-            self._process = context.Process(target=_child, args=(self._work, child_end))
+            self._process = context.Process(
+                target=_child, args=(self._work, child_end, os.getpid())
+            )
             self._process.start()
             child_end.close()
         return self
@@ -74,9 +79,26 @@ class Background(Generic[T]):
             self._pipe = None
 
 
-def _child(work: Callable[[], Any], pipe: Connection) -> None:
-    # The collector never scans (nor, by touching them, copies) what the child inherited.
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def forked_child(parent: int) -> None:
+    """What every process meetme forks does first. The collector never scans (nor, by touching
+    them, copies the pages of) what it inherited. And it dies with its parent: a `meetme
+    render` killed by a CI timeout must not leave workers rendering on, holding the caller's
+    output pipe open (Linux prctl PR_SET_PDEATHSIG; elsewhere nothing forks). `parent`: the
+    forking process's id, taken before the fork."""
     gc.freeze()
+    if sys.platform != "linux":
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os._exit(1)
+
+
+def _child(work: Callable[[], Any], pipe: Connection, parent: int) -> None:
+    forked_child(parent)
     try:
         answer: tuple[bool, Any] = (True, work())
     except BaseException:  # reported by the parent's own run of the work, never from here
