@@ -149,6 +149,24 @@ def test_a_link_to_nothing_is_a_problem_not_a_silent_skip(repo: Path) -> None:
     assert (where, kind) == ("intent/gone.yaml:1:1", "missing")
 
 
+@pytest.mark.parametrize("name", ["srv6.YAML", "srv6.Yml", "srv6.yAml"])
+def test_an_intent_file_not_in_lower_case_is_refused_not_skipped(repo: Path, name: str) -> None:
+    """`srv6.YAML` was skipped without a word: 400 config lines vanished with a clean lint."""
+    write(repo / "intent" / name, "srv6: {format: F3216}\n")
+    [(where, kind, message)] = refused()
+    assert (where, kind) == (f"intent/{name}:1:1", "bad-name")
+    assert message == (
+        f"intent files end in .yaml or .yml, in lower case: rename it to "
+        f"srv6{Path(name).suffix.lower()} (as written, meetme reads none of it)"
+    )
+
+
+def test_an_editor_lock_link_beside_a_file_being_edited_is_not_intent(repo: Path) -> None:
+    """Emacs locks a file it edits with a dangling link `.#site.yaml`: not a missing file."""
+    (repo / "intent" / ".#site.yaml").symlink_to("user@host.12345:1700000000")
+    assert lint().exit_code == 0
+
+
 def test_a_fifo_named_yaml_is_refused_without_waiting(repo: Path) -> None:
     os.mkfifo(repo / "intent" / "pipe.yaml")
     [(where, kind, message)] = refused()

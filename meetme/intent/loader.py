@@ -99,8 +99,17 @@ def scan_intent(folder: Path) -> tuple[list[Path], list[Problem]]:
                 problems.append(_outside(path, "folder"))
             elif kind == "folder":
                 pending.append(path)
+            elif entry.name.startswith(".#") and kind == "link":
+                continue  # an editor's lock on a file being edited (Emacs), never intent
             elif path.suffix in INTENT_SUFFIXES and kind != "folder-link":
                 (links if kind == "link" else files).append(path)
+            elif path.suffix.lower() in INTENT_SUFFIXES and kind != "folder-link":
+                # read by no one: its whole content would vanish from the site unsaid
+                message = (
+                    f"intent files end in {' or '.join(INTENT_SUFFIXES)}, in lower case: rename "
+                    f"it to {path.stem}{path.suffix.lower()} (as written, meetme reads none of it)"
+                )
+                problems.append(_at_file(path, message, "bad-name"))
     seen = {os.path.realpath(p) for p in files}
     for link in sorted(links):
         target = os.path.realpath(link)
