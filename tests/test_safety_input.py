@@ -494,3 +494,29 @@ def test_diff_refuses_a_committed_link_leaving_the_intent(repo: Path, target: st
         "was not followed"
     ]
     assert report["summary"]["added"] == ["lab1-lf1", "lab1-sp1"]
+
+
+# --- names that collide where case is not kept ------------------------------------------------
+
+
+def test_device_names_differing_only_in_case_are_refused(example: Path) -> None:
+    """`AUS1-LF1` beside `aus1-lf1` rendered two files that are one on macOS and Windows."""
+    devices = example / "intent/mel1/devices.yaml"
+    text = devices.read_text()
+    spare = (
+        "      AUS1-LF1:\n        id: 250\n        role: leaf\n        platform: cisco_nxos\n"
+        "        model: N9K-C9364D-GX2A\n        room: mel1-dh1\n        rack: mel1-dh1-r10\n"
+        "        management: 192.168.20.250/24\n"
+    )
+    devices.write_text(text.replace("      mel1-lf101:\n", spare + "      mel1-lf101:\n", 1))
+    line = devices.read_text().splitlines().index("      AUS1-LF1:") + 1
+    problems = [p for p in refused() if p[1] == "duplicate-name"]
+    assert problems == [
+        (
+            f"intent/mel1/devices.yaml:{line}:7",
+            "duplicate-name",
+            "device name 'AUS1-LF1' differs from 'aus1-lf1' (site 'aus1') only in letter case: "
+            "on a case-insensitive checkout (macOS, Windows) both configs are one file, and DNS "
+            "takes them for one host: rename one",
+        )
+    ]

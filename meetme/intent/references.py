@@ -39,7 +39,7 @@ def check_references(
     `value_positions` knows where it starts."""
     problems = _placeholders(data, positions, value_positions or {})
     sites = _mapping(data, "sites")
-    device_site: dict[str, str] = {}
+    device_site: dict[str, tuple[str, str]] = {}  # lower-case name -> (name, site)
     for site_name, site in sites.items():
         if not isinstance(site, dict):
             continue
@@ -213,7 +213,7 @@ def _dci_end(
 def _site_problems(
     site: dict[str, Any],
     base: Path_,
-    device_site: dict[str, str],
+    device_site: dict[str, tuple[str, str]],
     site_name: str,
     positions: dict[Path_, Location],
     value_positions: dict[Path_, Location],
@@ -240,8 +240,9 @@ def _site_problems(
 
     ids: dict[int, str] = {}
     for dev_name, device in devices.items():
-        if dev_name in device_site:
-            other = device_site[dev_name]
+        seen = device_site.get(dev_name.lower())
+        if seen is not None and seen[0] == dev_name:
+            other = seen[1]
             first = positions.get(("sites", other, "devices", dev_name))
             where_first = f" (at {first})" if first is not None else ""
             yield (
@@ -251,7 +252,15 @@ def _site_problems(
                 key_at("devices", dev_name),
                 DUPLICATE,
             )
-        device_site[dev_name] = site_name
+        elif seen is not None:
+            yield (
+                f"device name '{dev_name}' differs from '{seen[0]}' (site '{seen[1]}') only in "
+                "letter case: on a case-insensitive checkout (macOS, Windows) both configs are "
+                "one file, and DNS takes them for one host: rename one",
+                key_at("devices", dev_name),
+                DUPLICATE,
+            )
+        device_site.setdefault(dev_name.lower(), (dev_name, site_name))
         room, rack, dev_id = _get(device, "room"), _get(device, "rack"), _get(device, "id")
         if isinstance(room, str) and room not in rooms:
             yield unknown_name("room", room, rooms), at("devices", dev_name, "room"), DANGLING
