@@ -158,7 +158,23 @@ def first_stray(folder: Path) -> str | None:
             return f"it holds {relative}, which is not a regular file meetme wrote"
         if relative not in listed:
             return f"it holds {relative}, which meetme did not write (not in {MARKER})"
+    # a folder is meetme's only as the place of a file it lists: an empty folder of the
+    # user's own (rendered/aus1/drafts) would go with the swap
+    made = {str(parent) for name in listed for parent in PurePosixPath(name).parents}
+    for relative in _subfolders(folder):
+        if relative not in made:
+            return f"it holds the folder {relative}/, which meetme did not make"
     return None
+
+
+def _subfolders(folder: Path, prefix: str = "") -> Iterator[str]:
+    """The relative path of every folder below `folder`, never following links."""
+    with os.scandir(folder) as found:
+        for entry in sorted(found, key=lambda e: e.name):
+            if entry.is_dir(follow_symlinks=False):
+                relative = f"{prefix}{entry.name}"
+                yield relative
+                yield from _subfolders(Path(entry.path), f"{relative}/")
 
 
 def read_manifest(folder: Path) -> set[str] | None:

@@ -207,6 +207,16 @@ def test_a_marked_folder_with_a_stray_link_or_nested_file_is_refused(example: Pa
     assert tree_hash(example / "rendered") == before
 
 
+def test_a_marked_folder_holding_an_empty_folder_of_the_users_is_refused(example: Path) -> None:
+    """The swap took a user's empty folders (rendered/my-archive/2024) with it."""
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    (example / "rendered/my-archive/2024").mkdir(parents=True)
+    before = tree_hash(example / "rendered")
+    refused(["render"], "rendered", "it holds the folder my-archive/, which meetme did not make")
+    assert (example / "rendered/my-archive/2024").is_dir()
+    assert tree_hash(example / "rendered") == before
+
+
 def test_an_unmarked_or_falsely_marked_folder_is_refused(example: Path) -> None:
     folder = example / "rendered"
     folder.mkdir()
