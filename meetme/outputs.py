@@ -434,12 +434,42 @@ def is_lint_report(path: Path) -> bool:
     if not text.strip() or text.startswith(_JUNIT_HEAD):
         return True
     parsed = _json(text)
-    if isinstance(parsed, dict):
-        return _sarif_tool(parsed) == "meetme"
+    if isinstance(parsed, dict):  # SARIF: meetme's keys and tool, nothing of anyone else's
+        return parsed.keys() == _SARIF_KEYS and _sarif_tool(parsed) == "meetme"
     if isinstance(parsed, list):
         return all(isinstance(x, dict) and x.keys() >= _FINDING_KEYS for x in parsed)
-    lines = text.rstrip("\n").splitlines()
-    return bool(lines) and _SUMMARY.fullmatch(lines[-1]) is not None  # text and github
+    return _is_text_report(text.rstrip("\n").splitlines())
+
+
+_FINDING_LINE = re.compile(r"  \d+:\d+ +(error|warning|info|waived) ")
+_ANNOTATION = re.compile(r"::(error|warning|notice) ")
+_SARIF_KEYS = frozenset({"$schema", "version", "runs"})
+
+
+def _is_text_report(lines: list[str]) -> bool:
+    """The text format line for line (a file's name, its findings, a blank line; the summary
+    last) or the github one (annotations, the summary): a file that merely ends in a summary
+    line is someone's notes."""
+    if not lines or _SUMMARY.fullmatch(lines[-1]) is None:
+        return False
+    body = lines[:-1]
+    if all(_ANNOTATION.match(line) for line in body):
+        return True
+    heading, findings = True, 0
+    for line in body:
+        if heading:  # a file's name, flush left
+            if not line or line[0].isspace():
+                return False
+            heading, findings = False, 0
+        elif not line:  # the blank line closing a file's findings
+            if not findings:
+                return False
+            heading = True
+        elif _FINDING_LINE.match(line):
+            findings += 1
+        elif not (findings and line.startswith("    ")):  # else a waiver under its finding
+            return False
+    return heading
 
 
 def is_schema(path: Path) -> bool:

@@ -419,6 +419,25 @@ def test_a_link_to_a_folder_inside_intent_does_not_smuggle_a_report_in(example: 
     assert tree_hash(example / "intent") == before
 
 
+@pytest.mark.parametrize(
+    "mine",
+    [
+        "Meeting notes: keep these!\nask the carrier about XC-TA-2\n0 error(s), 0 warning(s)\n",
+        "intent/aus1/site.yaml\nlooks like a heading, then notes\n\n1 error(s), 0 warning(s)\n",
+        '{"$schema": "x", "version": "2.1.0", "runs": [{"tool": {"driver": {"name": "meetme"}}}],'
+        ' "mydata": "precious"}\n',
+    ],
+)
+def test_lint_output_leaves_a_file_that_only_looks_like_its_report(
+    example: Path, mine: str
+) -> None:
+    """A notes file ending in a summary line, or a SARIF file of meetme's with data of the
+    user's own, was overwritten."""
+    (example / "mine.txt").write_text(mine)
+    refused(["lint", "-o", "mine.txt"], "mine.txt", "did not write it")
+    assert (example / "mine.txt").read_text() == mine
+
+
 @pytest.mark.parametrize("first", ["json", "sarif", "junit", "github", "text"])
 def test_lint_overwrites_its_own_report_in_any_format_but_not_a_users_file(
     example: Path, first: str
