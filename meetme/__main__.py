@@ -1,6 +1,6 @@
 """`python -m meetme`: the same command line as the `meetme` script."""
 
-from meetme.cli import script
+from meetme.entry import script
 
 if __name__ == "__main__":
     script()

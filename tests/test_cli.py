@@ -154,6 +154,14 @@ def test_show_of_an_unknown_device_names_a_few_and_counts_the_rest(example: Path
     )
 
 
+def test_show_of_a_name_holding_a_line_break_prints_it_escaped(example: Path) -> None:
+    """The name comes from the shell as typed: it never reaches the terminal as two lines."""
+    missing = runner.invoke(app, ["show", "aus1-lf1\nhostname evil"])
+    assert missing.exit_code == 2
+    assert missing.stderr.startswith("unknown device 'aus1-lf1\\nhostname evil'")
+    assert "\nhostname evil" not in missing.stderr
+
+
 @pytest.mark.parametrize(
     ("count", "most", "expected"),
     [
@@ -187,3 +195,25 @@ def test_cli_entry_point_reports_without_traceback(example: Path) -> None:
     assert "intent/aus1/site.yaml:4:18" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
     assert not (example / "rendered").exists()
+
+
+@pytest.mark.parametrize("after", [0.05, 0.15, 0.3])
+def test_ctrl_c_while_meetme_is_still_loading_ends_quietly(example: Path, after: float) -> None:
+    """^C in the first tenths of a second (the CLI still importing) printed a traceback."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "meetme", "lint"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert "Traceback" not in stderr
+    # 130 once Python handles SIGINT; killed by it (-2) if it came before; 0/1 if lint won
+    assert process.returncode in (130, -signal.SIGINT, 0, 1), stderr

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from meetme.core.problems import Location, Problem, listed
+from meetme.core.problems import Location, Problem, clip, listed
 from meetme.intent.interfaces import foreign_name, platform_problem, sample
 from meetme.intent.types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
 from meetme.intent.yaml_source import Path_
@@ -430,7 +430,9 @@ def unknown_name(kind: str, name: str, known: Iterable[str]) -> str:
     ordered = sorted(known)
     close = difflib.get_close_matches(name, ordered, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
-    return f"unknown {kind} '{name}'{hint} (known: {listed(ordered) or 'none defined'})"
+    # the name as given may hold anything a shell passes (`meetme show $'a\nb'`): escaped
+    shown_name = clip(name, 64)
+    return f"unknown {kind} '{shown_name}'{hint} (known: {listed(ordered) or 'none defined'})"
 
 
 def _mapping(node: Any, key: str) -> dict[str, Any]:
