@@ -5,6 +5,7 @@ check would touch the kernel."""
 
 from __future__ import annotations
 
+import ipaddress
 import shutil
 from functools import cache
 from pathlib import Path
@@ -83,8 +84,9 @@ class World:
                 p
                 for border in ("aus1-br1", "aus1-br2")
                 if border not in self.stopped
-                for v, p in self.twin.vrf_subnets[border]
-                if v == vrf and (":" in p) == v6
+                for v, a in self.twin.vrf_addresses[border]
+                if v == vrf and (":" in a) == v6
+                for p in [str(ipaddress.ip_interface(a).network)]
             ]
             return {
                 "::/0" if v6 else "0.0.0.0/0": [] if gone else [{"selected": True}],
@@ -223,10 +225,11 @@ def test_an_internet_none_vrf_must_have_no_default_and_others_keep_theirs(tmp_pa
     assert all("VRF storage" in m for m in bad)
 
 
-def test_every_host_pings_its_anycast_gateways_the_single_network_vrf_too(
+def test_every_host_pings_its_gateways_and_border_leaves_the_single_network_vrf_too(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Report #4: mel1's storage has one network and no cloud: its host is pinged anyway."""
+    """Report #4: mel1's storage has one network and no cloud: its host is pinged anyway, to
+    its gateway and across the fabric."""
     twin = _twin("mel1")
     asked: list[tuple[str, str]] = []
 
@@ -238,8 +241,11 @@ def test_every_host_pings_its_anycast_gateways_the_single_network_vrf_too(
     results = Verifier(twin, lambda ns, cmd: None).host_results()
     storage = twin.node("storage_storage-front-1")
     assert (storage.namespace, "10.160.1.1") in asked
+    # ... and each border leaf of the VRF, its handoff address: over the L3VNI
     assert {r.message for r in results if r.device == "storage_storage-front-1"} == {
-        "host storage_storage-front-1 (10.160.1.10) reaches its anycast gateway (10.160.1.1)"
+        "host storage_storage-front-1 (10.160.1.10) reaches its anycast gateway (10.160.1.1)",
+        "host storage_storage-front-1 (10.160.1.10) reaches mel1-bl1 (10.3.31.0)",
+        "host storage_storage-front-1 (10.160.1.10) reaches mel1-bl2 (10.3.32.0)",
     }
     public = twin.node("gpu-tenant-b_gpu-b-public")
     assert (public.namespace, "198.51.100.193") in asked

@@ -293,12 +293,15 @@ def test_second_site_three_tiers_in_two_pods_routes_and_fails_over() -> None:
             messages
         )
         assert [r.device for r in by_check["failover"]] == ["mel1-br1", "mel1-br2"]
-        # 8 pings host to host and 6 to the hosts' anycast gateways: storage, one network
-        # and no cloud, is pinged too
-        assert len(by_check["hosts"]) == 8 + 6
+        # 8 pings host to host, 6 to the hosts' anycast gateways and 12 to the border leaves
+        # (each host, each family): storage, one network and no cloud, is crossed too
+        assert len(by_check["hosts"]) == 8 + 6 + 12
         assert (
             "host storage_storage-front-1 (10.160.1.10) reaches its anycast gateway (10.160.1.1)"
             in messages
+        )
+        assert "host storage_storage-front-1 (10.160.1.10) reaches mel1-bl1 (10.3.31.0)" in (
+            messages
         )
         # each (VRF, public prefix) once, though EOS names one leak map in both families
         assert len(by_check["north-south"]) == 10

@@ -510,11 +510,12 @@ class Verifier:
         return [n for n in self.twin.nodes if n.kind == "host" and n.name != SERVICES]
 
     def host_results(self) -> list[Result]:
-        """Each tenant network's host reaches its anycast gateway in each family (the one
-        packet a VRF with a single network and no cloud gets), every other host of its VRF,
-        in every family both have (over the L3VNI where they sit on other leaves), and every
-        cloud address of its VRF whose agreed prefixes cover the host (the cloud's way
-        back)."""
+        """Each tenant network's host reaches its anycast gateway and each border leaf of
+        its VRF (an address of the border leaf's own in the VRF: over the L3VNI, so a VRF
+        with a single network and no cloud is crossed too), in each family; every other host
+        of its VRF, in every family both have (over the L3VNI where they sit on other
+        leaves), and every cloud address of its VRF whose agreed prefixes cover the host
+        (the cloud's way back)."""
         targets: list[tuple[str, str, str, str]] = []  # (host, its address, target, address)
         hosts = self._hosts()
         for host in hosts:
@@ -522,6 +523,10 @@ class Verifier:
             for gateway in host.gateways:
                 source = next(m for m in mine if (":" in m) == (":" in gateway))
                 targets.append((host.name, source, "its anycast gateway", gateway))
+            for exit_, address in self._exit_addresses(host.role):
+                source = next((m for m in mine if (":" in m) == (":" in address)), None)
+                if source:
+                    targets.append((host.name, source, exit_, address))
             for other in hosts:
                 if other is host or other.role != host.role:
                     continue
@@ -553,6 +558,20 @@ class Verifier:
             for (host, source, target, address), ok in zip(targets, answered, strict=True)
         ]
 
+    def _exit_addresses(self, vrf: str) -> list[tuple[str, str]]:
+        """(border leaf, address): each border leaf's first own address in the VRF per
+        family, but link-local ones (a cloud attachment's 169.254.x: not routed)."""
+        found = []
+        for exit_ in self.twin.vrf_exits.get(vrf, []):
+            own = [
+                a.split("/")[0]
+                for v, a in self.twin.vrf_addresses.get(exit_, [])
+                if v == vrf and not ipaddress.ip_interface(a).is_link_local
+            ]
+            for v6 in (False, True):
+                found += [(exit_, ip) for ip in own if (":" in ip) == v6][:1]
+        return found
+
     # -- failover -------------------------------------------------------------------------
     def _exits(self, stopped: str) -> list[str]:
         """What a leaf must still reach with one border stopped: every border leaf and every
@@ -577,7 +596,10 @@ class Verifier:
     ) -> list[Result]:
         faults = []
         families = {(leaf, vrf): fams for leaf, vrf, fams in self.twin.tenant_vrfs}
-        gone = set(self.twin.vrf_subnets.get(stopped, []))  # its own links go with it
+        gone = {  # its own links' subnets go with it
+            (v, str(ipaddress.ip_interface(a).network))
+            for v, a in self.twin.vrf_addresses.get(stopped, [])
+        }
         for (leaf, vrf), before in vrf_baseline.items():
             present = self._vrf_prefixes(leaf, vrf, families[(leaf, vrf)])
             for prefix in sorted(p for p in before - present if (vrf, p) not in gone):
