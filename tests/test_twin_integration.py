@@ -110,6 +110,7 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
         bad = [r.message for r in by_check[check] if not r.ok]
         assert by_check[check] and not bad, (check, bad)
     assert report["passed"] is True and done.returncode == 0
+    assert report["skipped"] == []  # the pair's iBGP runs: border-pair is exercised
     # 460 sessions declared on 18 devices (the border pair's iBGP and each handoff VRF's
     # IPv4 and IPv6 sessions among them), but the flooded peer's two IPv4 sessions, which
     # the prefix-limit check covers
@@ -205,10 +206,12 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
         in hosts
     )
     # a border's loss: the tenants keep their defaults (20: 14 IPv4, 6 IPv6) through the
-    # other border, converging within the hold time; the time is in the JSON report
+    # other border, converging within the hold time, judged once its peers' sessions to it
+    # are down and then over several clean polls; the time is in the JSON report
     failover = [r.message for r in by_check["failover"]]
     assert [m.split(":")[0] for m in failover] == ["aus1-br1 stopped", "aus1-br2 stopped"]
     assert all("(20 default routes among them); converged in" in m for m in failover)
+    assert all("its peers' sessions to it down after" in m for m in failover), failover
     assert all(0 < (r.seconds or 0) < 20 for r in by_check["failover"])
     # a border without its Internet sessions keeps the default over the pair's iBGP
     pair = by_check["border-pair"]
@@ -290,7 +293,18 @@ def test_second_site_three_tiers_in_two_pods_routes_and_fails_over() -> None:
             messages
         )
         assert [r.device for r in by_check["failover"]] == ["mel1-br1", "mel1-br2"]
-        assert len(by_check["hosts"]) == 8
+        # 8 pings host to host, 6 to the hosts' anycast gateways and 12 to the border leaves
+        # (each host, each family): storage, one network and no cloud, is crossed too
+        assert len(by_check["hosts"]) == 8 + 6 + 12
+        assert (
+            "host storage_storage-front-1 (10.160.1.10) reaches its anycast gateway (10.160.1.1)"
+            in messages
+        )
+        assert "host storage_storage-front-1 (10.160.1.10) reaches mel1-bl1 (10.3.31.0)" in (
+            messages
+        )
+        # each (VRF, public prefix) once, though EOS names one leak map in both families
+        assert len(by_check["north-south"]) == 10
     finally:
         runtime.down("mel1")
     namespaces = [ns for ns in runtime.netns_list() if ns.startswith(f"{PREFIX}mel1-")]

@@ -196,6 +196,7 @@ def verify_command(
             + ", ".join(srv6.missing_sites())
             + ": their site's twin is not part of this verify (name every site with --site)"
         )
+    skipped = [(check, why) for v in verifiers for check, why in v.skipped]
     failed = [r for r in results if not r.ok]
     if svg is not None:
         from meetme.twin.picture import svg as picture
@@ -210,6 +211,7 @@ def verify_command(
             "sites": chosen,
             "passed": not failed,
             "results": results_json(results),
+            "skipped": [{"check": check, "why": why} for check, why in skipped],
             "notes": notes,
         }
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
@@ -227,6 +229,8 @@ def verify_command(
             for r in mine:
                 if r.ok and r.check in ("failover", "border-pair", "srv6-vpn"):
                     out.print(f"     {r.message}", markup=False)
+        for check, why in skipped:
+            out.print(f"skip {check}: {why}", markup=False)
         for note in notes:
             out.print(f"note: {note}", markup=False)
         out.print(f"{len(failed)} of {len(results)} checks failed", markup=False)

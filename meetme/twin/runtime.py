@@ -511,13 +511,17 @@ def pings(targets: list[tuple[str, str]], patience: float = 30.0) -> list[bool]:
     return [(ns, str(ipaddress.ip_address(a))) in answered for ns, a in targets]
 
 
-def set_links(ns: str, up_: bool, only: list[str] | None = None) -> None:
-    """Every interface of a router (or `only` those) down, as if it lost power, or up again."""
-    out = _run(["ip", "-n", ns, "-o", "link", "show"])
-    names = [line.split(":")[1].strip().split("@")[0] for line in out.splitlines()]
-    chosen = [n for n in names if n != "lo" and (only is None or n in only)]
-    lines = [f"link set {n} {'up' if up_ else 'down'}" for n in chosen]
-    _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
+def set_links(namespaces: list[str], up_: bool, only: list[str] | None = None) -> None:
+    """Every interface of a router (or `only` those) down, as if it lost power, or up again:
+    give it the router's namespace and its VRF namespaces (`Twin.namespaces_of`), where its
+    sub-interfaces are veth pairs of their own, since a port takes its sub-interfaces down."""
+    for ns in namespaces:
+        out = _run(["ip", "-n", ns, "-o", "link", "show"])
+        names = [line.split(":")[1].strip().split("@")[0] for line in out.splitlines()]
+        chosen = [n for n in names if n != "lo" and (only is None or n in only)]
+        if chosen:
+            lines = [f"link set {n} {'up' if up_ else 'down'}" for n in chosen]
+            _run(["ip", "-n", ns, "-batch", "-"], "\n".join(lines) + "\n")
 
 
 def down(site: str) -> str:

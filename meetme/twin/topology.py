@@ -117,6 +117,10 @@ class Twin:
     # (`import_from_default`) or a `default_originate` session
     default_origins: dict[str, list[str]] = field(default_factory=dict)
     vrf_exits: dict[str, list[str]] = field(default_factory=dict)  # VRF -> its border leaves
+    # device -> (VRF, address/length) of its own links in tenant VRFs (a handoff or cloud
+    # sub-interface's): their subnets a leaf's VRF loses with the device, by design (`verify`'s
+    # failover); a border leaf's an address a host pings over the L3VNI (`hosts`)
+    vrf_addresses: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     bfd: bool = False  # BFD runs (`up --bfd`)
     # border -> (VRF, prefix) its export leak must put into the Internet table
     public: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
@@ -160,6 +164,7 @@ class Twin:
         twin.uplinks = dict(raw["uplinks"])
         twin.default_origins = {k: list(v) for k, v in raw["default_origins"].items()}
         twin.vrf_exits = {k: list(v) for k, v in raw["vrf_exits"].items()}
+        twin.vrf_addresses = {k: [(v, a) for v, a in x] for k, x in raw["vrf_addresses"].items()}
         twin.bfd = bool(raw["bfd"])
         twin.public = {k: [(v, p) for v, p in pairs] for k, pairs in raw["public"].items()}
         twin.unleaked = list(raw["unleaked"])
@@ -256,6 +261,7 @@ def plan(
             twin.default_origins.setdefault(vrf, []).append(name)
         if _public(model):
             twin.public[name] = _public(model)
+        twin.vrf_addresses[name] = _vrf_addresses(model)
         twin.router_ids[name] = model.bgp.router_id
         if model.srv6 is not None and model.srv6.static_sids:
             twin.locators[name] = model.srv6.prefix
@@ -438,7 +444,17 @@ def _public(model: DeviceModel) -> list[tuple[str, str]]:
                 pl = lists.get(entry.match_prefix_list or "")
                 if entry.action == "permit" and pl is not None:
                     found += [(vrf.name, e.prefix) for e in pl.entries if e.action == "permit"]
-    return found
+    return list(dict.fromkeys(found))  # EOS: one dual-family map serves both AFIs' leaks
+
+
+def _vrf_addresses(model: DeviceModel) -> list[tuple[str, str]]:
+    return [
+        (i.vrf, a.cidr)
+        for i in model.interfaces
+        if i.vrf and i.kind in ("routed", "subinterface")
+        for a in (i.ipv4, i.ipv6)
+        if a is not None
+    ]
 
 
 def _l3vnis(model: DeviceModel) -> tuple[tuple[str, int], ...]:

@@ -18,6 +18,8 @@ from meetme.twin.topology import SERVICES, Declared, Srv6Border, Twin
 
 SETTLE_SECONDS = 60.0  # every declared session must be up within this after `up`
 FAILOVER_SECONDS = 20.0  # a border's loss must be absorbed within this (hold time 9 s)
+HOLD_SECONDS = 12.0  # FRR's datacenter hold time (9 s) and a keepalive (3 s) of slack
+STABLE_SECONDS = 4.0  # a failover converged once no poll finds a fault for this long
 POLL = 0.25
 
 Query = Callable[[str, str], Any]  # (namespace, show command) -> parsed JSON
@@ -75,6 +77,7 @@ class Verifier:
         self.query = query
         self.repair = repair
         self.repaired: list[str] = []  # L3VNIs whose router MACs the twin had to install
+        self.skipped: list[tuple[str, str]] = []  # (check, why): said, never silently absent
         self.ns = {n.name: n.namespace for n in twin.nodes}
         self.flooded = {
             (s.device, s.their_address)
@@ -378,14 +381,19 @@ class Verifier:
         return {p: [e for e in entries if e.get("selected")] for p, entries in raw.items()}
 
     def tenant_results(self) -> list[Result]:
-        """Each leaf's tenant VRF has the default route (in each of its families) and each
+        """Each leaf's tenant VRF has the default route (in each of its families) where the
+        model puts one into the VRF, and none where it does not (`internet: none`), and each
         cloud's route it serves."""
         results = []
         clouds = self.cloud_routes()
         for leaf, vrf, families in self.twin.tenant_vrfs:
             for afi in families:
                 routes = self._vrf_routes(leaf, vrf, afi)
-                wanted = [(_DEFAULT[afi], f"the default route ({afi})")]
+                if not self.twin.default_origins.get(vrf):
+                    results.append(_no_default("tenant-vrfs", leaf, vrf, afi, routes))
+                    wanted = []
+                else:
+                    wanted = [(_DEFAULT[afi], f"the default route ({afi})")]
                 if afi == "ipv4":
                     wanted += [(p, f"{cloud}'s {p}") for p, cloud in clouds.get(vrf, [])]
                 for prefix, what in wanted:
@@ -414,14 +422,20 @@ class Verifier:
         return found
 
     def north_south_results(self) -> list[Result]:
-        """Each border leaf's handoff VRF has the default route from every border (each
-        border leaks it from its Internet table), in every family of the handoff."""
+        """Each border leaf's handoff VRF has the default route from every border that puts
+        one into the VRF (leaks it from its Internet table), in every family of the handoff;
+        one no border puts one into (`internet: none`) has none."""
         results = []
-        borders = sorted(self._role("border"))
         for (leaf, vrf, afi), peers in sorted(self._handoff_peers().items()):
-            paths = _table(self.query, self.ns[leaf], afi, vrf).get(_DEFAULT[afi], [])
+            origins = self.twin.default_origins.get(vrf, [])
+            borders = [b for b in self._role("border") if b in origins]
+            table = _table(self.query, self.ns[leaf], afi, vrf)
+            if not borders:
+                results.append(_no_default("north-south", leaf, vrf, afi, table))
+                continue
+            paths = table.get(_DEFAULT[afi], [])
             via = sorted({peers[p["peerId"]] for p in paths if p.get("peerId") in peers})
-            missing = [b for b in borders if b not in via]
+            missing = [b for b in sorted(borders) if b not in via]
             results.append(
                 Result(
                     "north-south",
@@ -441,11 +455,6 @@ class Verifier:
         exits = self.twin.vrf_exits.get(vrf, [])
         if not exits:
             return f": no border leaf carries VRF {vrf} (no handoff, no cloud attachment)"
-        if prefix == _DEFAULT[afi] and not self.twin.default_origins.get(vrf):
-            return (
-                f": no router puts a default route into VRF {vrf} (no border leaks one from "
-                "its Internet table, no session originates one)"
-            )
         holding = [bl for bl in exits if self._vrf_routes(bl, vrf, afi).get(prefix)]
         if not holding:
             return f": none of the border leaves of VRF {vrf} ({', '.join(exits)}) has it"
@@ -501,13 +510,23 @@ class Verifier:
         return [n for n in self.twin.nodes if n.kind == "host" and n.name != SERVICES]
 
     def host_results(self) -> list[Result]:
-        """Each tenant network's host reaches every other host of its VRF, in every family
-        both have (over the L3VNI where they sit on other leaves), and every cloud address
-        of its VRF whose agreed prefixes cover the host (the cloud's way back)."""
+        """Each tenant network's host reaches its anycast gateway and each border leaf of
+        its VRF (an address of the border leaf's own in the VRF: over the L3VNI, so a VRF
+        with a single network and no cloud is crossed too), in each family; every other host
+        of its VRF, in every family both have (over the L3VNI where they sit on other
+        leaves), and every cloud address of its VRF whose agreed prefixes cover the host
+        (the cloud's way back)."""
         targets: list[tuple[str, str, str, str]] = []  # (host, its address, target, address)
         hosts = self._hosts()
         for host in hosts:
             mine = [a.split("/")[0] for _, a in host.addresses]
+            for gateway in host.gateways:
+                source = next(m for m in mine if (":" in m) == (":" in gateway))
+                targets.append((host.name, source, "its anycast gateway", gateway))
+            for exit_, address in self._exit_addresses(host.role):
+                source = next((m for m in mine if (":" in m) == (":" in address)), None)
+                if source:
+                    targets.append((host.name, source, exit_, address))
             for other in hosts:
                 if other is host or other.role != host.role:
                     continue
@@ -539,6 +558,20 @@ class Verifier:
             for (host, source, target, address), ok in zip(targets, answered, strict=True)
         ]
 
+    def _exit_addresses(self, vrf: str) -> list[tuple[str, str]]:
+        """(border leaf, address): each border leaf's first own address in the VRF per
+        family, but link-local ones (a cloud attachment's 169.254.x: not routed)."""
+        found = []
+        for exit_ in self.twin.vrf_exits.get(vrf, []):
+            own = [
+                a.split("/")[0]
+                for v, a in self.twin.vrf_addresses.get(exit_, [])
+                if v == vrf and not ipaddress.ip_interface(a).is_link_local
+            ]
+            for v6 in (False, True):
+                found += [(exit_, ip) for ip in own if (":" in ip) == v6][:1]
+        return found
+
     # -- failover -------------------------------------------------------------------------
     def _exits(self, stopped: str) -> list[str]:
         """What a leaf must still reach with one border stopped: every border leaf and every
@@ -563,9 +596,13 @@ class Verifier:
     ) -> list[Result]:
         faults = []
         families = {(leaf, vrf): fams for leaf, vrf, fams in self.twin.tenant_vrfs}
+        gone = {  # its own links' subnets go with it
+            (v, str(ipaddress.ip_interface(a).network))
+            for v, a in self.twin.vrf_addresses.get(stopped, [])
+        }
         for (leaf, vrf), before in vrf_baseline.items():
             present = self._vrf_prefixes(leaf, vrf, families[(leaf, vrf)])
-            for prefix in sorted(before - present):
+            for prefix in sorted(p for p in before - present if (vrf, p) not in gone):
                 faults.append(
                     Result(
                         "failover",
@@ -604,6 +641,79 @@ class Verifier:
             )
         return faults
 
+    def _stop(self, border: str, up_: bool) -> None:
+        """A border's every link down (or up again), its VRF namespaces' sub-interfaces too."""
+        runtime.set_links(Twin.namespaces_of(self.twin.node(border)), up_)
+
+    def _toward(self, stopped: str) -> list[str]:
+        """The sessions of other routers to `stopped` that are still Established."""
+        return [
+            f"{d.device} {r.subject}"
+            for d, r in self._sessions()
+            if r.ok and d.peer == stopped and d.device != stopped
+        ]
+
+    def _converge(
+        self,
+        stopped: str,
+        baseline: dict[str, dict[str, int]],
+        vrf_baseline: dict[tuple[str, str], set[str]],
+    ) -> tuple[list[Result], float, str]:
+        """Poll the faults of a stopped border until no poll finds one for STABLE_SECONDS:
+        the faults, the seconds from the links' loss to the end of the first clean poll, and
+        how it went. A poll right after the links drop reads the routes from before the
+        failure, so polling starts once every peer has dropped its sessions to the border
+        (or their hold time has passed: a session still up then is a fault)."""
+        started = time.monotonic()
+        while (alive := self._toward(stopped)) and time.monotonic() - started < HOLD_SECONDS:
+            time.sleep(POLL)
+        dropped = time.monotonic() - started
+        if alive:
+            return (
+                [
+                    Result(
+                        "failover",
+                        False,
+                        stopped,
+                        "stopped",
+                        f"{stopped} stopped: after {dropped:.1f} s these sessions to it are "
+                        f"still Established: {', '.join(alive)}",
+                    )
+                ],
+                dropped,
+                "",
+            )
+        history: list[tuple[float, int]] = []
+        while True:
+            faults = self._failover_faults(stopped, baseline, vrf_baseline)
+            history.append((time.monotonic() - started, len(faults)))
+            clean = _clean_run(history)
+            stable = len(clean) > 1 and clean[-1] - clean[0] >= STABLE_SECONDS
+            if stable or history[-1][0] > FAILOVER_SECONDS + STABLE_SECONDS:
+                break
+            time.sleep(POLL)
+        if stable:
+            return (
+                [],
+                clean[0],
+                (
+                    f"its peers' sessions to it down after {dropped:.1f} s; no fault on "
+                    f"{len(clean)} polls over the next {clean[-1] - clean[0]:.1f} s"
+                ),
+            )
+        if not faults:  # clean at the end, but not for long enough to call it converged
+            faults = [
+                Result(
+                    "failover",
+                    False,
+                    stopped,
+                    "stopped",
+                    f"{stopped} stopped: faults still came and went "
+                    f"{history[-1][0]:.1f} s after its links went down",
+                )
+            ]
+        return faults, history[-1][0], ""
+
     def failover_results(self) -> list[Result]:
         results = []
         for border in self._role("border"):
@@ -611,14 +721,8 @@ class Verifier:
                 leaf: self._widths(leaf, self._exits(border)) for leaf in self._role("leaf")
             }
             vrf_baseline = self._vrf_baseline()
-            runtime.set_links(self.ns[border], up_=False)
-            started = time.monotonic()
-            time.sleep(POLL)
-            faults = self._failover_faults(border, baseline, vrf_baseline)
-            while faults and time.monotonic() - started < FAILOVER_SECONDS:
-                time.sleep(POLL)
-                faults = self._failover_faults(border, baseline, vrf_baseline)
-            took = time.monotonic() - started
+            self._stop(border, up_=False)
+            faults, took, how = self._converge(border, baseline, vrf_baseline)
             if faults:
                 results += faults
             else:
@@ -636,11 +740,11 @@ class Verifier:
                         "stopped",
                         f"{border} stopped: every leaf still reaches every exit with full "
                         f"ECMP and keeps every route of its tenant VRFs ({defaults} default "
-                        f"routes among them); converged in {took:.1f} s",
+                        f"routes among them); converged in {took:.1f} s ({how})",
                         round(took, 2),
                     )
                 )
-            runtime.set_links(self.ns[border], up_=True)
+            self._stop(border, up_=True)
             self.settle(FAILOVER_SECONDS * 2)
             results += self._restored(border, vrf_baseline)
         return results
@@ -715,9 +819,17 @@ class Verifier:
             }
             ports = self._internet_ports(border)
             if not afis or not ports:
+                why = (
+                    "no pair iBGP (no iBGP session to another border)"
+                    if not afis
+                    else "no port toward an Internet party"
+                )
+                self.skipped.append(
+                    ("border-pair", f"{border}: {why}; losing its Internet sessions is not run")
+                )
                 continue
             before = self._vrf_baseline()
-            runtime.set_links(self.ns[border], up_=False, only=ports)
+            runtime.set_links([self.ns[border]], up_=False, only=ports)
             started = time.monotonic()
             while True:
                 time.sleep(POLL)
@@ -733,7 +845,7 @@ class Verifier:
                 if done or time.monotonic() - started > FAILOVER_SECONDS:
                     break
             took = time.monotonic() - started
-            runtime.set_links(self.ns[border], up_=True, only=ports)
+            runtime.set_links([self.ns[border]], up_=True, only=ports)
             detail = ", ".join(
                 f"{afi} {'over the pair' if ok else 'NOT over the pair'}"
                 for afi, ok in sorted(over_pair.items())
@@ -887,6 +999,30 @@ class Srv6Verifier:
 
 
 _DEFAULT = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
+
+
+def _no_default(check: str, device: str, vrf: str, afi: str, routes: dict[str, Any]) -> Result:
+    """A VRF no router of the model puts a default route into (its handoff's `internet:
+    none`: no border leaks one from its Internet table, no session originates one) has none:
+    a default there is a way out the design does not give it."""
+    ok = not routes.get(_DEFAULT[afi])
+    why = "as" if ok else "though"
+    return Result(
+        check,
+        ok,
+        device,
+        f"VRF {vrf} {_DEFAULT[afi]}",
+        f"{device}: VRF {vrf} has {'no' if ok else 'a'} default route ({afi}), {why} no "
+        "router puts one into it (internet: none)",
+    )
+
+
+def _clean_run(history: list[tuple[float, int]]) -> list[float]:
+    """The times of the trailing polls that found no fault (history: (seconds, faults))."""
+    run: list[float] = []
+    for seconds, faults in history:
+        run = [] if faults else [*run, seconds]
+    return run
 
 
 def _inside(address: str, prefixes: tuple[str, ...]) -> bool:

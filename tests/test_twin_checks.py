@@ -1,0 +1,280 @@
+"""The verifier's judgements on router answers written by hand, without root: a failover that
+only shows after the first poll, a stopped border's VRF links, an `internet: none` VRF, the
+hosts' gateway pings, a border pair without iBGP. No twin runs; `runtime` is replaced where a
+check would touch the kernel."""
+
+from __future__ import annotations
+
+import ipaddress
+import shutil
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLE_INTENT, lint_repo, replace_in
+
+from meetme.pipeline import LintResult, device_models, lint
+from meetme.twin import runtime, verify
+from meetme.twin.topology import Twin, plan
+from meetme.twin.verify import Verifier
+
+
+@cache
+def _linted() -> LintResult:
+    return lint(EXAMPLE_INTENT)
+
+
+def _twin(site: str, result: LintResult | None = None) -> Twin:
+    """A fresh plan of a site (each test may change its copy)."""
+    result = result or _linted()
+    return plan(site, device_models(result), result.fabrics[site].edge.sessions)
+
+
+def _summary(twin: Twin, device: str, state: Any) -> dict[str, Any]:
+    """`show bgp vrf all summary json` of a device: each declared session in `state(d)`."""
+    found: dict[str, Any] = {}
+    for d in twin.declared:
+        if d.device == device:
+            family = found.setdefault(d.vrf or "default", {}).setdefault(d.family, {"peers": {}})
+            family["peers"][d.address] = {"state": state(d)}
+    return found
+
+
+class World:
+    """The routers of the example as a clock sees them: every vtysh answer takes 30 ms (a
+    poll of the site about 2 s, as on the machine); a stopped border's peers drop their
+    sessions to it after `drop` seconds, and with border `late[0]` stopped, leaf `late[1]`'s
+    VRF `late[2]` loses its default `lose` seconds after the links went down, for good. Each
+    VRF holds every border's handoff subnets of it (EVPN) but a stopped border's: its links'
+    connected routes go with it."""
+
+    def __init__(self, twin: Twin, drop: float, late: tuple[str, str, str], lose: float) -> None:
+        self.twin, self.drop, self.late, self.lose = twin, drop, late, lose
+        self.now = 0.0
+        self.stopped: dict[str, float] = {}  # border -> when its links went down
+        self.calls: list[tuple[list[str], bool]] = []
+        self.device = {n.namespace: n.name for n in twin.nodes}
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def set_links(self, namespaces: list[str], up_: bool, only: Any = None) -> None:
+        self.calls.append((namespaces, up_))
+        border = self.device[namespaces[0]]
+        if up_:
+            self.stopped.pop(border, None)
+        else:
+            self.stopped[border] = self.now
+
+    def query(self, ns: str, command: str) -> Any:
+        self.now += 0.03
+        device = self.device[ns]
+        if command == "show bgp vrf all summary json":
+            return _summary(self.twin, device, self._state)
+        if " vrf " in command:  # show ip(v6) route vrf V json: the default, subnets
+            vrf = command.split()[4]
+            v6 = "ipv6" in command
+            at = self.stopped.get(self.late[0])
+            gone = at is not None and self.now - at > self.lose and self.late[1:] == (device, vrf)
+            links = [
+                p
+                for border in ("aus1-br1", "aus1-br2")
+                if border not in self.stopped
+                for v, a in self.twin.vrf_addresses[border]
+                if v == vrf and (":" in a) == v6
+                for p in [str(ipaddress.ip_interface(a).network)]
+            ]
+            return {
+                "::/0" if v6 else "0.0.0.0/0": [] if gone else [{"selected": True}],
+                **{p: [{"selected": True}] for p in links},
+            }
+        prefix = command.split()[3]  # show ip route LOOPBACK/32 json: two paths
+        return {prefix: [{"selected": True, "nexthops": [{"fib": True}, {"fib": True}]}]}
+
+    def _state(self, d: Any) -> str:
+        for border, at in self.stopped.items():
+            if border in (d.device, d.peer) and self.now - at > self.drop:
+                return "Active"
+        return "Established"
+
+
+def test_failover_waits_for_the_sessions_to_drop_and_fails_a_route_lost_after_the_first_poll(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Report #1: the tenant route goes 2.3 s after the links, later than one poll; the first
+    clean poll must not pass it. br2's loss costs nothing and passes, after a stable window."""
+    twin = _twin("aus1")
+    world = World(twin, drop=0.5, late=("aus1-br1", "aus1-lf1", "gpu-a"), lose=2.3)
+    monkeypatch.setattr(verify, "time", world)
+    monkeypatch.setattr(runtime, "set_links", world.set_links)
+    monkeypatch.setattr(Verifier, "settle", lambda self, deadline=0.0: 0.0)
+    results = Verifier(twin, world.query).failover_results()
+    bad = sorted({r.message for r in results if not r.ok})
+    assert bad == [
+        "aus1-lf1: with aus1-br1 stopped, VRF gpu-a lost 0.0.0.0/0",
+        "aus1-lf1: with aus1-br1 stopped, VRF gpu-a lost ::/0",
+    ]
+    good = [r for r in results if r.ok]
+    assert [r.device for r in good] == ["aus1-br2"]
+    # measured from the links' loss to the end of the first clean poll after the sessions
+    # dropped, then no fault for at least STABLE_SECONDS
+    assert good[0].seconds is not None and 0.5 < good[0].seconds < 5
+    how = good[0].message.split("converged in ")[1]
+    polls = int(how.split("no fault on ")[1].split()[0])
+    window = float(how.split("over the next ")[1].split()[0])
+    assert polls >= 2 and window >= verify.STABLE_SECONDS
+
+
+def test_stopping_a_border_takes_its_vrf_namespaces_links_down_and_back_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Report #2: the handoff sub-interfaces are veth pairs in the border's VRF namespaces."""
+    twin = _twin("aus1")
+    world = World(twin, drop=0.5, late=("", "", ""), lose=0.0)
+    monkeypatch.setattr(verify, "time", world)
+    monkeypatch.setattr(runtime, "set_links", world.set_links)
+    monkeypatch.setattr(Verifier, "settle", lambda self, deadline=0.0: 0.0)
+    Verifier(twin, world.query).failover_results()
+    br1 = ["mm-aus1-br1", "mm-aus1-br1.gpu-a", "mm-aus1-br1.gpu-a-mgmt", "mm-aus1-br1.storage"]
+    assert world.calls[:2] == [(br1, False), (br1, True)]
+
+
+def test_set_links_sets_every_interface_of_every_namespace_given(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    batches: list[tuple[str, str]] = []
+
+    def run(args: list[str], stdin: str | None = None) -> str:
+        if args[-1] == "show":  # ip -n NS -o link show
+            return "1: lo: <LOOPBACK>\n2: e1-1.3101@if7: <UP>\n"
+        batches.append((args[2], stdin or ""))
+        return ""
+
+    monkeypatch.setattr(runtime, "_run", run)
+    runtime.set_links(["x-br1", "x-br1.gpu-a"], up_=False)
+    assert batches == [
+        ("x-br1", "link set e1-1.3101 down\n"),
+        ("x-br1.gpu-a", "link set e1-1.3101 down\n"),
+    ]
+
+
+def _defaults(twin: Twin, storage_default: bool) -> Any:
+    """Every VRF holds its default (from both borders over the handoff) but storage, which
+    holds one only if `storage_default`."""
+    borders = {
+        (d.device, d.vrf, d.address): d.peer
+        for d in twin.declared
+        if d.kind == "handoff" and d.peer in ("aus1-br1", "aus1-br2")
+    }
+
+    clouds = {a.prefix: [{"selected": True}] for p in twin.party_plans for a in p.announcements}
+
+    def query(ns: str, command: str) -> Any:
+        words = command.split()
+        vrf = words[words.index("vrf") + 1]
+        has = vrf != "storage" or storage_default
+        default = "::/0" if "ipv6" in command else "0.0.0.0/0"
+        if words[1] == "bgp":  # show bgp vrf V AFI unicast json: one path per handoff peer
+            device = next(n.name for n in twin.nodes if n.namespace == ns)
+            paths = [{"peerId": a} for (dev, v, a) in borders if dev == device and v == vrf]
+            return {"routes": {default: paths} if has else {}}
+        return {**clouds, default: [{"selected": True}] if has else []}
+
+    return query
+
+
+def test_an_internet_none_vrf_must_have_no_default_and_others_keep_theirs(tmp_path: Path) -> None:
+    """Report #3: the model's `internet: none` VRF gets no default leak; the checks expect
+    its absence there and a default everywhere else."""
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    replace_in(
+        repo / "intent/aus1/attachments.yaml",
+        "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: default",
+        "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: none",
+    )
+    twin = _twin("aus1", lint_repo(repo))
+    assert "storage" not in twin.default_origins
+    assert twin.default_origins["gpu-a"] == ["aus1-br1", "aus1-br2"]
+
+    right = Verifier(twin, _defaults(twin, storage_default=False))
+    tenants = right.tenant_results() + right.north_south_results()
+    assert all(r.ok for r in tenants), [r.message for r in tenants if not r.ok]
+    messages = {r.message for r in tenants}
+    assert (
+        "aus1-lf5: VRF storage has no default route (ipv4), as no router puts one into it "
+        "(internet: none)" in messages
+    )
+    assert (
+        "aus1-bl1: VRF storage has no default route (ipv4), as no router puts one into it "
+        "(internet: none)" in messages
+    )
+    assert "aus1-bl1: VRF gpu-a has the default route (ipv4) from aus1-br1, aus1-br2" in messages
+
+    wrong = Verifier(twin, _defaults(twin, storage_default=True))
+    bad = {r.message for r in wrong.tenant_results() + wrong.north_south_results() if not r.ok}
+    for device in ("aus1-lf5", "aus1-bl2"):
+        assert (
+            f"{device}: VRF storage has a default route (ipv4), though no router puts one into "
+            "it (internet: none)" in bad
+        )
+    assert all("VRF storage" in m for m in bad)
+
+
+def test_every_host_pings_its_gateways_and_border_leaves_the_single_network_vrf_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Report #4: mel1's storage has one network and no cloud: its host is pinged anyway, to
+    its gateway and across the fabric."""
+    twin = _twin("mel1")
+    asked: list[tuple[str, str]] = []
+
+    def pings(targets: list[tuple[str, str]]) -> list[bool]:
+        asked.extend(targets)
+        return [True] * len(targets)
+
+    monkeypatch.setattr(runtime, "pings", pings)
+    results = Verifier(twin, lambda ns, cmd: None).host_results()
+    storage = twin.node("storage_storage-front-1")
+    assert (storage.namespace, "10.160.1.1") in asked
+    # ... and each border leaf of the VRF, its handoff address: over the L3VNI
+    assert {r.message for r in results if r.device == "storage_storage-front-1"} == {
+        "host storage_storage-front-1 (10.160.1.10) reaches its anycast gateway (10.160.1.1)",
+        "host storage_storage-front-1 (10.160.1.10) reaches mel1-bl1 (10.3.31.0)",
+        "host storage_storage-front-1 (10.160.1.10) reaches mel1-bl2 (10.3.32.0)",
+    }
+    public = twin.node("gpu-tenant-b_gpu-b-public")
+    assert (public.namespace, "198.51.100.193") in asked
+    assert (public.namespace, "2001:db8:4000:60::1") in asked
+
+
+def test_border_pair_without_pair_ibgp_says_it_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Report #5: no pair iBGP, no border-pair result, but a skipped line naming why."""
+    twin = _twin("mel1")
+    twin.declared = [d for d in twin.declared if d.kind != "border_ibgp"]
+
+    def never(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("no link may be touched")
+
+    monkeypatch.setattr(runtime, "set_links", never)
+    verifier = Verifier(twin, lambda ns, cmd: None)
+    assert verifier.pair_results() == []
+    assert verifier.skipped == [
+        (
+            "border-pair",
+            f"{br}: no pair iBGP (no iBGP session to another border); losing its Internet "
+            "sessions is not run",
+        )
+        for br in ("mel1-br1", "mel1-br2")
+    ]
+
+
+def test_an_eos_border_expects_each_public_prefix_once() -> None:
+    """Report #7: EOS names one dual-family leak map in both families' leaks."""
+    twin = _twin("mel1")
+    expected = [("gpu-b", "198.51.100.192/27"), ("gpu-b", "2001:db8:4000:60::/64")]
+    assert twin.public == {"mel1-br1": expected, "mel1-br2": expected}
