@@ -14,6 +14,8 @@ EXIT_INTERRUPTED = 128 + signal.SIGINT
 def script() -> None:
     try:
         from meetme.cli import script as run
+
+        # ^C while typer still builds the commands comes before click's own handler
+        run()
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
-    run()

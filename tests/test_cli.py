@@ -197,7 +197,7 @@ def test_cli_entry_point_reports_without_traceback(example: Path) -> None:
     assert not (example / "rendered").exists()
 
 
-@pytest.mark.parametrize("after", [0.05, 0.15, 0.3])
+@pytest.mark.parametrize("after", [0.05, 0.1, 0.15, 0.2, 0.3])
 def test_ctrl_c_while_meetme_is_still_loading_ends_quietly(example: Path, after: float) -> None:
     """^C in the first tenths of a second (the CLI still importing) printed a traceback."""
     import signal
