@@ -26,6 +26,7 @@ from meetme.record import intent_key
 from meetme.validators.config_lint import needs_lint
 from meetme.validators.engine import RULES, run_rules
 from meetme.validators.rules.flow import flow_findings
+from meetme.validators.rules.limits import limit_findings
 from meetme.validators.rules.platform import has_gaps, platform_findings
 from meetme.validators.rules.srv6 import srv6_findings
 
@@ -87,9 +88,47 @@ def lint(
         findings = run_rules(loaded, dict(fabrics))
     result = LintResult(loaded, fabrics, findings, jobs=jobs, cache=cache)
     result.intent_dir, result.intent_key = Path(intent_dir), key
-    if configs and not result.errors:  # the gate `meetme render` uses: no model from bad intent
+    if not configs:
+        return result
+    if not result.errors:  # the gate `meetme render` uses: no model from bad intent
         _lint_rendered(result, Path(intent_dir).parent / "rendered", templates, built)
+    else:
+        _lint_models_of_bad_intent(result, built)
     return result
+
+
+def _model_findings(result: LintResult, models: dict[str, DeviceModel]) -> list[Finding]:
+    """The findings of the built models: what a platform cannot print (PLAT-*), where routes
+    go (FLOW-*: origins, session VRFs, export policies), SRv6 SIDs that leave and locators
+    that do not arrive (SRV6-*), and prefix limits below what sessions carry (LIMIT-*)."""
+    gaps = platform_findings(result.loaded, models.values())
+    gaps += flow_findings(result.loaded, result.fabrics, models.values())
+    gaps += srv6_findings(result.loaded, models.values())
+    gaps += limit_findings(result.loaded, models.values())  # LIMIT-*: limits below the routes
+    return gaps
+
+
+def _lint_models_of_bad_intent(
+    result: LintResult, built: Callable[[], dict[str, DeviceModel]]
+) -> None:
+    """The model findings of an intent the design rules refuse, so that one run reports all
+    its problems (moving a border to another platform otherwise takes a lint round for its
+    design errors, then one for what the platform cannot print). Nothing is rendered and
+    `result.models` stays unset, so no later step renders them. A design error can break what
+    the builders take for granted (an address pool too small, a broken reference between
+    rules): then the design errors alone are reported, as they would be without this step."""
+    try:
+        models = built()
+        found = _model_findings(result, models)
+    except Exception:  # the design errors above already say what to fix
+        return
+    result.findings = _sorted([*result.findings, *found])
+
+
+def _sorted(findings: list[Finding]) -> list[Finding]:
+    return sorted(
+        findings, key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message)
+    )
 
 
 def _lint_rendered(
@@ -100,10 +139,7 @@ def _lint_rendered(
 ) -> None:
     models = built()
     result.models = models
-    gaps = platform_findings(result.loaded, models.values())  # PLAT-*: before any render
-    # FLOW-*: where routes go on the built models (origins, session VRFs, export policies)
-    gaps += flow_findings(result.loaded, result.fabrics, models.values())
-    gaps += srv6_findings(result.loaded, models.values())  # SRV6-003: SIDs never leave
+    gaps = _model_findings(result, models)  # before any render
     # only what the lint reads and can render
     linted = [m for m in models.values() if needs_lint(m) and not has_gaps(m)]
     jobs = [Job(m, display_path(out_dir / output_name(m)), lint=True) for m in linted]
@@ -115,10 +151,7 @@ def _lint_rendered(
             continue
         result.rendered[job.model.hostname] = outcome.files
         found += _cfg_findings(job, outcome, overrides)
-    result.findings = sorted(
-        [*result.findings, *gaps, *found],
-        key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message),
-    )
+    result.findings = _sorted([*result.findings, *gaps, *found])
 
 
 def _outcomes(result: LintResult, jobs: list[Job], templates: Path | None) -> list[Outcome]:

@@ -137,15 +137,20 @@ class PolicyView:
             self._in[key] = found
         return self._in[key].get(sender)
 
-    def accepts(
-        self, model: DeviceModel, route_map: str, prefix: str, as_path: tuple[int, ...]
-    ) -> bool:
-        """evaluate(model, route_map, Route(prefix, as_path)).accepted."""
+    def kind(self, model: DeviceModel) -> int:
+        """A number shared by the devices whose policies are the same, and by no other."""
         kind = self._kind.get(model.hostname)
         if kind is None:
             policies = (model.route_maps, model.prefix_lists, model.as_path_lists,
                         model.community_lists)  # fmt: skip
             kind = self._kind[model.hostname] = self._kinds.setdefault(policies, len(self._kinds))
+        return kind
+
+    def accepts(
+        self, model: DeviceModel, route_map: str, prefix: str, as_path: tuple[int, ...]
+    ) -> bool:
+        """evaluate(model, route_map, Route(prefix, as_path)).accepted."""
+        kind = self.kind(model)
         reads = self._reads_path.get((kind, route_map))
         if reads is None:
             (rm,) = [m for m in model.route_maps if m.name == route_map]

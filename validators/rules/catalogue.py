@@ -10,6 +10,7 @@ from meetme.validators.rules import (  # noqa: F401
     flow,
     handoff,
     hardware,
+    limits,
     management,
     multihoming,
     overlay,

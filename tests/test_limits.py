@@ -1,0 +1,102 @@
+"""LIMIT-001 (an underlay prefix limit below what the underlay carries) at its boundary, and
+lint reporting the model-level findings in the same run as the design errors.
+
+The example's aus1 underlay, counted by hand from intent/aus1: 18 devices, each with an IPv4
+router-id loopback (18 routes); 12 VTEPs (6 leaves, 6 border leaves), each with a VTEP
+address, and lf1/lf2's shared anycast VTEP 10.0.1.201: 13 routes. 31 IPv4 routes in all; a
+spine learns all but its own loopback: 30. IPv6: 18 loopbacks and the SRv6 locators of lf1
+and lf2 (the borders' 2001:db8:4000::/36 aggregate is not an underlay route): 20; a spine
+learns 19.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+
+SITE = "intent/aus1/site.yaml"
+LIMIT = "      max_prefix: 12000"
+
+
+def _limit(example: Path, value: int) -> int:
+    replace_in(example / SITE, LIMIT, f"      max_prefix: {value}")
+    return line_of(example / SITE, f"max_prefix: {value}")
+
+
+def _multicast_gateway_mac(example: Path) -> None:
+    replace_in(example / "intent/aus1/tenants.yaml", '"00:1c:73:00:00:99"', '"01:1c:73:00:00:99"')
+
+
+def _message(family: str, learned: int, limit: int) -> str:
+    return (
+        f"site aus1: aus1-sp4 learns {learned} {family} routes over each underlay session (the "
+        "loopbacks, VTEP addresses and SRv6 locators the site's other devices advertise) but "
+        f"its sessions accept {limit} (underlay.max_prefix): every such session exceeds its "
+        f"limit and is torn down; raise it to at least {learned}"
+    )
+
+
+@pytest.mark.parametrize("limit", [30, 31])
+def test_a_limit_that_holds_every_underlay_route_is_clean(example: Path, limit: int) -> None:
+    _limit(example, limit)
+    result = lint_repo(example)
+    assert findings_of(result, "LIMIT-001") == []
+    assert not result.errors
+
+
+def test_one_route_short_tears_the_ipv4_underlay_down(example: Path) -> None:
+    line = _limit(example, 29)
+    result = lint_repo(example)
+    assert findings_of(result, "LIMIT-001") == [f"{SITE}:{line}: {_message('IPv4', 30, 29)}"]
+    assert [f.severity for f in result.findings if f.rule == "LIMIT-001"] == ["error"]
+
+
+@pytest.mark.parametrize(
+    ("limit", "families"),
+    [(19, [("IPv4", 30)]), (18, [("IPv4", 30), ("IPv6", 19)])],
+)
+def test_each_family_is_counted_on_its_own(
+    example: Path, limit: int, families: list[tuple[str, int]]
+) -> None:
+    line = _limit(example, limit)
+    assert sorted(findings_of(lint_repo(example), "LIMIT-001")) == sorted(
+        f"{SITE}:{line}: {_message(family, learned, limit)}" for family, learned in families
+    )
+
+
+def test_the_other_site_keeps_its_own_count(example: Path) -> None:
+    """mel1 has its own underlay and limit: aus1's too-low limit says nothing of mel1."""
+    _limit(example, 29)
+    messages = findings_of(lint_repo(example), "LIMIT-001")
+    assert len(messages) == 1 and "site aus1:" in messages[0]
+
+
+def test_model_findings_come_in_the_same_run_as_design_errors(example: Path) -> None:
+    """A design error (EVPN-018: a multicast anycast gateway MAC) no longer hides what the
+    built models show (LIMIT-001): both are reported by one lint, and nothing is rendered."""
+    line = _limit(example, 29)
+    _multicast_gateway_mac(example)
+    result = lint_repo(example)
+    assert findings_of(result, "LIMIT-001") == [f"{SITE}:{line}: {_message('IPv4', 30, 29)}"]
+    assert sorted({f.rule for f in result.errors}) == ["EVPN-018", "LIMIT-001"]
+    assert result.models is None  # nothing was built for a render from this intent
+    assert result.rendered == {}
+
+
+def test_a_model_the_design_errors_break_leaves_the_design_errors_alone(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a design error breaks what the builders take for granted, the run reports the
+    design errors as before, and no traceback."""
+    import meetme.pipeline as pipeline
+
+    def broken(*_args: object) -> object:
+        raise KeyError("a device the design error left out")
+
+    _limit(example, 29)
+    _multicast_gateway_mac(example)
+    monkeypatch.setattr(pipeline, "build_models", broken)
+    result = lint_repo(example)
+    assert sorted({f.rule for f in result.errors}) == ["EVPN-018"]

@@ -1,0 +1,113 @@
+"""LIMIT-*: prefix limits against the routes a session is built to carry, on the built models.
+
+A limit below what a session carries in normal operation is an outage, not a safeguard: every
+such session exceeds it as soon as it comes up and is torn down (on IOS-XR without `restart`
+it stays down until cleared by hand). The handoff's and the border pair's limits are raised to
+what their import policies admit where they build them; the underlay's limit is one number
+for a whole site (`underlay.max_prefix`), so this rule counts what the site's underlay carries
+on the built models: every route a device originates and its underlay export policy passes,
+as the receiving device's underlay import policy admits it (validators/policy_eval.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from meetme.generators.model import BgpNeighbor, DeviceModel
+from meetme.validators.engine import Hit, SiteContext, finding_at, rule
+from meetme.validators.policy_eval import PolicyView
+
+from meetme.core.findings import Finding
+from meetme.intent.loader import LoadedIntent
+
+UNDERLAY_LIMIT = "LIMIT-001"
+FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}
+
+
+def _from_models(_ctx: SiteContext) -> Iterator[Hit]:
+    """Reported from the device models by `limit_findings`, not from the intent."""
+    return iter(())
+
+
+rule(
+    UNDERLAY_LIMIT,
+    "error",
+    "Every underlay session's prefix limit holds the routes the site's underlay carries",
+    "Each underlay session of a leaf carries every loopback, VTEP address and SRv6 locator the "
+    "site's other devices advertise, so a site with N devices needs a limit of about N per "
+    "family. `underlay.max_prefix` below that tears down every underlay session of the site "
+    "the moment it converges, and with them every overlay session riding on the loopbacks.",
+    "docs/standards.md#limit-001",
+)(_from_models)
+
+
+@dataclass(frozen=True)
+class _Need:
+    device: str
+    routes: int  # what the device learns over its underlay sessions
+    limit: int  # the lowest limit among those sessions
+
+
+def limit_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
+    """LIMIT-001 per site and family: one finding naming the device that learns the most."""
+    by_site: dict[str, dict[str, DeviceModel]] = {}
+    for model in models:
+        by_site.setdefault(model.site, {})[model.hostname] = model
+    found = []
+    for site, mine in sorted(by_site.items()):
+        view = PolicyView(mine)  # the policies read once for the whole site
+        for afi in ("ipv4", "ipv6"):
+            short = [n for n in _needs(mine, view, afi) if n.routes > n.limit]
+            if not short:
+                continue
+            worst = max(short, key=lambda n: (n.routes, n.device))
+            message = (
+                f"site {site}: {worst.device} learns {worst.routes} {FAMILY[afi]} routes over "
+                f"each underlay session (the loopbacks, VTEP addresses and SRv6 locators the "
+                f"site's other devices advertise) but its sessions accept {worst.limit} "
+                f"(underlay.max_prefix): every such session exceeds its limit and is torn "
+                f"down; raise it to at least {worst.routes}"
+            )
+            where = ("sites", site, "underlay", "max_prefix")
+            found.append(finding_at(loaded, UNDERLAY_LIMIT, message, where))
+    return found
+
+
+def _needs(models: dict[str, DeviceModel], view: PolicyView, afi: str) -> Iterator[_Need]:
+    """Each device with limited underlay sessions of `afi`: the routes it learns over them.
+    Devices of one policy set and import maps (every leaf of a fabric) share one count of
+    what they admit, less what each advertises alone."""
+    origins: dict[str, set[str]] = {}  # advertised prefix -> the devices advertising it
+    for name, model in sorted(models.items()):
+        maps_out = {n.route_map_out for n in _underlay(model, afi)}
+        for prefix in _networks(model, afi):
+            if any(view.accepts(model, rm, prefix, ()) for rm in maps_out):
+                origins.setdefault(prefix, set()).add(name)
+    admitted: dict[tuple[int, frozenset[str]], int] = {}
+    for name, model in sorted(models.items()):
+        sessions = _underlay(model, afi)
+        limits = [n.max_prefix for n in sessions if n.max_prefix is not None]
+        if not limits:
+            continue
+        maps_in = frozenset(n.route_map_in for n in sessions)
+        group = (view.kind(model), maps_in)
+        if group not in admitted:
+            admitted[group] = sum(
+                1 for p in origins if any(view.accepts(model, rm, p, ()) for rm in maps_in)
+            )
+        # its own routes come back only with its own ASN in the path: dropped, not counted
+        own = sum(
+            1
+            for p in _networks(model, afi)
+            if origins.get(p) == {name} and any(view.accepts(model, rm, p, ()) for rm in maps_in)
+        )
+        yield _Need(name, admitted[group] - own, min(limits))
+
+
+def _networks(model: DeviceModel, afi: str) -> tuple[str, ...]:
+    return model.bgp.networks_v6 if afi == "ipv6" else model.bgp.networks_v4
+
+
+def _underlay(model: DeviceModel, afi: str) -> list[BgpNeighbor]:
+    return [n for n in model.bgp.neighbors if n.kind == "underlay" and n.afi == afi]
