@@ -1,4 +1,4 @@
-"""EDGE-001..010: each rule passes on the example and fails on one realistic edit."""
+"""EDGE-001..012: each rule passes on the example and fails on one realistic edit."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 
-EDGE_RULES = tuple(f"EDGE-{n:03}" for n in range(1, 12))
+EDGE_RULES = tuple(f"EDGE-{n:03}" for n in range(1, 13))
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 
@@ -264,3 +264,62 @@ def test_edge010_private_asns_are_fine_on_clouds_and_route_servers(example: Path
     result = lint_repo(example)
     assert findings_of(result, "EDGE-010") == []
     assert findings_of(result, "GCP-001") == []  # Dedicated takes a private ASN
+
+
+# --- EDGE-012: the tenants' default over two circuits on two borders ---------------------------
+
+AUS1_INTERNET_VRFS = "gpu-a, gpu-a-mgmt, storage"  # aus1's handoff VRFs with internet: default
+TB_DEFAULT = (
+    "          accept_default: true\n          max_prefix_v4: 1500000\n"
+    '          max_prefix_v6: 300000\n          key: "secret:transit-b"'
+)
+TA_SECOND = (
+    "            - {circuit: XC-TA-2, ipv4: 192.0.2.3/31, peer_ipv4: 192.0.2.2, "
+    'ipv6: "2001:db8:a::3/127", peer_ipv6: "2001:db8:a::2"}\n'
+)
+
+
+def _only_transit_a_sends_a_default(example: Path) -> None:
+    replace_in(example / PEERING, TB_DEFAULT, TB_DEFAULT.replace("true", "false"))
+
+
+def test_edge012_one_transit_on_two_circuits_and_two_borders_is_enough(example: Path) -> None:
+    _only_transit_a_sends_a_default(example)
+    assert findings_of(lint_repo(example), "EDGE-012") == []
+
+
+def test_edge012_the_default_on_one_circuit(example: Path) -> None:
+    _only_transit_a_sends_a_default(example)
+    replace_in(example / PEERING, TA_SECOND, "")
+    line = line_of(example / PEERING, "accept_default: true")
+    assert findings_of(lint_repo(example), "EDGE-012") == [
+        f"{PEERING}:{line}: the default route of every internet: default VRF "
+        f"({AUS1_INTERNET_VRFS}) comes from transit transit-a over one circuit XC-TA-1 on "
+        "aus1-br1: one cross-connect or border failure leaves them without a way out; set "
+        "accept_default on a transit or PNI with a circuit on the other border"
+    ]
+
+
+def test_edge012_two_circuits_on_one_border(example: Path) -> None:
+    """transit-a sends no default; transit-b's two circuits both land on aus1-br1."""
+    peering = example / PEERING
+    replace_in(peering, "accept_default: true             #", "accept_default: false            #")
+    replace_in(
+        example / "intent/aus1/circuits.yaml",
+        "device: aus1-br2, interface: HundredGigE0/0/0/21",
+        "device: aus1-br1, interface: HundredGigE0/0/0/25",
+    )
+    line = line_of(peering, "accept_default: true")
+    assert findings_of(lint_repo(example), "EDGE-012") == [
+        f"{PEERING}:{line}: the default route of every internet: default VRF "
+        f"({AUS1_INTERNET_VRFS}) comes from transit transit-b over circuits XC-TB-1, XC-TB-2, "
+        "all on aus1-br1: one border failure leaves them without a way out; set "
+        "accept_default on a transit or PNI with a circuit on the other border"
+    ]
+
+
+def test_edge012_names_only_the_site_whose_default_hangs_on_one_circuit(example: Path) -> None:
+    _only_transit_a_sends_a_default(example)
+    replace_in(example / PEERING, TA_SECOND, "")
+    messages = findings_of(lint_repo(example), "EDGE-012")
+    assert len(messages) == 1 and messages[0].startswith(PEERING)

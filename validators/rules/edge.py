@@ -394,3 +394,49 @@ def party_names_distinct(ctx: SiteContext) -> Iterator[Hit]:
                 "policy; rename one",
                 path,
             )
+
+
+@rule(
+    "EDGE-012",
+    "warning",
+    "The tenants' default route comes in over two circuits on two borders",
+    "A VRF with `internet: default` leaves the site by the borders' default route, which only "
+    "a transit or PNI with `accept_default` sends. When every such session rides one circuit, "
+    "or circuits landing on one border, one cross-connect cut or one border failure leaves "
+    "every such VRF without a way out, however many other parties the site peers with.",
+    "docs/standards.md#edge-012",
+)
+def tenant_default_survives_one_failure(ctx: SiteContext) -> Iterator[Hit]:
+    site = ctx.site
+    if site.handoff is None:
+        return
+    vrfs = sorted(name for name, vrf in site.handoff.vrfs.items() if vrf.internet == "default")
+    sources: list[tuple[str, str, str | None, Path_]] = []  # party, circuit, border, path
+    for key, kind_label in DIRECT_KINDS.items():
+        for name, party in sorted(getattr(site.peering, key).items()):
+            if not party.accept_default:
+                continue
+            for circuit in party.circuits:
+                xc = site.cross_connects.get(circuit.circuit)
+                border = xc.device if xc is not None else None
+                path = (*party.path, "accept_default")
+                sources.append((f"{kind_label} {name}", circuit.circuit, border, path))
+    if not vrfs or not sources:  # no default at all: FLOW-003 names the VRFs
+        return
+    circuits = sorted({circuit for _, circuit, _, _ in sources})
+    borders = sorted({border for _, _, border, _ in sources if border is not None})
+    if len(circuits) > 1 and len(borders) > 1:
+        return
+    parties = ", ".join(sorted({party for party, _, _, _ in sources}))
+    if len(circuits) == 1:
+        how = f"over one circuit {circuits[0]}{f' on {borders[0]}' if borders else ''}"
+        cut = "one cross-connect or border failure"
+    else:
+        how = f"over circuits {', '.join(circuits)}, all on {borders[0]}"
+        cut = "one border failure"
+    yield Hit(
+        f"the default route of every internet: default VRF ({', '.join(vrfs)}) comes from "
+        f"{parties} {how}: {cut} leaves them without a way out; set accept_default on a "
+        "transit or PNI with a circuit on the other border",
+        sources[0][3],
+    )
