@@ -529,6 +529,44 @@ def test_domain_id_schema_bounds(example: Path, domain: int, accepted: bool) -> 
         ]
 
 
+# --- NX-OS bond numbers and vPC numbers (PLAT-021) --------------------------------------------
+
+
+@pytest.mark.parametrize(("segment_base", "refused"), [(4096, False), (4097, True)])
+def test_nxos_vpc_number_is_at_most_4096(example: Path, segment_base: int, refused: bool) -> None:
+    """The one host of the pair gets vPC segment_base + 0; the intent takes up to 16000."""
+    add(example, "dh2-nxos-vpc", NXOS_VPC + f"segment_base: {segment_base}\n")
+    result = lint_repo(example)
+    devices = example / "intent/aus1/devices.yaml"
+    expected = [  # at each leaf's platform line: lf3's is the file's first NX-OS one
+        f"intent/aus1/devices.yaml:{line_of(devices, 'platform: cisco_nxos', n)}: {leaf} "
+        "(Cisco NX-OS) cannot render MLAG id 4097 of host bond port-channel10: it takes MLAG "
+        "ids 1-4096; lower the attachment's segment_base"
+        for n, leaf in ((1, "aus1-lf3"), (2, "aus1-lf4"))
+    ]
+    assert findings_of(result, "PLAT-021") == (expected if refused else [])
+    if not refused:
+        assert "  vpc 4096" in render_device(device_models(result)["aus1-lf3"])
+
+
+@pytest.mark.parametrize(("number", "refused"), [(4096, False), (4097, True)])
+def test_nxos_port_channel_number_is_at_most_4096(
+    example: Path, number: int, refused: bool
+) -> None:
+    """lag_base stops at 4000, so an attachment of more than 96 hosts passes 4096: the model
+    is checked at the boundary."""
+    add(example, "dh2-nxos-lacp", NXOS_LACP)
+    model = device_models(lint_repo(example))["aus1-lf4"]
+    (lag,) = [lag for lag in model.lags if lag.number == 40]
+    bigger = lag.model_copy(update={"number": number, "name": f"port-channel{number}"})
+    changed = model.model_copy(update={"lags": (bigger,)})
+    if refused:
+        with pytest.raises(RenderError, match="PLAT-021 host bond port-channel4097"):
+            render_device(changed)
+    else:
+        assert f"interface port-channel{number}" in render_device(changed)
+
+
 # --- rules at the intent line -----------------------------------------------------------------
 
 

@@ -168,6 +168,10 @@ class Platform:
     # (PLAT-020), and that rule in words with its source; None: any intent name
     vrf_name_pattern: re.Pattern[str] | None = None
     vrf_name_rule: str = ""
+    # the bond (port-channel) numbers and the MLAG ids (vPC numbers) its commands take, where
+    # the vendor states a range; None: not checked (PLAT-021, generators/platforms/gaps.py)
+    bond_numbers: tuple[int, int] | None = None
+    mlag_ids: tuple[int, int] | None = None
     # SRv6 uSID locators and services; None: none (generators/platforms/gaps.py srv6_*)
     srv6: Srv6Support | None = None
     # what the vendor documents of SRv6 where the templates print none, for the refusal

@@ -72,6 +72,12 @@ PLATFORM = Platform(
         "as_path_regexes": spellings.as_path_regexes,
     },  # `system-mac 0000.0000.0011`
     srv6_missing="no SRv6 form found for NX-OS on the Nexus 9000 (docs/srv6.md#platforms)",
+    # `interface port-channel N`: "The range is from 1 to 4096" (Cisco Nexus 9000 NX-OS
+    # Interfaces Configuration Guide 10.6(x), "Configuring Port Channels"); `vpc N` on a host
+    # port-channel: 1-4096 (the cisco.nxos.nxos_vpc_interface parameters, as documented in
+    # allenrobel/ask's cisco.nxos.nxos_vpc_interface page)
+    bond_numbers=(1, 4096),
+    mlag_ids=(1, 4096),
     gap_checks=(
         gaps.srv6_locator,
         gaps.srv6_l3vpn,
@@ -85,6 +91,7 @@ PLATFORM = Platform(
         gaps.l3vni_carrier_vlan,
         gaps.segments_on_vteps,
         gaps.vpc_domain_range,
+        gaps.bond_number_ranges,
         gaps.trunks_with_vlans,
         gaps.nxos_multihop_bfd,
     ),

@@ -32,6 +32,7 @@ VPC_DOMAIN_RANGE = "PLAT-017"  # PLAT-016 is the interface-name rule (validators
 SRV6_L3VPN = "PLAT-018"
 SRV6_LOCATOR = "PLAT-019"
 VRF_NAME = "PLAT-020"
+BOND_NUMBER_RANGE = "PLAT-021"
 
 RULE_IDS = (
     RPKI,
@@ -53,6 +54,7 @@ RULE_IDS = (
     SRV6_L3VPN,
     SRV6_LOCATOR,
     VRF_NAME,
+    BOND_NUMBER_RANGE,
 )
 
 
@@ -305,3 +307,23 @@ def vrf_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
     for name in sorted(names):
         if pattern.fullmatch(name) is None:
             yield Gap(VRF_NAME, f"VRF {name}", f"it takes {platform.vrf_name_rule}; rename the VRF")
+
+
+def bond_number_ranges(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A host bond's number, or an MLAG bond's MLAG id (vPC number), outside the range the
+    platform's command takes (the attachment's lag_base or segment_base plus its host)."""
+    for lag in model.lags:
+        numbers = platform.bond_numbers
+        if numbers is not None and not numbers[0] <= lag.number <= numbers[1]:
+            yield Gap(
+                BOND_NUMBER_RANGE,
+                f"host bond {lag.name}",
+                f"it takes bond numbers {numbers[0]}-{numbers[1]}; lower the attachment's lag_base",
+            )
+        ids = platform.mlag_ids
+        if lag.mode == "mlag" and ids is not None and not ids[0] <= lag.segment_id <= ids[1]:
+            yield Gap(
+                BOND_NUMBER_RANGE,
+                f"MLAG id {lag.segment_id} of host bond {lag.name}",
+                f"it takes MLAG ids {ids[0]}-{ids[1]}; lower the attachment's segment_base",
+            )

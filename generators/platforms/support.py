@@ -46,6 +46,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.srv6_locator: gaps.SRV6_LOCATOR,
     gaps.srv6_l3vpn: gaps.SRV6_L3VPN,
     gaps.vrf_names: gaps.VRF_NAME,
+    gaps.bond_number_ranges: gaps.BOND_NUMBER_RANGE,
 }
 
 

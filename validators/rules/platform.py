@@ -318,3 +318,14 @@ _limit(
     "every device of that platform that would carry it.",
     "nvueschema v5_16 VrfName (^[a-zA-Z][a-zA-Z0-9_-]{0,14}$)",
 )
+_limit(
+    limits.BOND_NUMBER_RANGE,
+    "Bond numbers and MLAG ids fit the ranges the platform takes",
+    "Host i of an attachment gets bond lag_base + i and MLAG id segment_base + i; the intent "
+    "takes lag_base up to 4000 and segment_base up to 16000, more than NX-OS does: it numbers "
+    "port-channels and vPCs 1-4096. A number outside fails the command, and the host loses "
+    "its bond or its dual-homing.",
+    "docs/standards.md#plat-021 (Cisco Nexus 9000 NX-OS Interfaces Configuration Guide "
+    "10.6(x), 'Configuring Port Channels': port-channel 1-4096; cisco.nxos.nxos_vpc_interface: "
+    "vpc 1-4096)",
+)
