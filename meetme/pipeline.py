@@ -12,7 +12,7 @@ from pathlib import Path
 
 # Importing the catalogue registers every rule with the engine, which itself knows none of them.
 from meetme import catalogue, devicework  # noqa: F401
-from meetme.core.findings import SEVERITY_ORDER, Finding, Severity
+from meetme.core.findings import SEVERITY_ORDER, Finding
 from meetme.core.problems import Location
 from meetme.devicework import Job, Outcome
 from meetme.generators.build.devices import build_models
@@ -24,7 +24,7 @@ from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import write_folder
 from meetme.record import intent_key
 from meetme.validators.config_lint import needs_lint
-from meetme.validators.engine import RULES, run_rules
+from meetme.validators.engine import RULES, UNUSED_WAIVER, apply_standards, run_rules
 from meetme.validators.rules.flow import flow_findings
 from meetme.validators.rules.limits import limit_findings
 from meetme.validators.rules.platform import has_gaps, platform_findings
@@ -80,21 +80,39 @@ def lint(
     fabrics = resolve_fabric(loaded)
     devices = sum(len(site.devices) for site in loaded.intent.sites.values())
     built: Callable[[], dict[str, DeviceModel]] = lambda: build_models(loaded, fabrics)  # noqa: E731
+
+    def design() -> list[Finding]:
+        # the standards profile and the waivers are applied once, to every finding of the
+        # run (design rules, model findings, config lint): a waiver covers a model finding
+        return run_rules(loaded, dict(fabrics), standards=False)
+
     if configs and devicework.workers_for(devices, jobs) > 1:
         # the rules in another process while the models are built here; the models are
         # used only when the rules find no error, as in the serial order
-        findings, built = devicework.beside(lambda: run_rules(loaded, dict(fabrics)), built)
+        findings, built = devicework.beside(design, built)
     else:
-        findings = run_rules(loaded, dict(fabrics))
-    result = LintResult(loaded, fabrics, findings, jobs=jobs, cache=cache)
+        findings = design()
+    result = LintResult(loaded, fabrics, _judged(loaded, findings), jobs=jobs, cache=cache)
     result.intent_dir, result.intent_key = Path(intent_dir), key
     if not configs:
         return result
-    if not result.errors:  # the gate `meetme render` uses: no model from bad intent
-        _lint_rendered(result, Path(intent_dir).parent / "rendered", templates, built)
+    # the gate `meetme render` uses: no model from bad intent. A waiver the design rules
+    # leave unused may cover a model finding: the run's last judgement says whether it does.
+    if not [f for f in result.errors if f.rule != UNUSED_WAIVER]:
+        found = _lint_rendered(result, Path(intent_dir).parent / "rendered", templates, built)
     else:
-        _lint_models_of_bad_intent(result, built)
+        found = _lint_models_of_bad_intent(result, built)
+    result.findings = _judged(loaded, [*findings, *found])
     return result
+
+
+def _judged(loaded: LoadedIntent, findings: list[Finding]) -> list[Finding]:
+    """The findings at the standards profile's severities, waived where a waiver covers
+    them, with the waivers' own findings (WAIVER-*), in report order."""
+    return sorted(
+        apply_standards(findings, loaded),
+        key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message),
+    )
 
 
 def _model_findings(result: LintResult, models: dict[str, DeviceModel]) -> list[Finding]:
@@ -110,7 +128,7 @@ def _model_findings(result: LintResult, models: dict[str, DeviceModel]) -> list[
 
 def _lint_models_of_bad_intent(
     result: LintResult, built: Callable[[], dict[str, DeviceModel]]
-) -> None:
+) -> list[Finding]:
     """The model findings of an intent the design rules refuse, so that one run reports all
     its problems (moving a border to another platform otherwise takes a lint round for its
     design errors, then one for what the platform cannot print). Nothing is rendered and
@@ -118,17 +136,9 @@ def _lint_models_of_bad_intent(
     the builders take for granted (an address pool too small, a broken reference between
     rules): then the design errors alone are reported, as they would be without this step."""
     try:
-        models = built()
-        found = _model_findings(result, models)
+        return _model_findings(result, built())
     except Exception:  # the design errors above already say what to fix
-        return
-    result.findings = _sorted([*result.findings, *found])
-
-
-def _sorted(findings: list[Finding]) -> list[Finding]:
-    return sorted(
-        findings, key=lambda f: (f.location, SEVERITY_ORDER[f.severity], f.rule, f.message)
-    )
+        return []
 
 
 def _lint_rendered(
@@ -136,22 +146,22 @@ def _lint_rendered(
     out_dir: Path,
     templates: Path | None,
     built: Callable[[], dict[str, DeviceModel]],
-) -> None:
+) -> list[Finding]:
+    """The model findings of a clean design, then the config lint (CFG-*) of every device
+    rendered in memory: their findings, unjudged."""
     models = built()
     result.models = models
-    gaps = _model_findings(result, models)  # before any render
+    found = _model_findings(result, models)  # before any render
     # only what the lint reads and can render
     linted = [m for m in models.values() if needs_lint(m) and not has_gaps(m)]
     jobs = [Job(m, display_path(out_dir / output_name(m)), lint=True) for m in linted]
-    overrides = result.loaded.intent.standards.severity
-    found: list[Finding] = []
     for job, outcome in zip(jobs, _outcomes(result, jobs, templates), strict=True):
         if outcome.error is not None:
             result.render_errors.append(RenderError(outcome.error))
             continue
         result.rendered[job.model.hostname] = outcome.files
-        found += _cfg_findings(job, outcome, overrides)
-    result.findings = _sorted([*result.findings, *gaps, *found])
+        found += _cfg_findings(job, outcome)
+    return found
 
 
 def _outcomes(result: LintResult, jobs: list[Job], templates: Path | None) -> list[Outcome]:
@@ -176,13 +186,11 @@ def _outcomes(result: LintResult, jobs: list[Job], templates: Path | None) -> li
     return outcomes
 
 
-def _cfg_findings(job: Job, outcome: Outcome, overrides: dict[str, Severity]) -> list[Finding]:
-    """The CFG-* findings of one device's hits, at the standards profile's severities."""
+def _cfg_findings(job: Job, outcome: Outcome) -> list[Finding]:
+    """The CFG-* findings of one device's hits."""
     path = f"sites.{job.model.site}.devices.{job.model.hostname}.config"
     return [
-        Finding(
-            rule, overrides.get(rule, RULES[rule].severity), message, Location(job.file, *at), path
-        )
+        Finding(rule, RULES[rule].severity, message, Location(job.file, *at), path)
         for rule, message, *at in outcome.hits
     ]
 

@@ -100,3 +100,30 @@ def test_a_model_the_design_errors_break_leaves_the_design_errors_alone(
     monkeypatch.setattr(pipeline, "build_models", broken)
     result = lint_repo(example)
     assert sorted({f.rule for f in result.errors}) == ["EVPN-018"]
+
+
+def test_a_waiver_covers_a_model_finding(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waivers and the standards profile judge every finding of the run, the model findings
+    too: a waived LIMIT-001 is reported as waived, its waiver is used (no WAIVER-002), and the
+    lint passes; a severity override turns it into a warning the same way."""
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    _limit(example, 29)
+    waivers = example / "intent/waivers.yaml"
+    waivers.write_text(
+        "waivers:\n"
+        "  - rule: LIMIT-001\n    object: sites.aus1.underlay.max_prefix\n"
+        "    reason: lab site, sessions cleared by hand\n    owner: netops-aus\n"
+        "    expires: 2026-06-30\n"
+    )
+    result = lint_repo(example)
+    assert [(f.rule, f.severity) for f in result.findings if f.rule == "LIMIT-001"] == [
+        ("LIMIT-001", "waived")
+    ]
+    assert [f.rule for f in result.findings if f.rule.startswith("WAIVER-")] == []
+    assert not result.errors
+    waivers.write_text("standards:\n  severity:\n    LIMIT-001: warning\n")
+    result = lint_repo(example)
+    assert [(f.rule, f.severity) for f in result.findings if f.rule == "LIMIT-001"] == [
+        ("LIMIT-001", "warning")
+    ]
+    assert not result.errors

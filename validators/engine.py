@@ -58,6 +58,7 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {}
+UNUSED_WAIVER = "WAIVER-002"
 
 
 def rule(
@@ -185,7 +186,7 @@ def apply_standards(
         elif index not in used:
             reported.append(
                 meta(
-                    "WAIVER-002",
+                    UNUSED_WAIVER,
                     f"{what} matches no finding: remove it (the finding is fixed) or correct "
                     "its object (`meetme lint --format json` prints each finding's path)",
                     ("waivers", index),
@@ -224,7 +225,7 @@ rule(
     WAIVER_SOURCE,
 )(_checked_by_engine)
 rule(
-    "WAIVER-002",
+    UNUSED_WAIVER,
     "error",
     "Every waiver matches a finding",
     "A waiver that matches nothing is either left over from a fixed problem or names the wrong "
