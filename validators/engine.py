@@ -210,8 +210,10 @@ def all_rules() -> list[Rule]:
     return [RULES[k] for k in sorted(RULES)]
 
 
-def _checked_by_engine(ctx: SiteContext) -> Iterator[Hit]:
-    """Waiver rules look at the whole intent and every finding: `run_rules` reports them."""
+def reported_elsewhere(_ctx: SiteContext) -> Iterator[Hit]:
+    """The per-site check of a rule reported from elsewhere: the pipeline's model checks
+    (FLOW, LIMIT …) and config lint (CFG), or this engine's waiver judgement (WAIVER-*), which
+    reads every finding."""
     return iter(())
 
 
@@ -223,7 +225,7 @@ rule(
     "A waiver records an accepted exception for a limited time; once it expires the exception "
     "must be decided again, not kept by inertia. The findings it covered are reported again.",
     WAIVER_SOURCE,
-)(_checked_by_engine)
+)(reported_elsewhere)
 rule(
     UNUSED_WAIVER,
     "error",
@@ -231,11 +233,11 @@ rule(
     "A waiver that matches nothing is either left over from a fixed problem or names the wrong "
     "object, and would silently waive a future finding it was never meant for.",
     WAIVER_SOURCE,
-)(_checked_by_engine)
+)(reported_elsewhere)
 rule(
     "WAIVER-003",
     "error",
     "Waivers and severity overrides name known rules",
     "A misspelt or retired rule id waives or overrides nothing, while the team believes it does.",
     WAIVER_SOURCE,
-)(_checked_by_engine)
+)(reported_elsewhere)

@@ -27,7 +27,7 @@ blocks or tree.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -47,7 +47,7 @@ from meetme.validators.config_lint.sessions import (
     IMPORT_POLICY,
     PREFIX_LIMIT,
 )
-from meetme.validators.engine import RULES, Hit, SiteContext, rule
+from meetme.validators.engine import RULES, reported_elsewhere, rule
 
 from meetme.core.findings import Finding, Severity
 from meetme.core.problems import Location
@@ -73,11 +73,6 @@ class RenderedConfig:
 # --- the rules -------------------------------------------------------------------------------
 
 
-def _reads_rendered_text(ctx: SiteContext) -> Iterator[Hit]:
-    """Run by the pipeline over rendered configs (`lint_configs`), not per site by the engine."""
-    return iter(())
-
-
 rule(
     PREFIX_LIMIT,
     "error",
@@ -87,7 +82,7 @@ rule(
     "proves the rendered config says it, on the neighbour or through its peer group, "
     "neighbor-group, af-group or template, with the model's value.",
     SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     IMPORT_POLICY,
     "error",
@@ -97,7 +92,7 @@ rule(
     "accepts nothing on those that are. Checked on the rendered text, inheritance included, "
     "against the policy name in the device model.",
     SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     EXPORT_POLICY,
     "error",
@@ -106,7 +101,7 @@ rule(
     "RFC 8212 was written for. Checked on the rendered text, inheritance included, against "
     "the policy name in the device model.",
     SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     DEFINED,
     "error",
@@ -116,7 +111,7 @@ rule(
     "silently matches nothing (or everything) on others: the filter the intent asked for is "
     "not there.",
     SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     CONFIGURED,
     "error",
@@ -125,7 +120,7 @@ rule(
     "and will not get; one the lint cannot find cannot be proven to carry its limit and "
     "policies either.",
     SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 
 
 EVPN_SOURCE = (
@@ -143,7 +138,7 @@ rule(
     "V`) stays local to the leaf: its hosts cannot reach the same network on any other leaf, "
     "and nothing warns. Checked on the rendered text against the device model's VNI.",
     EVPN_SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     VRF_MAPPED,
     "error",
@@ -153,7 +148,7 @@ rule(
     "NVUE `vrf X evpn vni V`); a VRF without it black-holes every inter-leaf route of the "
     "tenant. Checked on the rendered text against the device model's L3VNI.",
     EVPN_SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     VRF_EXPORTED,
     "error",
@@ -164,7 +159,7 @@ rule(
     "itself; one that exports another route target is silently not imported by the other "
     "VTEPs (EVPN-004). Checked for each address family the VRF routes on the device.",
     EVPN_SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     EVPN_PEER_LIMIT,
     "error",
@@ -178,7 +173,7 @@ rule(
     "docs/standards.md#evpn-overlay-sessions and docs/standards.md#edge-001 (RFC 7454 section 8 "
     "https://www.rfc-editor.org/rfc/rfc7454); docs/syntax.md#eos-evpn, docs/syntax.md#nxos-evpn, "
     "docs/syntax.md#nvue-evpn; config lint",
-)(_reads_rendered_text)
+)(reported_elsewhere)
 
 
 HARDENING_SOURCE = (
@@ -198,7 +193,7 @@ rule(
     "management VRF up, IOS-XR `ssh server vrf` and `ssh server netconf vrf`, NX-OS `nxapi "
     "use-vrf`, NVUE `system ssh-server vrf` and `system api listening-address`.",
     HARDENING_SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 rule(
     EXTERNAL_URPF,
     "error",
@@ -209,7 +204,7 @@ rule(
     "on the rendered interface for each address family it carries (EOS and NX-OS `ip[v6] "
     "verify unicast source reachable-via any`, IOS-XR `ipv4|ipv6 verify ...`).",
     HARDENING_SOURCE,
-)(_reads_rendered_text)
+)(reported_elsewhere)
 
 
 # --- running them ----------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from meetme.generators.model import BgpNeighbor, DeviceModel
-from meetme.validators.engine import Hit, SiteContext, finding_at, rule
+from meetme.validators.engine import finding_at, reported_elsewhere, rule
 from meetme.validators.policy_eval import PolicyView
 
 from meetme.core.findings import Finding
@@ -23,11 +23,6 @@ from meetme.intent.loader import LoadedIntent
 
 UNDERLAY_LIMIT = "LIMIT-001"
 FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}
-
-
-def _from_models(_ctx: SiteContext) -> Iterator[Hit]:
-    """Reported from the device models by `limit_findings`, not from the intent."""
-    return iter(())
 
 
 rule(
@@ -39,7 +34,7 @@ rule(
     "family. `underlay.max_prefix` below that tears down every underlay session of the site "
     "the moment it converges, and with them every overlay session riding on the loopbacks.",
     "docs/standards.md#limit-001",
-)(_from_models)
+)(reported_elsewhere)  # from the device models: `limit_findings`
 
 
 @dataclass(frozen=True)
