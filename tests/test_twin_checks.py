@@ -199,7 +199,10 @@ def test_an_internet_none_vrf_must_have_no_default_and_others_keep_theirs(tmp_pa
     )
     twin = _twin("aus1", lint_repo(repo))
     assert "storage" not in twin.default_origins
-    assert twin.default_origins["gpu-a"] == ["aus1-br1", "aus1-br2"]
+    assert twin.default_origins["gpu-a"] == {
+        "ipv4": ["aus1-br1", "aus1-br2"],
+        "ipv6": ["aus1-br1", "aus1-br2"],
+    }
 
     right = Verifier(twin, _defaults(twin, storage_default=False))
     tenants = right.tenant_results() + right.north_south_results()
