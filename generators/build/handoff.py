@@ -3,9 +3,12 @@ to the Internet through the borders (docs/architecture.md#north-south).
 
 On every link between a handing-off border leaf and a border router, each handed-off VRF gets an
 802.1Q sub-interface on both ends, reusing the link's own /31 and /127 (the VRFs are separate
-routing contexts), and an eBGP session in the VRF per family the link carries. The border leaf
-advertises the VRF's northbound prefixes (their subnets, never host routes) and, when the VRF
-has Internet access, accepts only a default route; the border router accepts only those prefixes.
+routing contexts), and an eBGP session in the VRF per family the link carries and the VRF has
+something to carry in: prefixes to send north, or a default route to send south (`internet:
+default` in a family the VRF routes; `carried_families`). A VRF carrying nothing in either family
+gets nothing (HANDOFF-012 warns). The border leaf advertises the VRF's northbound prefixes
+(their subnets, never host routes) and, when the VRF has Internet access, accepts only a default
+route; the border router accepts only those prefixes.
 
 Internet access (`internet: default`) is route leaking on the border: the tenant VRF imports
 the default route from the Internet table (the default VRF), where it exists only while a
