@@ -544,7 +544,8 @@ class PlainVrf(Model):
 
     name: str
     rd: str
-    # the families the VRF routes here: IPv4 (its sub-interfaces), and its sessions' families
+    # the families the VRF routes here in BGP: its handoff sessions' families (its
+    # sub-interfaces keep their IPv4 link addresses in any case)
     address_families: tuple[Afi, ...] = ("ipv4",)
     # ECMP in the VRF (see EvpnVrf): the handoff reaches the border over several border
     # leaves, each with its own ASN

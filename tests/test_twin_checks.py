@@ -199,7 +199,10 @@ def test_an_internet_none_vrf_must_have_no_default_and_others_keep_theirs(tmp_pa
     )
     twin = _twin("aus1", lint_repo(repo))
     assert "storage" not in twin.default_origins
-    assert twin.default_origins["gpu-a"] == ["aus1-br1", "aus1-br2"]
+    assert twin.default_origins["gpu-a"] == {
+        "ipv4": ["aus1-br1", "aus1-br2"],
+        "ipv6": ["aus1-br1", "aus1-br2"],
+    }
 
     right = Verifier(twin, _defaults(twin, storage_default=False))
     tenants = right.tenant_results() + right.north_south_results()
@@ -223,6 +226,37 @@ def test_an_internet_none_vrf_must_have_no_default_and_others_keep_theirs(tmp_pa
             "it (internet: none)" in bad
         )
     assert all("VRF storage" in m for m in bad)
+
+
+def test_an_ipv6_only_vrf_is_expected_to_hold_an_ipv6_default_only(tmp_path: Path) -> None:
+    """An IPv6-only `internet: default` VRF gets no IPv4 handoff and no IPv4 leak: the checks
+    expect ::/0 in it, and never 0.0.0.0/0."""
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    tenants, handoff = repo / "intent/aus1/tenants.yaml", repo / "intent/aus1/attachments.yaml"
+    replace_in(tenants, "gateway_v4: 10.51.1.1/24", 'gateway_v6: "2001:db8:51:1::1/64"')
+    replace_in(tenants, "gateway_v4: 10.51.2.1/24", 'gateway_v6: "2001:db8:51:2::1/64"')
+    replace_in(handoff, "export_north: [10.51.0.0/16]", 'export_north: ["2001:db8:51::/48"]')
+    twin = _twin("aus1", lint_repo(repo))
+    assert twin.default_origins["gpu-a-mgmt"] == {"ipv6": ["aus1-br1", "aus1-br2"]}
+
+    verifier = Verifier(twin, _defaults(twin, storage_default=True))
+    results = verifier.tenant_results() + verifier.north_south_results()
+    assert all(r.ok for r in results), [r.message for r in results if not r.ok]
+    mgmt = {(r.check, r.subject) for r in results if r.subject.startswith("VRF gpu-a-mgmt ")}
+    assert {subject for _, subject in mgmt} == {"VRF gpu-a-mgmt ::/0"}
+    assert {check for check, _ in mgmt} == {"tenant-vrfs", "north-south"}
+    assert "aus1-bl1: VRF gpu-a-mgmt has the default route (ipv6) from aus1-br1, aus1-br2" in {
+        r.message for r in results
+    }
+
+    # a leaf that routed IPv4 in the VRF would be told why no IPv4 default is expected there
+    twin.tenant_vrfs = [("aus1-lf1", "gpu-a-mgmt", ("ipv4", "ipv6"))]
+    wrong = Verifier(twin, _defaults(twin, storage_default=True)).tenant_results()
+    assert [r.message for r in wrong if not r.ok] == [
+        "aus1-lf1: VRF gpu-a-mgmt has a default route (ipv4), though no router puts one into "
+        "it (its handoff carries no ipv4 default)"
+    ]
 
 
 def test_every_host_pings_its_gateways_and_border_leaves_the_single_network_vrf_too(

@@ -3,9 +3,12 @@ to the Internet through the borders (docs/architecture.md#north-south).
 
 On every link between a handing-off border leaf and a border router, each handed-off VRF gets an
 802.1Q sub-interface on both ends, reusing the link's own /31 and /127 (the VRFs are separate
-routing contexts), and an eBGP session in the VRF per family the link carries. The border leaf
-advertises the VRF's northbound prefixes (their subnets, never host routes) and, when the VRF
-has Internet access, accepts only a default route; the border router accepts only those prefixes.
+routing contexts), and an eBGP session in the VRF per family the link carries and the VRF has
+something to carry in: prefixes to send north, or a default route to send south (`internet:
+default` in a family the VRF routes; `carried_families`). A VRF carrying nothing in either family
+gets nothing (HANDOFF-012 warns). The border leaf advertises the VRF's northbound prefixes
+(their subnets, never host routes) and, when the VRF has Internet access, accepts only a default
+route; the border router accepts only those prefixes.
 
 Internet access (`internet: default`) is route leaking on the border: the tenant VRF imports
 the default route from the Internet table (the default VRF), where it exists only while a
@@ -44,6 +47,7 @@ NORTH_MAX_LENGTH: dict[str, int] = {"ipv4": 24, "ipv6": 64}
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
 FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}
+AFIS: tuple[Afi, ...] = ("ipv4", "ipv6")
 # minutes before a handoff session torn down by its prefix limit is retried: a tenant that
 # over-announces recovers by itself once fixed, and a flapping one is held down meanwhile
 MAX_PREFIX_RESTART = 5
@@ -91,13 +95,25 @@ def _entries(prefixes: list[str], afi: str) -> list[PrefixListEntry]:
     ]
 
 
-def _vrf_has(site: Site, vrf_name: str, afi: str) -> bool:
+def vrf_routes(site: Site, vrf_name: str, afi: str) -> bool:
     """Whether any network of the VRF has a gateway in this family."""
     return any(
         (network.gateway_v6 if afi == "ipv6" else network.gateway_v4) is not None
         for tenant in site.tenants.values()
         for network in tenant.networks.values()
         if network.vrf == vrf_name
+    )
+
+
+def carried_families(site: Site, vrf_name: str, vrf: HandoffVrf) -> tuple[Afi, ...]:
+    """The families the VRF's handoff carries something in: prefixes to send north in it, or
+    a default route to send south (`internet: default` in a family the VRF routes). Only these
+    get handoff sessions, policies and leaks; a VRF with none hands off nothing (HANDOFF-012)."""
+    internet = vrf.internet == "default"
+    return tuple(
+        afi
+        for afi in AFIS
+        if north_prefixes(vrf, afi) or (internet and vrf_routes(site, vrf_name, afi))
     )
 
 
@@ -158,11 +174,11 @@ def handoff_of(
         leaks: list[VrfLeak] = []
         # (family, default-route list, public-prefix list) of each family the VRF leaks in
         leak_lists: list[tuple[Afi, str, str | None]] = []
-        for afi in ("ipv4", "ipv6"):
+        carried = carried_families(site, vrf_name, vrf)
+        if not carried:
+            continue  # nothing north, no way out: HANDOFF-012, no idle sessions
+        for afi in carried:
             north = north_prefixes(vrf, afi)
-            # IPv6 rides the links' /127s where the VRF routes IPv6 at all
-            if afi == "ipv6" and not (north or _vrf_has(site, vrf_name, afi)):
-                continue
             sfx = SUFFIX[afi]
             north_list = prefix_list(f"PL-HANDOFF-{tag}-NORTH-{sfx}", afi, north)
             default = (
@@ -259,8 +275,9 @@ def handoff_of(
                 PlainVrf(
                     name=vrf_name,
                     rd=f"{router_id}:{vrf.vlan}",
-                    # IPv4 always: its sub-interfaces carry IPv4 addresses
-                    address_families=families(["ipv4", *(n.afi for n in sessions)]),
+                    # the families its sessions carry (IPv6 rides the links' /127s); the
+                    # IPv4 link addresses of its sub-interfaces need no IPv4 BGP family
+                    address_families=families(n.afi for n in sessions),
                     # the VRF's prefixes arrive from every border leaf of the handoff, each
                     # with its own ASN: ECMP across them needs the AS-path relax
                     maximum_paths=site.underlay.ecmp,

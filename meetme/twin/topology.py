@@ -113,9 +113,10 @@ class Twin:
     declared: list[Declared] = field(default_factory=list)
     router_ids: dict[str, str] = field(default_factory=dict)  # device -> loopback address
     uplinks: dict[str, int] = field(default_factory=dict)  # leaf -> its IPv4 underlay sessions
-    # VRF -> the devices that put a default route into it: a leak from their Internet table
-    # (`import_from_default`) or a `default_originate` session
-    default_origins: dict[str, list[str]] = field(default_factory=dict)
+    # VRF -> family -> the devices that put a default route of that family into it: a leak
+    # from their Internet table (`import_from_default`) or a `default_originate` session; only
+    # in the families the VRF's handoff carries (an IPv6-only VRF gets no IPv4 default)
+    default_origins: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     vrf_exits: dict[str, list[str]] = field(default_factory=dict)  # VRF -> its border leaves
     # device -> (VRF, address/length) of its own links in tenant VRFs (a handoff or cloud
     # sub-interface's): their subnets a leaf's VRF loses with the device, by design (`verify`'s
@@ -162,7 +163,10 @@ class Twin:
         twin.declared = [Declared(**d) for d in raw["declared"]]
         twin.router_ids = dict(raw["router_ids"])
         twin.uplinks = dict(raw["uplinks"])
-        twin.default_origins = {k: list(v) for k, v in raw["default_origins"].items()}
+        twin.default_origins = {
+            vrf: {afi: list(devices) for afi, devices in by_afi.items()}
+            for vrf, by_afi in raw["default_origins"].items()
+        }
         twin.vrf_exits = {k: list(v) for k, v in raw["vrf_exits"].items()}
         twin.vrf_addresses = {k: [(v, a) for v, a in x] for k, x in raw["vrf_addresses"].items()}
         twin.bfd = bool(raw["bfd"])
@@ -255,10 +259,10 @@ def plan(
         if model.role == "border_leaf":
             for vrf in vrf_names(model):
                 twin.vrf_exits.setdefault(vrf, []).append(name)
-        origins = {n.vrf for n in model.bgp.neighbors if n.default_originate and n.vrf}
-        origins |= {v.name for v in model.vrfs if any(x.import_from_default for x in v.leaks)}
-        for vrf in sorted(origins):
-            twin.default_origins.setdefault(vrf, []).append(name)
+        origins = {(n.vrf, n.afi) for n in model.bgp.neighbors if n.default_originate and n.vrf}
+        origins |= {(v.name, x.afi) for v in model.vrfs for x in v.leaks if x.import_from_default}
+        for vrf, afi in sorted(origins):
+            twin.default_origins.setdefault(vrf, {}).setdefault(afi, []).append(name)
         if _public(model):
             twin.public[name] = _public(model)
         twin.vrf_addresses[name] = _vrf_addresses(model)

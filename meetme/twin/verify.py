@@ -381,16 +381,19 @@ class Verifier:
         return {p: [e for e in entries if e.get("selected")] for p, entries in raw.items()}
 
     def tenant_results(self) -> list[Result]:
-        """Each leaf's tenant VRF has the default route (in each of its families) where the
-        model puts one into the VRF, and none where it does not (`internet: none`), and each
-        cloud's route it serves."""
+        """Each leaf's tenant VRF has the default route, in each of its families, where the
+        model puts one of that family into the VRF, and none where it does not (`internet:
+        none`, or a family the VRF's handoff does not carry), and each cloud's route it
+        serves."""
         results = []
         clouds = self.cloud_routes()
         for leaf, vrf, families in self.twin.tenant_vrfs:
             for afi in families:
                 routes = self._vrf_routes(leaf, vrf, afi)
-                if not self.twin.default_origins.get(vrf):
-                    results.append(_no_default("tenant-vrfs", leaf, vrf, afi, routes))
+                origins = self.twin.default_origins.get(vrf, {})
+                if not origins.get(afi):
+                    other = bool(origins)
+                    results.append(_no_default("tenant-vrfs", leaf, vrf, afi, routes, other))
                     wanted = []
                 else:
                     wanted = [(_DEFAULT[afi], f"the default route ({afi})")]
@@ -424,14 +427,15 @@ class Verifier:
     def north_south_results(self) -> list[Result]:
         """Each border leaf's handoff VRF has the default route from every border that puts
         one into the VRF (leaks it from its Internet table), in every family of the handoff;
-        one no border puts one into (`internet: none`) has none."""
+        one no border puts one of the family into (`internet: none`) has none."""
         results = []
         for (leaf, vrf, afi), peers in sorted(self._handoff_peers().items()):
-            origins = self.twin.default_origins.get(vrf, [])
-            borders = [b for b in self._role("border") if b in origins]
+            origins = self.twin.default_origins.get(vrf, {})
+            borders = [b for b in self._role("border") if b in origins.get(afi, [])]
             table = _table(self.query, self.ns[leaf], afi, vrf)
             if not borders:
-                results.append(_no_default("north-south", leaf, vrf, afi, table))
+                other = bool(origins)
+                results.append(_no_default("north-south", leaf, vrf, afi, table, other))
                 continue
             paths = table.get(_DEFAULT[afi], [])
             via = sorted({peers[p["peerId"]] for p in paths if p.get("peerId") in peers})
@@ -1001,19 +1005,23 @@ class Srv6Verifier:
 _DEFAULT = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 
 
-def _no_default(check: str, device: str, vrf: str, afi: str, routes: dict[str, Any]) -> Result:
-    """A VRF no router of the model puts a default route into (its handoff's `internet:
-    none`: no border leaks one from its Internet table, no session originates one) has none:
-    a default there is a way out the design does not give it."""
+def _no_default(
+    check: str, device: str, vrf: str, afi: str, routes: dict[str, Any], other: bool = False
+) -> Result:
+    """A VRF no router of the model puts a default route of the family into (its handoff's
+    `internet: none`: no border leaks one from its Internet table, no session originates one;
+    or, `other`, it gets one in the other family only: its handoff carries none in this one)
+    has none: a default there is a way out the design does not give it."""
     ok = not routes.get(_DEFAULT[afi])
     why = "as" if ok else "though"
+    reason = f"its handoff carries no {afi} default" if other else "internet: none"
     return Result(
         check,
         ok,
         device,
         f"VRF {vrf} {_DEFAULT[afi]}",
         f"{device}: VRF {vrf} has {'no' if ok else 'a'} default route ({afi}), {why} no "
-        "router puts one into it (internet: none)",
+        f"router puts one into it ({reason})",
     )
 
 

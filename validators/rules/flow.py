@@ -13,6 +13,7 @@ import ipaddress
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
@@ -69,7 +70,8 @@ rule(
     DEFAULT_REACHES_TENANTS,
     "error",
     "A tenant VRF with Internet access gets the default route from every border",
-    "`internet: default` promises each leaf of the VRF a default route through the borders. "
+    "`internet: default` promises each leaf of the VRF a default route through the borders, "
+    "in each family the VRF routes (a network of it has a gateway in the family). "
     "It exists only where a border's Internet table has one (a transit, or the other border "
     "over the pair's iBGP, whose import policy admits it), the border leaks it into the VRF, "
     "and the handoff policies on both ends pass it; the border leaves then carry it to every "
@@ -158,7 +160,8 @@ def _defaults(
     loaded: LoadedIntent, site_name: str, models: Mapping[str, DeviceModel]
 ) -> Iterator[tuple[str, Path_]]:
     """Follow each Internet-facing handoff VRF's default route from the borders' Internet
-    tables to the border leaves, per family; report the first hop where it stops."""
+    tables to the border leaves, in each family the VRF routes; report the first hop where it
+    stops."""
     site = loaded.intent.sites[site_name]
     if site.handoff is None:
         return
@@ -166,7 +169,9 @@ def _defaults(
         if vrf.internet != "default":
             continue
         path: Path_ = ("sites", site_name, "handoff", "vrfs", vrf_name, "internet")
-        for afi in ("ipv4", "ipv6"):
+        # a default route is promised only in a family the VRF routes (an IPv6-only VRF has
+        # no IPv4 handoff, generators/build/handoff.py carried_families)
+        for afi in (a for a in AFIS if vrf_routes(site, vrf_name, a)):
             # the border leaves' sessions of this VRF and family, grouped by border
             by_border: dict[str, list[tuple[DeviceModel, BgpNeighbor]]] = {}
             for leaf in site.handoff.border_leaves:

@@ -13,7 +13,7 @@ import ipaddress
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from meetme.generators.build.handoff import NORTH_MAX_LENGTH
+from meetme.generators.build.handoff import NORTH_MAX_LENGTH, carried_families
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.overlay import (
     CARRIER_VLAN_PLATFORMS,
@@ -446,4 +446,28 @@ def public_needs_internet(ctx: SiteContext) -> Iterator[Hit]:
                 f"handoff VRF {item.name} has public prefixes but `internet: none`: they would "
                 "stop at the border; set `internet: default` or remove `public`",
                 (*item.wanted.path, "public"),
+            )
+
+
+@rule(
+    "HANDOFF-012",
+    "warning",
+    "A handed-off VRF carries something in some family",
+    "A handoff session in a family carries the VRF's prefixes north or the default route south "
+    "(`internet: default`, in a family the VRF routes): a VRF with nothing to export north in "
+    "either family and no Internet access would get sub-interfaces and sessions on every "
+    "handoff link that exchange nothing, so none are rendered for it; the handoff of such a "
+    "VRF is a design that does nothing, a forgotten export_north or internet setting.",
+    "docs/standards.md#handoff-012; generators/build/handoff.py",
+)
+def handed_vrfs_carry_something(ctx: SiteContext) -> Iterator[Hit]:
+    for item in _handed(ctx):
+        if not carried_families(ctx.site, item.name, item.wanted):
+            yield Hit(
+                f"handoff VRF {item.name} of site {ctx.name} has nothing to hand off: no "
+                "export_north or public prefix to send north and `internet: none`, so its "
+                "sessions would exchange nothing in either family and none are rendered; "
+                "export the VRF's subnets north, set `internet: default`, or remove it from "
+                "the handoff",
+                item.wanted.path,
             )
