@@ -17,7 +17,7 @@ from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
-from meetme.validators.engine import Hit, SiteContext, finding_at, rule
+from meetme.validators.engine import finding_at, reported_elsewhere, rule
 from meetme.validators.policy_eval import Route, Verdict, evaluate
 
 from meetme.core import addresses
@@ -38,11 +38,6 @@ DEFAULT_VRF = "default"
 Path_ = tuple[str | int, ...]
 
 
-def _from_models(_ctx: SiteContext) -> Iterator[Hit]:
-    """Reported from the device models by `flow_findings`, not from the intent."""
-    return iter(())
-
-
 rule(
     EXPORT_ORIGINATED,
     "error",
@@ -54,7 +49,7 @@ rule(
     "leaves, and the lint of the intent alone cannot see it. A private cloud attachment without "
     "`vrf:` sits in the default VRF, the underlay, where no tenant prefix lives.",
     "docs/standards.md#flow-001",
-)(_from_models)
+)(reported_elsewhere)
 rule(
     SESSION_VRF_EXISTS,
     "error",
@@ -63,7 +58,7 @@ rule(
     "the platform rejects it or it never comes up. A tenant VRF that cannot be placed on the "
     "device (no L3VNI: it routes only where its networks are) leaves the session stranded.",
     "docs/standards.md#flow-002",
-)(_from_models)
+)(reported_elsewhere)
 
 
 rule(
@@ -79,7 +74,7 @@ rule(
     "the tenant one border short of a way out, or with none, while lint of the intent alone "
     "looks clean.",
     "docs/standards.md#flow-003",
-)(_from_models)
+)(reported_elsewhere)
 rule(
     EXPORTS_EXACT,
     "error",
@@ -89,7 +84,7 @@ rule(
     "loopbacks, a tenant's public more specifics — must stop at it. One that passes leaks "
     "tenant space to a cloud or de-aggregates us on the Internet (RFC 7454 section 6.2).",
     "docs/standards.md#flow-004",
-)(_from_models)
+)(reported_elsewhere)
 rule(
     RPKI_REACHABLE,
     "error",
@@ -100,7 +95,7 @@ rule(
     "space, so without one every route stays 'not found' and the `invalid` drop never fires, "
     "silently.",
     "docs/standards.md#flow-005",
-)(_from_models)
+)(reported_elsewhere)
 
 rule(
     CLOUD_ROUTES_REACH,
@@ -111,7 +106,7 @@ rule(
     "import policy on the border leaf, and the border leaf's VRF must share its route target "
     "with every leaf of the VRF, or the route stops at the border leaf.",
     "docs/standards.md#flow-006",
-)(_from_models)
+)(reported_elsewhere)
 
 
 @dataclass(frozen=True)
