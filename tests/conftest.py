@@ -35,6 +35,17 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
     path.write_text(text.replace(old, new, count))
 
 
+def no_transit_sends_a_default(repo: Path) -> None:
+    """aus1's transits send no default route (`accept_default: false` on both)."""
+    peering = repo / "intent/aus1/peering.yaml"
+    replace_in(
+        peering,
+        "accept_default: true             # full table plus a default: the tenant VRFs' way out",
+        "accept_default: false",
+    )
+    replace_in(peering, "accept_default: true", "accept_default: false")
+
+
 def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
     """1-based line number of the n-th line containing `needle`."""
     seen = 0

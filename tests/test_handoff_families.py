@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import findings_of, line_of, lint_repo, replace_in
+from conftest import findings_of, line_of, lint_repo, no_transit_sends_a_default, replace_in
 from meetme.generators.model import DeviceModel
 from test_eos_border_handoff import _borders_to_nxos
 from test_platform_matrix import _borders_to_eos
@@ -248,12 +248,7 @@ def test_flow003_follows_an_ipv6_only_vrf_in_ipv6_only(example: Path) -> None:
     """No transit sends a default: the IPv6-only VRF misses ::/0, and is not told about an
     IPv4 default it was never promised."""
     _v6_only_mgmt(example)
-    replace_in(
-        example / PEERING,
-        "accept_default: true             # full table plus a default: the tenant VRFs' way out",
-        "accept_default: false",
-    )
-    replace_in(example / PEERING, "accept_default: true", "accept_default: false")
+    no_transit_sends_a_default(example)
     line = line_of(example / HANDOFF, "gpu-a-mgmt: {vlan: 3102")
     found = [f for f in findings_of(lint_repo(example), "FLOW-003") if "VRF gpu-a-mgmt" in f]
     assert found == [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from ciscoconfparse2 import CiscoConfParse
-from conftest import findings_of, line_of, lint_repo, replace_in
+from conftest import findings_of, line_of, lint_repo, no_transit_sends_a_default, replace_in
 from meetme.validators.policy_eval import Route, evaluate
 from typer.testing import CliRunner
 
@@ -138,12 +138,7 @@ def test_a_vrf_without_internet_accepts_nothing_from_the_border(example: Path) -
 
 def test_variant_no_transit_sends_a_default_is_flow003_per_border(example: Path) -> None:
     """A tenant VRF with Internet access on a border pair whose transits send no default."""
-    replace_in(
-        example / PEERING,
-        "accept_default: true             # full table plus a default: the tenant VRFs' way out",
-        "accept_default: false",
-    )
-    replace_in(example / PEERING, "accept_default: true", "accept_default: false")
+    no_transit_sends_a_default(example)
     line = line_of(example / HANDOFF, "storage: {vlan: 3110")
     found = [f for f in findings_of(lint_repo(example), "FLOW-003") if "VRF storage" in f]
     assert found == [
