@@ -258,3 +258,18 @@ def test_flow003_follows_an_ipv6_only_vrf_in_ipv6_only(example: Path) -> None:
         "a transit that sends one, or set `internet: none`"
         for border in BORDERS
     ]
+
+
+def test_flow003_a_vrf_routing_ipv6_over_ipv4_only_handoff_links(example: Path) -> None:
+    """Without pools.p2p_v6 the handoff links carry IPv4 only: gpu-a (dual-stack, internet:
+    default, its IPv6 public prefix removed so HANDOFF-006 has nothing to say) gets no IPv6
+    session, so its IPv6 hosts have no default route. It linted clean. IPv4 stays quiet, and so
+    do gpu-a-mgmt and storage, which route IPv4 only."""
+    replace_in(example / "intent/aus1/site.yaml", "      p2p_v6: 2001:db8:0:1000::/52\n", "")
+    replace_in(example / HANDOFF, ', "2001:db8:4000:50::/64"]', "]")
+    line = line_of(example / HANDOFF, "gpu-a:   {vlan: 3101")
+    assert findings_of(lint_repo(example), "FLOW-003") == [
+        f"{HANDOFF}:{line}: VRF gpu-a: it routes IPv6, but no border leaf of the handoff has an "
+        "IPv6 session in it, so no default route (::/0) reaches it: give the handoff links IPv6 "
+        "addresses (pools.p2p_v6) or drop the VRF's IPv6 gateways"
+    ]

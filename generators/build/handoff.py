@@ -39,6 +39,7 @@ from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.fabric import SiteFabric
 
+from meetme.core.addresses import FAMILY
 from meetme.intent.schema import Device, Intent, Site
 from meetme.intent.schema_handoff import HandoffVrf
 
@@ -46,7 +47,6 @@ from meetme.intent.schema_handoff import HandoffVrf
 NORTH_MAX_LENGTH: dict[str, int] = {"ipv4": 24, "ipv6": 64}
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
-FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}
 AFIS: tuple[Afi, ...] = ("ipv4", "ipv6")
 # minutes before a handoff session torn down by its prefix limit is retried: a tenant that
 # over-announces recovers by itself once fixed, and a flapping one is held down meanwhile

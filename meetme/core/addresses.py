@@ -15,6 +15,7 @@ from functools import lru_cache
 Interface = ipaddress.IPv4Interface | ipaddress.IPv6Interface
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}  # an address family as messages and configs name it
 
 # Bounded so a long-lived process (a test session) does not keep every address it ever saw;
 # a 4,160-device site parses about 70,000 distinct strings.

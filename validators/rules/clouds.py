@@ -14,8 +14,9 @@ from typing import Any, get_args
 
 from meetme.generators.resolve.allocate import device_asn
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
-from meetme.validators.rules.edge import AFI_LABEL, edge_of
+from meetme.validators.rules.edge import edge_of
 
+from meetme.core.addresses import FAMILY
 from meetme.core.numbering import is_private_asn
 from meetme.core.problems import listed
 from meetme.core.providers import providers
@@ -110,7 +111,7 @@ def aws_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
             for afi, count in _count_by_afi([str(p) for p in vif.advertise]).items():
                 if count > limit:
                     yield Hit(
-                        f"AWS VIF {name}/{vif_name} advertises {count} {AFI_LABEL[afi]} "
+                        f"AWS VIF {name}/{vif_name} advertises {count} {FAMILY[afi]} "
                         f"prefixes; a {vif.type} VIF accepts at most {limit} per address "
                         "family and AWS idles the session beyond that: aggregate them",
                         (*vif.path, "advertise"),
@@ -378,7 +379,7 @@ def azure_advertised_prefixes(ctx: SiteContext) -> Iterator[Hit]:
                     tier = " (Premium)" if kind == "private_premium" else ""
                     yield Hit(
                         f"Azure {name} peering {peering_name} advertises {count} "
-                        f"{AFI_LABEL[afi]} prefixes; {peering.type} peering{tier} accepts at "
+                        f"{FAMILY[afi]} prefixes; {peering.type} peering{tier} accepts at "
                         f"most {limit} and Microsoft drops the session beyond that: aggregate "
                         "them",
                         (*peering.path, "advertise"),

@@ -20,6 +20,7 @@ from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.addr import asn_uses
 from meetme.validators.rules.peers import peer_asns
 
+from meetme.core.addresses import FAMILY
 from meetme.core.numbering import is_private_asn, reserved_asn
 from meetme.core.problems import listed
 from meetme.core.providers import providers
@@ -31,7 +32,6 @@ KIND_LABEL = {
     "transit": "transit", "ix_rs": "IX route server", "ix_peer": "IX peer", "pni": "PNI",
     "aws": "AWS VIF", "azure": "Azure peering", "gcp": "Google attachment",
 }  # fmt: skip
-AFI_LABEL = {"ipv4": "IPv4", "ipv6": "IPv6"}
 INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
 AUTHENTICATED_KINDS = ("transit", "pni", "ix_peer")  # route servers: the IX decides
 DIRECT_KINDS = {"transits": "transit", "pnis": "PNI"}  # intent key: label
@@ -85,7 +85,7 @@ def max_prefix_on_every_session(ctx: SiteContext) -> Iterator[Hit]:
         else:
             advice = f"the peer's PeeringDB info_prefixes{afi[-1]} plus about 20 % headroom"
         yield Hit(
-            f"{label(first)} has {AFI_LABEL[afi]} sessions ({peers} on {devices}) but no "
+            f"{label(first)} has {FAMILY[afi]} sessions ({peers} on {devices}) but no "
             f"{field}: a leak from it would be accepted without limit; set {field} to "
             f"{advice}",
             source,

@@ -33,6 +33,7 @@ CLOUD_ROUTES_REACH = "FLOW-006"
 CLOUD_KINDS = ("aws", "azure", "gcp")
 INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
+P2P_POOL = {"ipv4": "p2p_v4", "ipv6": "p2p_v6"}  # the pools the handoff links are numbered from
 DEFAULT_VRF = "default"
 
 Path_ = tuple[str | int, ...]
@@ -174,6 +175,18 @@ def _defaults(
                 for n in model.bgp.in_vrf(vrf_name) if model else ():
                     if n.kind == "handoff" and n.afi == afi:
                         by_border.setdefault(n.peer_device, []).append((model, n))  # type: ignore[arg-type]
+            if not by_border:
+                family = addresses.FAMILY[afi]
+                yield (
+                    (
+                        f"VRF {vrf_name}: it routes {family}, but no border leaf of the handoff "
+                        f"has an {family} session in it, so no default route "
+                        f"({DEFAULT_ROUTE[afi]}) reaches it: give the handoff links {family} "
+                        f"addresses (pools.{P2P_POOL[afi]}) or drop the VRF's {family} gateways"
+                    ),
+                    path,
+                )
+                continue
             for border, sessions in sorted(by_border.items()):
                 if border not in models:
                     continue

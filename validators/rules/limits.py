@@ -18,11 +18,11 @@ from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.validators.engine import finding_at, reported_elsewhere, rule
 from meetme.validators.policy_eval import PolicyView
 
+from meetme.core.addresses import FAMILY
 from meetme.core.findings import Finding
 from meetme.intent.loader import LoadedIntent
 
 UNDERLAY_LIMIT = "LIMIT-001"
-FAMILY = {"ipv4": "IPv4", "ipv6": "IPv6"}
 
 
 rule(
