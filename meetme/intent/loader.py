@@ -11,6 +11,7 @@ import difflib
 import os
 import re
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -169,8 +170,8 @@ def load_intent(folder: Path) -> LoadedIntent:
     paths, refused = scan_intent(folder)
     problems = list(refused)
     sources, unreadable = _read_all(folder, paths, problems)
-    if unreadable or refused:  # the merged tree would lack a file: later checks would mislead
-        raise _error(problems)
+    if unreadable or refused:  # the merged tree lacks a file: only what holds without it
+        raise _error([*problems, *_without_a_file(sources)])
     if not sources:
         what = "only empty intent files" if paths else "no intent files (*.yaml or *.yml)"
         raise IntentError(
@@ -200,6 +201,34 @@ def load_intent(folder: Path) -> LoadedIntent:
         raise _error(problems)
     attach_paths(intent)
     return LoadedIntent(intent, positions, loaded_files, value_positions)
+
+
+# Schema errors that a value shows by itself, whatever another file holds: a key the schema
+# does not know, a value of the wrong type, a number or text out of its range, a choice not
+# offered. Not: a missing key, a collection too short, a cross-field check, a dangling name,
+# which the file that could not be read may well supply.
+_HOLDS_ALONE = ("extra_forbidden", "literal_error", "int_from_float", "string_pattern_mismatch",
+                "greater_than_equal", "less_than_equal", "greater_than", "less_than",
+                "string_too_short", "string_too_long")  # fmt: skip
+
+
+def _holds_alone(pydantic_type: str) -> bool:
+    return pydantic_type in _HOLDS_ALONE or pydantic_type.endswith(("_type", "_parsing"))
+
+
+def _without_a_file(sources: list[SourceFile]) -> list[Problem]:
+    """The problems of the files that were read when another could not be: keys written in two
+    files, and the schema errors each value shows by itself; so one run reports those too."""
+    problems: list[Problem] = []
+    if not sources or any(not isinstance(s.data, dict) for s in sources):
+        return problems
+    merged, positions, value_positions = _merge(sources, problems)
+    try:
+        Intent.model_validate(merged)
+    except ValidationError as exc:
+        files = [s.name for s in sources]
+        problems += _schema_problems(exc, merged, positions, value_positions, files, _holds_alone)
+    return problems
 
 
 def _read_all(
@@ -377,8 +406,10 @@ def _schema_problems(
     positions: Positions,
     value_positions: Positions,
     files: list[str],
+    kept: Callable[[str], bool] | None = None,
 ) -> list[Problem]:
-    errors = exc.errors(include_url=False)
+    """One problem per schema error (`kept`: only the errors of the pydantic types it keeps)."""
+    errors = [e for e in exc.errors(include_url=False) if kept is None or kept(str(e["type"]))]
     # a misspelt key also makes the right one 'missing': report the misspelling only
     suggested: set[Path_] = set()
     unknown: list[tuple[Path_, str]] = []
