@@ -127,3 +127,36 @@ def test_a_waiver_covers_a_model_finding(example: Path, monkeypatch: pytest.Monk
         ("LIMIT-001", "warning")
     ]
     assert not result.errors
+
+
+# --- LIMIT-002: the overlay's route limit -------------------------------------------------------
+# aus1's VTEPs by hand (intent/aus1/tenants.yaml: each network's racks, and the leaves of those
+# racks): lf1 and lf2 carry 10101-10104, 10111, 10112, 10211, 10212. Other VTEPs on each:
+# 10101 and 10102 lf2 only (1 each); 10103 and 10104 lf2, lf5, lf6 (3 each); 10111, 10112 and
+# 10212 lf2, lf3, lf4 (3 each); 10211 lf2-lf6 (5). lf1 imports 1+1+3+3+3+3+3+5 = 22 inclusive-
+# multicast routes before any host; lf2 the same, and ties go to the later name.
+
+TENANTS = "intent/aus1/tenants.yaml"
+EVPN_BLOCK = '      anycast_mac: "00:1c:73:00:00:99"  # one gateway MAC fabric-wide\n'
+
+
+def _max_routes(example: Path, value: int) -> int:
+    replace_in(example / TENANTS, EVPN_BLOCK, f"{EVPN_BLOCK}      max_routes: {value}\n")
+    return line_of(example / TENANTS, f"max_routes: {value}")
+
+
+@pytest.mark.parametrize("limit", [22, 23])
+def test_an_evpn_limit_that_holds_the_flood_lists_is_clean(example: Path, limit: int) -> None:
+    _max_routes(example, limit)
+    assert findings_of(lint_repo(example), "LIMIT-002") == []
+
+
+def test_one_route_short_tears_the_overlay_down(example: Path) -> None:
+    line = _max_routes(example, 21)
+    assert findings_of(lint_repo(example), "LIMIT-002") == [
+        f"{TENANTS}:{line}: site aus1: aus1-lf2 receives at least 22 EVPN routes over each "
+        "overlay session before any host is learned (an inclusive-multicast route from every "
+        "other VTEP for each L2VNI they share) but its sessions accept 21 (evpn.max_routes): "
+        "every such session exceeds its limit and is torn down; raise it to at least 22, with "
+        "room for the hosts' routes"
+    ]

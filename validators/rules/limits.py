@@ -1,4 +1,5 @@
-"""LIMIT-*: prefix limits against the routes a session is built to carry, on the built models.
+"""LIMIT-*: prefix and route limits against what a session is built to carry, on the built
+models.
 
 A limit below what a session carries in normal operation is an outage, not a safeguard: every
 such session exceeds it as soon as it comes up and is torn down (on IOS-XR without `restart`
@@ -23,6 +24,7 @@ from meetme.core.findings import Finding
 from meetme.intent.loader import LoadedIntent
 
 UNDERLAY_LIMIT = "LIMIT-001"
+EVPN_LIMIT = "LIMIT-002"
 
 
 rule(
@@ -34,6 +36,18 @@ rule(
     "family. `underlay.max_prefix` below that tears down every underlay session of the site "
     "the moment it converges, and with them every overlay session riding on the loopbacks.",
     "docs/standards.md#limit-001",
+)(reported_elsewhere)  # from the device models: `limit_findings`
+
+
+rule(
+    EVPN_LIMIT,
+    "error",
+    "Every EVPN session's route limit holds the routes the fabric sends before any host",
+    "Before a single host is learned, each VTEP receives an inclusive-multicast route (RFC "
+    "7432 section 11.1) from every other VTEP for every L2VNI the two share: the flood list "
+    "of each VNI. An overlay `max_routes` below that tears every EVPN session of the VTEP "
+    "down as the fabric converges, and host (MAC/IP) routes only add to the count.",
+    "docs/standards.md#limit-002",
 )(reported_elsewhere)  # from the device models: `limit_findings`
 
 
@@ -66,7 +80,40 @@ def limit_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[
             )
             where = ("sites", site, "underlay", "max_prefix")
             found.append(finding_at(loaded, UNDERLAY_LIMIT, message, where))
+        short = [n for n in _evpn_needs(mine) if n.routes > n.limit]
+        if short:
+            worst = max(short, key=lambda n: (n.routes, n.device))
+            message = (
+                f"site {site}: {worst.device} receives at least {worst.routes} EVPN routes over "
+                "each overlay session before any host is learned (an inclusive-multicast route "
+                "from every other VTEP for each L2VNI they share) but its sessions accept "
+                f"{worst.limit} (evpn.max_routes): every such session exceeds its limit and is "
+                f"torn down; raise it to at least {worst.routes}, with room for the hosts' routes"
+            )
+            found.append(
+                finding_at(loaded, EVPN_LIMIT, message, ("sites", site, "evpn", "max_routes"))
+            )
     return found
+
+
+def _evpn_needs(models: dict[str, DeviceModel]) -> Iterator[_Need]:
+    """Each VTEP with EVPN sessions: the inclusive-multicast routes it imports, one from every
+    other VTEP per L2VNI the two carry (the route target is the VNI's on every VTEP)."""
+    vnis = {
+        name: {vlan.vni for vlan in m.evpn.vlans}
+        for name, m in models.items()
+        if m.evpn is not None and m.evpn.vtep
+    }
+    carriers: dict[int, int] = {}  # VNI -> how many VTEPs carry it
+    for carried in vnis.values():
+        for vni in carried:
+            carriers[vni] = carriers.get(vni, 0) + 1
+    for name, carried in sorted(vnis.items()):
+        evpn = models[name].evpn
+        if evpn is None or not evpn.peers:
+            continue
+        routes = sum(carriers[vni] - 1 for vni in carried)
+        yield _Need(name, routes, min(p.max_routes for p in evpn.peers))
 
 
 def _needs(models: dict[str, DeviceModel], view: PolicyView, afi: str) -> Iterator[_Need]:
