@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from functools import lru_cache
+from typing import Literal, TypeVar
 
 from meetme.generators.model import (
     AsPathList,
@@ -24,6 +25,8 @@ from meetme.generators.model import (
 )
 
 from meetme.core import addresses
+
+_Named = TypeVar("_Named", PrefixList, AsPathList, CommunityList)
 
 
 @dataclass(frozen=True)
@@ -45,20 +48,26 @@ class Verdict:
 
 
 def prefix_list_permits(plist: PrefixList, prefix: str) -> bool:
-    route = addresses.network(prefix)
+    version, bits, length, longest = _span(prefix)
     for entry in plist.entries:
-        net = addresses.network(entry.prefix)
-        if route.version != net.version or not route.subnet_of(net):  # type: ignore[arg-type]
+        e_version, e_bits, e_length, _ = _span(entry.prefix)
+        # inside the entry's prefix: the same family, at least as long, the same leading bits
+        shift = longest - e_length
+        if version != e_version or length < e_length or bits >> shift != e_bits >> shift:
             continue
-        low = entry.ge if entry.ge is not None else net.prefixlen
-        high = (
-            entry.le
-            if entry.le is not None
-            else (route.max_prefixlen if entry.ge is not None else net.prefixlen)
-        )
-        if low <= route.prefixlen <= high:
+        low = entry.ge if entry.ge is not None else e_length
+        high = entry.le if entry.le is not None else (longest if entry.ge is not None else e_length)
+        if low <= length <= high:
             return entry.action == "permit"
     return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _span(prefix: str) -> tuple[int, int, int, int]:
+    """(IP version, network address as a number, prefix length, the family's longest length):
+    a prefix list's test in integer arithmetic, run for every route and entry of a site."""
+    net = addresses.network(prefix)
+    return net.version, int(net.network_address), net.prefixlen, net.max_prefixlen
 
 
 def as_path_list_permits(alist: AsPathList, as_path: tuple[int, ...]) -> bool:
@@ -74,49 +83,59 @@ def community_list_matches(clist: CommunityList, route: Route) -> bool:
 
 
 def evaluate(model: DeviceModel, route_map: str, route: Route) -> Verdict:
-    maps = {m.name: m for m in model.route_maps}
-    for entry in maps[route_map].entries:
-        if _matches(model, entry, route):
-            return Verdict(
-                accepted=entry.action == "permit",
-                clause=entry.seq,
-                description=entry.description or "",
-                local_preference=entry.set_local_preference,
-                large_communities=route.large_communities | set(entry.set_large_communities),
-            )
-    return Verdict(accepted=False, clause=None, description="no clause matched")
+    entry = deciding_clause(model, route_map, route)
+    if entry is None:
+        return Verdict(accepted=False, clause=None, description="no clause matched")
+    return Verdict(
+        accepted=entry.action == "permit",
+        clause=entry.seq,
+        description=entry.description or "",
+        local_preference=entry.set_local_preference,
+        large_communities=route.large_communities | set(entry.set_large_communities),
+    )
+
+
+def deciding_clause(model: DeviceModel, route_map: str, route: Route) -> RouteMapEntry | None:
+    """The first clause whose matches all hold; None: the route falls off the end."""
+    (rm,) = [m for m in model.route_maps if m.name == route_map]
+    return next((e for e in rm.entries if _matches(model, e, route)), None)
 
 
 def _matches(model: DeviceModel, entry: RouteMapEntry, route: Route) -> bool:
-    prefix_lists = {p.name: p for p in model.prefix_lists}
-    as_paths = {a.name: a for a in model.as_path_lists}
-    communities = {c.name: c for c in model.community_lists}
-    checks = []
-    if entry.match_prefix_list is not None:
-        checks.append(prefix_list_permits(prefix_lists[entry.match_prefix_list], route.prefix))
-    if entry.match_as_path is not None:
-        checks.append(as_path_list_permits(as_paths[entry.match_as_path], route.as_path))
-    if entry.match_community is not None:
-        checks.append(community_list_matches(communities[entry.match_community], route))
-    if entry.match_large_community is not None:
-        checks.append(community_list_matches(communities[entry.match_large_community], route))
-    if entry.match_rpki_invalid:
-        checks.append(route.rpki_invalid)
-    return all(checks)
+    """Whether every match of the clause holds (each list looked up by name where the clause
+    names one: a device's lists are many, a clause's few)."""
+    if entry.match_prefix_list is not None and not prefix_list_permits(
+        _named(model.prefix_lists, entry.match_prefix_list), route.prefix
+    ):
+        return False
+    if entry.match_as_path is not None and not as_path_list_permits(
+        _named(model.as_path_lists, entry.match_as_path), route.as_path
+    ):
+        return False
+    for name in (entry.match_community, entry.match_large_community):
+        if name is not None and not community_list_matches(
+            _named(model.community_lists, name), route
+        ):
+            return False
+    return not entry.match_rpki_invalid or route.rpki_invalid
+
+
+def _named(items: tuple[_Named, ...], name: str) -> _Named:
+    return next(item for item in items if item.name == name)
 
 
 class PolicyView:
     """What `propagate` reads of a set of models, read once: each device's sessions of a
-    family, and route-map verdicts shared by the devices whose policies are the same (every
-    leaf of a fabric runs one set): each (policies, map, prefix, and the AS path where the map
-    reads one) is evaluated once. One view serves the propagation of many prefixes."""
+    family, and route-map verdicts shared by the devices whose maps decide alike (every leaf
+    of a fabric runs one underlay map): each (map with the lists it reads, prefix, and the AS
+    path where the map reads one) is evaluated once. One view serves many prefixes."""
 
     def __init__(self, models: Mapping[str, DeviceModel]) -> None:
         self.models = models
-        self._kinds: dict[tuple[object, ...], int] = {}
-        self._kind: dict[str, int] = {}
-        self._reads_path: dict[tuple[int, str], bool] = {}
-        self._memo: dict[tuple[int, str, str, tuple[int, ...] | None], bool] = {}
+        self._policies: dict[tuple[object, ...], int] = {}
+        self._policy: dict[tuple[str, str], int] = {}
+        self._reads_path: dict[int, bool] = {}
+        self._memo: dict[tuple[int, str, tuple[int, ...] | None], bool] = {}
         self._out: dict[tuple[str, str, str], list[tuple[str, bool, str]]] = {}
         self._in: dict[tuple[str, str, str], dict[str, str]] = {}
 
@@ -137,29 +156,45 @@ class PolicyView:
             self._in[key] = found
         return self._in[key].get(sender)
 
-    def kind(self, model: DeviceModel) -> int:
-        """A number shared by the devices whose policies are the same, and by no other."""
-        kind = self._kind.get(model.hostname)
-        if kind is None:
-            policies = (model.route_maps, model.prefix_lists, model.as_path_lists,
-                        model.community_lists)  # fmt: skip
-            kind = self._kind[model.hostname] = self._kinds.setdefault(policies, len(self._kinds))
-        return kind
+    def policy(self, model: DeviceModel, route_map: str) -> int:
+        """A number shared by the route maps that decide every route alike, on any device: the
+        same clauses and the same lists they match on."""
+        key = (model.hostname, route_map)
+        number = self._policy.get(key)
+        if number is None:
+            (rm,) = [m for m in model.route_maps if m.name == route_map]
+            read = {
+                name
+                for e in rm.entries
+                for name in (
+                    e.match_prefix_list,
+                    e.match_as_path,
+                    e.match_community,
+                    e.match_large_community,
+                )
+                if name is not None
+            }
+            lists = tuple(
+                item
+                for group in (model.prefix_lists, model.as_path_lists, model.community_lists)
+                for item in group
+                if item.name in read
+            )
+            signature = (rm, lists)
+            number = self._policy[key] = self._policies.setdefault(signature, len(self._policies))
+            self._reads_path[number] = any(e.match_as_path for e in rm.entries)
+        return number
 
     def accepts(
         self, model: DeviceModel, route_map: str, prefix: str, as_path: tuple[int, ...]
     ) -> bool:
-        """evaluate(model, route_map, Route(prefix, as_path)).accepted."""
-        kind = self.kind(model)
-        reads = self._reads_path.get((kind, route_map))
-        if reads is None:
-            (rm,) = [m for m in model.route_maps if m.name == route_map]
-            reads = self._reads_path[(kind, route_map)] = any(e.match_as_path for e in rm.entries)
-        key = (kind, route_map, prefix, as_path if reads else None)
+        """evaluate(model, route_map, Route(prefix, as_path)).accepted, for many routes."""
+        number = self.policy(model, route_map)
+        key = (number, prefix, as_path if self._reads_path[number] else None)
         verdict = self._memo.get(key)
         if verdict is None:
-            verdict = evaluate(model, route_map, Route(prefix, as_path)).accepted
-            self._memo[key] = verdict
+            entry = deciding_clause(model, route_map, Route(prefix, as_path))
+            verdict = self._memo[key] = entry is not None and entry.action == "permit"
         return verdict
 
 

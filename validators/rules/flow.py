@@ -175,7 +175,7 @@ def _defaults(
                 for n in model.bgp.in_vrf(vrf_name) if model else ():
                     if n.kind == "handoff" and n.afi == afi:
                         by_border.setdefault(n.peer_device, []).append((model, n))  # type: ignore[arg-type]
-            if not by_border:
+            if not by_border and any(leaf in models for leaf in site.handoff.border_leaves):
                 family = addresses.FAMILY[afi]
                 yield (
                     (

@@ -118,22 +118,23 @@ def _evpn_needs(models: dict[str, DeviceModel]) -> Iterator[_Need]:
 
 def _needs(models: dict[str, DeviceModel], view: PolicyView, afi: str) -> Iterator[_Need]:
     """Each device with limited underlay sessions of `afi`: the routes it learns over them.
-    Devices of one policy set and import maps (every leaf of a fabric) share one count of
-    what they admit, less what each advertises alone."""
+    Devices whose import maps decide alike (every leaf of a fabric) share one count of what
+    they admit, less what each advertises alone."""
+    underlay = {name: _underlay(model, afi) for name, model in sorted(models.items())}
     origins: dict[str, set[str]] = {}  # advertised prefix -> the devices advertising it
     for name, model in sorted(models.items()):
-        maps_out = {n.route_map_out for n in _underlay(model, afi)}
+        maps_out = {n.route_map_out for n in underlay[name]}
         for prefix in _networks(model, afi):
             if any(view.accepts(model, rm, prefix, ()) for rm in maps_out):
                 origins.setdefault(prefix, set()).add(name)
-    admitted: dict[tuple[int, frozenset[str]], int] = {}
+    admitted: dict[frozenset[int], int] = {}
     for name, model in sorted(models.items()):
-        sessions = _underlay(model, afi)
+        sessions = underlay[name]
         limits = [n.max_prefix for n in sessions if n.max_prefix is not None]
         if not limits:
             continue
         maps_in = frozenset(n.route_map_in for n in sessions)
-        group = (view.kind(model), maps_in)
+        group = frozenset(view.policy(model, rm) for rm in maps_in)
         if group not in admitted:
             admitted[group] = sum(
                 1 for p in origins if any(view.accepts(model, rm, p, ()) for rm in maps_in)
