@@ -57,6 +57,19 @@ def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
     raise AssertionError(f"{needle!r} not found in {path}")
 
 
+def limits_within(repo: Path, largest: int) -> None:
+    """aus1's external prefix limits at most `largest` (a platform's PLAT-022 bound): a border
+    on NX-OS takes a partial table or a default, not the full table."""
+    peering = repo / "intent/aus1/peering.yaml"
+    peering.write_text(
+        re.sub(
+            r"(max_prefix_v[46]: )(\d+)",
+            lambda m: f"{m[1]}{min(int(m[2]), largest)}",
+            peering.read_text(),
+        )
+    )
+
+
 def borders_to(repo: Path, platform: str, model: str, port: str) -> None:
     """aus1's two borders on `platform`; XR port N becomes `port` formatted with N + 1 in the
     link rules and the DCI circuits (the other hardware models number from 1)."""

@@ -18,8 +18,9 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import borders_to, lint_repo, replace_in
+from conftest import borders_to, limits_within, lint_repo, replace_in
 from meetme.generators.model import DeviceModel
+from meetme.generators.platforms import PLATFORMS
 from meetme.validators.policy_eval import Route, evaluate
 from test_platform_matrix import _borders_to_eos, _no_rpki
 from typer.testing import CliRunner
@@ -295,6 +296,7 @@ def test_flow003_names_the_eos_leak_policy_that_stops_one_family(example: Path) 
 def _borders_to_nxos(repo: Path) -> None:
     borders_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
     _no_rpki(repo)  # NX-OS has no verified RPKI form (PLAT-001)
+    limits_within(repo, PLATFORMS["cisco_nxos"].max_prefix_limit)  # no full table (PLAT-022)
 
 
 def test_nxos_borders_with_the_handoff_lint_clean(example: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import findings_of, line_of, lint_repo, no_transit_sends_a_default, replace_in
 from meetme.generators.model import DeviceModel
+from meetme.generators.render import render_device
 from test_eos_border_handoff import _borders_to_nxos
 from test_platform_matrix import _borders_to_eos
 from typer.testing import CliRunner
@@ -273,3 +274,24 @@ def test_flow003_a_vrf_routing_ipv6_over_ipv4_only_handoff_links(example: Path) 
         "IPv6 session in it, so no default route (::/0) reaches it: give the handoff links IPv6 "
         "addresses (pools.p2p_v6) or drop the VRF's IPv6 gateways"
     ]
+
+
+@pytest.mark.parametrize(
+    ("export", "limit"),
+    [
+        # /48 le 64: 2**17 - 1 prefixes, all of them admitted
+        ("2001:db8:51::/48", 131_071),
+        # /40 le 64: 2**25 - 1 = 33,554,431 admitted, more than IOS-XR is given: the intent's
+        # bound, 10,000,000 (it rendered maximum-prefix 33554431; a /32, 8589934591)
+        ("2001:db8::/40", 10_000_000),
+    ],
+)
+def test_the_borders_raised_handoff_limit_stops_at_what_the_platform_takes(
+    example: Path, export: str, limit: int
+) -> None:
+    _v6_only_mgmt(example)
+    replace_in(example / HANDOFF, '"2001:db8:51::/48"', f'"{export}"')
+    model = device_models(lint_repo(example))["aus1-br1"]
+    limits = {n.max_prefix for n in model.bgp.in_vrf("gpu-a-mgmt") if n.kind == "handoff"}
+    assert limits == {limit}
+    assert f"maximum-prefix {limit} 80 restart 5" in render_device(model)

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 
+from meetme.core.problems import IntentError
+
 SITE = "intent/aus1/site.yaml"
 LIMIT = "      max_prefix: 12000"
 
@@ -159,4 +161,47 @@ def test_one_route_short_tears_the_overlay_down(example: Path) -> None:
         "other VTEP for each L2VNI they share) but its sessions accept 21 (evpn.max_routes): "
         "every such session exceeds its limit and is torn down; raise it to at least 22, with "
         "room for the hosts' routes"
+    ]
+
+
+# --- the bounds of a limit: the intent's, and NX-OS's (PLAT-022) -------------------------------
+
+
+@pytest.mark.parametrize(("value", "refused"), [(10_000_000, False), (10_000_001, True)])
+def test_the_underlay_limit_has_the_bound_of_every_other_limit(
+    example: Path, value: int, refused: bool
+) -> None:
+    """It had none: 4294967296 rendered on every platform, past what any of them takes."""
+    replace_in(example / SITE, LIMIT, f"      max_prefix: {value}")
+    if not refused:
+        lint_repo(example)
+        return
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    assert [p.message for p in caught.value.problems] == [
+        "sites.aus1.underlay.max_prefix: must be between 1 and 10000000, got 10000001"
+    ]
+
+
+@pytest.mark.parametrize(("value", "refused"), [(300_000, False), (300_001, True)])
+def test_nxos_takes_prefix_limits_up_to_300000(example: Path, value: int, refused: bool) -> None:
+    """aus1's NX-OS devices (lf3, lf4, bl3, bl4) each refuse the underlay limit once, at their
+    platform line; lf3 names its 8 underlay sessions (4 spines, IPv4 and IPv6)."""
+    _limit(example, value)
+    found = findings_of(lint_repo(example), "PLAT-022")
+    if not refused:
+        assert found == []
+        return
+    devices = example / "intent/aus1/devices.yaml"
+    assert found[0] == (
+        f"intent/aus1/devices.yaml:{line_of(devices, 'platform: cisco_nxos')}: aus1-lf3 (Cisco "
+        "NX-OS) cannot render prefix limit 300001 on 8 session(s) (first: underlay aus1-sp1 "
+        "Ethernet11/1): it takes 1-300000; lower the limit, or put what needs more on another "
+        "platform"
+    )
+    assert [m.split(" (Cisco NX-OS)")[0].split(": ")[1] for m in found] == [
+        "aus1-lf3",
+        "aus1-lf4",
+        "aus1-bl3",
+        "aus1-bl4",
     ]

@@ -231,8 +231,15 @@ def handoff_of(
                         bfd=True,
                         route_map_in=rm_in,
                         route_map_out=rm_out,
+                        # at least what the import policy admits, so routes it accepts never
+                        # reset the session; at most what the platform takes (an IPv6
+                        # /48 le 64 admits 131,071, a /32 billions)
                         max_prefix=max(
-                            vrf.max_prefix, admitted(accepted) if accepted is not None else 0
+                            vrf.max_prefix,
+                            min(
+                                admitted(accepted) if accepted is not None else 0,
+                                platform.max_prefix_limit,
+                            ),
                         ),
                         max_prefix_warning_pct=fabric.warning_pct,
                         max_prefix_restart=MAX_PREFIX_RESTART,

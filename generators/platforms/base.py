@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from meetme.generators.model import DeviceModel
 
+from meetme.intent.schema_base import MAX_PREFIX
+
 IntentPath = tuple[str | int, ...]
 
 
@@ -168,6 +170,9 @@ class Platform:
     # (PLAT-020), and that rule in words with its source; None: any intent name
     vrf_name_pattern: re.Pattern[str] | None = None
     vrf_name_rule: str = ""
+    # the largest prefix (or EVPN route) limit its BGP commands take, where below the intent's
+    # own bound (PLAT-022); limits meetme raises itself (the handoff's) stop there
+    max_prefix_limit: int = MAX_PREFIX
     # the bond (port-channel) numbers and the MLAG ids (vPC numbers) its commands take, where
     # the vendor states a range; None: not checked (PLAT-021, generators/platforms/gaps.py)
     bond_numbers: tuple[int, int] | None = None

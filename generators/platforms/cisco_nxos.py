@@ -78,6 +78,10 @@ PLATFORM = Platform(
     # allenrobel/ask's cisco.nxos.nxos_vpc_interface page)
     bond_numbers=(1, 4096),
     mlag_ids=(1, 4096),
+    # `maximum-prefix maximum`: "The range is from 1 to 300000" (Cisco Nexus 3548 NX-OS
+    # Unicast Routing Command Reference, "maximum-prefix (BGP)", the reference docs/syntax.md
+    # cites for the command); Cisco's Nexus-as-Code BGP data model bounds it the same
+    max_prefix_limit=300_000,
     gap_checks=(
         gaps.srv6_locator,
         gaps.srv6_l3vpn,
@@ -92,6 +96,7 @@ PLATFORM = Platform(
         gaps.segments_on_vteps,
         gaps.vpc_domain_range,
         gaps.bond_number_ranges,
+        gaps.prefix_limit_range,
         gaps.trunks_with_vlans,
         gaps.nxos_multihop_bfd,
     ),

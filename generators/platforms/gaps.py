@@ -33,6 +33,7 @@ SRV6_L3VPN = "PLAT-018"
 SRV6_LOCATOR = "PLAT-019"
 VRF_NAME = "PLAT-020"
 BOND_NUMBER_RANGE = "PLAT-021"
+PREFIX_LIMIT_RANGE = "PLAT-022"
 
 RULE_IDS = (
     RPKI,
@@ -55,6 +56,7 @@ RULE_IDS = (
     SRV6_LOCATOR,
     VRF_NAME,
     BOND_NUMBER_RANGE,
+    PREFIX_LIMIT_RANGE,
 )
 
 
@@ -327,3 +329,28 @@ def bond_number_ranges(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
                 f"MLAG id {lag.segment_id} of host bond {lag.name}",
                 f"it takes MLAG ids {ids[0]}-{ids[1]}; lower the attachment's segment_base",
             )
+
+
+def prefix_limit_range(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """Prefix and EVPN route limits above what the platform's command takes: one gap per
+    value, naming how many sessions carry it and the first."""
+    limits: list[tuple[int, str]] = [
+        (n.max_prefix, n.description) for n in model.bgp.neighbors if n.max_prefix is not None
+    ]
+    if model.evpn is not None:
+        limits += [(p.max_routes, p.description) for p in model.evpn.peers]
+    if model.mlag is not None and model.mlag.peer_link_session is not None:
+        session = model.mlag.peer_link_session
+        limits += [(v, session.description) for v in (session.max_prefix, session.max_routes)
+                   if v is not None]  # fmt: skip
+    over: dict[int, list[str]] = {}
+    for value, description in limits:
+        if value > platform.max_prefix_limit:
+            over.setdefault(value, []).append(description)
+    for value, sessions in sorted(over.items()):
+        yield Gap(
+            PREFIX_LIMIT_RANGE,
+            f"prefix limit {value} on {len(sessions)} session(s) (first: {sessions[0]})",
+            f"it takes 1-{platform.max_prefix_limit}; lower the limit, or put what needs more "
+            "on another platform",
+        )

@@ -47,6 +47,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.srv6_l3vpn: gaps.SRV6_L3VPN,
     gaps.vrf_names: gaps.VRF_NAME,
     gaps.bond_number_ranges: gaps.BOND_NUMBER_RANGE,
+    gaps.prefix_limit_range: gaps.PREFIX_LIMIT_RANGE,
 }
 
 

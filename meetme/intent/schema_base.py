@@ -20,8 +20,10 @@ def _secret(value: str) -> str:
 
 # A secret reference (`secret:NAME`), never a value: edge keys, cloud keys, password hashes.
 SecretRef = Annotated[str, AfterValidator(_secret)]
-# A prefix limit on an external session (edge and clouds).
-MaxPrefix = Annotated[int, Field(ge=1, le=10_000_000)]
+# A prefix limit on a session (edge, clouds, underlay); every platform takes up to this, except
+# where its plug-in says less (Platform.max_prefix_limit, PLAT-022).
+MAX_PREFIX = 10_000_000
+MaxPrefix = Annotated[int, Field(ge=1, le=MAX_PREFIX)]
 
 
 class Node(BaseModel):

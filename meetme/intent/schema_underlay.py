@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from meetme.intent.schema_base import Node
+from meetme.intent.schema_base import MaxPrefix, Node
 from meetme.intent.types import (
     Asn,
     Breakout,
@@ -57,8 +57,8 @@ class Underlay(Node):
     mtu: Mtu = 9214
     bfd: Bfd = Field(default_factory=Bfd)
     ecmp: int = Field(default=64, ge=1, le=512)
-    max_prefix: int = Field(
-        default=12000, ge=1, description="Prefix limit on every underlay session."
+    max_prefix: MaxPrefix = Field(
+        default=12000, description="Prefix limit on every underlay session (LIMIT-001)."
     )
 
 

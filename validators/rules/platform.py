@@ -319,6 +319,16 @@ _limit(
     "nvueschema v5_16 VrfName (^[a-zA-Z][a-zA-Z0-9_-]{0,14}$)",
 )
 _limit(
+    limits.PREFIX_LIMIT_RANGE,
+    "Prefix and EVPN route limits fit the range the platform takes",
+    "The intent takes prefix limits up to 10,000,000; NX-OS's `maximum-prefix` takes 1 to "
+    "300,000. A larger value fails the command, and the session runs with no limit at all, "
+    "or not at all. A full Internet table (about a million IPv4 routes) therefore cannot be "
+    "held under a limit on NX-OS: a border taking one belongs on another platform.",
+    "docs/standards.md#plat-022 (Cisco Nexus 3548 NX-OS Unicast Routing Command Reference, "
+    "'maximum-prefix (BGP)': 'The range is from 1 to 300000')",
+)
+_limit(
     limits.BOND_NUMBER_RANGE,
     "Bond numbers and MLAG ids fit the ranges the platform takes",
     "Host i of an attachment gets bond lag_base + i and MLAG id segment_base + i; the intent "
