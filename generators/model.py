@@ -526,6 +526,10 @@ class Mlag(Model):
     peer_vlan_ipv4: Address | None = None
     peer_vlan_ipv6: Address | None = None
     peer_vlan_mtu: int | None = None
+    # NX-OS: the peer link's L2 MTU, what crosses it when a leaf loses a host or its uplinks
+    # (the hosts' frames and the backup VLAN's routed packets); its ports stay at 1500 unless
+    # told (TAC 118994). None: the platform's peer link carries jumbo frames as it is
+    peer_link_mtu: int | None = None
     peer_address_v4: str | None = None  # the other leaf's address on the peer VLAN
     keepalive_source: str | None = None  # this leaf's management address (NX-OS keepalive)
 

@@ -313,6 +313,7 @@ def test_nxos_vpc_domain_keepalive_and_peer_link() -> None:
         "  switchport",
         "  switchport mode trunk",
         "  spanning-tree port type network",
+        "  mtu 9216",
         "  vpc peer-link",
         "  no shutdown",
     ]
@@ -320,6 +321,7 @@ def test_nxos_vpc_domain_keepalive_and_peer_link() -> None:
         "  description vPC peer link to aus1-lf4",
         "  switchport",
         "  switchport mode trunk",
+        "  mtu 9216",
         "  channel-group 1000 mode active",
         "  no shutdown",
     ]
@@ -527,6 +529,40 @@ def test_domain_id_schema_bounds(example: Path, domain: int, accepted: bool) -> 
             "sites.aus1.attachments.dh2-nxos-vpc.domain_id: must be between 1 and 1000, "
             f"got {domain}"
         ]
+
+
+# --- the NX-OS vPC peer link's MTU ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("underlay", "mtu"), [(9214, 9216), (1500, 1500)])
+def test_nxos_peer_link_carries_the_frames_that_cross_it(
+    example: Path, underlay: int, mtu: int
+) -> None:
+    """mel1-lf101/102 are an NX-OS vPC pair. An L2 port stays at 1500 unless told: the peer
+    link dropped the hosts' 9216-byte frames and the backup VLAN's 9214-byte packets whenever
+    traffic crossed it. It and its members now carry the platform's size for the larger of the
+    underlay MTU and the hosts' (NX-OS takes 1500 or 9216 on an L2 port)."""
+    site = example / "intent/mel1/site.yaml"
+    replace_in(site, "mtu: 9214", f"mtu: {underlay}")
+    if underlay == 1500:  # the pair's hosts at 1500 too (an attachment's mtu is 9214 unset)
+        replace_in(
+            example / "intent/mel1/attachments.yaml",
+            "        mode: mlag\n        leaves: [mel1-lf101, mel1-lf102]\n",
+            "        mode: mlag\n        mtu: 1500\n        leaves: [mel1-lf101, mel1-lf102]\n",
+        )
+    model = device_models(lint_repo(example))["mel1-lf101"]
+    parse = CiscoConfParse(render_device(model).splitlines(), syntax="nxos")
+    assert block(parse, "interface port-channel1000") == [
+        "  description vPC peer link to mel1-lf102",
+        "  switchport",
+        "  switchport mode trunk",
+        "  spanning-tree port type network",
+        f"  mtu {mtu}",
+        "  vpc peer-link",
+        "  no shutdown",
+    ]
+    for member in ("interface Ethernet1/53", "interface Ethernet1/54"):
+        assert f"  mtu {mtu}" in block(parse, member)
 
 
 # --- NX-OS bond numbers and vPC numbers (PLAT-021) --------------------------------------------

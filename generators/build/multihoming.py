@@ -166,10 +166,19 @@ def mlag_of(site: Site, name: str) -> Mlag | None:
                 "peer_vlan_ipv4": Address.of(mine4),
                 "peer_vlan_ipv6": Address.of(mine6[0]) if mine6 else None,
                 "peer_vlan_mtu": platform.mtu(site.underlay.mtu),
+                "peer_link_mtu": _peer_link_mtu(site, name) if platform.l2_mtus else None,
                 "peer_address_v4": theirs4,
             }
         )
     return None
+
+
+def _peer_link_mtu(site: Site, name: str) -> int:
+    """The L2 MTU the leaf's peer link needs: its largest host frame, or the routed backup
+    VLAN's packets at the underlay MTU, whichever is larger, in a size the platform takes."""
+    platform = PLATFORMS[site.devices[name].platform]
+    largest = max([site.underlay.mtu, *(a.mtu for _, a in attachments_of(site, name))])
+    return platform.l2_mtu(largest)
 
 
 def _underlay_v6(site: Site) -> bool:
