@@ -4,10 +4,10 @@
 
 Writes the intent with make_intent.py into a temporary folder (or reads --intent DIR), then runs
 the stages `meetme render` runs, in its order, through the same functions: load, resolve, rules
-(the design-standard rules, then PLAT-* and FLOW-* on the built models), build (device models),
-render, config lint (CFG-*) and write (rendered/ swapped in). Each stage's wall time and the
-process's peak RSS after it (resource.getrusage) go to the JSON with devices/s and ms/device
-over the whole run.
+(the design-standard rules, then PLAT, FLOW, SRV6 and LIMIT on the built models), build (device
+models), render, config lint (CFG-*) and write (rendered/ swapped in). Each stage's wall time
+and the process's peak RSS after it (resource.getrusage) go to the JSON with devices/s and
+ms/device over the whole run.
 
 Then the commands, each as its own `meetme` process (start-up included) in a throw-away git
 repository holding the intent, `--runs` times, the fastest run kept:
@@ -67,12 +67,11 @@ def measure(
     from meetme.validators.config_lint import RenderedConfig, lint_configs, needs_lint
     from meetme.validators.engine import run_rules
     from meetme.validators.rules import catalogue  # noqa: F401  (registers the rules)
-    from meetme.validators.rules.flow import flow_findings
-    from meetme.validators.rules.platform import has_gaps, platform_findings
+    from meetme.validators.rules.platform import has_gaps
 
     from meetme.core.gc_tuning import tune_gc
     from meetme.intent.loader import display_path, load_intent
-    from meetme.pipeline import write_rendered
+    from meetme.pipeline import model_findings, write_rendered
 
     tune_gc()  # as the `meetme` command does at start
     imports = time.perf_counter() - started
@@ -94,13 +93,7 @@ def measure(
     fabrics = stage("resolve", lambda: resolve_fabric(loaded))
     findings = stage("rules", lambda: run_rules(loaded, dict(fabrics)))
     models = stage("build", lambda: build_models(loaded, fabrics))
-    findings += stage(
-        "rules",
-        lambda: [
-            *platform_findings(loaded, models.values()),
-            *flow_findings(loaded, fabrics, models.values()),
-        ],
-    )
+    findings += stage("rules", lambda: model_findings(loaded, fabrics, models))
     files: dict[str, str] = {}
     configs: list[RenderedConfig] = []
 

@@ -115,15 +115,17 @@ def _judged(loaded: LoadedIntent, findings: list[Finding]) -> list[Finding]:
     )
 
 
-def _model_findings(result: LintResult, models: dict[str, DeviceModel]) -> list[Finding]:
+def model_findings(
+    loaded: LoadedIntent, fabrics: dict[str, SiteFabric], models: dict[str, DeviceModel]
+) -> list[Finding]:
     """The findings of the built models: what a platform cannot print (PLAT-*), where routes
     go (FLOW-*: origins, session VRFs, export policies), SRv6 SIDs that leave and locators
     that do not arrive (SRV6-*), and prefix limits below what sessions carry (LIMIT-*)."""
-    gaps = platform_findings(result.loaded, models.values())
-    gaps += flow_findings(result.loaded, result.fabrics, models.values())
-    gaps += srv6_findings(result.loaded, models.values())
-    gaps += limit_findings(result.loaded, models.values())  # LIMIT-*: limits below the routes
-    return gaps
+    found = platform_findings(loaded, models.values())
+    found += flow_findings(loaded, fabrics, models.values())
+    found += srv6_findings(loaded, models.values())
+    found += limit_findings(loaded, models.values())
+    return found
 
 
 def _lint_models_of_bad_intent(
@@ -136,7 +138,7 @@ def _lint_models_of_bad_intent(
     the builders take for granted (an address pool too small, a broken reference between
     rules): then the design errors alone are reported, as they would be without this step."""
     try:
-        return _model_findings(result, built())
+        return model_findings(result.loaded, result.fabrics, built())
     except Exception:  # the design errors above already say what to fix
         return []
 
@@ -151,7 +153,7 @@ def _lint_rendered(
     rendered in memory: their findings, unjudged."""
     models = built()
     result.models = models
-    found = _model_findings(result, models)  # before any render
+    found = model_findings(result.loaded, result.fabrics, models)  # before any render
     # only what the lint reads and can render
     linted = [m for m in models.values() if needs_lint(m) and not has_gaps(m)]
     jobs = [Job(m, display_path(out_dir / output_name(m)), lint=True) for m in linted]
