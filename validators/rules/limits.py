@@ -5,9 +5,10 @@ A limit below what a session carries in normal operation is an outage, not a saf
 such session exceeds it as soon as it comes up and is torn down (on IOS-XR without `restart`
 it stays down until cleared by hand). The handoff's and the border pair's limits are raised to
 what their import policies admit where they build them; the underlay's limit is one number
-for a whole site (`underlay.max_prefix`), so this rule counts what the site's underlay carries
+for a whole site (`underlay.max_prefix`), so LIMIT-001 counts what the site's underlay carries
 on the built models: every route a device originates and its underlay export policy passes,
 as the receiving device's underlay import policy admits it (validators/policy_eval.py).
+LIMIT-002 counts the EVPN routes a VTEP imports before any host: the flood lists.
 """
 
 from __future__ import annotations
@@ -54,46 +55,58 @@ rule(
 @dataclass(frozen=True)
 class _Need:
     device: str
-    routes: int  # what the device learns over its underlay sessions
+    routes: int  # what the device learns over its underlay (or EVPN) sessions
     limit: int  # the lowest limit among those sessions
 
 
 def limit_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
-    """LIMIT-001 per site and family: one finding naming the device that learns the most."""
+    """LIMIT-001 and LIMIT-002 per site: one finding each, naming the device that needs most."""
     by_site: dict[str, dict[str, DeviceModel]] = {}
     for model in models:
         by_site.setdefault(model.site, {})[model.hostname] = model
-    found = []
+    found: list[Finding] = []
     for site, mine in sorted(by_site.items()):
-        view = PolicyView(mine)  # the policies read once for the whole site
-        for afi in ("ipv4", "ipv6"):
-            short = [n for n in _needs(mine, view, afi) if n.routes > n.limit]
-            if not short:
-                continue
-            worst = max(short, key=lambda n: (n.routes, n.device))
-            message = (
-                f"site {site}: {worst.device} learns {worst.routes} {FAMILY[afi]} routes over "
-                f"each underlay session (the loopbacks, VTEP addresses and SRv6 locators the "
-                f"site's other devices advertise) but its sessions accept {worst.limit} "
-                f"(underlay.max_prefix): every such session exceeds its limit and is torn "
-                f"down; raise it to at least {worst.routes}"
-            )
-            where = ("sites", site, "underlay", "max_prefix")
-            found.append(finding_at(loaded, UNDERLAY_LIMIT, message, where))
-        short = [n for n in _evpn_needs(mine) if n.routes > n.limit]
-        if short:
-            worst = max(short, key=lambda n: (n.routes, n.device))
-            message = (
-                f"site {site}: {worst.device} receives at least {worst.routes} EVPN routes over "
-                "each overlay session before any host is learned (an inclusive-multicast route "
-                "from every other VTEP for each L2VNI they share) but its sessions accept "
-                f"{worst.limit} (evpn.max_routes): every such session exceeds its limit and is "
-                f"torn down; raise it to at least {worst.routes}, with room for the hosts' routes"
-            )
-            found.append(
-                finding_at(loaded, EVPN_LIMIT, message, ("sites", site, "evpn", "max_routes"))
-            )
+        found += _underlay_limits(loaded, site, mine)
+        found += _evpn_limits(loaded, site, mine)
     return found
+
+
+def _underlay_limits(
+    loaded: LoadedIntent, site: str, models: dict[str, DeviceModel]
+) -> Iterator[Finding]:
+    """LIMIT-001, per family."""
+    view = PolicyView(models)  # the policies read once for the whole site
+    for afi in ("ipv4", "ipv6"):
+        short = [n for n in _needs(models, view, afi) if n.routes > n.limit]
+        if not short:
+            continue
+        worst = max(short, key=lambda n: (n.routes, n.device))
+        message = (
+            f"site {site}: {worst.device} learns {worst.routes} {FAMILY[afi]} routes over each "
+            "underlay session (the loopbacks, VTEP addresses and SRv6 locators the site's other "
+            f"devices advertise) but its sessions accept {worst.limit} (underlay.max_prefix): "
+            f"every such session exceeds its limit and is torn down; raise it to at least "
+            f"{worst.routes}"
+        )
+        yield finding_at(loaded, UNDERLAY_LIMIT, message, ("sites", site, "underlay", "max_prefix"))
+
+
+def _evpn_limits(
+    loaded: LoadedIntent, site: str, models: dict[str, DeviceModel]
+) -> Iterator[Finding]:
+    """LIMIT-002."""
+    short = [n for n in _evpn_needs(models) if n.routes > n.limit]
+    if not short:
+        return
+    worst = max(short, key=lambda n: (n.routes, n.device))
+    message = (
+        f"site {site}: {worst.device} receives at least {worst.routes} EVPN routes over each "
+        "overlay session before any host is learned (an inclusive-multicast route from every "
+        f"other VTEP for each L2VNI they share) but its sessions accept {worst.limit} "
+        "(evpn.max_routes): every such session exceeds its limit and is torn down; raise it "
+        f"to at least {worst.routes}, with room for the hosts' routes"
+    )
+    yield finding_at(loaded, EVPN_LIMIT, message, ("sites", site, "evpn", "max_routes"))
 
 
 def _evpn_needs(models: dict[str, DeviceModel]) -> Iterator[_Need]:
