@@ -77,10 +77,9 @@ def _underlay_limits(
     """LIMIT-001, per family."""
     view = PolicyView(models)  # the policies read once for the whole site
     for afi in ("ipv4", "ipv6"):
-        short = [n for n in _needs(models, view, afi) if n.routes > n.limit]
-        if not short:
+        worst = _most_short(_needs(models, view, afi))
+        if worst is None:
             continue
-        worst = max(short, key=lambda n: (n.routes, n.device))
         message = (
             f"site {site}: {worst.device} learns {worst.routes} {FAMILY[afi]} routes over each "
             "underlay session (the loopbacks, VTEP addresses and SRv6 locators the site's other "
@@ -95,10 +94,9 @@ def _evpn_limits(
     loaded: LoadedIntent, site: str, models: dict[str, DeviceModel]
 ) -> Iterator[Finding]:
     """LIMIT-002."""
-    short = [n for n in _evpn_needs(models) if n.routes > n.limit]
-    if not short:
+    worst = _most_short(_evpn_needs(models))
+    if worst is None:
         return
-    worst = max(short, key=lambda n: (n.routes, n.device))
     message = (
         f"site {site}: {worst.device} receives at least {worst.routes} EVPN routes over each "
         "overlay session before any host is learned (an inclusive-multicast route from every "
@@ -107,6 +105,13 @@ def _evpn_limits(
         f"to at least {worst.routes}, with room for the hosts' routes"
     )
     yield finding_at(loaded, EVPN_LIMIT, message, ("sites", site, "evpn", "max_routes"))
+
+
+def _most_short(needs: Iterable[_Need]) -> _Need | None:
+    """The device needing the most routes above its limit (the later name on a tie); None when
+    every limit holds."""
+    short = [n for n in needs if n.routes > n.limit]
+    return max(short, key=lambda n: (n.routes, n.device)) if short else None
 
 
 def _evpn_needs(models: dict[str, DeviceModel]) -> Iterator[_Need]:
