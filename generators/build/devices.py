@@ -44,8 +44,18 @@ from meetme.intent.schema import Device, Intent, Site
 def build_models(
     loaded: LoadedIntent, fabrics: dict[str, SiteFabric], only: Collection[str] | None = None
 ) -> dict[str, DeviceModel]:
-    """Every device of every site (or the devices named in `only`), keyed by device name."""
-    problems: list[Problem] = []
+    """Every device of every site (or the devices named in `only`), keyed by device name.
+    An address a pool cannot hold (the lint's ADDR-015) leaves devices without the loopbacks
+    their peers are built from: those make the intent unusable here, as a model of it would
+    be wrong (`show`, `diff` and the pipeline's model findings of a refused design)."""
+    problems: list[Problem] = [
+        Problem(loaded.where(conflict.path), conflict.message, "pool-exhausted")
+        for fabric in fabrics.values()
+        for conflict in fabric.conflicts
+        if conflict.kind == "pool"
+    ]
+    if problems:
+        raise IntentError(problems)
     models: dict[str, DeviceModel] = {}
     intent = loaded.intent
     for site_name, site in sorted(intent.sites.items()):

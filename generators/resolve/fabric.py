@@ -61,11 +61,12 @@ EndPair = tuple["LinkEndFacts", "LinkEndFacts", "FabricLink"]
 
 @dataclass(frozen=True)
 class Conflict:
-    """A cabling decision the intent leaves impossible, found while resolving: a design
-    question the lint reports (PHY-016, PHY-017), not unusable input. The link or port it
-    concerns is left out of the fabric; the lint's errors keep any model from being built."""
+    """A cabling or addressing decision the intent leaves impossible, found while resolving: a
+    design question the lint reports (PHY-016, PHY-017, ADDR-015), not unusable input, so one
+    lint names it beside every other problem. The link or port it concerns is left out of the
+    fabric; the lint's errors keep any model from being built."""
 
-    kind: Literal["numbering", "duplicate-port"]
+    kind: Literal["numbering", "duplicate-port", "pool"]
     path: Path_  # the intent value to change
     message: str
     device: str
@@ -117,8 +118,6 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
                 ("sites", site_name, "links", link_index),
                 link_index,
                 fabric,
-                loaded,
-                problems,
             )
         fabric.edge = resolve_edge(loaded.intent, site_name, site)
         fabric.placement = resolve_placement(site)
@@ -126,7 +125,7 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
         fabric.warning_pct = warning_pct(site)
         _check_ports_unique(fabric, loaded)
         _check_edge(fabric, loaded, problems)
-        _check_device_pools(loaded, site, problems)
+        _check_device_pools(site, fabric)
         fabric.links.sort(key=lambda lk: (lk.a.device, _natural(lk.a.interface)))
         uses = _port_uses(site, fabric.links) + _circuit_uses(loaded.intent, site_name, site)
         fabric.ports = plan_ports(site, uses)
@@ -283,17 +282,22 @@ def _add_explicit(
     path: Path_,
     link_index: int,
     fabric: SiteFabric,
-    loaded: LoadedIntent,
-    problems: list[Problem],
 ) -> None:
     a_dev = site.devices[link.a.device]
     try:
-        v4, v6 = allocate.p2p_subnets(site, a_dev.id, link.index)
+        v4, v6 = _explicit_subnets(site, link, a_dev.id)
     except PoolExhausted as exc:
-        problems.append(Problem(loaded.where((*path, "index")), str(exc), "pool-exhausted"))
+        fabric.conflicts.append(
+            Conflict(
+                "pool",
+                (*path, "index"),
+                f"link #{link_index} ({link.a.device} {link.a.interface} - {link.b.device} "
+                f"{link.b.interface}) has no p2p subnet: {exc}; lower its index, widen the p2p "
+                "pools or give the link ipv4 (and ipv6) of its own",
+                link.a.device,
+            )
+        )
         return
-    v4 = link.ipv4 or v4
-    v6 = link.ipv6 or v6
     ends = []
     for offset, (side, end) in enumerate((("a", link.a), ("b", link.b))):
         speed = SPEED_GBPS[end.speed or link.speed or "1G"]
@@ -308,6 +312,15 @@ def _add_explicit(
         facts = _end(end.device, end.interface, speed, mtu, end.lanes, end.breakout, v4, v6, offset)
         ends.append(dataclasses.replace(facts, ip_mtu_source=mtu_source))
     fabric.links.append(FabricLink(ends[0], ends[1], v4, v6, path, f"link #{link_index}"))
+
+
+def _explicit_subnets(site: Site, link: Link, a_device_id: int) -> tuple[str, str | None]:
+    """The link's own subnets, each it leaves out drawn from the p2p pools by its index; a
+    link that writes every subnet its site numbers draws nothing, so no pool can be short."""
+    if link.ipv4 is not None and (link.ipv6 is not None or site.pools.p2p_v6 is None):
+        return link.ipv4, link.ipv6
+    v4, v6 = allocate.p2p_subnets(site, a_device_id, link.index)
+    return link.ipv4 or v4, link.ipv6 or v6
 
 
 def _port_uses(site: Site, links: list[FabricLink]) -> list[PortUse]:
@@ -438,18 +451,24 @@ def _check_ports_unique(fabric: SiteFabric, loaded: LoadedIntent) -> None:
                 seen[key] = link
 
 
-def _check_device_pools(loaded: LoadedIntent, site: Site, problems: list[Problem]) -> None:
-    """Every device's id must fit the loopback pools it draws from."""
+def _check_device_pools(site: Site, fabric: SiteFabric) -> None:
+    """Every device's id must fit the loopback pools it draws from (ADDR-015 reports it)."""
     for name, device in sorted(site.devices.items()):
-        for allocator in (allocate.loopback_v4, allocate.loopback_v6, allocate.vtep_v4):
+        for key, allocator in (
+            ("loopback_v4", allocate.loopback_v4),
+            ("loopback_v6", allocate.loopback_v6),
+            ("vtep_v4", allocate.vtep_v4),
+        ):
             try:
                 allocator(site, device)
             except PoolExhausted as exc:
-                problems.append(
-                    Problem(
-                        loaded.where((*device.path, "id")),
-                        f"{name}: {exc}; widen the pool",
-                        "pool-exhausted",
+                fabric.conflicts.append(
+                    Conflict(
+                        "pool",
+                        (*device.path, "id"),
+                        f"{name} (id {device.id}) has no {key} address: {exc}; widen "
+                        f"pools.{key}, give the device a lower id or its own {key}",
+                        name,
                     )
                 )
 

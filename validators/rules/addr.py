@@ -90,7 +90,7 @@ def _site_loopbacks(site: Site) -> tuple[Loopback, ...]:
             try:
                 value = allocator(site, device)
             except PoolExhausted:
-                continue  # the device-model build reports the id outside the pool
+                continue  # ADDR-015 reports the id outside the pool
             if value is not None:
                 found.append(
                     Loopback(
@@ -661,3 +661,20 @@ def loopbacks_unique_across_sites(ctx: SiteContext) -> Iterator[Hit]:
                     "its own",
                     loopback.path,
                 )
+
+
+@rule(
+    "ADDR-015",
+    "error",
+    "Every address drawn from a pool lies inside it",
+    "A device's loopbacks and VTEP address are its pool's network address plus its id, and an "
+    "explicit link's /31 and /127 come from its a-side device's block of the p2p pools. An id "
+    "or a link index past the end of its pool has no address: the device would have no router "
+    "id or VTEP, the link no subnet. Reported as a finding, so one lint names it beside every "
+    "other problem of the intent; link rules whose numbering runs out are PHY-016's finding.",
+    "docs/standards.md#addr-015",
+)
+def drawn_addresses_inside_pools(ctx: SiteContext) -> Iterator[Hit]:
+    for conflict in ctx.fabric.conflicts:
+        if conflict.kind == "pool":
+            yield Hit(conflict.message, conflict.path)

@@ -1,0 +1,117 @@
+"""ADDR-015: an address a pool cannot hold is a lint finding beside every other problem of the
+intent (it was exit 2 at resolve, and the rest came one run later), each pool just inside and
+just outside its end; commands that need the models still refuse the intent, without a crash."""
+
+from pathlib import Path
+
+import pytest
+from conftest import findings_of, line_of, lint_repo, replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+runner = CliRunner()
+SITE = "intent/aus1/site.yaml"
+DEVICES = "intent/aus1/devices.yaml"
+# aus1-lf6's id in the example; the leaf is an NVUE VTEP
+LF6 = "      aus1-lf6:\n        id: 106\n"
+
+
+def lf6_with_id(repo: Path, device_id: int) -> int:
+    """Give aus1-lf6 `device_id` and narrow the IPv4 loopback pool to a /25 (ids 0-127)."""
+    replace_in(repo / SITE, "loopback_v4: 10.0.0.0/24", "loopback_v4: 10.0.0.0/25")
+    replace_in(repo / DEVICES, LF6, LF6.replace("106", str(device_id)))
+    return line_of(repo / DEVICES, f"id: {device_id}")
+
+
+@pytest.mark.parametrize(("device_id", "outside"), [(127, False), (128, True)])
+def test_addr015_device_id_at_the_end_of_the_loopback_pool(
+    example: Path, device_id: int, outside: bool
+) -> None:
+    line = lf6_with_id(example, device_id)
+    result = lint_repo(example)
+    expected = [
+        f"{DEVICES}:{line}: aus1-lf6 (id 128) has no loopback_v4 address: offset 128 is "
+        "outside pool 10.0.0.0/25 (128 addresses); widen pools.loopback_v4, give the device "
+        "a lower id or its own loopback_v4"
+    ]
+    assert findings_of(result, "ADDR-015") == (expected if outside else [])
+    assert bool(result.errors) is outside
+
+
+def test_addr015_a_loopback_of_its_own_needs_no_pool(example: Path) -> None:
+    lf6_with_id(example, 128)
+    replace_in(
+        example / DEVICES,
+        "      aus1-lf6:\n        id: 128\n",
+        "      aus1-lf6:\n        id: 128\n        loopback_v4: 10.0.2.128/32\n",
+    )
+    assert findings_of(lint_repo(example), "ADDR-015") == []
+
+
+LINK = """\
+      - a: {device: aus1-lf1, interface: swp40}
+        b: {device: aus1-lf2, interface: swp40}
+        index: %d
+        speed: 400G
+"""
+
+
+@pytest.mark.parametrize(("index", "outside"), [(127, False), (128, True)])
+def test_addr015_explicit_link_index_at_links_per_device(
+    example: Path, index: int, outside: bool
+) -> None:
+    """links_per_device is 128 in aus1: indexes 0-127 have a /31 and a /127."""
+    links = example / "intent/aus1/links.yaml"
+    links.write_text(links.read_text() + LINK % index)
+    line = line_of(links, f"        index: {index}")
+    expected = [
+        f"intent/aus1/links.yaml:{line}: link #{_last_link(example)} (aus1-lf1 swp40 - aus1-lf2 "
+        "swp40) has no p2p subnet: link index 128 is beyond links_per_device (128); lower its "
+        "index, widen the p2p pools or give the link ipv4 (and ipv6) of its own"
+    ]
+    assert findings_of(lint_repo(example), "ADDR-015") == (expected if outside else [])
+
+
+def test_addr015_explicit_link_with_its_own_subnets_draws_nothing(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    own = "        ipv4: 10.9.0.0/31\n        ipv6: 2001:db8:0:2000::/127\n"
+    links.write_text(links.read_text() + LINK % 128 + own)
+    assert findings_of(lint_repo(example), "ADDR-015") == []
+
+
+def _last_link(repo: Path) -> int:
+    """The index of the last link in aus1's links list (the one a test appended)."""
+    from meetme.intent.loader import load_intent
+
+    return len(load_intent(repo / "intent").intent.sites["aus1"].links) - 1
+
+
+def test_pool_finding_comes_with_every_other_problem_in_one_run(example: Path) -> None:
+    """A second, unrelated design error (a VTEP copied from another leaf, ADDR-001) is named in
+    the same run, with the documented exit code of findings, and nothing is written."""
+    lf6_with_id(example, 128)
+    replace_in(
+        example / DEVICES,
+        "management: 192.168.10.102/24\n",
+        "management: 192.168.10.102/24\n        vtep_v4: 10.0.1.101/32\n",
+    )
+    before = sorted(p.name for p in (example / "rendered").rglob("*"))
+    result = runner.invoke(app, ["render"])
+    assert result.exit_code == 1
+    assert "ADDR-015" in result.output and "ADDR-001" in result.output
+    assert "Traceback" not in result.output
+    assert sorted(p.name for p in (example / "rendered").rglob("*")) == before
+
+
+@pytest.mark.parametrize("command", [["show", "aus1-sp1"], ["show", "aus1-lf6"]])
+def test_commands_that_need_models_refuse_a_pool_miss(example: Path, command: list[str]) -> None:
+    """A spine's model is built from its leaves' loopbacks: `show` of either end says why it
+    cannot build one (exit 2), where it crashed once the lint stopped refusing the intent."""
+    line = lf6_with_id(example, 128)
+    result = runner.invoke(app, command)
+    assert result.exit_code == 2
+    assert f"{DEVICES}:{line}:9: error[pool-exhausted]: aus1-lf6 (id 128) has no loopback_v4" in (
+        result.output
+    )
+    assert "internal error" not in result.output
