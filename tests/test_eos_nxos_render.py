@@ -1461,6 +1461,11 @@ def test_nxos_evpn_config_pastes_in_dependency_order(r: Rendered) -> None:
     top = _nxos_top(r)
     features = top.index("nv overlay evpn")
     assert top.index("feature interface-vlan") < features < top.index("interface nve1")
+    # the HMM feature before the distributed anycast gateway that runs on it
+    gateway = next(
+        i for i, line in enumerate(top) if line.startswith("fabric forwarding anycast-gateway-mac")
+    )
+    assert features < top.index("feature fabric forwarding") < gateway
     assert features < top.index(f"router bgp {r.model.bgp.asn}")
     assert top.index(f"interface {evpn.source_interface}") < top.index("interface nve1")
     for vlan in evpn.vlans:
@@ -1480,7 +1485,8 @@ def test_nxos_device_without_evpn_prints_no_overlay() -> None:
     # No host port-channels either: their Ethernet segments need EVPN (refused without it).
     r = _nxos(_nxos_gateway_vtep().model.model_copy(update={"evpn": None, "lags": []}))
     overlay = (
-        r"^(feature (nv overlay|vn-segment-vlan-based|interface-vlan)|nv overlay|evpn$|vlan "
+        r"^(feature (nv overlay|vn-segment-vlan-based|interface-vlan|fabric forwarding)|nv "
+        r"overlay|evpn$|vlan "
         r"|fabric forwarding|interface (nve|Vlan))"
     )
     assert not r.parse.find_objects(overlay)

@@ -303,11 +303,15 @@ def test_nxos_vpc_domain_keepalive_and_peer_link() -> None:
     assert block(lf3, "vpc domain 103") == [
         "  peer-keepalive destination 192.168.10.104 source 192.168.10.103 vrf management",
         "  peer-gateway",
+        # the pair's lacp_system_mac (02:00:00:00:10:03): the LACP system both peers present
+        "  system-mac 0200.0000.1003",
         "  ip arp synchronize",
     ]
-    assert block(lf4, "vpc domain 103")[0] == (
-        "  peer-keepalive destination 192.168.10.103 source 192.168.10.104 vrf management"
-    )
+    assert block(lf4, "vpc domain 103")[:3] == [
+        "  peer-keepalive destination 192.168.10.103 source 192.168.10.104 vrf management",
+        "  peer-gateway",
+        "  system-mac 0200.0000.1003",
+    ]
     assert block(lf3, "interface port-channel1000") == [
         "  description vPC peer link to aus1-lf4",
         "  switchport",
