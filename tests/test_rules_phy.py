@@ -355,6 +355,48 @@ def test_phy013_second_cross_connect_on_a_cloud_carrier(example: Path) -> None:
     ) in hits[0]
 
 
+def test_phy013_two_session_circuits_on_one_port_in_one_lint(example: Path) -> None:
+    """Both circuits carry sessions: the clash is PHY-013's finding at the circuit, reported
+    with the rest of the intent (it was exit 2 at the session, and nothing else was said)."""
+    circuits = example / CIRCUITS
+    replace_in(
+        circuits,
+        "device: aus1-br1, interface: HundredGigE0/0/0/22",
+        "device: aus1-br1, interface: HundredGigE0/0/0/21",
+    )
+    lines = circuits.read_text().splitlines()
+    line, earlier = line_of(circuits, "XC-PNI-1:"), line_of(circuits, "XC-TB-1:")
+    column = lines[earlier - 1].index("interface:") + 1  # where XC-TB-1 names the port
+    assert findings_of(lint_repo(example), "PHY-013") == [
+        f"{CIRCUITS}:{line}: aus1-br1: cross-connect XC-PNI-1 of pni-cdn uses "
+        "HundredGigE0/0/0/21, but cross-connect XC-TB-1 of transit-b (at "
+        f"{CIRCUITS}:{earlier}:{column}) already uses HundredGigE0/0/0/21; one port carries "
+        "one cable: move one of them to a free port"
+    ]
+
+
+def test_one_circuit_named_by_two_sessions_is_unusable(example: Path) -> None:
+    """One circuit twice in a party's list: two sessions on one port that no cabling rule
+    sees, so the resolver refuses it at the second session."""
+    from meetme.core.problems import IntentError
+
+    peering = example / "intent/aus1/peering.yaml"
+    replace_in(
+        peering,
+        "{circuit: XC-PNI-2, ipv4: 192.0.2.19/31",
+        "{circuit: XC-PNI-1, ipv4: 192.0.2.19/31",
+    )
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    first = line_of(peering, "{circuit: XC-PNI-1, ipv4: 192.0.2.17/31")
+    assert [(str(p.location), p.message) for p in caught.value.problems] == [
+        (
+            f"intent/aus1/peering.yaml:{first + 1}:15",
+            f"aus1-br1 HundredGigE0/0/0/22 is already used at intent/aus1/peering.yaml:{first}:15",
+        )
+    ]
+
+
 def test_phy013_fabric_sub_interface_on_a_cloud_carrier(example: Path) -> None:
     links = append_links(
         example, leaf_link("Ethernet9/1.3999", "Ethernet9/1.3999", 40, "aus1-bl1", "aus1-bl2")

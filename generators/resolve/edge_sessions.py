@@ -48,6 +48,7 @@ class ExternalPort:
     speed_gbps: int | None
     source: Path_
     vrf: str | None = None  # the tenant VRF a private cloud attachment serves; None: default
+    circuit: str | None = None  # the cross-connect it is on (None: the services LAN)
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,7 @@ class _Collector:
                 speed_gbps=speed if vlan is None else None,
                 source=source,
                 vrf=vrf,
+                circuit=circuit,
             )
         )
         return name

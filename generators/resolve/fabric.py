@@ -16,7 +16,7 @@ from typing import Literal
 
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
-from meetme.generators.resolve.edge_sessions import SiteEdge, resolve_edge
+from meetme.generators.resolve.edge_sessions import ExternalPort, SiteEdge, resolve_edge
 from meetme.generators.resolve.indexes import memo
 from meetme.generators.resolve.placement import Placement, resolve_placement
 from meetme.generators.resolve.ports import PortPlan, PortUse, plan_ports
@@ -473,12 +473,16 @@ def _check_device_pools(site: Site, fabric: SiteFabric) -> None:
                 )
 
 
+def _two_circuits(one: ExternalPort, other: ExternalPort) -> bool:
+    return None not in (one.circuit, other.circuit) and one.circuit != other.circuit
+
+
 def _check_edge(fabric: SiteFabric, loaded: LoadedIntent, problems: list[Problem]) -> None:
     """External ports must not reuse fabric ports; sessions need the site's edge settings."""
     fabric_ports = {
         (end.device, end.interface): link for link in fabric.links for end in (link.a, link.b)
     }
-    seen: dict[tuple[str, str], Path_] = {}
+    seen: dict[tuple[str, str], ExternalPort] = {}
     for port in fabric.edge.ports:
         physical = (port.device, port.parent or port.name)
         if physical in fabric_ports:
@@ -493,15 +497,17 @@ def _check_edge(fabric: SiteFabric, loaded: LoadedIntent, problems: list[Problem
                 )
             )
         key = (port.device, port.name)
-        if key in seen:
+        earlier = seen.setdefault(key, port)
+        # two cross-connects cabled to one port are PHY-013's finding, at the circuits, with
+        # every other problem of the intent; one circuit used twice over has no other report
+        if earlier is not port and not _two_circuits(earlier, port):
             problems.append(
                 Problem(
                     loaded.where(port.source),
-                    f"{port.device} {port.name} is already used at {loaded.where(seen[key])}",
+                    f"{port.device} {port.name} is already used at {loaded.where(earlier.source)}",
                     "duplicate-port",
                 )
             )
-        seen[key] = port.source
     if fabric.edge.sessions and fabric.site.peering.edge is None:
         problems.append(
             Problem(
