@@ -11,7 +11,8 @@ from conftest import findings_of, line_of, lint_repo, replace_in
 from dci_example import DATA, with_dci
 
 DCI_RULES = (
-    "DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007", "DCI-008"
+    "DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007", "DCI-008",
+    "DCI-010", "DCI-011",
 )  # fmt: skip
 BUILT = "      built: {route_km: 1100, lead_time_weeks: 40, capex: 1200000, opex_monthly: 10000}\n"
 LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
@@ -388,3 +389,49 @@ def test_dci009_without_any_srv6_domain_every_circuit_is_dark(dci: Path) -> None
         )
         for m in messages
     )
+
+
+# ---- DCI-010 / DCI-011: the circuits' addresses ---------------------------------------------
+# The example's own dci.yaml: p2p_v4 10.255.0.0/24 (128 /31s), p2p_v6 2001:db8:ffff::/64,
+# syd-mel-coastal at index 0 and syd-mel-hume at index 1; aus1's p2p_v4 pool is 10.1.0.0/16.
+EXAMPLE_DCI = "intent/dci.yaml"
+
+
+def test_dci010_two_circuits_with_one_index(example: Path) -> None:
+    dci = example / EXAMPLE_DCI
+    replace_in(dci, "      index: 1\n", "      index: 0\n")
+    line = line_of(dci, "index: 0", 2)
+    assert findings_of(lint_repo(example), "DCI-010") == [
+        f"{EXAMPLE_DCI}:{line}: circuits syd-mel-coastal and syd-mel-hume share index 0: both "
+        "would take the same /31 and /127 from the DCI pools; give the circuit an index of its "
+        "own"
+    ]
+
+
+@pytest.mark.parametrize(("index", "outside"), [(127, False), (128, True)])
+def test_dci010_an_index_at_the_end_of_the_ipv4_pool(
+    example: Path, index: int, outside: bool
+) -> None:
+    dci = example / EXAMPLE_DCI
+    replace_in(dci, "      index: 1\n", f"      index: {index}\n")
+    line = line_of(dci, f"index: {index}")
+    expected = [
+        f"{EXAMPLE_DCI}:{line}: circuit syd-mel-hume's index 128 is past the end of dci.p2p_v4 "
+        "10.255.0.0/24 (128 point-to-point subnets, indexes 0-127); lower the index or widen "
+        "the pool"
+    ]
+    assert findings_of(lint_repo(example), "DCI-010") == (expected if outside else [])
+
+
+@pytest.mark.parametrize(("pool", "overlaps"), [("10.0.255.0/24", False), ("10.1.0.0/24", True)])
+def test_dci011_a_dci_pool_inside_a_site_pool(example: Path, pool: str, overlaps: bool) -> None:
+    """Just outside aus1's p2p_v4 10.1.0.0/16 (the /24 right before it, free in every site)
+    and just inside (its first /24)."""
+    dci = example / EXAMPLE_DCI
+    replace_in(dci, "p2p_v4: 10.255.0.0/24", f"p2p_v4: {pool}")
+    line = line_of(dci, f"p2p_v4: {pool}")
+    expected = [
+        f"{EXAMPLE_DCI}:{line}: dci.p2p_v4 {pool} overlaps site aus1's pool p2p_v4 10.1.0.0/16; "
+        "give the DCI a range of its own"
+    ]
+    assert findings_of(lint_repo(example), "DCI-011") == (expected if overlaps else [])

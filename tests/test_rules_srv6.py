@@ -145,6 +145,96 @@ def test_srv6_004_a_vrf_site_without_a_border_in_the_domain(example: Path) -> No
     ]
 
 
+# --- SRV6-007..009: a VRF's route target, its sites and the circuits between them -------------
+
+MEL1_IN = "mel1: {id: 2, devices: [mel1-br1, mel1-br2]}"  # EOS: PLAT-018, not these rules
+
+
+def _vrfs(repo: Path, lines: str) -> int:
+    """mel1's borders in the domain and `lines` as srv6.vrfs; the line of the first VRF."""
+    srv6 = repo / SRV6
+    replace_in(srv6, "mel1: {id: 2, devices: []}", MEL1_IN)
+    with srv6.open("a") as handle:
+        handle.write("  vrfs:\n" + lines)
+    return line_of(srv6, lines.splitlines()[0])
+
+
+def _gpu_a_in_mel1(repo: Path) -> None:
+    """mel1's tenant VRF gpu-b renamed gpu-a, so both sites have gpu-a and storage."""
+    for path in sorted((repo / "intent/mel1").glob("*.yaml")):
+        path.write_text(path.read_text().replace("gpu-b", "gpu-a"))
+
+
+@pytest.mark.parametrize(("gpu_id", "found"), [(11, False), (10, True)])
+def test_srv6_007_two_vrfs_with_one_id_share_a_route_target(
+    example: Path, gpu_id: int, found: bool
+) -> None:
+    _gpu_a_in_mel1(example)
+    first = _vrfs(
+        example,
+        "    storage: {id: 10, sites: [aus1, mel1]}\n"
+        f"    gpu-a: {{id: {gpu_id}, sites: [aus1, mel1]}}\n",
+    )
+    # sorted by where they are written: storage first, so gpu-a is the one to renumber
+    expected = [
+        f"{SRV6}:{first + 1}: VRFs storage and gpu-a share SRv6 id 10: both would import and "
+        "export route target 64500:10, joining the two tenants across sites; give gpu-a an "
+        "id of its own"
+    ]
+    assert findings_of(lint_repo(example), "SRV6-007") == (expected if found else [])
+
+
+def test_srv6_008_a_site_listed_twice(example: Path) -> None:
+    line = _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1, aus1]}\n")
+    assert findings_of(lint_repo(example), "SRV6-008") == [
+        f"{SRV6}:{line}: VRF storage lists site aus1 twice: a VRF rides SRv6 between different "
+        "sites; remove the repeat"
+    ]
+
+
+def test_srv6_008_a_site_whose_handoff_does_not_carry_the_vrf(example: Path) -> None:
+    """mel1 keeps the storage tenant but hands only gpu-b to its borders."""
+    tenants = example / "intent/mel1/tenants.yaml"
+    replace_in(
+        tenants,
+        "        storage: {vlan: 3110, export_north: [10.160.0.0/16], internet: default, "
+        "max_prefix: 10}\n",
+        "",
+    )
+    line = _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1]}\n")
+    assert findings_of(lint_repo(example), "SRV6-008") == [
+        f"{SRV6}:{line}: VRF storage rides SRv6 to site mel1, but mel1's handoff does not carry "
+        "it: add storage to sites.mel1.handoff.vrfs, or remove mel1 from the VRF's sites"
+    ]
+
+
+def test_srv6_009_both_circuits_in_the_domain_join_the_sites(example: Path) -> None:
+    _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1]}\n")
+    assert findings_of(lint_repo(example), "SRV6-009") == []
+
+
+@pytest.mark.parametrize("kept", ["syd-mel-coastal", None])
+def test_srv6_009_no_circuit_inside_the_domain_between_the_sites(
+    example: Path, kept: str | None
+) -> None:
+    """mel1-br1 alone of mel1's borders is in the domain. Just inside: the coastal circuit
+    to it still has both ends in the domain (the Hume circuit to mel1-br2 is dark). Just
+    outside: no circuit at all (dci.circuits emptied, with the groups and needs naming them)."""
+    dci = example / DCI
+    if kept is None:
+        text = dci.read_text()
+        dci.write_text(text[: text.index("  circuits:")] + "  circuits: {}\n")
+    line = _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1]}\n")
+    replace_in(example / SRV6, MEL1_IN, "mel1: {id: 2, devices: [mel1-br1]}")
+    expected = [
+        f"{SRV6}:{line}: VRF storage rides SRv6 between aus1 and mel1, but no DCI circuit with "
+        "both ends in the SRv6 domain joins mel1 to aus1, directly or through other sites: its "
+        "VPN sessions would never come up; add a circuit between their domain borders "
+        "(dci.circuits)"
+    ]
+    assert findings_of(lint_repo(example), "SRV6-009") == ([] if kept else expected)
+
+
 # --- PLAT-018 / PLAT-019: the platforms that cannot -------------------------------------------
 
 

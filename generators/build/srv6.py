@@ -55,13 +55,21 @@ def dci_addresses(intent: Intent, circuit: DciCircuit) -> dict[str, tuple[str | 
     if dci is None or circuit.index is None:
         return out
     for k, end in enumerate(("a", "b")):
-        v4 = v6 = None
-        if dci.p2p_v4 is not None:
-            v4 = f"{ipaddress.ip_network(dci.p2p_v4).network_address + 2 * circuit.index + k}/31"
-        if dci.p2p_v6 is not None:
-            v6 = f"{ipaddress.ip_network(dci.p2p_v6).network_address + 2 * circuit.index + k}/127"
+        v4 = _nth(dci.p2p_v4, 2 * circuit.index + k, 31)
+        v6 = _nth(dci.p2p_v6, 2 * circuit.index + k, 127)
         out[end] = (v4, v6)
     return out
+
+
+def _nth(pool: str | None, offset: int, length: int) -> str | None:
+    """Address `offset` of `pool` with `length`; None without a pool or past its end (DCI-010
+    reports the index)."""
+    if pool is None:
+        return None
+    net = ipaddress.ip_network(pool)
+    if offset >= net.num_addresses:
+        return None
+    return f"{net.network_address + offset}/{length}"
 
 
 def dci_ip_mtu(intent: Intent, circuit: DciCircuit) -> int:

@@ -6,6 +6,7 @@ once, in the context of the first site by name (the engine calls every rule once
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -398,6 +399,74 @@ def dci_lands_on_borders(ctx: SiteContext) -> Iterator[Hit]:
                     f"write one of the borders: {', '.join(borders) or 'none defined'}",
                     (*circuit.path, side, "device"),
                 )
+
+
+@rule(
+    "DCI-010",
+    "error",
+    "Each DCI circuit has an index of its own inside the DCI pools",
+    "A circuit's /31 and /127 are the index-th of dci.p2p_v4 and dci.p2p_v6. Two circuits with "
+    "one index give two borders one address on their DCI ports, and one border the far end's "
+    "IS-IS neighbour twice; an index past the end of a pool has no subnet in it.",
+    "docs/standards.md#dci-010",
+)
+def dci_indexes_unique(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    pools = [(key, ipaddress.ip_network(value)) for key, value in _dci_pools(dci)]
+    seen: dict[int, str] = {}
+    for name, circuit in dci.circuits.items():  # as written: the later one is renumbered
+        if circuit.index is None:
+            continue
+        where = (*circuit.path, "index")
+        first = seen.setdefault(circuit.index, name)
+        if first != name:
+            yield Hit(
+                f"circuits {first} and {name} share index {circuit.index}: both would take the "
+                "same /31 and /127 from the DCI pools; give the circuit an index of its own",
+                where,
+            )
+        for key, pool in pools:
+            if 2 * circuit.index + 1 >= pool.num_addresses:
+                yield Hit(
+                    f"circuit {name}'s index {circuit.index} is past the end of dci.{key} "
+                    f"{pool} ({pool.num_addresses // 2} point-to-point subnets, indexes 0-"
+                    f"{pool.num_addresses // 2 - 1}); lower the index or widen the pool",
+                    where,
+                )
+
+
+@rule(
+    "DCI-011",
+    "error",
+    "The DCI pools overlap no site's pools",
+    "The DCI's /31s and /127s join borders of different sites, and each site's IGP and BGP "
+    "carry that site's loopbacks and links. A DCI pool that overlaps a site's pool can give a "
+    "DCI port a site's loopback or link address, the address a VPN session is aimed at.",
+    "docs/standards.md#dci-011",
+)
+def dci_pools_apart(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    for key, value in _dci_pools(dci):
+        pool = ipaddress.ip_network(value)
+        for site_name, site in sorted(ctx.loaded.intent.sites.items()):
+            for field, other in sorted(site.pools.model_dump().items()):
+                if not isinstance(other, str):
+                    continue
+                theirs = ipaddress.ip_network(other)
+                if theirs.version == pool.version and theirs.overlaps(pool):
+                    yield Hit(
+                        f"dci.{key} {pool} overlaps site {site_name}'s pool {field} {theirs}; "
+                        "give the DCI a range of its own",
+                        ("dci", key),
+                    )
+
+
+def _dci_pools(dci: Dci) -> list[tuple[str, str]]:
+    return [(key, value) for key in ("p2p_v4", "p2p_v6") if (value := getattr(dci, key))]
 
 
 @rule(

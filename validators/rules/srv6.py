@@ -169,6 +169,12 @@ def _largest_mtu(intent: Intent, vrf: str, sites: Iterable[str]) -> int | None:
     return max(mtus, default=None)
 
 
+def _border_in_domain(intent: Intent, site_name: str) -> bool:
+    """Whether a border of the site holds a locator: the VRF's end there (SRV6-004)."""
+    devices = intent.sites[site_name].devices
+    return any(devices[n].role == "border" for n in members(intent, site_name))
+
+
 @rule(
     "SRV6-004",
     "error",
@@ -188,14 +194,137 @@ def vrf_sites_have_borders(ctx: SiteContext) -> Iterator[Hit]:
         for index, site_name in enumerate(entry.sites):
             if site_name not in intent.sites or site_name not in srv6.sites:
                 continue  # a wrong name is the reader's (exit 2)
-            devices = intent.sites[site_name].devices
-            if not any(devices[n].role == "border" for n in members(intent, site_name)):
+            if not _border_in_domain(intent, site_name):
                 yield Hit(
                     f"VRF {vrf} rides SRv6 to site {site_name}, but no border of "
                     f"{site_name} is in the SRv6 domain: list its borders under "
                     f"srv6.sites.{site_name}.devices (or drop that line for the default)",
                     ("srv6", "vrfs", vrf, "sites", index),
                 )
+
+
+@rule(
+    "SRV6-007",
+    "error",
+    "Every SRv6 VRF has a route target of its own",
+    "A VRF's route target is the organisation's ASN and the VRF's `id`, imported and exported "
+    "on every border of its sites. Two VRFs with one id import each other's VPN routes: two "
+    "tenants joined across sites, with nothing in any one config to show it.",
+    "docs/standards.md#srv6-007; RFC 4364 section 4.3.1 (route targets select the VRFs a VPN "
+    "route is imported into)",
+)
+def vrf_route_targets_unique(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    asn = ctx.loaded.intent.organisation.asn
+    seen: dict[int, str] = {}
+    for vrf, entry in srv6.vrfs.items():  # as written: the later one is renumbered
+        first = seen.setdefault(entry.id, vrf)
+        if first != vrf:
+            yield Hit(
+                f"VRFs {first} and {vrf} share SRv6 id {entry.id}: both would import and export "
+                f"route target {asn}:{entry.id}, joining the two tenants across sites; give "
+                f"{vrf} an id of its own",
+                ("srv6", "vrfs", vrf, "id"),
+            )
+
+
+@rule(
+    "SRV6-008",
+    "error",
+    "An SRv6 VRF joins different sites, each of which hands it to its fabric",
+    "A VRF rides SRv6 between the VRF-lite handoffs of its sites: at each site the borders join "
+    "the VPN to the handoff VRF of that name. A site listed twice joins nothing more; a site "
+    "whose handoff does not carry the VRF renders no VRF there while the other sites still "
+    "peer for it, so the VRF reaches nothing at that site.",
+    "docs/standards.md#srv6-008",
+)
+def vrf_sites_hand_it_off(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    intent = ctx.loaded.intent
+    for vrf, entry in sorted(srv6.vrfs.items()):
+        seen: set[str] = set()
+        for index, site_name in enumerate(entry.sites):
+            where = ("srv6", "vrfs", vrf, "sites", index)
+            if site_name in seen:
+                yield Hit(
+                    f"VRF {vrf} lists site {site_name} twice: a VRF rides SRv6 between "
+                    "different sites; remove the repeat",
+                    where,
+                )
+                continue
+            seen.add(site_name)
+            site = intent.sites.get(site_name)
+            if site is None:
+                continue  # a wrong name is the reader's (exit 2)
+            if site.handoff is None or vrf not in site.handoff.vrfs:
+                yield Hit(
+                    f"VRF {vrf} rides SRv6 to site {site_name}, but {site_name}'s handoff does "
+                    f"not carry it: add {vrf} to sites.{site_name}.handoff.vrfs, or remove "
+                    f"{site_name} from the VRF's sites",
+                    where,
+                )
+
+
+@rule(
+    "SRV6-009",
+    "error",
+    "DCI circuits inside the SRv6 domain join every site of an SRv6 VRF",
+    "The borders' IS-IS runs over the DCI circuits whose two ends hold locators (DCI-009), and "
+    "it is what carries the VPN sessions and the SIDs between sites. A VRF whose sites no "
+    "chain of such circuits joins renders VPN sessions to loopbacks nothing can reach: they "
+    "never come up and the VRF reaches nothing at the far site.",
+    "docs/standards.md#srv6-009",
+)
+def vrf_sites_joined_by_dci(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    intent = ctx.loaded.intent
+    inside = locators(intent)
+    circuits = intent.dci.circuits.values() if intent.dci is not None else ()
+    joined = {
+        frozenset((c.a.site, c.b.site))
+        for c in circuits
+        if c.a.device in inside and c.b.device in inside and c.a.site != c.b.site
+    }
+    for vrf, entry in sorted(srv6.vrfs.items()):
+        # a site with no border in the domain has no end for the VRF at all: SRV6-004's
+        ends = [
+            (index, name)
+            for index, name in enumerate(entry.sites)
+            if name in intent.sites and name in srv6.sites and _border_in_domain(intent, name)
+        ]
+        if not ends:
+            continue
+        first = ends[0][1]
+        reached = _sites_reached(first, joined)
+        for index, site_name in ends:
+            if site_name in reached:
+                continue
+            yield Hit(
+                f"VRF {vrf} rides SRv6 between {first} and {site_name}, but no DCI circuit "
+                f"with both ends in the SRv6 domain joins {site_name} to {first}, directly or "
+                "through other sites: its VPN sessions would never come up; add a circuit "
+                "between their domain borders (dci.circuits)",
+                ("srv6", "vrfs", vrf, "sites", index),
+            )
+
+
+def _sites_reached(start: str, joined: set[frozenset[str]]) -> set[str]:
+    """The sites a chain of circuits joins to `start`, `start` included."""
+    reached, frontier = {start}, [start]
+    while frontier:
+        here = frontier.pop()
+        for pair in joined:
+            if here in pair:
+                for other in pair - reached:
+                    reached.add(other)
+                    frontier.append(other)
+    return reached
 
 
 rule(
