@@ -327,6 +327,46 @@ def _sites_reached(start: str, joined: set[frozenset[str]]) -> set[str]:
     return reached
 
 
+@rule(
+    "SRV6-010",
+    "error",
+    "Every border that hands an SRv6 VRF to the fabric is in the domain",
+    "The border leaves send each handoff VRF's traffic to every border they are linked to. A "
+    "border that carries the handoff of a VRF riding SRv6 but holds no locator has no VPN "
+    "route to the other sites: the flows that hash to it follow its Internet default out of "
+    "the site, or are dropped, while its partner carries the rest correctly.",
+    "docs/standards.md#srv6-010",
+)
+def handoff_borders_in_domain(ctx: SiteContext) -> Iterator[Hit]:
+    intent = ctx.loaded.intent
+    srv6 = intent.srv6
+    handoff = ctx.site.handoff
+    if srv6 is None or handoff is None or ctx.name not in srv6.sites:
+        return
+    if srv6.sites[ctx.name].devices is None:
+        return  # the default: every border is in
+    riding = sorted(v for v, e in srv6.vrfs.items() if ctx.name in e.sites and v in handoff.vrfs)
+    if not riding or not _border_in_domain(intent, ctx.name):
+        return  # no such VRF, or no border in the domain at all: SRV6-004's
+    inside = set(members(intent, ctx.name))
+    devices = ctx.site.devices
+    leaves = set(handoff.border_leaves)
+    carrying = {
+        end.device
+        for link in ctx.fabric.links
+        for end, other in ((link.a, link.b), (link.b, link.a))
+        if other.device in leaves and devices[end.device].role == "border"
+    }
+    for border in sorted(carrying - inside):
+        yield Hit(
+            f"{border} carries the handoff of {listed(riding)} (riding SRv6 to other sites) "
+            "but is outside the SRv6 domain: the flows the border leaves send it have no VPN "
+            f"route and follow its Internet default; list {border} in "
+            f"srv6.sites.{ctx.name}.devices",
+            ("srv6", "sites", ctx.name, "devices"),
+        )
+
+
 rule(
     SID_BLOCK_NEVER_LEAKS,
     "error",
