@@ -12,7 +12,7 @@ from dci_example import DATA, with_dci
 
 DCI_RULES = (
     "DCI-001", "DCI-002", "DCI-003", "DCI-004", "DCI-005", "DCI-006", "DCI-007", "DCI-008",
-    "DCI-010", "DCI-011",
+    "DCI-010", "DCI-011", "DCI-012",
 )  # fmt: skip
 BUILT = "      built: {route_km: 1100, lead_time_weeks: 40, capex: 1200000, opex_monthly: 10000}\n"
 LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
@@ -435,3 +435,38 @@ def test_dci011_a_dci_pool_inside_a_site_pool(example: Path, pool: str, overlaps
         "give the DCI a range of its own"
     ]
     assert findings_of(lint_repo(example), "DCI-011") == (expected if overlaps else [])
+
+
+# ---- DCI-012: a circuit inside the SRv6 domain has IPv6 -------------------------------------
+
+
+@pytest.mark.parametrize("edit", ["none", "no index", "no p2p_v6"])
+def test_dci012_a_circuit_inside_the_domain_needs_ipv6(example: Path, edit: str) -> None:
+    """mel1's borders join the domain, so both circuits carry routing: with the example's
+    index and p2p_v6 they pass; without the Hume circuit's index, or without the pool, the
+    ports have no IPv6 for SRv6 and IS-IS."""
+    replace_in(example / SRV6, MEL1_OUT, "mel1: {id: 2}")
+    dci = example / EXAMPLE_DCI
+    if edit == "no index":
+        replace_in(dci, "      index: 1\n", "")
+    if edit == "no p2p_v6":
+        replace_in(dci, "  p2p_v6: 2001:db8:ffff::/64", "")
+    message = (
+        "circuit {name} joins aus1-br{n} and mel1-br{n}, both in the SRv6 domain, but its ports "
+        "get no IPv6 address ({why}): SRv6 and the IS-IS between the sites run over IPv6; {fix}"
+    )
+    expected = {
+        "none": [],
+        "no index": [
+            f"{EXAMPLE_DCI}:{line_of(dci, 'syd-mel-hume:')}: "
+            + message.format(
+                name="syd-mel-hume", n=2, why="it has no index", fix="give it an index"
+            )
+        ],
+        "no p2p_v6": [
+            f"{EXAMPLE_DCI}:{line_of(dci, f'{name}:')}: "
+            + message.format(name=name, n=n, why="the DCI has no p2p_v6 pool", fix="set dci.p2p_v6")
+            for name, n in (("syd-mel-coastal", 1), ("syd-mel-hume", 2))
+        ],
+    }[edit]
+    assert findings_of(lint_repo(example), "DCI-012") == expected

@@ -465,6 +465,38 @@ def dci_pools_apart(ctx: SiteContext) -> Iterator[Hit]:
                     )
 
 
+@rule(
+    "DCI-012",
+    "error",
+    "A DCI circuit inside the SRv6 domain has IPv6 addresses",
+    "SRv6 packets are IPv6, and the IS-IS that carries the locators and the VPN sessions "
+    "between sites runs its IPv6 topology over the DCI ports. A port with no IPv6 address "
+    "neither forwards them nor forms that adjacency, so a circuit whose two ends hold locators "
+    "(DCI-009) needs an `index` and the DCI's p2p_v6 pool to take its /127 from.",
+    "docs/standards.md#dci-012",
+)
+def dci_in_domain_has_ipv6(ctx: SiteContext) -> Iterator[Hit]:
+    dci = _dci(ctx)
+    if dci is None:
+        return
+    inside = locators(ctx.loaded.intent)
+    for name, circuit in _circuits(ctx):
+        if circuit.a.device not in inside or circuit.b.device not in inside:
+            continue  # carries no routing: DCI-009
+        if circuit.index is None:
+            why, fix = "it has no index", "give it an index"
+        elif dci.p2p_v6 is None:
+            why, fix = "the DCI has no p2p_v6 pool", "set dci.p2p_v6"
+        else:
+            continue
+        yield Hit(
+            f"circuit {name} joins {circuit.a.device} and {circuit.b.device}, both in the SRv6 "
+            f"domain, but its ports get no IPv6 address ({why}): SRv6 and the IS-IS between "
+            f"the sites run over IPv6; {fix}",
+            circuit.path,
+        )
+
+
 def _dci_pools(dci: Dci) -> list[tuple[str, str]]:
     return [(key, value) for key in ("p2p_v4", "p2p_v6") if (value := getattr(dci, key))]
 
