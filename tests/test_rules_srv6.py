@@ -252,6 +252,26 @@ def test_srv6_010_a_handoff_border_outside_the_domain(
     assert findings_of(lint_repo(example), "SRV6-010") == (expected if found else [])
 
 
+@pytest.mark.parametrize(("gateway", "found"), [("10.61.4.1/24", False), ("10.60.4.1/24", True)])
+def test_srv6_011_two_sites_of_a_vrf_hold_one_subnet(
+    example: Path, gateway: str, found: bool
+) -> None:
+    """mel1's storage network moved into aus1's storage space (aus1's storage-front-4 is
+    10.60.4.0/24, its export_north 10.60.0.0/16): each border would prefer its own route.
+    Just outside: the /24 next to aus1's /16."""
+    tenants = example / "intent/mel1/tenants.yaml"
+    replace_in(tenants, "gateway_v4: 10.160.1.1/24", f"gateway_v4: {gateway}")
+    _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1]}\n")
+    line = line_of(tenants, f"gateway_v4: {gateway}")
+    expected = [
+        f"intent/mel1/tenants.yaml:{line}: VRF storage rides SRv6 between aus1 and mel1, and "
+        f"mel1's network storage-front-1 {gateway.replace('.1/24', '.0/24')} overlaps aus1's "
+        "10.60.4.0/24: each border prefers its own site's route, so neither site reaches the "
+        "other's; give mel1 address space of its own"
+    ]
+    assert findings_of(lint_repo(example), "SRV6-011") == (expected if found else [])
+
+
 # --- PLAT-018 / PLAT-019: the platforms that cannot -------------------------------------------
 
 

@@ -367,6 +367,68 @@ def handoff_borders_in_domain(ctx: SiteContext) -> Iterator[Hit]:
         )
 
 
+@rule(
+    "SRV6-011",
+    "error",
+    "The sites of an SRv6 VRF use address space of their own",
+    "A VRF riding SRv6 is one routing table across its sites: each border prefers the route "
+    "from its own border leaves (eBGP) to the far site's (iBGP VPN), so a subnet or an "
+    "export_north prefix that two sites both hold is reachable from neither at the other, and "
+    "one site's hosts shadow the other's.",
+    "docs/standards.md#srv6-011; RFC 4364 section 4 (addresses unique within a VPN)",
+)
+def vrf_sites_apart(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    intent = ctx.loaded.intent
+    for vrf, entry in sorted(srv6.vrfs.items()):
+        held: list[tuple[str, ipaddress.IPv4Network | ipaddress.IPv6Network]] = []
+        for site_name in dict.fromkeys(entry.sites):  # a repeat is SRV6-008's
+            if site_name not in intent.sites:
+                continue
+            mine = list(_vrf_space(intent, site_name, vrf))
+            for what, net, path in mine:
+                clash = next(
+                    (
+                        (site, other)
+                        for site, other in held
+                        if other.version == net.version and other.overlaps(net)
+                    ),
+                    None,
+                )
+                if clash is not None:
+                    yield Hit(
+                        f"VRF {vrf} rides SRv6 between {clash[0]} and {site_name}, and "
+                        f"{site_name}'s {what} {net} overlaps {clash[0]}'s {clash[1]}: each "
+                        "border prefers its own site's route, so neither site reaches the "
+                        f"other's; give {site_name} address space of its own",
+                        path,
+                    )
+            held += [(site_name, net) for _, net, _ in mine]
+
+
+def _vrf_space(
+    intent: Intent, site_name: str, vrf: str
+) -> Iterator[tuple[str, ipaddress.IPv4Network | ipaddress.IPv6Network, Path_]]:
+    """What the site holds of the VRF: its networks' subnets and its handoff's export_north."""
+    site = intent.sites[site_name]
+    for tenant in site.tenants.values():
+        for name, network in tenant.networks.items():
+            if network.vrf != vrf:
+                continue
+            for key in ("gateway_v4", "gateway_v6"):
+                value = getattr(network, key)
+                if value is not None:
+                    subnet = ipaddress.ip_interface(value).network
+                    yield f"network {name}", subnet, (*network.path, key)
+    if site.handoff is None or vrf not in site.handoff.vrfs:
+        return
+    handoff = site.handoff.vrfs[vrf]
+    for index, prefix in enumerate(handoff.export_north):
+        yield "export_north", ipaddress.ip_network(prefix), (*handoff.path, "export_north", index)
+
+
 rule(
     SID_BLOCK_NEVER_LEAKS,
     "error",
