@@ -15,6 +15,11 @@ the default route from the Internet table (the default VRF), where it exists onl
 transit sends one — to this border or, over the border pair's iBGP, to the other — so a border
 that has lost its way out stops offering one. The VRF's public prefixes are exported to the
 Internet table, behind our aggregates, so the Internet reaches them.
+
+A VRF that rides SRv6 to other sites (`srv6.vrfs`) reaches them through the borders too: the
+VPN brings the other sites' northbound prefixes into the border's VRF, and the border hands
+them south (and the border leaf takes them) ahead of the default route, so the sites reach each
+other whatever `internet:` says and without the Internet's default (`remote_prefixes`).
 """
 
 from __future__ import annotations
@@ -82,6 +87,23 @@ def north_prefixes(vrf: HandoffVrf, afi: str) -> list[str]:
     return [p for p in wanted if (":" in p) == (afi == "ipv6")]
 
 
+def remote_prefixes(intent: Intent, site_name: str, vrf_name: str, afi: str) -> list[str]:
+    """What the VRF's other sites send north in one family, in the order of its `sites:`:
+    the routes the SRv6 VPN brings into this site's borders for it (none unless the VRF rides
+    SRv6 to this site)."""
+    srv6 = intent.srv6
+    entry = srv6.vrfs.get(vrf_name) if srv6 is not None else None
+    if entry is None or site_name not in entry.sites:
+        return []
+    found: list[str] = []
+    for other in dict.fromkeys(entry.sites):
+        handoff = intent.sites[other].handoff if other in intent.sites else None
+        if other == site_name or handoff is None or vrf_name not in handoff.vrfs:
+            continue  # SRV6-008 reports a site that does not hand the VRF off
+        found += [p for p in north_prefixes(handoff.vrfs[vrf_name], afi) if p not in found]
+    return found
+
+
 def _entries(prefixes: list[str], afi: str) -> list[PrefixListEntry]:
     longest = NORTH_MAX_LENGTH[afi]
     return [
@@ -134,6 +156,38 @@ def _one(
     )
 
 
+def _south(
+    name: str, afi: Afi, on_border: bool, default: str | None, remote: str | None
+) -> RouteMap:
+    """The policy of what goes south, out of the border or into the border leaf: the VRF's
+    other sites' prefixes (SRv6), then the default route or nothing."""
+    way_out = (
+        _one(
+            name,
+            afi,
+            "permit",
+            "the default route toward the tenant"
+            if on_border
+            else "the default route from the border",
+            default,
+        )
+        if default
+        else _one(
+            name, afi, "deny", "nothing: the VRF has no Internet access (internet: none)", None
+        )
+    )
+    if remote is None:
+        return way_out
+    sites = RouteMapEntry(
+        seq=10,
+        action="permit",
+        match_prefix_list=remote,
+        description="the VRF's prefixes at its other sites, over SRv6",
+    )
+    last = way_out.entries[0].model_copy(update={"seq": 20})
+    return RouteMap(name=name, afi=afi, entries=[sites, last])
+
+
 def handoff_of(
     intent: Intent, site: Site, name: str, device: Device, fabric: SiteFabric
 ) -> HandoffParts:
@@ -174,7 +228,11 @@ def handoff_of(
         leaks: list[VrfLeak] = []
         # (family, default-route list, public-prefix list) of each family the VRF leaks in
         leak_lists: list[tuple[Afi, str, str | None]] = []
-        carried = carried_families(site, vrf_name, vrf)
+        elsewhere = {afi: remote_prefixes(intent, fabric.name, vrf_name, afi) for afi in AFIS}
+        # a family with only the other sites' prefixes to hand south carries them too
+        carried = tuple(
+            afi for afi in AFIS if afi in carried_families(site, vrf_name, vrf) or elsewhere[afi]
+        )
         if not carried:
             continue  # nothing north, no way out: HANDOFF-012, no idle sessions
         for afi in carried:
@@ -194,27 +252,18 @@ def handoff_of(
                 "the tenant's northbound prefixes",
                 north_list,
             )
-            way_out = (
-                _one(
-                    rm_out if on_border else rm_in,
-                    afi,
-                    "permit",
-                    "the default route toward the tenant"
-                    if on_border
-                    else "the default route from the border",
-                    default,
-                )
-                if default
-                else _one(
-                    rm_out if on_border else rm_in,
-                    afi,
-                    "deny",
-                    "nothing: the VRF has no Internet access (internet: none)",
-                    None,
-                )
+            sites = (
+                prefix_list(f"PL-HANDOFF-{tag}-SITES-{sfx}", afi, elsewhere[afi])
+                if elsewhere[afi]
+                else None
             )
+            way_out = _south(rm_out if on_border else rm_in, afi, on_border, default, sites)
             parts.route_maps += sorted([tenant, way_out], key=lambda rm: rm.name)
-            accepted = lists[north_list] if on_border else lists.get(default or "")
+            accepted = (
+                [lists[north_list]]
+                if on_border
+                else [lists[n] for n in (default, sites) if n is not None]
+            )
             for local, remote, peer in links:
                 remote_address = remote.address_v6 if afi == "ipv6" else remote.address_v4
                 local_address = local.address_v6 if afi == "ipv6" else local.address_v4
@@ -236,10 +285,7 @@ def handoff_of(
                         # /48 le 64 admits 131,071, a /32 billions)
                         max_prefix=max(
                             vrf.max_prefix,
-                            min(
-                                admitted(accepted) if accepted is not None else 0,
-                                platform.max_prefix_limit,
-                            ),
+                            min(sum(map(admitted, accepted)), platform.max_prefix_limit),
                         ),
                         max_prefix_warning_pct=fabric.warning_pct,
                         max_prefix_restart=MAX_PREFIX_RESTART,
