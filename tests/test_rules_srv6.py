@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from srv6_example import add_third_site
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -130,6 +131,69 @@ def test_srv6_003_a_block_outside_5f00_is_accepted_from_the_internet(example: Pa
         "their import policies let them through; draw the block from 5f00::/16 (RFC 9602), "
         "which every import policy drops as a bogon"
     )
+
+
+# SRV6-002 through a third site: per1 (a copy of mel1, tests/srv6_example.py) in the domain.
+# An end: site, device, port, room, entrance.
+End = tuple[str, str, str, str, str]
+AUS1_BR1: End = ("aus1", "aus1-br1", "FourHundredGigE0/0/0/27", "aus1-mmr1", "north")
+MEL1_BR1: End = ("mel1", "mel1-br1", "Ethernet35/1", "mel1-mmr1", "east")
+MEL1_BR2: End = ("mel1", "mel1-br2", "Ethernet35/1", "mel1-mmr2", "west")
+PER1_BR1: End = ("per1", "per1-br1", "Ethernet35/1", "per1-mmr1", "east")
+PER1_BR2: End = ("per1", "per1-br2", "Ethernet35/1", "per1-mmr2", "west")
+
+
+def _circuit(name: str, index: int, mtu: int, a: End, b: End) -> str:
+    def end(e: End) -> str:
+        return (
+            f"{{site: {e[0]}, device: {e[1]}, interface: {e[2]}, room: {e[3]}, entrance: {e[4]}}}"
+        )
+
+    lease = "{provider: wavecarrier, capacity_gbps: 400, monthly: 55000, term_months: 36}"
+    return (
+        f"    {name}:\n      index: {index}\n      mtu: {mtu}\n      a: {end(a)}\n"
+        f"      b: {end(b)}\n      speed: 400G\n      latency_ms: 20\n      leased: {lease}\n"
+    )
+
+
+def _three_sites(repo: Path, circuits: str) -> Path:
+    """aus1, mel1 and per1 all in the domain, storage between aus1 and mel1, and `circuits`
+    as the whole of dci.circuits; returns dci.yaml."""
+    add_third_site(repo)
+    _storage_between_sites(repo, "mel1: {id: 2}")
+    dci = repo / DCI
+    text = dci.read_text()
+    dci.write_text(text[: text.index("  circuits:")] + "  circuits:\n" + circuits)
+    return dci
+
+
+@pytest.mark.parametrize(("mtu", "found"), [(9040, False), (9039, True)])
+def test_srv6_002_a_circuit_through_a_third_site(example: Path, mtu: int, found: bool) -> None:
+    """aus1 and mel1 joined only through per1: the mel1-per1 circuit carries storage too."""
+    dci = _three_sites(
+        example,
+        _circuit("syd-per", 0, 9200, AUS1_BR1, PER1_BR1)
+        + _circuit("mel-per", 1, mtu, MEL1_BR2, PER1_BR2),
+    )
+    line = line_of(dci, f"mtu: {mtu}")
+    expected = [
+        f"{DCI}:{line}: DCI circuit mel-per carries IP packets of {mtu} bytes, but VRF storage "
+        "rides it over SRv6 with networks of up to 9000 bytes: 9000 + 40 (outer IPv6) + 0 (SRH) "
+        "= 9040; raise the circuit's mtu or lower the networks'"
+    ]
+    assert findings_of(lint_repo(example), "SRV6-002") == (expected if found else [])
+
+
+def test_srv6_002_a_circuit_to_a_site_that_leads_nowhere_else_is_not_the_vrf_s(
+    example: Path,
+) -> None:
+    """aus1-mel1 direct; per1 hangs off mel1 alone: no way between storage's sites crosses it."""
+    _three_sites(
+        example,
+        _circuit("syd-mel", 0, 9200, AUS1_BR1, MEL1_BR1)
+        + _circuit("mel-per", 1, 1500, MEL1_BR2, PER1_BR2),
+    )
+    assert findings_of(lint_repo(example), "SRV6-002") == []
 
 
 # --- SRV6-004 ---------------------------------------------------------------------------------

@@ -126,7 +126,8 @@ def _address_plan(intent: Intent) -> Iterator[tuple[str, ipaddress.IPv6Network]]
     "and, when its path needs more than one uSID carrier, a segment routing header (8 + 16 per "
     "segment; none here: one carrier holds the path). A DCI circuit whose IP MTU is smaller "
     "than the largest MTU of a VRF's networks plus that overhead drops or fragments exactly the "
-    "large packets GPU and storage traffic sends. Exactly fitting passes.",
+    "large packets GPU and storage traffic sends; so does one through a third site that IS-IS "
+    "may route the VRF over. Exactly fitting passes.",
     "docs/standards.md#srv6-002",
 )
 def dci_mtu_covers_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
@@ -134,6 +135,7 @@ def dci_mtu_covers_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
     intent = ctx.loaded.intent
     if srv6 is None or intent.dci is None:
         return
+    joined = _joined(intent)
     for vrf, entry in sorted(srv6.vrfs.items()):
         tenant_mtu = _largest_mtu(intent, vrf, entry.sites)
         if tenant_mtu is None:
@@ -141,7 +143,10 @@ def dci_mtu_covers_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
         need = tenant_mtu + OUTER_IPV6 + SRH_BYTES
         pairs = {frozenset(p) for p in combinations(entry.sites, 2)}
         for name, circuit in sorted(intent.dci.circuits.items()):
-            if frozenset((circuit.a.site, circuit.b.site)) not in pairs:
+            ends = frozenset((circuit.a.site, circuit.b.site))
+            # a circuit between two of its sites, or one through a third site that IS-IS
+            # may route the VRF over (both ends in the domain, on a way between its sites)
+            if ends not in pairs and not (ends in joined and _between(ends, entry.sites, joined)):
                 continue
             mtu = dci_ip_mtu(intent, circuit)
             if mtu < need:
@@ -155,6 +160,29 @@ def dci_mtu_covers_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
                     "circuit's mtu or lower the networks'",
                     where,
                 )
+
+
+def _joined(intent: Intent) -> set[frozenset[str]]:
+    """The pairs of sites a DCI circuit with both ends in the SRv6 domain joins: where the
+    borders' IS-IS runs between sites (DCI-009)."""
+    inside = locators(intent)
+    circuits = intent.dci.circuits.values() if intent.dci is not None else ()
+    return {
+        frozenset((c.a.site, c.b.site))
+        for c in circuits
+        if c.a.device in inside and c.b.device in inside and c.a.site != c.b.site
+    }
+
+
+def _between(ends: frozenset[str], sites: list[str], joined: set[frozenset[str]]) -> bool:
+    """Whether the circuit between `ends` lies on a way from one of `sites` to another: with
+    it taken out, one end still reaches one of the sites and the other end another one. A
+    circuit to a site that leads nowhere else is on no such way."""
+    rest = joined - {ends}
+    one, other = sorted(ends)
+    near = _sites_reached(one, rest) & set(sites)
+    far = _sites_reached(other, rest) & set(sites)
+    return bool(near) and bool(far) and len(near | far) >= 2
 
 
 def _largest_mtu(intent: Intent, vrf: str, sites: Iterable[str]) -> int | None:
@@ -284,13 +312,7 @@ def vrf_sites_joined_by_dci(ctx: SiteContext) -> Iterator[Hit]:
     if srv6 is None:
         return
     intent = ctx.loaded.intent
-    inside = locators(intent)
-    circuits = intent.dci.circuits.values() if intent.dci is not None else ()
-    joined = {
-        frozenset((c.a.site, c.b.site))
-        for c in circuits
-        if c.a.device in inside and c.b.device in inside and c.a.site != c.b.site
-    }
+    joined = _joined(intent)
     for vrf, entry in sorted(srv6.vrfs.items()):
         # a site with no border in the domain has no end for the VRF at all: SRV6-004's
         ends = [
