@@ -336,6 +336,22 @@ def test_srv6_011_two_sites_of_a_vrf_hold_one_subnet(
     assert findings_of(lint_repo(example), "SRV6-011") == (expected if found else [])
 
 
+@pytest.mark.parametrize("v6_only", [False, True])
+def test_srv6_012_sites_with_no_family_in_common(example: Path, v6_only: bool) -> None:
+    """aus1's storage is IPv4; mel1's too (the example) or made IPv6-only."""
+    if v6_only:
+        tenants = example / "intent/mel1/tenants.yaml"
+        replace_in(tenants, "gateway_v4: 10.160.1.1/24", 'gateway_v6: "2001:db8:160:1::1/64"')
+        replace_in(tenants, "export_north: [10.160.0.0/16]", 'export_north: ["2001:db8:160::/48"]')
+    line = _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1]}\n")
+    expected = [
+        f"{SRV6}:{line}: VRF storage rides SRv6 between aus1 and mel1, but its networks route "
+        "IPv4 at aus1 and IPv6 at mel1: the two ends have no family in common to exchange; "
+        "give them networks of one family"
+    ]
+    assert findings_of(lint_repo(example), "SRV6-012") == (expected if v6_only else [])
+
+
 # --- PLAT-018 / PLAT-019: the platforms that cannot -------------------------------------------
 
 

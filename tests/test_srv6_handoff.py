@@ -80,3 +80,24 @@ def test_a_vrf_that_rides_no_srv6_hands_only_the_default_south(example: Path) ->
         (10, "permit", "PL-HANDOFF-DEFAULT-V4")
     ]
     assert not [p for p in models["aus1-br1"].prefix_lists if "SITES" in p.name]
+
+
+def test_a_family_only_the_other_site_routes_refers_to_no_missing_list(example: Path) -> None:
+    """mel1's storage made IPv6-only: aus1 (IPv4 only) now hands mel1's IPv6 prefixes south,
+    sends nothing north in IPv6 (a deny, not an empty prefix list the config lacks), and every
+    list a policy matches exists."""
+    tenants = example / "intent/mel1/tenants.yaml"
+    replace_in(tenants, "gateway_v4: 10.160.1.1/24", 'gateway_v6: "2001:db8:160:1::1/64"')
+    replace_in(tenants, "export_north: [10.160.0.0/16]", 'export_north: ["2001:db8:160::/48"]')
+    models = _storage_rides_srv6(example)
+    leaf = models["aus1-bl1"]
+    assert _map(leaf, "RM-HANDOFF-STORAGE-OUT-V6") == [(10, "deny", None)]
+    assert _map(leaf, "RM-HANDOFF-STORAGE-IN-V6") == [
+        (10, "permit", "PL-HANDOFF-STORAGE-SITES-V6"),
+        (20, "permit", "PL-HANDOFF-DEFAULT-V6"),
+    ]
+    assert _list(leaf, "PL-HANDOFF-STORAGE-SITES-V6") == [("2001:db8:160::/48", 64)]
+    for model in (leaf, models["aus1-br1"]):
+        defined = {pl.name for pl in model.prefix_lists}
+        used = {e.match_prefix_list for rm in model.route_maps for e in rm.entries}
+        assert used - {None} <= defined, model.hostname

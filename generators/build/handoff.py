@@ -238,19 +238,30 @@ def handoff_of(
         for afi in carried:
             north = north_prefixes(vrf, afi)
             sfx = SUFFIX[afi]
-            north_list = prefix_list(f"PL-HANDOFF-{tag}-NORTH-{sfx}", afi, north)
+            north_list = prefix_list(f"PL-HANDOFF-{tag}-NORTH-{sfx}", afi, north) if north else None
             default = (
                 prefix_list(default_list(afi), afi, [DEFAULT_ROUTE[afi]], exact=True)
                 if internet
                 else None
             )
             rm_in, rm_out = f"RM-HANDOFF-{tag}-IN-{sfx}", f"RM-HANDOFF-{tag}-OUT-{sfx}"
-            tenant = _one(
-                rm_in if on_border else rm_out,
-                afi,
-                "permit",
-                "the tenant's northbound prefixes",
-                north_list,
+            tenant = (
+                _one(
+                    rm_in if on_border else rm_out,
+                    afi,
+                    "permit",
+                    "the tenant's northbound prefixes",
+                    north_list,
+                )
+                if north
+                # carried for the default or the other sites' prefixes alone
+                else _one(
+                    rm_in if on_border else rm_out,
+                    afi,
+                    "deny",
+                    "nothing: the VRF sends nothing north in this family",
+                    None,
+                )
             )
             sites = (
                 prefix_list(f"PL-HANDOFF-{tag}-SITES-{sfx}", afi, elsewhere[afi])
@@ -259,11 +270,7 @@ def handoff_of(
             )
             way_out = _south(rm_out if on_border else rm_in, afi, on_border, default, sites)
             parts.route_maps += sorted([tenant, way_out], key=lambda rm: rm.name)
-            accepted = (
-                [lists[north_list]]
-                if on_border
-                else [lists[n] for n in (default, sites) if n is not None]
-            )
+            accepted = [lists[n] for n in ((north_list,) if on_border else (default, sites)) if n]
             for local, remote, peer in links:
                 remote_address = remote.address_v6 if afi == "ipv6" else remote.address_v4
                 local_address = local.address_v6 if afi == "ipv6" else local.address_v4

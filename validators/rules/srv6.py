@@ -14,6 +14,7 @@ import ipaddress
 from collections.abc import Iterable, Iterator
 from itertools import combinations
 
+from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.build.srv6 import dci_ip_mtu
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
@@ -27,6 +28,7 @@ from meetme.generators.resolve.srv6 import (
 from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, rule
 from meetme.validators.policy_eval import PolicyView, Route, evaluate, propagate
 
+from meetme.core.addresses import FAMILY
 from meetme.core.findings import Finding
 from meetme.core.problems import listed
 from meetme.intent.loader import LoadedIntent
@@ -449,6 +451,41 @@ def _vrf_space(
     handoff = site.handoff.vrfs[vrf]
     for index, prefix in enumerate(handoff.export_north):
         yield "export_north", ipaddress.ip_network(prefix), (*handoff.path, "export_north", index)
+
+
+@rule(
+    "SRV6-012",
+    "warning",
+    "The sites of an SRv6 VRF route a family in common",
+    "The VPN carries each family on its own (VPNv4, VPNv6): a VRF whose networks are IPv4 at "
+    "one site and IPv6 at another has nothing the two ends can exchange, and rides SRv6 "
+    "between them on paper only.",
+    "docs/standards.md#srv6-012",
+)
+def vrf_sites_share_a_family(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    intent = ctx.loaded.intent
+    for vrf, entry in sorted(srv6.vrfs.items()):
+        sites = [n for n in dict.fromkeys(entry.sites) if n in intent.sites]
+        routed = {n: {afi for afi in AFIS if vrf_routes(intent.sites[n], vrf, afi)} for n in sites}
+        first = next((n for n in sites if routed[n]), None)
+        for index, site_name in enumerate(entry.sites):
+            if first is None or site_name == first or not routed.get(site_name):
+                continue  # a site with no network of the VRF: nothing to compare
+            if not routed[site_name] & routed[first]:
+                yield Hit(
+                    f"VRF {vrf} rides SRv6 between {first} and {site_name}, but its networks "
+                    f"route {_families(routed[first])} at {first} and "
+                    f"{_families(routed[site_name])} at {site_name}: the two ends have no "
+                    "family in common to exchange; give them networks of one family",
+                    ("srv6", "vrfs", vrf, "sites", index),
+                )
+
+
+def _families(afis: Iterable[str]) -> str:
+    return " and ".join(FAMILY[afi] for afi in sorted(afis))
 
 
 rule(
