@@ -581,6 +581,10 @@ class Srv6Vrf(Model):
     name: str
     route_target: str  # ASN:N
     sites: tuple[str, ...]  # the other sites it reaches
+    # what those sites send north (both families), which this border hands its border leaves
+    # (generators/build/handoff.py `remote_prefixes`, longer prefixes admitted up to the
+    # handoff's NORTH_MAX_LENGTH): what every leaf of the VRF must receive from them
+    remote_prefixes: tuple[str, ...] = ()
 
 
 class Srv6Peer(Model):

@@ -145,9 +145,12 @@ def test_the_plan_records_each_srv6_border_and_the_leak_it_cannot_run(
         ),
     ]
     assert twin.unleaked == ["storage"]
+    # what aus1 sends north in storage (aus1's attachments.yaml), handed south by both borders
+    assert twin.srv6_south == {"storage": ["10.60.0.0/16"]}
     assert [n.name for n in twin.nodes if n.isis] == ["mel1-br1", "mel1-br2"]
     again = Twin.from_json(twin.to_json())
     assert again.srv6 == twin.srv6 and again.unleaked == twin.unleaked
+    assert again.srv6_south == twin.srv6_south
     assert again.digest == twin.digest
 
 
@@ -234,3 +237,91 @@ def test_srv6_vpn_names_the_sites_left_out_of_the_verify() -> None:
     verifier = Srv6Verifier([_twin("a", A)], lambda ns, cmd: None)
     assert verifier.results() == []
     assert verifier.missing_sites() == ["b-br1"]
+
+
+# -- the srv6-south check on routers' JSON written here -----------------------------------------
+
+FAR_EXPORTS = ["10.160.0.0/16", "10.160.1.0/24", "10.160.1.0/25", "10.200.0.0/24"]
+
+
+def _south_twins(
+    held: dict[str, list[str]], exports: list[str] = FAR_EXPORTS
+) -> tuple[list[Twin], Any]:
+    """Site a (border a-br1, border leaf a-bl1, leaf a-lf1 in VRF t, handing south what site
+    b sends north: 10.160.0.0/16) and site b, whose border exports `exports`; `held`: each
+    of a's VRF tables."""
+    from meetme.twin.topology import Node
+
+    a, b = _twin("a", A), _twin("b", B)
+    a.srv6_south = {"t": ["10.160.0.0/16"]}
+    for name, role in (("a-bl1", "border_leaf"), ("a-lf1", "leaf")):
+        a.nodes.append(Node(name, f"ns-{name}", "device", role, "", False))
+    a.vrf_exits = {"t": ["a-bl1"]}
+    a.tenant_vrfs = [("a-lf1", "t", ("ipv4",))]
+
+    def query(namespace: str, command: str) -> Any:
+        if namespace == "ns-b-br1" and command == "show bgp ipv4 vpn json":
+            return {"routes": {"routeDistinguishers": {"2:10": {p: [{}] for p in exports}}}}
+        device = namespace.removeprefix("ns-")
+        if command == "show ip route vrf t json" and device in held:
+            return {p: [{"selected": True}] for p in held[device]}
+        return None
+
+    return [a, b], query
+
+
+def _south(held: dict[str, list[str]], exports: list[str] = FAR_EXPORTS) -> list[tuple[bool, str]]:
+    twins, query = _south_twins(held, exports)
+    return [(r.ok, r.message) for r in Srv6Verifier(twins, query).south_results()]
+
+
+# inside the /16, at most /24 (the handoff's longest IPv4 prefix): the /25 and 10.200/24 are not
+WANTED = "10.160.0.0/16, 10.160.1.0/24"
+
+
+def test_srv6_south_passes_when_every_leaf_holds_what_the_far_site_sends_north() -> None:
+    held = {
+        "a-bl1": ["10.160.0.0/16", "10.160.1.0/24"],
+        "a-lf1": ["10.160.0.0/16", "10.160.1.0/24"],
+    }
+    assert _south(held) == [
+        (True, f"a-bl1: VRF t holds the other sites' 2 ipv4 prefix(es) from b-br1: {WANTED}"),
+        (True, f"a-lf1: VRF t holds the other sites' 2 ipv4 prefix(es) from b-br1: {WANTED}"),
+    ]
+
+
+def test_srv6_south_says_evpn_stopped_them_when_the_border_leaf_holds_them() -> None:
+    held = {"a-bl1": ["10.160.0.0/16", "10.160.1.0/24"], "a-lf1": ["10.160.0.0/16"]}
+    assert _south(held)[1] == (
+        False,
+        "a-lf1: VRF t lacks 10.160.1.0/24 (ipv4) of b-br1: the border leaves hold them, "
+        "EVPN did not bring them",
+    )
+
+
+def test_srv6_south_says_the_borders_stopped_them_when_no_border_leaf_holds_them() -> None:
+    assert _south({"a-bl1": [], "a-lf1": []}) == [
+        (False, f"a-bl1: VRF t lacks {WANTED} (ipv4) of b-br1"),
+        (
+            False,
+            f"a-lf1: VRF t lacks {WANTED} (ipv4) of b-br1: the border leaves lack them too "
+            "(the borders do not hand them south)",
+        ),
+    ]
+
+
+def test_srv6_south_cannot_pass_when_the_far_border_exports_nothing_handed_south() -> None:
+    results = _south({"a-bl1": ["10.200.0.0/24"], "a-lf1": []}, ["10.200.0.0/24"])
+    assert results == [
+        (
+            False,
+            f"{d}: VRF t (ipv4): no route exported by b-br1 lies within what this site's "
+            "borders hand south (10.160.0.0/16)",
+        )
+        for d in ("a-bl1", "a-lf1")
+    ]
+
+
+def test_srv6_south_is_not_run_without_the_far_site() -> None:
+    twins, query = _south_twins({})
+    assert Srv6Verifier(twins[:1], query).south_results() == []

@@ -1,7 +1,8 @@
 """Two sites' twin at once, with a tenant VRF over SRv6 between them: `meetme twin up --site
 aus1 --site mel1` cables the DCI circuits, and `verify` finds each border's `storage` VRF
 holding the other site's prefixes received over VPNv4 with a SID inside the sending border's
-locator, both ways. Control plane only (docs/twin.md "SRv6"). Needs root and FRR, skipped
+locator, both ways, and every border leaf and leaf of `storage` holding the other site's
+prefixes (srv6-south). Control plane only (docs/twin.md "SRv6"). Needs root and FRR, skipped
 without them unless MEETME_TWIN_REQUIRED=1; namespaces under MEETME_TWIN_PREFIX (`mt-`)."""
 
 from __future__ import annotations
@@ -31,6 +32,18 @@ EXPECTED = {
     ("mel1-br1", "aus1-br2"): ("10.60.1.0/24", "5f00:0:102::/48"),
     ("mel1-br2", "aus1-br1"): ("10.60.1.0/24", "5f00:0:101::/48"),
     ("mel1-br2", "aus1-br2"): ("10.60.1.0/24", "5f00:0:102::/48"),
+}
+
+
+# device -> the other site's storage prefixes it must hold (hand-written from tenants.yaml:
+# mel1's one storage network, aus1's four /24s under its 10.60.0.0/16 aggregate)
+MEL1 = ["10.160.1.0/24"]
+AUS1 = ["10.60.0.0/16", "10.60.1.0/24", "10.60.2.0/24", "10.60.3.0/24", "10.60.4.0/24"]
+SOUTH = {
+    **{f"aus1-bl{n}": MEL1 for n in range(1, 5)},
+    **{f"aus1-lf{n}": MEL1 for n in range(1, 7)},
+    **{f"mel1-bl{n}": AUS1 for n in (1, 2)},
+    **{f"mel1-lf{n}": AUS1 for n in (101, 102, 103, 104, 201, 202)},
 }
 
 
@@ -72,6 +85,13 @@ def test_two_sites_carry_storage_over_srv6_with_sids_both_ways(example: Path) ->
                 f"VRF storage ipv4 from {far}")]  # fmt: skip
             assert f"SIDs in its locator {locator}: " in vrf["message"]
             assert f"{prefix} SID {locator.split('/')[0]}" in vrf["message"]
+        # and south: every border leaf and leaf of storage holds what the other site sends
+        # north (aus1's aggregate and /24s; mel1's /24), over the handoff and EVPN
+        south = {r["device"]: r for r in report["results"] if r["check"] == "srv6-south"}
+        assert sorted(south) == sorted(SOUTH), [r["message"] for r in south.values()]
+        for device, prefixes in SOUTH.items():
+            assert south[device]["ok"], south[device]["message"]
+            assert south[device]["message"].endswith(": " + ", ".join(prefixes))
         assert any("no tenant packet crosses SRv6" in n for n in report["notes"])
         # what the twin cannot run fails and says why: the Internet leak into storage (FRR 8.4
         # refuses `import vrf` beside VPN import/export), nothing else

@@ -9,7 +9,9 @@ circuit's /31 and /127 (dci.p2p_v4 / p2p_v6 by the circuit's index) and its IP M
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
 
+from meetme.generators.build.handoff import AFIS, remote_prefixes
 from meetme.generators.build.links import pair_link
 from meetme.generators.model import (
     Acl,
@@ -137,7 +139,8 @@ def srv6_of(
         return Srv6(**common, static_sids=(Srv6StaticSid(sid=mine.prefix, behavior="uN"),))
     vrfs = tuple(
         Srv6Vrf(name=vrf, route_target=f"{intent.organisation.asn}:{intent.srv6.vrfs[vrf].id}",
-                sites=others)
+                sites=others, remote_prefixes=tuple(
+                    p for afi in AFIS for p in remote_prefixes(intent, site_name, vrf, afi)))
         for vrf, others in vrf_sites(intent, site_name).items()
     )  # fmt: skip
     isis = [IsisInterface(name=platform.loopback_names[0], passive=True)]
@@ -163,7 +166,7 @@ def _peers(
     site_name: str,
     name: str,
     vrfs: tuple[Srv6Vrf, ...],
-    found: dict[str, Locator],
+    found: Mapping[str, Locator],
     update_source: str,
 ) -> list[Srv6Peer]:
     """Every border of the domain in a site one of this border's SRv6 VRFs reaches."""

@@ -161,8 +161,9 @@ def verify_command(
     ] = None,
 ) -> None:
     """Prove what the design promises from the routers' own JSON state; exit 1 when a check
-    fails (each failure names the device and session). With several sites, each site's checks
-    and srv6-vpn: every SRv6 VRF holds the other sites' routes with their SIDs."""
+    fails (each failure names the device and session). With several sites, each site's checks,
+    srv6-vpn (every SRv6 VRF holds the other sites' routes with their SIDs) and srv6-south
+    (every border leaf and leaf of such a VRF holds them too)."""
     _guard()
     from meetme.twin import runtime
     from meetme.twin.verify import SRV6_NOTE, Srv6Verifier, Verifier

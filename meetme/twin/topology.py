@@ -126,6 +126,9 @@ class Twin:
     # border -> (VRF, prefix) its export leak must put into the Internet table
     public: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     srv6: list[Srv6Border] = field(default_factory=list)  # the borders carrying SRv6 VRFs
+    # VRF over SRv6 -> what its other sites send north, which this site's borders hand its
+    # border leaves and EVPN every leaf of the VRF (`verify`'s srv6-south)
+    srv6_south: dict[str, list[str]] = field(default_factory=dict)
     # VRFs over SRv6 whose Internet leak (`import_from_default`) the twin cannot run: FRR 8.4
     # refuses `import vrf` in a VRF that imports or exports VPN routes (templates/frr/bgp.j2)
     unleaked: list[str] = field(default_factory=list)
@@ -174,6 +177,8 @@ class Twin:
         twin.unleaked = list(raw["unleaked"])
         twin.locators = dict(raw["locators"])
         twin.v6_underlay = list(raw["v6_underlay"])
+        south = raw.get("srv6_south", {})  # absent in a twin brought up by an older meetme
+        twin.srv6_south = {vrf: list(prefixes) for vrf, prefixes in south.items()}
         twin.srv6 = [
             Srv6Border(
                 b["device"],
@@ -273,6 +278,9 @@ def plan(
             twin.v6_underlay.append(name)
         if model.srv6 is not None and model.srv6.peers:
             twin.srv6.append(_srv6_border(model))
+            for carried in model.srv6.vrfs:
+                south = twin.srv6_south.setdefault(carried.name, [])
+                south += [p for p in carried.remote_prefixes if p not in south]
             twin.unleaked += [
                 v.name
                 for v in model.vrfs

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from meetme.generators.build.handoff import NORTH_MAX_LENGTH
 from meetme.twin import runtime
 from meetme.twin.parties import CLOUDS
 from meetme.twin.topology import SERVICES, Declared, Srv6Border, Twin
@@ -60,6 +61,14 @@ def _table(query: Query, ns: str, afi: str, vrf: str | None = None) -> dict[str,
     raw = query(ns, f"show bgp{where} {afi} unicast json") or {}
     routes: dict[str, list[Any]] = raw.get("routes", {})
     return routes
+
+
+def _selected(query: Query, ns: str, vrf: str, afi: str) -> dict[str, list[Any]]:
+    """A VRF's routes in zebra's table (`show ip route vrf V json`), each with its selected
+    entries only (none: not installed)."""
+    ip = "ip" if afi == "ipv4" else "ipv6"
+    raw = query(ns, f"show {ip} route vrf {vrf} json") or {}
+    return {p: [e for e in entries if e.get("selected")] for p, entries in raw.items()}
 
 
 def _from(paths: list[dict[str, Any]], peer: str) -> bool:
@@ -376,9 +385,7 @@ class Verifier:
         return {vrf: sorted(set(routes)) for vrf, routes in found.items()}
 
     def _vrf_routes(self, leaf: str, vrf: str, afi: str = "ipv4") -> dict[str, list[Any]]:
-        ip = "ip" if afi == "ipv4" else "ipv6"
-        raw = self.query(self.ns[leaf], f"show {ip} route vrf {vrf} json") or {}
-        return {p: [e for e in entries if e.get("selected")] for p, entries in raw.items()}
+        return _selected(self.query, self.ns[leaf], vrf, afi)
 
     def tenant_results(self) -> list[Result]:
         """Each leaf's tenant VRF has the default route, in each of its families, where the
@@ -913,9 +920,11 @@ class Srv6Verifier:
 
     def __init__(self, twins: list[Twin], query: Query = runtime.vtysh_json) -> None:
         self.query = query
+        self.twins = twins
         self.borders: dict[str, tuple[str, Srv6Border]] = {
             b.device: (twin.node(b.device).namespace, b) for twin in twins for b in twin.srv6
         }
+        self.site_of = {b.device: twin.site for twin in twins for b in twin.srv6}
 
     def missing_sites(self) -> list[str]:
         """The far borders of a VRF whose site is not among the twins verified (not checked)."""
@@ -992,14 +1001,119 @@ class Srv6Verifier:
         )
         return Result("srv6-vpn", ok, border.device, subject, message, peer=far.device)
 
+    def south_results(self) -> list[Result]:
+        """srv6-south: each border leaf and leaf of a site's VRF over SRv6 holds every prefix
+        the VRF's other sites' borders (those in this verify) export into the VPN that this
+        site's borders hand south (`Twin.srv6_south`, longer prefixes up to the handoff's
+        longest): the VPN, the border's south policy, the handoff and EVPN, end to end."""
+        results = []
+        for twin in self.twins:
+            for vrf, south in sorted(twin.srv6_south.items()):
+                fars = self._far_borders(twin.site, vrf)
+                if not fars:
+                    continue  # no other site of the VRF in this verify (missing_sites says so)
+                for afi in ("ipv4", "ipv6"):
+                    handed = [p for p in south if _family_of(p) == afi]
+                    if handed:
+                        results += self._south_vrf(twin, vrf, afi, handed, fars)
+        return results
+
+    def _far_borders(self, site: str, vrf: str) -> list[tuple[Srv6Border, str]]:
+        """The borders of the VRF's other sites in this verify, each with its RD there."""
+        return [
+            (border, rd)
+            for _, border in sorted(self.borders.values(), key=lambda x: x[1].device)
+            if self.site_of[border.device] != site
+            for name, rd, _ in border.vrfs
+            if name == vrf
+        ]
+
+    def _south_vrf(
+        self,
+        twin: Twin,
+        vrf: str,
+        afi: str,
+        handed: list[str],
+        fars: list[tuple[Srv6Border, str]],
+    ) -> list[Result]:
+        wanted = sorted(
+            {
+                p
+                for far, rd in fars
+                for p in self._exports(far, rd, afi)
+                if any(_admitted(p, h) for h in handed)
+            },
+            key=_sort_key,
+        )
+        exits = twin.vrf_exits.get(vrf, [])
+        leaves = [leaf for leaf, v, families in twin.tenant_vrfs if v == vrf and afi in families]
+        held = {d: _selected(self.query, twin.node(d).namespace, vrf, afi) for d in exits + leaves}
+        sources = ", ".join(sorted({far.device for far, _ in fars}))
+        results = []
+        for device in [*exits, *leaves]:
+            subject = f"VRF {vrf} {afi} from other sites"
+            if not wanted:
+                message = (
+                    f"{device}: VRF {vrf} ({afi}): no route exported by {sources} lies "
+                    f"within what this site's borders hand south ({', '.join(handed)})"
+                )
+                results.append(Result("srv6-south", False, device, subject, message))
+                continue
+            missing = [p for p in wanted if not held[device].get(p)]
+            if not missing:
+                message = (
+                    f"{device}: VRF {vrf} holds the other sites' {len(wanted)} {afi} "
+                    f"prefix(es) from {sources}: {', '.join(wanted)}"
+                )
+            else:
+                message = f"{device}: VRF {vrf} lacks {', '.join(missing)} ({afi}) of {sources}"
+                if device in leaves:
+                    message += _where_south_stops(missing, exits, held)
+            results.append(Result("srv6-south", not missing, device, subject, message))
+        return results
+
     def run(self, deadline: float = SRV6_SECONDS) -> list[Result]:
-        """The results once all pass, or as they stand at the deadline."""
+        """The results (srv6-vpn, then srv6-south) once all pass, or as they stand at the
+        deadline."""
         started = time.monotonic()
-        results = self.results()
+        results = self.results() + self.south_results()
         while not all(r.ok for r in results) and time.monotonic() - started < deadline:
             time.sleep(2.0)
-            results = self.results()
+            results = self.results() + self.south_results()
         return results
+
+
+def _where_south_stops(
+    missing: list[str], exits: list[str], held: dict[str, dict[str, list[Any]]]
+) -> str:
+    """Why a leaf lacks the other sites' prefixes: the border leaves lack them too (the
+    borders hand them no further), or EVPN did not bring them from the border leaves."""
+    if not exits:
+        return ": no border leaf carries the VRF"
+    if all(not held[e].get(p) for e in exits for p in missing):
+        return ": the border leaves lack them too (the borders do not hand them south)"
+    return ": the border leaves hold them, EVPN did not bring them"
+
+
+def _admitted(prefix: str, handed: str) -> bool:
+    """Whether the south policy's entry for `handed` admits `prefix`: the prefix inside it,
+    no longer than the handoff's longest; an entry that long or longer admits itself only
+    (generators/build/handoff.py)."""
+    net, within = ipaddress.ip_network(prefix), ipaddress.ip_network(handed)
+    longest = NORTH_MAX_LENGTH[_family_of(handed)]
+    if within.prefixlen >= longest:
+        return net == within
+    inside = net.version == within.version and net.network_address in within
+    return inside and within.prefixlen <= net.prefixlen <= longest
+
+
+def _family_of(prefix: str) -> str:
+    return "ipv6" if ":" in prefix else "ipv4"
+
+
+def _sort_key(prefix: str) -> tuple[int, int, int]:
+    net = ipaddress.ip_network(prefix)
+    return net.version, int(net.network_address), net.prefixlen
 
 
 _DEFAULT = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
