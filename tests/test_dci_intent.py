@@ -90,6 +90,14 @@ def test_a_circuit_inside_one_site_and_a_need_twice_are_refused(dci: Path) -> No
     ]
 
 
+def test_a_need_between_three_sites_says_so_in_plain_words(dci: Path) -> None:
+    dci.write_text(dci.read_text() + "    - {sites: [aus1, mel1, aus1], capacity_gbps: 100}\n")
+    assert problems(dci.parents[1]) == [
+        f"intent/dci.yaml:{line_of(dci, 'mel1, aus1]')}:15: out-of-range: dci.needs.1.sites: "
+        "takes at most 2 entries, got 3"
+    ]
+
+
 @pytest.mark.parametrize("economics", ["both", "neither"])
 def test_a_circuit_is_built_or_leased_exactly(dci: Path, economics: str) -> None:
     built = (

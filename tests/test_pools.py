@@ -115,3 +115,28 @@ def test_commands_that_need_models_refuse_a_pool_miss(example: Path, command: li
         result.output
     )
     assert "internal error" not in result.output
+
+
+def test_a_p2p_pool_too_small_for_the_link_rules_is_said_once_per_device(example: Path) -> None:
+    """/20 for /16 (a typo): every rule-made link of the leaves and border leaves falls
+    outside. PHY-016 names each such device once; the rules that judge which links a device
+    has (TOPO-001, PHY-006, HANDOFF-001) and the built models' findings (FLOW-003, SRV6-006)
+    do not tell the engineer to cable what is cabled."""
+    replace_in(example / "intent/aus1/site.yaml", "p2p_v4: 10.1.0.0/16 ", "p2p_v4: 10.1.0.0/20 ")
+    errors = [f for f in lint_repo(example).errors]
+    devices = sorted(m.split("the links of ")[1].split(" ")[0] for m in (f.message for f in errors))
+    assert {f.rule for f in errors} == {"PHY-016"}
+    assert devices == [f"aus1-bl{n}" for n in range(1, 7)] + [f"aus1-lf{n}" for n in range(1, 7)]
+
+
+def test_links_missing_for_another_reason_are_still_told_in_the_same_run(example: Path) -> None:
+    """aus1's pool is PHY-016's; mel1's pod-2 leaves, whose rule is gone, are TOPO-001's."""
+    replace_in(example / "intent/aus1/site.yaml", "p2p_v4: 10.1.0.0/16 ", "p2p_v4: 10.1.0.0/20 ")
+    links = example / "intent/mel1/links.yaml"
+    text = links.read_text()
+    start = text.index("      - name: leaf-to-spine-pod2")
+    links.write_text(text[:start] + text[text.index("      # Border leaves", start) :])
+    found = [(f.rule, f.path) for f in lint_repo(example).errors if f.rule != "PHY-016"]
+    assert ("TOPO-001", "sites.mel1.devices.mel1-lf201") in found
+    assert ("TOPO-001", "sites.mel1.devices.mel1-lf202") in found
+    assert not [path for _, path in found if path.startswith("sites.aus1.devices")]

@@ -102,6 +102,12 @@ def test_dci002_a_smaller_lease_is_the_failure_that_remains(dci: Path) -> None:
     assert "carry 799 Gbps, 399 Gbps after syd-mel-1 fails: add 1 Gbps" in message
 
 
+def test_dci002_leaves_a_capacity_dci006_refuses_to_dci006(dci: Path) -> None:
+    replace_in(dci, LEASED, LEASED.replace("capacity_gbps: 400", "capacity_gbps: -400"))
+    assert found(dci, "DCI-002") == []
+    assert len(found(dci, "DCI-006")) == 1
+
+
 def test_dci002_a_need_without_circuits(dci: Path) -> None:
     syd2 = (DATA / "mel1.yaml").read_text().replace("mel1", "syd2")
     (dci.parent / "syd2").mkdir()
@@ -221,6 +227,8 @@ def test_dci005_a_leased_circuit_has_no_route_to_check(dci: Path) -> None:
 
 # ---- DCI-006: economics -------------------------------------------------------------------
 
+CEILING = "it must be at most %s; a real circuit stays far below that"
+
 
 @pytest.mark.parametrize(
     ("old", "new", "message"),
@@ -242,6 +250,31 @@ def test_dci005_a_leased_circuit_has_no_route_to_check(dci: Path) -> None:
             "lead_time_weeks: -1",
             "syd-mel-1: lead_time_weeks is -1; it must be 0 or more",
         ),
+        # each ceiling: the value itself passes, one more is a typo
+        ("term_months: 36", "term_months: 600", None),
+        (
+            "term_months: 36",
+            "term_months: 601",
+            f"syd-mel-2: term_months is 601; {CEILING % '600'}",
+        ),
+        ("route_km: 1100", "route_km: 20000", None),
+        (
+            "route_km: 1100",
+            "route_km: 20000.5",
+            f"syd-mel-1: route_km is 20,000.5; {CEILING % '20,000'}",
+        ),
+        ("lead_time_weeks: 40", "lead_time_weeks: 520", None),
+        (
+            "lead_time_weeks: 40",
+            "lead_time_weeks: 521",
+            f"syd-mel-1: lead_time_weeks is 521; {CEILING % '520'}",
+        ),
+        ("capex: 1200000", "capex: 1000000000000", None),
+        (
+            "capex: 1200000",
+            "capex: 1000000000001",
+            f"syd-mel-1: capex is 1,000,000,000,001; {CEILING % '1,000,000,000,000'}",
+        ),
     ],
 )
 def test_dci006_economics_boundaries(dci: Path, old: str, new: str, message: str | None) -> None:
@@ -249,6 +282,17 @@ def test_dci006_economics_boundaries(dci: Path, old: str, new: str, message: str
     line = line_of(dci, new)
     expected = [] if message is None else [f"intent/dci.yaml:{line}: circuit {message}"]
     assert found(dci, "DCI-006") == expected
+
+
+def test_dci006_a_need_past_every_ceiling(dci: Path) -> None:
+    replace_in(dci, "capacity_gbps: 400}", "capacity_gbps: 1000001, term_months: 99999999}")
+    line = line_of(dci, "term_months: 99999999}")
+    assert found(dci, "DCI-006") == [
+        f"intent/dci.yaml:{line}: the need aus1-mel1: capacity_gbps is 1,000,001; "
+        + CEILING % "1,000,000",
+        f"intent/dci.yaml:{line}: the need aus1-mel1: term_months is 99,999,999; "
+        + CEILING % "600",
+    ]
 
 
 def test_dci006_a_need_of_nothing(dci: Path) -> None:
@@ -329,6 +373,9 @@ def test_dci008_a_circuit_on_a_spine_is_found_at_its_device(dci: Path) -> None:
         f"intent/dci.yaml:{line}: a DCI circuit lands on a border router, and aus1-sp1 is a "
         "spine; write one of the borders: aus1-br1, aus1-br2"
     ]
+    # the fix is the device, not the spine's platform: DCI-009 says nothing of that circuit
+    dark = found(dci, "DCI-009")
+    assert dark and not [m for m in dark if "aus1-sp1" in m]
 
 
 def test_dci008_a_border_moved_to_another_role_is_a_finding_not_a_stop(dci: Path) -> None:
@@ -421,6 +468,31 @@ def test_dci010_an_index_at_the_end_of_the_ipv4_pool(
         "the pool"
     ]
     assert findings_of(lint_repo(example), "DCI-010") == (expected if outside else [])
+
+
+@pytest.mark.parametrize(("pool", "room"), [("10.255.0.0/32", False), ("10.255.0.0/31", True)])
+def test_dci010_a_pool_with_no_room_is_one_finding_at_the_pool(
+    example: Path, pool: str, room: bool
+) -> None:
+    """A /32 holds no /31: said once, at the pool; a /31 holds index 0 (syd-mel-coastal's),
+    and index 1 (syd-mel-hume's) is past its end."""
+    dci = example / EXAMPLE_DCI
+    replace_in(dci, "p2p_v4: 10.255.0.0/24", f"p2p_v4: {pool}")
+    line = line_of(dci, f"p2p_v4: {pool}")
+    hume = line_of(dci, "index: 1")
+    expected = (
+        [
+            f"{EXAMPLE_DCI}:{hume}: circuit syd-mel-hume's index 1 is past the end of "
+            "dci.p2p_v4 10.255.0.0/31 (1 point-to-point subnet, index 0); lower the index or "
+            "widen the pool"
+        ]
+        if room
+        else [
+            f"{EXAMPLE_DCI}:{line}: dci.p2p_v4 10.255.0.0/32 holds no point-to-point subnet "
+            "(/31): a DCI pool needs one for every circuit's index; widen the pool"
+        ]
+    )
+    assert findings_of(lint_repo(example), "DCI-010") == expected
 
 
 @pytest.mark.parametrize(("pool", "overlaps"), [("10.0.255.0/24", False), ("10.1.0.0/24", True)])

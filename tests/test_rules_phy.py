@@ -1,4 +1,4 @@
-"""PHY-002..007, PHY-010 and PHY-013..015: each rule passes on the example and fails on one
+"""PHY-002..007, PHY-010, PHY-013..015 and PHY-018: each rule passes on the example and fails on one
 realistic edit."""
 
 from pathlib import Path
@@ -8,7 +8,7 @@ from conftest import findings_of, line_of, lint_repo, replace_in
 
 PHY_RULES = (
     *("PHY-002", "PHY-003", "PHY-004", "PHY-005", "PHY-006", "PHY-007", "PHY-010"),
-    *("PHY-013", "PHY-014", "PHY-015"),
+    *("PHY-013", "PHY-014", "PHY-015", "PHY-018"),
 )
 
 # An extra 400G link between spine 1 and border 1, on free ports and a free address index.
@@ -491,3 +491,45 @@ def test_phy015_two_rules_of_one_name(example: Path) -> None:
 def test_phy015_names_differing_by_a_suffix_are_distinct(example: Path) -> None:
     replace_in(example / LINKS, "- name: leaf-to-spine-nxos", "- name: leaf-to-spine-cumulus-2")
     assert findings_of(lint_repo(example), "PHY-015") == []
+
+
+# --- PHY-018: a cable ends on a whole port ----------------------------------------------------
+
+UNTAGGED = (
+    "meetme tags only the sub-interfaces whose VLAN the intent gives (a handoff VRF's, a cloud "
+    "attachment's `vlan:`) and would render this one untagged, with {port} itself "
+    "unconfigured; write the port, {port}"
+)
+
+
+def test_phy018_sub_interfaces_on_a_link_a_dci_end_and_host_ports(example: Path) -> None:
+    links = add_link(example, b_extra=".7")  # aus1-br1 FourHundredGigE0/0/0/30.7
+    dci = example / "intent/dci.yaml"
+    replace_in(
+        dci, "interface: FourHundredGigE0/0/0/27,", "interface: FourHundredGigE0/0/0/27.100,"
+    )
+    attachments = example / "intent/aus1/attachments.yaml"
+    replace_in(attachments, "ports: [swp1,", "ports: [swp1.5,")
+    result = lint_repo(example)
+    br1 = "FourHundredGigE0/0/0/30"
+    assert findings_of(result, "PHY-018") == [
+        f"intent/aus1/attachments.yaml:{line_of(attachments, 'swp1.5')}: aus1-lf1 swp1.5 is "
+        "sub-interface 5 of swp1: " + UNTAGGED.format(port="swp1"),
+        f"intent/aus1/attachments.yaml:{line_of(attachments, 'swp1.5')}: aus1-lf2 swp1.5 is "
+        "sub-interface 5 of swp1: " + UNTAGGED.format(port="swp1"),
+        f"{LINKS}:{line_of(links, br1 + '.7')}: aus1-br1 {br1}.7 is sub-interface 7 of {br1}: "
+        + UNTAGGED.format(port=br1),
+        f"intent/dci.yaml:{line_of(dci, '0/0/0/27.100')}: aus1-br1 FourHundredGigE0/0/0/27.100 "
+        "is sub-interface 100 of FourHundredGigE0/0/0/27: "
+        + UNTAGGED.format(port="FourHundredGigE0/0/0/27"),
+    ]
+    assert result.errors
+
+
+def test_phy018_whole_ports_and_the_meetme_made_sub_interfaces_pass(example: Path) -> None:
+    # the example's handoff and cloud attachments render sub-interfaces from their `vlan:`
+    result = lint_repo(example)
+    assert findings_of(result, "PHY-018") == []
+    assert result.errors == []
+    subs = {i.name for m in (result.models or {}).values() for i in m.interfaces if "." in i.name}
+    assert "HundredGigE0/0/0/8.3110" in subs  # aus1-br1's handoff of storage (VLAN 3110)

@@ -366,6 +366,23 @@ def test_bytes_that_are_not_utf8_are_refused_at_their_position(repo: Path) -> No
     assert TOKEN[:8] not in run.output
 
 
+@pytest.mark.parametrize("unreadable", [True, False])
+def test_a_file_holding_no_mapping_hides_no_other_problem(repo: Path, unreadable: bool) -> None:
+    """A file that is a list, beside a wrong type in another file (and, or not, a file that
+    cannot be read): every one of them in the one run."""
+    write(repo / "intent" / "listed.yaml", "- dci:\n    currency: AUD\n")
+    site = repo / "intent" / "site.yaml"
+    site.write_text(site.read_text().replace("id: 11\n", "id: eleven\n", 1))
+    if unreadable:
+        write(repo / "intent" / "tabbed.yaml", "dci:\n\tcurrency: AUD\n")
+    found = [(where.split(":")[0], kind) for where, kind, _ in refused()]
+    assert found == [
+        ("intent/listed.yaml", "wrong-type"),
+        ("intent/site.yaml", "wrong-type"),
+        *([("intent/tabbed.yaml", "yaml-tab")] if unreadable else []),
+    ]
+
+
 # --- what a message may quote -----------------------------------------------------------------
 
 

@@ -53,6 +53,25 @@ def test_a_third_site_changes_no_locator_sid_or_address_of_the_first_two(example
         assert after[name] == model, f"{name} changed when a third site was added"
 
 
+def test_a_domain_site_written_wrong_is_one_problem_at_its_key(example: Path) -> None:
+    """`asu1:` for aus1: one message, at the key; the VRF naming aus1 rightly is not told to
+    name the typo instead."""
+    srv6 = example / "intent" / "srv6.yaml"
+    replace_in(srv6, "    aus1: {id: 1,", "    asu1: {id: 1,")
+    with srv6.open("a") as handle:
+        handle.write("  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n")
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    got = [(p.location.line, p.location.column, p.message) for p in caught.value.problems]
+    assert got == [
+        (
+            line_of(srv6, "asu1:"),
+            5,
+            "unknown site 'asu1'; did you mean 'aus1'? (known: aus1, mel1)",
+        )
+    ]
+
+
 def test_every_wrong_name_of_the_domain_is_reported_where_it_is_written(example: Path) -> None:
     srv6 = example / "intent" / "srv6.yaml"
     replace_in(srv6, "devices: [aus1-br1,", "devices: [aus1-br9,")

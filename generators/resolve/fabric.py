@@ -8,7 +8,7 @@ exactly the same links, allocations and decisions; each is made once, here.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -85,6 +85,9 @@ class SiteFabric:
     warning_pct: int = field(default_factory=lambda: default_warning_pct())
     # what the link rules and circuits cannot be resolved to (reported by the lint)
     conflicts: list[Conflict] = field(default_factory=list)
+    # the device pairs a link rule meant to cable but could not number (PHY-016): the rules
+    # that judge which links a device has leave these pairs to PHY-016
+    unnumbered: set[frozenset[str]] = field(default_factory=set)
     # the speed each fabric port is told and the cages broken out (resolve/ports.py)
     ports: PortPlan = field(default_factory=PortPlan)
 
@@ -102,6 +105,11 @@ class SiteFabric:
                     self._index.setdefault(link.b.device, []).append((link.b, link.a, link))
             self._indexed = len(self.links)
         return list(self._index.get(device, []))
+
+    def unnumbered_toward(self, device: str, others: Iterable[str]) -> bool:
+        """Whether a link rule meant to cable `device` to one of `others` and could not
+        number the link (PHY-016 says so; its absence is no finding of its own)."""
+        return any(frozenset((device, other)) in self.unnumbered for other in others)
 
 
 def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
@@ -216,6 +224,7 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric) ->
                 a_n = rule.a.first + (b_dev.id - rule.a.peer_id_base) * rule.count + k
                 b_n = rule.b.first + (a_dev.id - rule.b.peer_id_base) * rule.count + k
                 if a_n < rule.a.first or b_n < rule.b.first:
+                    fabric.unnumbered.add(frozenset((a_name, b_name)))
                     low_dev, low_side = (b_name, "a") if a_n < rule.a.first else (a_name, "b")
                     if (low_dev, "low") not in reported:
                         reported.add((low_dev, "low"))
@@ -235,6 +244,7 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric) ->
                 try:
                     v4, v6 = allocate.p2p_subnets(site, a_dev.id, index)
                 except PoolExhausted as exc:
+                    fabric.unnumbered.add(frozenset((a_name, b_name)))
                     if (a_name, "pool") not in reported:  # one conflict per device, not per port
                         reported.add((a_name, "pool"))
                         fabric.conflicts.append(

@@ -187,7 +187,7 @@ def load_intent(folder: Path) -> LoadedIntent:
 
     merged, positions, value_positions = _merge(sources, problems)
     if any(not isinstance(s.data, dict) for s in sources):  # the rest would look missing
-        raise _error(problems)
+        raise _error([*problems, *_alone(merged, positions, value_positions, sources)])
     loaded_files = [s.name for s in sources]
 
     problems.extend(check_references(merged, positions, value_positions))
@@ -217,18 +217,27 @@ def _holds_alone(pydantic_type: str) -> bool:
 
 
 def _without_a_file(sources: list[SourceFile]) -> list[Problem]:
-    """The problems of the files that were read when another could not be: keys written in two
-    files, and the schema errors each value shows by itself; so one run reports those too."""
+    """The problems of the files that were read when another could not be: a file that holds
+    no mapping, keys written in two files, and the schema errors each value shows by itself;
+    so one run reports those too."""
     problems: list[Problem] = []
-    if not sources or any(not isinstance(s.data, dict) for s in sources):
+    if not sources:
         return problems
     merged, positions, value_positions = _merge(sources, problems)
+    return [*problems, *_alone(merged, positions, value_positions, sources)]
+
+
+def _alone(
+    merged: Any, positions: Positions, value_positions: Positions, sources: list[SourceFile]
+) -> list[Problem]:
+    """The schema errors the merged files' values show by themselves (`_holds_alone`), when
+    a file is missing from the merge: unreadable, or holding no mapping."""
     try:
         Intent.model_validate(merged)
     except ValidationError as exc:
         files = [s.name for s in sources]
-        problems += _schema_problems(exc, merged, positions, value_positions, files, _holds_alone)
-    return problems
+        return _schema_problems(exc, merged, positions, value_positions, files, _holds_alone)
+    return []
 
 
 def _read_all(
@@ -524,6 +533,8 @@ def _describe(error: Any, path: Path_, on_key: bool) -> str:
         message = f"{_range_text(path, ctx)}, got {quoted}"
     elif kind == "too_short":
         message = f"needs at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
+    elif kind == "too_long":
+        message = f"takes at most {ctx.get('max_length')} entries, got {ctx.get('actual_length')}"
     elif kind == "string_too_short":
         message = "must not be empty"
     elif kind == "string_pattern_mismatch":

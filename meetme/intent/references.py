@@ -74,7 +74,9 @@ def _srv6_references(
     domain_sites = _mapping(srv6, "sites")
     for site_name, entry in domain_sites.items():
         if site_name not in sites:
-            yield unknown_name("site", site_name, sites), at("sites", site_name), DANGLING
+            # at the key, the name written wrong (its value's position is the `{`)
+            where = positions.get(("srv6", "sites", site_name)) or at("sites", site_name)
+            yield unknown_name("site", site_name, sites), where, DANGLING
             continue
         devices = _mapping(sites[site_name], "devices")
         for index, device in enumerate(_list(entry, "devices")):
@@ -90,8 +92,14 @@ def _srv6_references(
                 continue
             where = at("vrfs", vrf, "sites", index)
             if site_name not in domain_sites:
+                if site_name in sites and any(s not in sites for s in domain_sites):
+                    continue  # a site key written wrong, reported there, not here
                 yield (
-                    unknown_name("site of the SRv6 domain", site_name, domain_sites),
+                    unknown_name(
+                        "site of the SRv6 domain",
+                        site_name,
+                        {s: v for s, v in domain_sites.items() if s in sites},
+                    ),
                     where,
                     DANGLING,
                 )

@@ -29,7 +29,9 @@ MaxPrefix = Annotated[int, Field(ge=1, le=MAX_PREFIX)]
 class Node(BaseModel):
     """Base of every intent object: no unknown keys, and it remembers where it came from."""
 
-    model_config = ConfigDict(extra="forbid", validate_default=True, defer_build=True)
+    # strict: a whole number is an integer, never true, 1.0 or "1"; a switch is true or false,
+    # never "yes" or 1 (pydantic would otherwise convert them without a word)
+    model_config = ConfigDict(extra="forbid", validate_default=True, defer_build=True, strict=True)
     _path: Path_ = PrivateAttr(default=())
 
     @property

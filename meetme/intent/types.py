@@ -73,7 +73,9 @@ def _schema_pattern(pattern: str) -> dict[str, str]:
 
 # Interface names, the grammar of all four platforms together: a name of letters, digits,
 # '/' and '-' (Bundle-Ether, port-channel), and at most one 802.1Q sub-interface suffix.
-# validators/interfaces.py checks each device's names against its own platform's grammar.
+# validators/interfaces.py checks each device's names against its own platform's grammar;
+# PHY-018 refuses a sub-interface written where meetme would not tag it (every port intent
+# writes: meetme makes the handoff's and the clouds' sub-interfaces from their `vlan:`).
 INTERFACE_BODY = r"[A-Za-z][A-Za-z0-9/-]{0,39}"
 SUBINTERFACE = r"\.[1-9][0-9]{0,3}"
 INTERFACE_PATTERN = rf"{INTERFACE_BODY}(?:{SUBINTERFACE})?"

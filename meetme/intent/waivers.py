@@ -30,7 +30,8 @@ class Waiver(Node):
     reason: FreeText = Field(description="Why the exception is accepted (one line).")
     owner: FreeText = Field(description="Who answers for it (person or team).")
     expires: datetime.date = Field(
-        description="Last day the waiver holds (YYYY-MM-DD); after it, lint fails."
+        description="Last day the waiver holds (YYYY-MM-DD); after it, lint fails.",
+        strict=False,  # "2026-06-30" quoted is the same day as the unquoted YAML date
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
-from meetme.validators.rules.ports import PortId, port_id
+from meetme.validators.rules.ports import PortId, port_id, written_names
 
 from meetme.core.problems import Location, listed
 
@@ -294,3 +294,35 @@ def interface_names_used_once(ctx: SiteContext) -> Iterator[Hit]:
         if device is not None and port_id(device.platform, conflict.interface) is not None:
             continue  # a front-panel port of its platform: PHY-013 reports the clash
         yield Hit(conflict.message, conflict.path)
+
+
+@rule(
+    "PHY-018",
+    "error",
+    "A cable ends on a whole port; meetme makes the sub-interfaces",
+    "meetme makes an 802.1Q sub-interface where the intent gives its VLAN: the VRF-lite "
+    "handoff's (one per tenant VRF, the VRF's `vlan:`) and a cloud attachment's (a VIF's, an "
+    "ExpressRoute peering's or an interconnect attachment's `vlan:` on its circuit's port). A "
+    "sub-interface written as the end of a link, cross-connect or DCI circuit, or as a "
+    "services, host or peer-link port (`HundredGigE0/0/0/25.7`), would render an interface "
+    "with no 802.1Q encapsulation, leave the port itself unconfigured and the far end "
+    "untagged: a link every other rule passes that carries nothing.",
+    "docs/standards.md#phy-018",
+)
+def cables_end_on_whole_ports(ctx: SiteContext) -> Iterator[Hit]:
+    ends = list(written_names(ctx.site))
+    dci = ctx.loaded.intent.dci
+    for _name, circuit in sorted(dci.circuits.items()) if dci is not None else ():
+        for side, end in (("a", circuit.a), ("b", circuit.b)):
+            if end.site == ctx.name:  # each end in its own site's lint
+                ends.append(((end.device,), end.interface, (*circuit.path, side, "interface")))
+    for devices, name, path in ends:
+        port, dot, vlan = name.partition(".")
+        if dot:
+            yield Hit(
+                f"{listed(devices)} {name} is sub-interface {vlan} of {port}: meetme tags only "
+                "the sub-interfaces whose VLAN the intent gives (a handoff VRF's, a cloud "
+                f"attachment's `vlan:`) and would render this one untagged, with {port} "
+                f"itself unconfigured; write the port, {port}",
+                path,
+            )

@@ -105,10 +105,15 @@ def _tag_path(circuit: DciCircuit, kind: str) -> Path_:
     "docs/standards.md#dci-002",
 )
 def capacity_survives_a_failure(ctx: SiteContext) -> Iterator[Hit]:
-    if _dci(ctx) is None:
+    dci = _dci(ctx)
+    if dci is None:
         return
+    # a capacity DCI-006 refuses (0 or less) makes no figure worth a second finding
+    refused = {n for n, c in dci.circuits.items() if c.leased and c.leased.capacity_gbps <= 0}
     for pair in pair_figures(ctx.loaded.intent):
         if pair.need_gbps is None or pair.need_path is None:
+            continue
+        if pair.need_gbps <= 0 or refused & set(pair.circuits):
             continue
         between = f"{pair.sites[0]}-{pair.sites[1]}"
         where = (*pair.need_path, "capacity_gbps")
@@ -296,10 +301,14 @@ def dci_latency_sane(ctx: SiteContext) -> Iterator[Hit]:
 @rule(
     "DCI-006",
     "error",
-    "DCI economics are sane: lengths, capacities, charges and terms positive, costs not negative",
+    "DCI economics are sane: lengths, capacities, charges and terms positive, costs not "
+    "negative, none past what a circuit can be",
     "`meetme report dci` compares building with leasing from these numbers; a zero term or "
     "capacity divides by nothing, and a negative cost makes the cheaper option look dearer. "
-    "Capex and opex may be 0 (fibre already owned), a lease's monthly charge may not.",
+    "Capex and opex may be 0 (fibre already owned), a lease's monthly charge may not. Each "
+    "also has a ceiling no real circuit reaches (a fibre route of 20,000 km, ten years' lead "
+    "time, a 50-year term, 1 Pb/s, a charge of a trillion): past it the value is a typo, and "
+    "the report's totals would be too large to print exactly.",
     "docs/standards.md#dci-006",
 )
 def dci_economics_sane(ctx: SiteContext) -> Iterator[Hit]:
@@ -307,29 +316,29 @@ def dci_economics_sane(ctx: SiteContext) -> Iterator[Hit]:
     if dci is None:
         return
     for name, circuit in sorted(dci.circuits.items()):
-        checks: list[tuple[str, float, bool]] = []  # (key, value, strictly positive)
+        checks: list[tuple[str, float]] = []
         block = circuit.built or circuit.leased
         if circuit.built is not None:
             built = circuit.built
             checks += [
-                ("route_km", built.route_km, True),
-                ("lead_time_weeks", built.lead_time_weeks, False),
-                ("capex", built.capex, False),
-                ("opex_monthly", built.opex_monthly, False),
+                ("route_km", built.route_km),
+                ("lead_time_weeks", built.lead_time_weeks),
+                ("capex", built.capex),
+                ("opex_monthly", built.opex_monthly),
             ]
         if circuit.leased is not None:
             leased = circuit.leased
             checks += [
-                ("capacity_gbps", leased.capacity_gbps, True),
-                ("monthly", leased.monthly, True),
-                ("term_months", leased.term_months, True),
+                ("capacity_gbps", leased.capacity_gbps),
+                ("monthly", leased.monthly),
+                ("term_months", leased.term_months),
             ]
-        for key, value, positive in checks:
-            if value <= 0 if positive else value < 0:
-                want = "above 0" if positive else "0 or more"
+        for key, value in checks:
+            problem = _insane(key, value)
+            if problem is not None:
                 assert block is not None
                 yield Hit(
-                    f"circuit {name}: {key} is {value:g}; it must be {want}", (*block.path, key)
+                    f"circuit {name}: {key} is {_shown(value)}; {problem}", (*block.path, key)
                 )
     for index, need in enumerate(dci.needs):
         numbers: tuple[tuple[str, int | None], ...] = (
@@ -337,12 +346,43 @@ def dci_economics_sane(ctx: SiteContext) -> Iterator[Hit]:
             ("term_months", need.term_months),
         )
         for key, number in numbers:
-            if number is not None and number <= 0:
+            if number is None:
+                continue
+            problem = _insane(key, number)
+            if problem is not None:
                 yield Hit(
-                    f"the need {need.sites[0]}-{need.sites[1]}: {key} is {number}; it must be "
-                    "above 0",
+                    f"the need {need.sites[0]}-{need.sites[1]}: {key} is {_shown(number)}; "
+                    f"{problem}",
                     ("dci", "needs", index, key),
                 )
+
+
+# key -> (0 allowed, the ceiling): DCI-006
+ECONOMICS: dict[str, tuple[bool, float]] = {
+    "route_km": (False, 20_000),
+    "lead_time_weeks": (True, 520),
+    "capex": (True, 1e12),
+    "opex_monthly": (True, 1e12),
+    "capacity_gbps": (False, 1_000_000),
+    "monthly": (False, 1e12),
+    "term_months": (False, 600),
+}
+
+
+def _shown(value: float) -> str:
+    """A DCI number as written: a whole one in full (1,000,001, never 1e+06)."""
+    whole = isinstance(value, int) or value.is_integer()
+    return f"{int(value):,}" if whole else f"{value:,.15g}"
+
+
+def _insane(key: str, value: float) -> str | None:
+    """Why a DCI number is no circuit's (DCI-006), or None."""
+    zero, ceiling = ECONOMICS[key]
+    if value <= 0 if not zero else value < 0:
+        return "it must be " + ("0 or more" if zero else "above 0")
+    if value > ceiling:
+        return f"it must be at most {ceiling:,.0f}; a real circuit stays far below that"
+    return None
 
 
 @rule(
@@ -415,6 +455,15 @@ def dci_indexes_unique(ctx: SiteContext) -> Iterator[Hit]:
     if dci is None:
         return
     pools = [(key, ipaddress.ip_network(value)) for key, value in _dci_pools(dci)]
+    for key, pool in pools:
+        if pool.num_addresses < 2:  # once, at the pool: no index fits it
+            length = "/31" if pool.version == 4 else "/127"
+            yield Hit(
+                f"dci.{key} {pool} holds no point-to-point subnet ({length}): a DCI pool needs "
+                "one for every circuit's index; widen the pool",
+                ("dci", key),
+            )
+    pools = [(key, pool) for key, pool in pools if pool.num_addresses >= 2]
     seen: dict[int, str] = {}
     for name, circuit in dci.circuits.items():  # as written: the later one is renumbered
         if circuit.index is None:
@@ -431,10 +480,16 @@ def dci_indexes_unique(ctx: SiteContext) -> Iterator[Hit]:
             if 2 * circuit.index + 1 >= pool.num_addresses:
                 yield Hit(
                     f"circuit {name}'s index {circuit.index} is past the end of dci.{key} "
-                    f"{pool} ({pool.num_addresses // 2} point-to-point subnets, indexes 0-"
-                    f"{pool.num_addresses // 2 - 1}); lower the index or widen the pool",
+                    f"{pool} ({_subnets(pool.num_addresses // 2)}); lower the index or widen "
+                    "the pool",
                     where,
                 )
+
+
+def _subnets(count: int) -> str:
+    if count == 1:
+        return "1 point-to-point subnet, index 0"
+    return f"{count} point-to-point subnets, indexes 0-{count - 1}"
 
 
 @rule(
@@ -516,7 +571,10 @@ def dci_carries_routing(ctx: SiteContext) -> Iterator[Hit]:
     intent = ctx.loaded.intent
     inside = locators(intent)
     for name, circuit in _circuits(ctx):
-        outside = [end for end in (circuit.a, circuit.b) if end.device not in inside]
+        ends = (circuit.a, circuit.b)
+        if any(intent.sites[e.site].devices[e.device].role != "border" for e in ends):
+            continue  # DCI-008: the circuit lands on the wrong device; that is the fix
+        outside = [end for end in ends if end.device not in inside]
         if not outside:
             continue
         named = " and ".join(end.device for end in outside)

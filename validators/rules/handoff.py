@@ -79,6 +79,9 @@ def handoff_border_leaves_cabled(ctx: SiteContext) -> Iterator[Hit]:
         device = ctx.site.devices.get(name)
         if device is None or device.role != "border_leaf":
             continue  # unknown: the reference check; not a border leaf: EVPN-013
+        borders = [n for n, d in ctx.site.devices.items() if d.role == "border"]
+        if ctx.fabric.unnumbered_toward(name, borders):
+            continue  # a link rule could not number its links there: PHY-016's finding
         if not _cabled_to_borders(ctx, name):
             yield Hit(
                 f"handoff border leaf {name} has no link to a border router: each handed-off "

@@ -6,8 +6,12 @@ PHY-013 compares ports by this identity, not by their text: two names of one por
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
+
+from meetme.intent.interfaces import sample
+from meetme.intent.schema import Site
 
 # Up to 9 digits per number: enough for any port, and int() never meets a huge literal.
 _NUMBER = r"\d{1,9}"
@@ -110,3 +114,41 @@ def port_id(platform: str, name: str) -> PortId | None:
 def _unit(found: re.Match[str]) -> int | None:
     unit = found["unit"]
     return None if unit is None else int(unit)
+
+
+def written_names(site: Site) -> Iterator[tuple[tuple[str, ...], str, tuple[str | int, ...]]]:
+    """(devices of one platform, interface name, intent path of the name) of every name the
+    intent writes: explicit links, cross-connects, attachment ports and peer links (on each
+    leaf), services LAN ports, and link rule patterns with their first port number (on the
+    devices the side selects, grouped by platform: one finding per platform, not one per
+    device)."""
+    for link in site.links:
+        for side, end in (("a", link.a), ("b", link.b)):
+            if end.device in site.devices:
+                yield (end.device,), end.interface, (*link.path, side, "interface")
+    for xc in site.cross_connects.values():
+        if xc.device in site.devices:
+            yield (xc.device,), xc.interface, (*xc.path, "interface")
+    for attachment in site.attachments.values():
+        for key in ("ports", "peer_link"):
+            for index, port in enumerate(getattr(attachment, key)):
+                for leaf in attachment.leaves:
+                    if leaf in site.devices:
+                        yield (leaf,), port, (*attachment.path, key, index)
+    edge = site.peering.edge
+    for device_name, services in sorted(edge.services.items()) if edge else ():
+        if device_name in site.devices:
+            yield (device_name,), services.interface, (*services.path, "interface")
+    # role -> platform -> its devices in id order: grouped once, not once per rule side (a
+    # site with a rule per pod has as many rules as pods)
+    grouped: dict[str, dict[str, list[str]]] = {}
+    for device_name, device in sorted(site.devices.items(), key=lambda d: d[1].id):
+        grouped.setdefault(device.role, {}).setdefault(device.platform, []).append(device_name)
+    by_role = {role: {p: tuple(n) for p, n in of.items()} for role, of in grouped.items()}
+    for rule_ in site.link_rules:
+        for side, rule_side in (("a", rule_.a), ("b", rule_.b)):
+            of_role = by_role.get(rule_side.role, {})
+            name = sample(rule_side.interface, rule_side.first)
+            for platform, devices in of_role.items():
+                if rule_side.platform in (None, platform):
+                    yield devices, name, (*rule_.path, side, "interface")
