@@ -305,7 +305,9 @@ def test_nxos_vpc_domain_keepalive_and_peer_link() -> None:
         "  peer-gateway",
         # the pair's lacp_system_mac (02:00:00:00:10:03): the LACP system both peers present
         "  system-mac 0200.0000.1003",
+        # both address tables kept in step with the peer (Cisco: "You must enable" both)
         "  ip arp synchronize",
+        "  ipv6 nd synchronize",
     ]
     assert block(lf4, "vpc domain 103")[:3] == [
         "  peer-keepalive destination 192.168.10.103 source 192.168.10.104 vrf management",
