@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from meetme.conventions import Console, repository
+from meetme.core.findings import BadToday
 from meetme.core.gc_tuning import tune_gc
 from meetme.core.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
 from meetme.outputs import (
@@ -72,7 +73,7 @@ app = typer.Typer(
 
 def report_fault(exc: BaseException) -> int:
     """One line on stderr for an exception no command handled; returns the exit code."""
-    if isinstance(exc, Refused | FileFault):
+    if isinstance(exc, Refused | FileFault | BadToday):
         _fail(f"meetme: {exc}")
         return EXIT_UNUSABLE
     if isinstance(exc, BrokenPipeError) and not exc.filename:
@@ -257,11 +258,13 @@ def _unusable(
     if fmt is not Format.text:  # CI reads the same format whether the intent is broken or not
         from meetme.report import problem_findings
 
-        _emit_report(problem_findings(exc.problems), fmt, report_file)
+        # no rule ran: JUnit lists the problems alone, never every rule as passed
+        rules: list[Rule] | None = [] if fmt is Format.junit else None
+        _emit_report(problem_findings(exc.problems), fmt, report_file, rules)
     else:
         for problem in exc.problems:
             err.print(
-                f"[bold]{problem.location}[/]: [red]error\\[{problem.kind}][/]: "
+                f"[bold]{_escape(str(problem.location))}[/]: [red]error\\[{problem.kind}][/]: "
                 f"{_escape(problem.message)}"
             )
         err.print(f"{len(exc.problems)} problem(s) make the intent unusable; nothing was written.")
@@ -306,14 +309,20 @@ def _print_findings(findings: list[Finding], fmt: Format) -> None:
     _emit_report(findings, fmt, None)
 
 
-def _emit_report(findings: list[Finding], fmt: Format, report_file: Path | None) -> None:
+def _emit_report(
+    findings: list[Finding],
+    fmt: Format,
+    report_file: Path | None,
+    rules: list[Rule] | None = None,
+) -> None:
+    """The report (`rules`: those the report lists; None: every rule of the catalogue)."""
     from meetme.report import render, summary, text_lines
 
     if fmt is Format.text and report_file is None:  # coloured in a terminal, plain when piped
         for line in text_lines(findings):
             out.print(line)
         return
-    text = render(findings, fmt.value, _rules())
+    text = render(findings, fmt.value, _rules() if rules is None else rules)
     if report_file is None:
         sys.stdout.write(text)
         return
@@ -420,7 +429,7 @@ def render_command(
         if kept.findings:
             _print_findings(kept.findings, Format.text)
         out.print(f"0 of {len(kept.mains)} device(s) rendered anew, 0 file(s) written")
-        out.print(f"rendered {len(kept.mains)} device(s) into {target}")
+        out.print(f"rendered {len(kept.mains)} device(s) into {target}", markup=False)
         return
     from meetme.pipeline import hash_file, write_rendered
 
@@ -431,7 +440,7 @@ def render_command(
         f"{devices - len(result.reused)} of {devices} device(s) rendered anew, "
         f"{written} file(s) written"
     )
-    out.print(f"rendered {len(files)} device(s) into {target}")
+    out.print(f"rendered {len(files)} device(s) into {target}", markup=False)
 
 
 @app.command("check")
@@ -456,7 +465,7 @@ def check_command(
         files, _ = _render_or_exit(intent_dir, False, jobs, None if full else target)
     drift = compare_rendered(target, files)
     if drift.clean:
-        out.print(f"{target}: {len(files)} file(s) match the intent")
+        out.print(f"{target}: {len(files)} file(s) match the intent", markup=False)
         raise typer.Exit(EXIT_OK)
     for label, names in (
         ("changed", drift.changed),
@@ -464,7 +473,7 @@ def check_command(
         ("stale", drift.extra),
     ):
         for name in names:
-            out.print(f"{label}: {target / name}")
+            out.print(f"{label}: {target / name}", markup=False)
     out.print("rendered output differs from the intent; run `meetme render`")
     raise typer.Exit(EXIT_FINDINGS)
 
@@ -542,7 +551,7 @@ def explain_command(rule_id: str) -> None:
 
     current = find_rule(rule_id)
     if current is None:
-        err.print(f"unknown rule '{rule_id}'; `meetme rules` lists them")
+        err.print(f"unknown rule '{rule_id}'; `meetme rules` lists them", markup=False)
         raise typer.Exit(EXIT_UNUSABLE)
     out.print(f"{current.id} ({current.severity}): {_escape(current.title)}\n")
     out.print(f"Why: {_escape(current.rationale)}\n")

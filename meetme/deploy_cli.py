@@ -216,7 +216,8 @@ def _run(
     if importlib.util.find_spec("napalm") is None:  # lint-only installs leave napalm out
         err.print(
             f"meetme {command} drives devices through NAPALM, which this install lacks: "
-            "pip install 'meetme[deploy]'"
+            "pip install 'meetme[deploy]' (from a checkout: pip install -e '.[deploy]')",
+            markup=False,
         )
         raise typer.Exit(EXIT_UNUSABLE)
     _quiet_library_logs()
@@ -284,7 +285,7 @@ def _run(
         except Exception as exc:  # never a traceback: its locals could hold resolved configs
             err.print(f"[red]internal error[/]: {escape(describe(exc, store.mask))}")
             if journal_path is not None:
-                err.print(f"journal: {journal_path}")
+                err.print(f"journal: {journal_path}", markup=False)
             raise typer.Exit(EXIT_UNKNOWN) from None
         finally:
             journal.close()
@@ -296,7 +297,7 @@ def _run(
     else:
         _summary(results, command)
     if journal_path is not None:
-        (err if fmt is Format.json else out).print(f"journal: {journal_path}")
+        (err if fmt is Format.json else out).print(f"journal: {journal_path}", markup=False)
     statuses = {r.status for r in results}
     if "unknown" in statuses:
         raise typer.Exit(EXIT_UNKNOWN)
@@ -385,7 +386,8 @@ def _preflight(
             file_values = read_secrets_file(secrets_path)
             if loose_permissions(secrets_path):
                 err.print(
-                    f"[yellow]warning[/]: {secrets_path} is readable by group or others; "
+                    f"[yellow]warning[/]: {escape(str(secrets_path))} is readable by group or "
+                    "others; "
                     "chmod 600 it"
                 )
         store = resolve_secrets(targets, loaded, file_values)

@@ -4,6 +4,7 @@ with the same status, as ^C during a command does."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
@@ -12,6 +13,7 @@ EXIT_INTERRUPTED = 128 + signal.SIGINT
 
 
 def script() -> None:
+    _no_closed_streams()
     try:
         from meetme.cli import script as run
 
@@ -19,3 +21,13 @@ def script() -> None:
         run()
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
+
+
+def _no_closed_streams() -> None:
+    """A stream the shell closed (`meetme lint >&-`, `2>&-`) is None in Python: what would go
+    there goes nowhere instead, and the run still ends with the status it earned (a traceback
+    and exit 1 otherwise, whatever the lint found)."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115

@@ -126,12 +126,20 @@ def diff_intent(
     intent is unusable, DiffError when git cannot provide the ref."""
     intent_dir = intent_dir.resolve()
     cache = Cache.load(rendered) if rendered is not None else None
-    top = Path(_git(intent_dir, "rev-parse", "--show-toplevel")).resolve()
+    top = Path(
+        _git(
+            intent_dir,
+            "rev-parse",
+            "--show-toplevel",
+            what=f"{intent_dir} is not in a git repository; diff compares the intent with a "
+            "commit of its repository (run it in the repository's work tree)",
+        )
+    ).resolve()
     try:
         relative = intent_dir.relative_to(top).as_posix()
     except ValueError:
         raise DiffError(f"{intent_dir} is not inside the git repository {top}") from None
-    _git(top, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}", what=f"unknown ref {base}")
+    _verify_base(top, base)
     problems: list[Problem] = []
     with tempfile.TemporaryDirectory(prefix="meetme-diff-") as tmp:
         root = Path(tmp).resolve()
@@ -225,6 +233,20 @@ def _render(intent_dir: Path, jobs: int | None = 1, cache: Cache | None = None) 
     texts = rendered_files(result)
     files = {name: (output_name(m), texts[output_name(m)]) for name, m in models.items()}
     return _Side(files, result.findings)
+
+
+def _verify_base(top: Path, base: str) -> None:
+    """DiffError unless `base` names a commit, saying what to name instead."""
+    try:
+        _git(top, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
+    except DiffError:
+        try:
+            _git(top, "rev-parse", "--verify", "--quiet", "HEAD")
+        except DiffError:
+            raise DiffError("the repository has no commit yet; commit the intent first") from None
+        raise DiffError(
+            f"unknown ref {base}; name a branch, tag or commit (e.g. origin/main, HEAD~1)"
+        ) from None
 
 
 def _git(cwd: Path, *args: str, what: str = "") -> str:

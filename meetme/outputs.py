@@ -10,6 +10,7 @@ is atomic (a temporary sibling, then a rename), so a failure leaves the old byte
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import json
@@ -245,6 +246,8 @@ def _stage_and_swap(out_dir: Path, files: Mapping[str, str], owned: Mapping[str,
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     written = 0
     try:
+        # before any file: one made in a setgid folder takes the folder's group
+        _keep_access(out_dir, staging, writable=True)
         # the marker first: a staging folder of a killed run is then recognisably ours
         marker = owned[MARKER].encode("utf-8")
         if not _link_same(out_dir / MARKER, staging / MARKER, marker):
@@ -260,12 +263,27 @@ def _stage_and_swap(out_dir: Path, files: Mapping[str, str], owned: Mapping[str,
             data = text.encode("utf-8")
             if name != MARKER and not _link_same(out_dir / name, staging / name, data):
                 create_file(staging / name, data)
-        os.chmod(staging, 0o777 & ~_umask())
+        _keep_access(out_dir, staging)
         swap_in(staging, out_dir)
     finally:
         if os.path.lexists(staging):
             shutil.rmtree(staging, ignore_errors=True)
     return written
+
+
+def _keep_access(out_dir: Path, staging: Path, writable: bool = False) -> None:
+    """The folder that replaces `out_dir` keeps the access its owner gave it (a 700 folder
+    stays private, a setgid group folder keeps its group); a new one gets what mkdir would.
+    `writable`: and this process may still write into it (while it is being filled)."""
+    try:
+        info = os.stat(out_dir, follow_symlinks=False)
+    except FileNotFoundError:
+        mode = 0o777 & ~_umask()
+    else:
+        mode = stat.S_IMODE(info.st_mode)
+        with contextlib.suppress(PermissionError):  # a group we are not in: the mode holds
+            os.chown(staging, -1, info.st_gid)
+    os.chmod(staging, mode | (stat.S_IRWXU if writable else 0))
 
 
 def _link_same(old: Path, new: Path, data: bytes) -> bool:
@@ -484,8 +502,9 @@ def is_schema(path: Path) -> bool:
 
 
 def is_journal(path: Path) -> bool:
-    """JSON lines, each a journal record; a long journal is judged by its first and last
-    lines, and a last line cut short by a kill is ignored."""
+    """Empty, or JSON lines, each a journal record; a long journal is judged by its first and
+    last lines, and a last line cut short by a kill is ignored when a whole record comes
+    first (a user's one line without a newline is no journal)."""
     size = path.stat().st_size
     with path.open("rb") as handle:
         if size <= SNIFF_LIMIT:
@@ -494,6 +513,8 @@ def is_journal(path: Path) -> bool:
             head = handle.read(SNIFF_LIMIT // 2).split(b"\n")[:1]
             handle.seek(size - SNIFF_LIMIT // 2)
             lines = head + handle.read().split(b"\n")[1:-1][-1:]
+    if size and not lines:
+        return False
     return all(_is_record(line) for line in lines)
 
 

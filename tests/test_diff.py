@@ -133,10 +133,13 @@ def test_unknown_ref_and_no_repository_exit_2(
     repo: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     code, output = diff("--base", "no-such-branch")
-    assert code == 2 and "unknown ref no-such-branch" in output
+    assert code == 2 and "unknown ref no-such-branch; name a branch, tag or commit" in output
     elsewhere = tmp_path_factory.mktemp("plain")
     shutil.copytree(EXAMPLE_INTENT, elsewhere / "intent")
     monkeypatch.chdir(elsewhere)
     code, output = diff("--base", "HEAD")
-    assert code == 2 and "not a git repository" in output
+    assert code == 2 and "is not in a git repository; diff compares the intent" in output
     assert "Traceback" not in output
+    subprocess.run(["git", "init", "-q", str(elsewhere)], check=True)
+    code, output = diff("--base", "HEAD")
+    assert code == 2 and "the repository has no commit yet; commit the intent first" in output

@@ -157,6 +157,22 @@ def test_render_into_an_empty_folder(example: Path) -> None:
     assert (example / "rendered/aus1/aus1-br1.cfg").is_file()
 
 
+@pytest.mark.parametrize("mode", [0o2750, 0o700])
+def test_render_keeps_the_access_the_user_gave_the_folder(example: Path, mode: int) -> None:
+    """An empty folder made for the configs, then the rendered folder after a change: the
+    folder that replaces it keeps its mode (a private 700, a setgid group 2750)."""
+    out = example / "configs"
+    out.mkdir()
+    out.chmod(mode)
+    assert runner.invoke(app, ["render", "--out", "configs"]).exit_code == 0
+    assert (out.stat().st_mode & 0o7777) == mode
+    devices = example / "intent/aus1/devices.yaml"
+    devices.write_text(devices.read_text().replace("192.168.10.21/24", "192.168.10.99/24", 1))
+    assert runner.invoke(app, ["render", "--out", "configs"]).exit_code == 0
+    assert "192.168.10.99" in (out / "aus1/aus1-sp1.cfg").read_text()
+    assert (out.stat().st_mode & 0o7777) == mode
+
+
 def test_the_marker_lists_exactly_the_files_written_sorted(example: Path) -> None:
     assert runner.invoke(app, ["render"]).exit_code == 0
     files = rendered_files(example / "rendered")
@@ -488,3 +504,9 @@ def test_a_journal_meetme_wrote_is_appended_to(example: Path) -> None:
     journal.write_text(record + "\nTOKEN=abc\n")
     with pytest.raises(Exception, match="meetme did not write it"):
         check_report_path(journal, {}, is_journal)
+    # a user's one line without a newline is no journal cut short: refused, never appended to
+    journal.write_text("my notes, no newline at the end")
+    with pytest.raises(Exception, match="meetme did not write it"):
+        check_report_path(journal, {}, is_journal)
+    journal.write_text("")  # empty: made for the journal (touch), taken
+    check_report_path(journal, {}, is_journal)

@@ -76,6 +76,10 @@ class Finding:
         return f"{self.location}: {self.severity}[{self.rule}]: {self.message}"
 
 
+class BadToday(ValueError):
+    """$MEETME_TODAY is set to something that is no day: the user's input (exit 2)."""
+
+
 def current_date() -> datetime.date:
     """$MEETME_TODAY when set (tests, or replaying an old CI run), else the real date."""
     value = os.environ.get(TODAY_VARIABLE, "").strip()
@@ -84,4 +88,7 @@ def current_date() -> datetime.date:
     try:
         return datetime.date.fromisoformat(value)
     except ValueError:
-        raise ValueError(f"{TODAY_VARIABLE}={value!r} is not a date (YYYY-MM-DD)") from None
+        raise BadToday(
+            f"{TODAY_VARIABLE}={value!r} is not a date (YYYY-MM-DD); set a day such as "
+            f"2026-06-30, or unset it for today"
+        ) from None

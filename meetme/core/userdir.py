@@ -22,11 +22,19 @@ def private_dir(name: str) -> Path | None:
         chosen = os.path.join(base, "meetme")
     folder = os.path.join(chosen, name)
     try:
+        # the chosen folder is judged before anything is made in it: nothing is left in a
+        # folder someone else owns or may write
+        if os.path.lexists(chosen) and not _private(chosen):
+            return None
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        for path in (chosen, folder):
-            info = os.stat(path)
-            if info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return None
+        if not (_private(chosen) and _private(folder)):
+            return None
     except OSError:
         return None
     return Path(folder)
+
+
+def _private(path: str) -> bool:
+    """This user's, and nobody else may write it."""
+    info = os.stat(path)
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022

@@ -157,12 +157,19 @@ def _at_file(path: Path, message: str, kind: str) -> Problem:
 def load_intent(folder: Path) -> LoadedIntent:
     folder = Path(folder)
     if not folder.is_dir():
+        hint = "pass the folder holding the intent YAML files with --intent"
+        if folder.parent.is_dir() and any(folder.parent.glob("*.yaml")):
+            # `meetme lint intent`: REPO is the folder that holds intent/, not intent/ itself
+            given = display_path(folder.parent)
+            hint = (
+                f"{given} holds intent files itself: name the folder that holds intent/ "
+                f"(the repository), or pass --intent {given}"
+            )
         raise IntentError(
             [
                 Problem(
                     Location(display_path(folder), 1, 1),
-                    "intent folder not found; pass the folder holding the "
-                    "intent YAML files with --intent",
+                    f"intent folder not found; {hint}",
                     "missing",
                 )
             ]
@@ -532,9 +539,11 @@ def _describe(error: Any, path: Path_, on_key: bool) -> str:
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
         message = f"{_range_text(path, ctx)}, got {quoted}"
     elif kind == "too_short":
-        message = f"needs at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
+        got = ctx.get("actual_length")
+        message = f"needs at least {_entries(ctx.get('min_length'))}, got {got}"
     elif kind == "too_long":
-        message = f"takes at most {ctx.get('max_length')} entries, got {ctx.get('actual_length')}"
+        got = ctx.get("actual_length")
+        message = f"takes at most {_entries(ctx.get('max_length'))}, got {got}"
     elif kind == "string_too_short":
         message = "must not be empty"
     elif kind == "string_pattern_mismatch":
@@ -551,6 +560,10 @@ def _describe(error: Any, path: Path_, on_key: bool) -> str:
         got = _kind_of(given) if hidden else _describe_input(given)
         message = f"{_redacted(str(error['msg']), given, hidden)}, got {got}"
     return f"{field_name}: {message}"
+
+
+def _entries(count: object) -> str:
+    return f"{count} entry" if count == 1 else f"{count} entries"
 
 
 def _redacted(message: str, given: Any, hidden: bool) -> str:

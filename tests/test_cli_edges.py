@@ -1,0 +1,138 @@
+"""What the command line does at its edges, as a user meets them: a stream the shell closed, a
+malformed $MEETME_TODAY, paths and names holding rich markup, the JUnit report of an intent
+that could not be read. Each as its own `meetme` process where the process matters."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from meetme.cli import app
+
+runner = CliRunner()
+
+
+def meetme(repo: Path, shell_tail: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`meetme ...` through sh, so that `>&-` closes a stream as a user's shell does."""
+    return subprocess.run(
+        ["sh", "-c", f'"{sys.executable}" -m meetme {shell_tail}'],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=300,
+        check=False,
+    )
+
+
+def break_yaml(repo: Path) -> None:
+    with (repo / "intent/organisation.yaml").open("a") as handle:
+        handle.write("bogus: [\n")
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_a_closed_stdout_keeps_the_status_the_run_earned(example: Path, broken: bool) -> None:
+    if broken:
+        break_yaml(example)
+    done = meetme(example, "lint >&-")
+    assert done.returncode == (2 if broken else 0)
+    assert "Traceback" not in done.stderr
+    if broken:  # what could not go to stdout still goes to stderr
+        assert "intent/organisation.yaml:10:1: error[yaml-syntax]" in done.stderr
+
+
+def test_a_closed_stderr_keeps_a_clean_lint_clean(example: Path) -> None:
+    done = meetme(example, "lint 2>&-")
+    assert done.returncode == 0
+    assert done.stdout.endswith("0 error(s), 2 warning(s)\n")
+
+
+@pytest.mark.parametrize("day", ["garbage", "2026-13-01", "2026-02-30"])
+@pytest.mark.parametrize("command", ["lint", "render", "check", "report dci"])
+def test_a_malformed_today_is_the_users_input_exit_2(example: Path, command: str, day: str) -> None:
+    done = meetme(example, command, MEETME_TODAY=day)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"meetme: MEETME_TODAY='{day}' is not a date (YYYY-MM-DD); set a day such as "
+        "2026-06-30, or unset it for today\n"
+    )
+    assert not (example / "rendered").exists()
+
+
+def test_a_well_formed_today_is_taken(example: Path) -> None:
+    assert meetme(example, "lint", MEETME_TODAY="2026-06-30").returncode == 0
+
+
+def test_a_file_name_with_brackets_is_named_as_it_is(example: Path) -> None:
+    draft = example / "intent/aus1/[draft]links.yaml"
+    draft.write_text("bogus: [\n")
+    done = meetme(example, "lint")
+    assert done.returncode == 2
+    assert done.stderr.startswith("intent/aus1/[draft]links.yaml:2:1: error[yaml-syntax]: ")
+
+
+def test_names_with_markup_are_printed_as_written(example: Path) -> None:
+    explained = runner.invoke(app, ["explain", "[/]"])
+    assert (explained.exit_code, explained.stderr) == (
+        2,
+        "unknown rule '[/]'; `meetme rules` lists them\n",
+    )
+    done = meetme(example, "render --out 'out[/]x'")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith("rendered 34 device(s) into out[/]x\n")
+    checked = meetme(example, "check --out 'out[/]x'")
+    assert (checked.returncode, checked.stdout) == (0, "out[/]x: 34 file(s) match the intent\n")
+
+
+def test_the_junit_report_of_an_unusable_intent_lists_the_problem_alone(example: Path) -> None:
+    break_yaml(example)
+    done = meetme(example, "lint --format junit")
+    assert done.returncode == 2
+    root = ET.fromstring(done.stdout.split("\n", 1)[1])
+    assert (root.get("tests"), root.get("failures")) == ("1", "1")
+    assert [suite.get("name") for suite in root] == ["yaml-syntax"]
+
+
+def test_the_intent_folder_given_as_the_repository_says_which_to_give(example: Path) -> None:
+    done = runner.invoke(app, ["lint", "intent"])
+    assert (done.exit_code, done.stderr.splitlines()[0]) == (
+        2,
+        "intent/intent:1:1: error[missing]: intent folder not found; intent holds intent files "
+        "itself: name the folder that holds intent/ (the repository), or pass --intent intent",
+    )
+
+
+def test_a_cache_folder_others_may_write_is_left_as_it_is(example: Path, tmp_path: Path) -> None:
+    """Compiled templates are run and the key is trusted from the cache folder: one that
+    others may write is not used, and nothing is made in it."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    done = meetme(example, "lint", MEETME_CACHE_DIR=str(shared))
+    assert done.returncode == 0, done.stderr
+    assert list(shared.iterdir()) == []
+
+
+def test_without_napalm_plan_names_the_extra_to_install(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        "meetme.deploy_cli.importlib.util.find_spec",
+        lambda name, *a: None if name == "napalm" else real(name, *a),
+    )
+    (example / "inventory.yaml").write_text("devices: {}\n")
+    done = runner.invoke(app, ["plan", "--stage", "lab"])
+    assert done.exit_code == 2
+    assert done.stderr == (
+        "meetme plan drives devices through NAPALM, which this install lacks: pip install "
+        "'meetme[deploy]' (from a checkout: pip install -e '.[deploy]')\n"
+    )
