@@ -723,10 +723,20 @@ def main() -> None:
     try:
         try:
             app()
+        except SystemExit as exc:
+            if exc.code == 1 and _typer_saw_the_reader_go():
+                sys.exit(_reader_gone())  # `meetme --help | head -1`, as every command ends
+            raise
         except Exception as exc:
             sys.exit(report_fault(exc))
     finally:
         _flush_stdout()
+
+
+def _typer_saw_the_reader_go() -> bool:
+    """typer ends its own output (help, version, a usage error) on a closed pipe with exit 1,
+    after wrapping standard output so that later flushes stay quiet."""
+    return type(sys.stdout).__name__ == "PacifyFlushWrapper"
 
 
 def script() -> NoReturn:

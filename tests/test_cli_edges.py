@@ -136,3 +136,22 @@ def test_without_napalm_plan_names_the_extra_to_install(
         "meetme plan drives devices through NAPALM, which this install lacks: pip install "
         "'meetme[deploy]' (from a checkout: pip install -e '.[deploy]')\n"
     )
+
+
+def test_version_into_a_closed_pipe_ends_as_every_command_does(example: Path) -> None:
+    """`meetme --version | true`: the reader gone, quietly out with SIGPIPE's status."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "meetme", "--version"],
+            cwd=example,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (141, "")
