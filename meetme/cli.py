@@ -463,6 +463,9 @@ def check_command(
         files = kept.files
     else:
         files, _ = _render_or_exit(intent_dir, False, jobs, None if full else target)
+    if not target.exists():  # one line, not one `missing:` per device
+        out.print(f"{target}: no such folder; run `meetme render`", markup=False)
+        raise typer.Exit(EXIT_FINDINGS)
     drift = compare_rendered(target, files)
     if drift.clean:
         out.print(f"{target}: {len(files)} file(s) match the intent", markup=False)

@@ -155,3 +155,8 @@ def test_version_into_a_closed_pipe_ends_as_every_command_does(example: Path) ->
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_check_of_a_folder_never_rendered_says_so_once(example: Path) -> None:
+    done = runner.invoke(app, ["check"])
+    assert (done.exit_code, done.stdout) == (1, "rendered: no such folder; run `meetme render`\n")
