@@ -155,11 +155,12 @@ def load_inventory(path: Path, display_name: str | None = None) -> LoadedInvento
     """Read and validate; raise IntentError (exit 2) with every problem found."""
     name = display_name or str(path)
     if not path.is_file():
+        what = "is a folder, not a file" if path.is_dir() else "file not found"
         raise IntentError(
             [
                 Problem(
                     Location(name, 1, 1),
-                    "inventory file not found; write one beside intent/ (see docs/push.md) "
+                    f"inventory {what}; write one beside intent/ (see docs/push.md) "
                     "or pass --inventory FILE",
                     "missing",
                 )

@@ -123,7 +123,8 @@ def read_secrets_file(path: Path) -> dict[str, str]:
     """A YAML mapping NAME: value, refused when git could commit it."""
     name = str(path)
     if not path.is_file():
-        raise IntentError([Problem(Location(name, 1, 1), "secrets file not found", "missing")])
+        what = "is a folder, not a file" if path.is_dir() else "file not found"
+        raise IntentError([Problem(Location(name, 1, 1), f"secrets {what}", "missing")])
     refusal = _git_refusal(path)
     if refusal:
         raise IntentError([Problem(Location(name, 1, 1), refusal, "secrets-in-git")])

@@ -160,3 +160,11 @@ def test_version_into_a_closed_pipe_ends_as_every_command_does(example: Path) ->
 def test_check_of_a_folder_never_rendered_says_so_once(example: Path) -> None:
     done = runner.invoke(app, ["check"])
     assert (done.exit_code, done.stdout) == (1, "rendered: no such folder; run `meetme render`\n")
+
+
+def test_a_folder_given_as_the_inventory_is_named_a_folder(example: Path) -> None:
+    done = runner.invoke(app, ["plan", "--stage", "lab", "--inventory", "intent"])
+    assert done.exit_code == 2
+    assert done.stderr.startswith(
+        "intent:1:1: error[missing]: inventory is a folder, not a file; write one beside intent/"
+    )
