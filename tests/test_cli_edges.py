@@ -168,3 +168,9 @@ def test_a_folder_given_as_the_inventory_is_named_a_folder(example: Path) -> Non
     assert done.stderr.startswith(
         "intent:1:1: error[missing]: inventory is a folder, not a file; write one beside intent/"
     )
+
+
+def test_a_device_named_in_another_case_is_pointed_at(example: Path) -> None:
+    done = runner.invoke(app, ["show", "AUS1-LF1"])
+    assert done.exit_code == 2
+    assert done.stderr.startswith("unknown device 'AUS1-LF1'; did you mean 'aus1-lf1'?")

@@ -436,7 +436,9 @@ def _next_free(taken: int, devices: dict[str, Any]) -> int:
 def unknown_name(kind: str, name: str, known: Iterable[str]) -> str:
     """`unknown KIND 'NAME'`, the closest known name, and some of the known ones."""
     ordered = sorted(known)
-    close = difflib.get_close_matches(name, ordered, n=1)
+    # the same name in another case first (AUS1-LF1), then the closest spelling
+    close = [k for k in ordered if k.casefold() == name.casefold()]
+    close = close or difflib.get_close_matches(name, ordered, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     # the name as given may hold anything a shell passes (`meetme show $'a\nb'`): escaped
     shown_name = clip(name, 64)
