@@ -250,6 +250,22 @@ def _options(
     ] = False,
 ) -> None:
     """Options of meetme itself (the app's help text describes it)."""
+    _say_if_the_cache_folder_is_unusable()
+
+
+def _say_if_the_cache_folder_is_unusable() -> None:
+    """A $MEETME_CACHE_DIR that cannot be used turns the template cache and the content
+    hashes off: said once, so that slow renders have a reason (an empty one is off on
+    purpose)."""
+    from meetme.core.userdir import CACHE_VARIABLE, private_dir
+
+    chosen = os.environ.get(CACHE_VARIABLE)
+    if chosen and private_dir("keys") is None:
+        err.print(
+            f"meetme: warning: {CACHE_VARIABLE}={chosen} is not a folder this user alone can "
+            "write; no compiled template or content hash is kept, so every render is a full one",
+            markup=False,
+        )
 
 
 def _unusable(

@@ -117,6 +117,10 @@ def test_a_cache_folder_others_may_write_is_left_as_it_is(example: Path, tmp_pat
     done = meetme(example, "lint", MEETME_CACHE_DIR=str(shared))
     assert done.returncode == 0, done.stderr
     assert list(shared.iterdir()) == []
+    assert done.stderr == (  # said once, so that slow renders have their reason
+        f"meetme: warning: MEETME_CACHE_DIR={shared} is not a folder this user alone can "
+        "write; no compiled template or content hash is kept, so every render is a full one\n"
+    )
 
 
 def test_without_napalm_plan_names_the_extra_to_install(

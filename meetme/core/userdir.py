@@ -10,11 +10,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+CACHE_VARIABLE = "MEETME_CACHE_DIR"
+
 
 def private_dir(name: str) -> Path | None:
     """Sub-folder `name` of the user's meetme folder, made if absent; None when there is none
     this user alone can write."""
-    chosen = os.environ.get("MEETME_CACHE_DIR")
+    chosen = os.environ.get(CACHE_VARIABLE)
     if chosen == "":
         return None
     if chosen is None:
