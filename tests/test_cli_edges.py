@@ -178,3 +178,23 @@ def test_a_device_named_in_another_case_is_pointed_at(example: Path) -> None:
     done = runner.invoke(app, ["show", "AUS1-LF1"])
     assert done.exit_code == 2
     assert done.stderr.startswith("unknown device 'AUS1-LF1'; did you mean 'aus1-lf1'?")
+
+
+def test_a_merge_key_is_one_problem_at_the_key(example: Path) -> None:
+    """`<<: *coastal` is refused; the keys it brings in (a `built:` beside hume's `leased:`)
+    add no second problem there, and no 'missing key' follows either."""
+    dci = example / "intent/dci.yaml"
+    text = dci.read_text().replace("    syd-mel-coastal:\n", "    syd-mel-coastal: &coastal\n", 1)
+    dci.write_text(
+        text.replace("    syd-mel-hume:\n", "    syd-mel-hume:\n      <<: *coastal\n", 1)
+    )
+    done = runner.invoke(app, ["lint"])
+    line = dci.read_text().splitlines().index("      <<: *coastal") + 1
+    assert (done.exit_code, done.stderr.splitlines()) == (
+        2,
+        [
+            f"intent/dci.yaml:{line}:7: error[yaml-merge]: YAML merge keys (<<) are not "
+            "supported; write the keys out here",
+            "1 problem(s) make the intent unusable; nothing was written.",
+        ],
+    )

@@ -203,7 +203,7 @@ def load_intent(folder: Path) -> LoadedIntent:
         intent = Intent.model_validate(merged)
     except ValidationError as exc:
         problems.extend(_schema_problems(exc, merged, positions, value_positions, loaded_files))
-    problems = _fold_ambiguous(problems)
+    problems = _after_merge_keys(_fold_ambiguous(problems))
     if problems or intent is None:
         raise _error(problems)
     attach_paths(intent)
@@ -308,6 +308,14 @@ def display_path(path: Path) -> str:
         return absolute.relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return absolute.as_posix()
+
+
+def _after_merge_keys(problems: list[Problem]) -> list[Problem]:
+    """A refused merge key (`<<:`) still brings its keys in, so that no 'missing key' follows;
+    a schema problem of the mapping itself, at the merge key, comes from those keys (a
+    `built:` merged beside a `leased:`): the refusal alone is said there."""
+    merges = {p.location for p in problems if p.kind == "yaml-merge"}
+    return [p for p in problems if p.kind == "yaml-merge" or p.location not in merges]
 
 
 def _fold_ambiguous(problems: list[Problem]) -> list[Problem]:
