@@ -104,7 +104,9 @@ def remote_prefixes(intent: Intent, site_name: str, vrf_name: str, afi: str) -> 
     return found
 
 
-def _entries(prefixes: list[str], afi: str) -> list[PrefixListEntry]:
+def tenant_entries(prefixes: list[str], afi: str) -> list[PrefixListEntry]:
+    """A handoff prefix list's entries for tenant prefixes (north, or the other sites' handed
+    south): each prefix and the longer ones inside it, up to NORTH_MAX_LENGTH."""
     longest = NORTH_MAX_LENGTH[afi]
     return [
         PrefixListEntry(
@@ -216,7 +218,7 @@ def handoff_of(
                 for i, p in enumerate(prefixes)
             ]
             if exact
-            else _entries(prefixes, afi)
+            else tenant_entries(prefixes, afi)
         )
         lists.setdefault(list_name, PrefixList(name=list_name, afi=afi, entries=entries))
         return list_name

@@ -12,10 +12,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from meetme.generators.build.handoff import NORTH_MAX_LENGTH
+from meetme.generators.build.handoff import tenant_entries
+from meetme.generators.model import PrefixList
 from meetme.twin import runtime
 from meetme.twin.parties import CLOUDS
 from meetme.twin.topology import SERVICES, Declared, Srv6Border, Twin
+from meetme.validators.policy_eval import prefix_list_permits
 
 SETTLE_SECONDS = 60.0  # every declared session must be up within this after `up`
 FAILOVER_SECONDS = 20.0  # a border's loss must be absorbed within this (hold time 9 s)
@@ -1036,12 +1038,14 @@ class Srv6Verifier:
         handed: list[str],
         fars: list[tuple[Srv6Border, str]],
     ) -> list[Result]:
+        # what the border's south policy admits: the builder's own entries for these prefixes
+        south = PrefixList(name="south", afi=afi, entries=tuple(tenant_entries(handed, afi)))
         wanted = sorted(
             {
                 p
                 for far, rd in fars
                 for p in self._exports(far, rd, afi)
-                if any(_admitted(p, h) for h in handed)
+                if prefix_list_permits(south, p)
             },
             key=_sort_key,
         )
@@ -1093,18 +1097,6 @@ def _where_south_stops(
     if all(not held[e].get(p) for e in exits for p in missing):
         return ": the border leaves lack them too (the borders do not hand them south)"
     return ": the border leaves hold them, EVPN did not bring them"
-
-
-def _admitted(prefix: str, handed: str) -> bool:
-    """Whether the south policy's entry for `handed` admits `prefix`: the prefix inside it,
-    no longer than the handoff's longest; an entry that long or longer admits itself only
-    (generators/build/handoff.py)."""
-    net, within = ipaddress.ip_network(prefix), ipaddress.ip_network(handed)
-    longest = NORTH_MAX_LENGTH[_family_of(handed)]
-    if within.prefixlen >= longest:
-        return net == within
-    inside = net.version == within.version and net.network_address in within
-    return inside and within.prefixlen <= net.prefixlen <= longest
 
 
 def _family_of(prefix: str) -> str:
