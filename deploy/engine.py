@@ -40,7 +40,7 @@ from meetme.deploy.checks import (
 )
 from meetme.deploy.inventory import CHECKPOINT_DRIVERS, COMMIT_CONFIRM_DRIVERS, Settings
 from meetme.deploy.journal import Journal, diff_hash
-from meetme.deploy.secret_positions import VALUE_ESCAPES, misplaced_placeholders
+from meetme.deploy.secret_positions import VALUE_ESCAPES, hide_values, misplaced_placeholders
 from meetme.deploy.secret_store import SecretStore, placeholders_in
 from meetme.deploy.targets import Target
 
@@ -133,11 +133,26 @@ def napalm_driver(target: Target, username: str, password: str, timeout: int) ->
     return driver
 
 
+# What NX-OS prints around a rollback patch, which is no command of it.
+_PATCH_NOTES = ("Collecting Running-Config", "Rollback Patch is Empty")
+
+
 def diff_counts(diff: str) -> tuple[int, int]:
+    """(added, removed) lines of a unified diff; of an NX-OS rollback patch, which has no
+    `+`/`-` (commands that undo the difference: `show diff rollback-patch`), the `no`
+    commands as removed and the others (with the block headers they enter) as added."""
     lines = diff.splitlines()
     added = sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
     removed = sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
-    return added, removed
+    if added or removed:
+        return added, removed
+    commands = [
+        x.strip()
+        for x in lines
+        if x.strip() and not x.lstrip().startswith(("#", "!")) and x.strip() not in _PATCH_NOTES
+    ]
+    removed = sum(1 for x in commands if x.startswith("no "))
+    return len(commands) - removed, removed
 
 
 class Engine:
@@ -273,7 +288,7 @@ class Engine:
             return item
         step("load", "ok", f"replace candidate from {target.rendered.name}")
         try:
-            diff = self.secrets.mask(str(driver.compare_config() or "").strip("\n"))
+            diff = self._diff_of(driver)
         except Exception as exc:
             step("diff", "failed", self._describe(exc))
             result.status, result.detail = "failed", f"diff: {self._describe(exc)}"
@@ -469,7 +484,7 @@ class Engine:
             try:
                 pending = bool(driver.has_pending_commit())
                 driver.load_replace_candidate(config=item.resolved)
-                diff = self.secrets.mask(str(driver.compare_config() or "").strip("\n"))
+                diff = self._diff_of(driver)
             finally:
                 self._quietly(driver.discard_config)
                 self._quietly(driver.close)
@@ -831,6 +846,11 @@ class Engine:
         result.detail = f"{name}: {detail}"
         return False
 
+    def _diff_of(self, driver: Any) -> str:
+        """The device's diff as printed and journaled: this run's secrets masked, and any
+        other value at a secret's place (the key the device runs now) hidden."""
+        return hide_values(self.secrets.mask(str(driver.compare_config() or "").strip("\n")))
+
     def _step(self, target: Target) -> Callable[..., Any]:
         result = self.results[target.name]
 
@@ -904,5 +924,9 @@ def _describe_session(name: str, data: dict[str, Any], ours: bool) -> str:
 def describe(exc: BaseException, mask: Callable[[str], str] = str) -> str:
     """One line, at most 500 characters. `mask` runs first: cutting or folding the spaces of
     the text before would leave a half or a respaced secret value that no mask matches."""
+    if isinstance(exc, UnicodeError):
+        # its message quotes the character and where it stands in the value: of a login
+        # or a key, a piece of the secret
+        return f"{type(exc).__name__}: a value holds a character the device's protocol cannot carry"
     text = " ".join(mask(str(exc)).split()) or "no message"
     return f"{type(exc).__name__}: {text}"[:500]

@@ -41,7 +41,9 @@ IMPLEMENTED_DRIVERS = frozenset({"eos", "iosxr", "iosxr_netconf", "nxos", "nxos_
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: `wave: true` or `port: "443"` is a slip to report, not a value to convert;
+    # no inf or nan: YAML reads `1e999` as infinity, which no timer can wait out
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 class Credentials(_Model):
@@ -75,15 +77,15 @@ class Settings(_Model):
         300, ge=1, le=3600, description="seconds before an unconfirmed commit reverts"
     )
     check_timeout: float = Field(
-        120, ge=0, description="seconds for expected BGP neighbours to reach Established"
+        120, ge=0, le=3600, description="seconds for expected BGP neighbours to reach Established"
     )
-    check_interval: float = Field(5, gt=0, description="seconds between two BGP polls")
+    check_interval: float = Field(5, gt=0, le=600, description="seconds between two BGP polls")
     check_neighbors: Literal["all", "underlay"] = Field(
         "all",
         description="which of the model's BGP neighbours must come up (a lab has no carriers)",
     )
     verify_grace: float = Field(
-        10, ge=0, description="seconds after the confirm timer before checking the revert"
+        10, ge=0, le=600, description="seconds after the confirm timer before checking the revert"
     )
     connect_timeout: int = Field(30, ge=1, le=600, description="seconds per device request")
 
@@ -154,7 +156,7 @@ class LoadedInventory:
 def load_inventory(path: Path, display_name: str | None = None) -> LoadedInventory:
     """Read and validate; raise IntentError (exit 2) with every problem found."""
     name = display_name or str(path)
-    if not path.is_file():
+    if not path.is_file() and not path.is_fifo():  # a pipe: `--inventory <(...)`
         what = "is a folder, not a file" if path.is_dir() else "file not found"
         raise IntentError(
             [
@@ -166,7 +168,7 @@ def load_inventory(path: Path, display_name: str | None = None) -> LoadedInvento
                 )
             ]
         )
-    source, problems = read_file(path, name)
+    source, problems = read_file(path, name, single=True)
     if source is None or problems:
         raise IntentError(problems)
     if not isinstance(source.data, dict):

@@ -22,6 +22,9 @@ from meetme.deploy.secret_store import SecretStore
 Record = dict[str, Any]
 
 
+_STRUCTURAL = frozenset({"ts", "run", "command", "stage", "wave", "device", "step", "status"})
+
+
 def diff_hash(masked_diff: str) -> str:
     return "sha256:" + hashlib.sha256(masked_diff.encode("utf-8")).hexdigest()
 
@@ -71,7 +74,10 @@ class Journal:
             "detail": detail,
             **extra,
         }
-        entry = self._masked(entry)
+        # what says which device did what stays as it is: a secret can equal no device
+        # name (deploy/targets.py), and a masked step or device would hide a record from
+        # `interrupted_devices`
+        entry = {k: v if k in _STRUCTURAL else self._masked(v) for k, v in entry.items()}
         line = json.dumps(entry, sort_keys=False)
         with self._lock:
             self.records.append(entry)

@@ -119,6 +119,34 @@ def misplaced_placeholders(text: str, platform: str) -> list[Misplaced]:
     return found
 
 
+HIDDEN = "<<hidden>>"
+# A value where a device's own text (its running config, a diff of it) holds a secret: after
+# `password`, `secret`, `hashed-password` or `key` and the type a platform writes before it
+# (EOS `password 7`, `secret sha512`; IOS-XR `password encrypted`, `secret 10`; NX-OS
+# `password 5`; NVUE `password:`), up to the end of the line or NX-OS's ` role NAME`.
+_DEVICE_SECRET = re.compile(
+    r"(?P<head>(?<![\w-])(?:password|secret|hashed-password|key)"
+    r"(?:[ \t]+(?:[0-9]|10|clear|encrypted|sha512))?(?::[ \t]*|[ \t]+))"
+    r"(?P<value>\S(?:.*?\S)?)(?P<tail>[ \t]+role[ \t]+[\w-]+(?:[ \t]+[\w-]+)*)?[ \t]*$"
+)
+_PLACEHOLDER_VALUE = re.compile(rf"(['\"]?){_SECRET}\1")
+
+
+def hide_values(text: str) -> str:
+    """The text (a device's diff, already masked) with every value at a secret's place shown
+    as HIDDEN, unless it is a placeholder already: a value the run's secrets do not hold
+    (the key a device runs before a rotation, one written in another spelling or type 7)
+    would otherwise be printed and journaled in clear."""
+    return "\n".join(_hidden(line) for line in text.split("\n"))
+
+
+def _hidden(line: str) -> str:
+    found = _DEVICE_SECRET.search(line)
+    if found is None or _PLACEHOLDER_VALUE.fullmatch(found.group("value")):
+        return line
+    return line[: found.start("value")] + HIDDEN + (found.group("tail") or "")
+
+
 def describe_positions(platform: str) -> str:
     """'a BGP neighbor's password or a local user's secret', for messages."""
     names = [shape.what for shape in SECRET_LINES.get(platform, ())]

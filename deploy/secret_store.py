@@ -67,8 +67,10 @@ class SecretStore:
     def __post_init__(self) -> None:
         masks: dict[str, str] = {}
         for name, value in self.values.items():
-            # the raw value and the escaped forms a JSON body or a Python repr would carry
-            for variant in (value, json.dumps(value)[1:-1], repr(value)[1:-1]):
+            # the raw value and the escaped forms a JSON body, a Python repr or a YAML
+            # single-quoted scalar (NVUE's config: its only escape is a doubled ') carry
+            yaml_quoted = value.replace("'", "''")
+            for variant in (value, json.dumps(value)[1:-1], repr(value)[1:-1], yaml_quoted):
                 if variant:
                     masks.setdefault(variant, placeholder(name))
         self._masks = [
@@ -82,6 +84,15 @@ class SecretStore:
     def get(self, reference_or_name: str) -> str:
         name = reference_or_name.removeprefix("secret:")
         return self.values[name]
+
+    def standing_in(self, text: str) -> set[str]:
+        """The names of the secrets whose value stands in `text` as a whole token, as `mask`
+        would find it."""
+        return {
+            shown[len("<<secret:") : -2]
+            for variant, shown, pattern in self._masks
+            if variant in text and pattern.search(text)
+        }
 
     def substitute(self, text: str, escape: Callable[[str], str] | None = None) -> str:
         """The text with every <<secret:NAME>> placeholder replaced by its value, written as
@@ -122,13 +133,13 @@ class SecretStore:
 def read_secrets_file(path: Path) -> dict[str, str]:
     """A YAML mapping NAME: value, refused when git could commit it."""
     name = str(path)
-    if not path.is_file():
+    if not path.is_file() and not path.is_fifo():  # a pipe: `--secrets <(pass show lab)`
         what = "is a folder, not a file" if path.is_dir() else "file not found"
         raise IntentError([Problem(Location(name, 1, 1), f"secrets {what}", "missing")])
     refusal = _git_refusal(path)
     if refusal:
         raise IntentError([Problem(Location(name, 1, 1), refusal, "secrets-in-git")])
-    source, problems = read_file(path, name, hide_values=True)
+    source, problems = read_file(path, name, hide_values=True, single=True)
     if source is None or problems:
         raise IntentError(problems)
     data = source.data or {}
@@ -191,14 +202,25 @@ def resolve(
                     "missing-secret",
                 )
             )
-        elif not value or not value.isprintable():
+        elif not value.strip() or not value.isprintable():
             # every line break (\n, \r, U+0085, U+2028, U+2029, what YAML and the CLIs cut at)
             # and every other control character fails isprintable()
             problems.append(
                 Problem(
                     needed_by,
-                    f"secret '{name}' is empty or holds a line break or another control "
+                    f"secret '{name}' is empty or blank, or holds a line break or another control "
                     "character, which would change the configuration around it",
+                    "bad-secret",
+                )
+            )
+        elif value != value.strip():
+            # a device drops it, so the key it keeps is not the one set, and the masks,
+            # which look for the value with its spaces, would let the kept one through
+            problems.append(
+                Problem(
+                    needed_by,
+                    f"secret '{name}' starts or ends with white space, which a device drops "
+                    "from the key it keeps; remove it",
                     "bad-secret",
                 )
             )

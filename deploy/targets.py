@@ -25,6 +25,7 @@ from meetme.generators.model import DeviceModel
 from meetme.generators.render import output_name
 
 from meetme.core.problems import IntentError, Location, Problem
+from meetme.core.secret_refs import REFERENCE_RE
 from meetme.intent.loader import display_path
 
 # The stanza without which a replace would switch off the API meetme talks through: the push
@@ -229,21 +230,78 @@ def resolve_secrets(
     file_values: dict[str, str] | None = None,
     environ: dict[str, str] | None = None,
 ) -> SecretStore:
-    """Every secret the run needs, from the environment or the secrets file."""
+    """Every secret the run needs, from the environment or the secrets file; refused when a
+    value also stands as ordinary text of the run, or a login the driver cannot send."""
     where: dict[str, Location] = {}
+    logins: dict[str, str] = {}  # secret name -> a driver that sends it as its login
     for target in targets:
         if not target.supported:
             continue  # never connected to: its secrets are not needed
         for name in sorted(placeholders_in(target.text)):
             where.setdefault(name, _line_of(target.rendered, name))
-        for name in sorted(target.credentials.references()):
-            credentials_path = (
-                ("devices", target.name, "credentials")
-                if target.entry.credentials is not None
-                else ("credentials",)
+        credentials_path = (
+            ("devices", target.name, "credentials")
+            if target.entry.credentials is not None
+            else ("credentials",)
+        )
+        for field in ("username", "password"):
+            match = REFERENCE_RE.match(getattr(target.credentials, field))
+            if match:
+                where.setdefault(match.group(1), loaded.value_at(*credentials_path, field))
+                logins.setdefault(match.group(1), target.entry.driver)
+    store = resolve(where, where, file_values, environ)
+    problems = _ordinary_text(store, targets, loaded, where)
+    problems += _unsendable_logins(store, logins, where)
+    if problems:
+        raise IntentError(problems)
+    return store
+
+
+def _ordinary_text(
+    store: SecretStore, targets: list[Target], loaded: LoadedInventory, where: dict[str, Location]
+) -> list[Problem]:
+    """A secret whose value is also a word of a rendered config or a device name: masking
+    it in the output and the journal would hide that text and show, by where the
+    placeholder stands, what the value is. The message never says which word it is."""
+    texts = [target.text for target in targets]
+    texts.append("\n".join(sorted(loaded.inventory.devices)))
+    found = set().union(*(store.standing_in(text) for text in texts))
+    return [
+        Problem(
+            where[name],
+            f"secret '{name}' is also a word of a rendered config or a device name of this run: "
+            "masking it would hide that word and so show the value; set one that is not",
+            "bad-secret",
+        )
+        for name in sorted(found)
+    ]
+
+
+# NX-API takes HTTP basic authentication, whose header meetme's NX-OS adapter writes in
+# Latin-1 (deploy/nxos_checkpoint.py); another character fails there, in a message that names it.
+_LOGIN_CHARSETS = {"nxos": "latin-1"}
+
+
+def _unsendable_logins(
+    store: SecretStore, logins: dict[str, str], where: dict[str, Location]
+) -> list[Problem]:
+    problems: list[Problem] = []
+    for name, driver in sorted(logins.items()):
+        charset = _LOGIN_CHARSETS.get(driver)
+        if charset is None:
+            continue
+        try:
+            store.get(name).encode(charset)
+        except UnicodeEncodeError:
+            problems.append(
+                Problem(
+                    where[name],
+                    f"secret '{name}' is the login of a {driver} device, whose API takes "
+                    f"{charset} characters only, and this value has others; set one without",
+                    "bad-secret",
+                )
             )
-            where.setdefault(name, loaded.where(*credentials_path))
-    return resolve(where, where, file_values, environ)
+    return problems
 
 
 def _line_of(path: Path, name: str) -> Location:

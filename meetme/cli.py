@@ -1,4 +1,5 @@
-"""The `meetme` command line. Exit codes: 0 clean, 1 findings or drift, 2 unusable input.
+"""The `meetme` command line. Exit codes: 0 clean, 1 findings or drift, 2 unusable input,
+3 a bug in meetme (an internal error; for plan and push also a device whose state is unknown).
 
 Typer (on Click) gives typed options, help text and shell completion without hand-written
 argument parsing; rich colours terminal output and stays plain when piped.
@@ -450,6 +451,7 @@ def render_command(
     from meetme.pipeline import hash_file, write_rendered
 
     files, result = _render_or_exit(intent_dir, True, jobs, None if full else target)
+    inside = _cwd_inside(target)
     written = write_rendered(target, files, intent_dir, hash_file(result))
     devices = len(result.outcomes)
     out.print(
@@ -457,6 +459,22 @@ def render_command(
         f"{written} file(s) written"
     )
     out.print(f"rendered {len(files)} device(s) into {target}", markup=False)
+    if inside:
+        err.print(
+            f"note: this shell's folder was inside {target}, which render replaces as a whole; "
+            "`cd .` to see the new files",
+            markup=False,
+        )
+
+
+def _cwd_inside(folder: Path) -> bool:
+    """Whether the working directory is `folder` or in it: the swap leaves the shell in the
+    old, removed folder."""
+    try:
+        here = Path.cwd().resolve()
+    except OSError:
+        return False
+    return here == folder.resolve() or folder.resolve() in here.parents
 
 
 @app.command("check")
@@ -599,7 +617,7 @@ def diff_command(
     shows what the intent change does. Devices whose content hashes hold are read back from
     REPO/rendered, and for the base side from REPO/rendered as committed at --base (--full:
     render every device). Exit 0; 2 when the working-tree intent is unusable or git cannot
-    give the ref."""
+    give the ref; 3 when a template cannot render a device (a bug in meetme)."""
     from meetme.generators.render import RenderError
     from meetme.gitdiff import DiffError, diff_intent, markdown_report
 
@@ -744,7 +762,9 @@ def main() -> None:
             app()
         except SystemExit as exc:
             if exc.code == 1 and _typer_saw_the_reader_go():
-                sys.exit(_reader_gone())  # `meetme --help | head -1`, as every command ends
+                # a closed pipe under typer's own output, when typer's wrapper shows it;
+                # its rich help and usage errors end with 1 before this (README)
+                sys.exit(_reader_gone())
             raise
         except Exception as exc:
             sys.exit(report_fault(exc))

@@ -23,12 +23,19 @@ from rich.markup import escape
 from rich.table import Table
 
 from meetme.conventions import Console, repository
-from meetme.core.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError
+from meetme.core.problems import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_UNUSABLE,
+    IntentError,
+    Location,
+    Problem,
+)
 from meetme.outputs import FileFault, check_report_path, is_journal, writing
 
 if TYPE_CHECKING:
     from meetme.deploy.engine import DeviceResult
-    from meetme.deploy.inventory import Settings
+    from meetme.deploy.inventory import LoadedInventory, Settings
     from meetme.deploy.secret_store import SecretStore
     from meetme.deploy.targets import Target
 
@@ -342,9 +349,7 @@ def _preflight(
     allow_drift: bool = False,
 ) -> tuple[list[Target], Settings, SecretStore, list[str]]:
     """Everything that can be checked without a device; any problem exits 2 right here."""
-    from pydantic import ValidationError
-
-    from meetme.deploy.inventory import Settings, load_inventory
+    from meetme.deploy.inventory import load_inventory
     from meetme.deploy.secret_store import loose_permissions, read_secrets_file
     from meetme.deploy.targets import (
         drift_problems,
@@ -356,8 +361,12 @@ def _preflight(
     from meetme.pipeline import device_models, lint, rendered_files
 
     inventory_file = inventory_path or repo / "inventory.yaml"
+    given = {k: v for k, v in overrides.items() if v is not None}
+    settings_problems: list[Problem] = []
     try:
         loaded = load_inventory(inventory_file, display_path(inventory_file))
+        # checked first and reported with the rest: one run names every problem
+        settings, settings_problems = _settings(loaded, given)
         result = lint(intent or repo / "intent")
         if result.errors:
             err.print(
@@ -392,15 +401,36 @@ def _preflight(
                 )
         store = resolve_secrets(targets, loaded, file_values)
     except IntentError as exc:
-        _unusable(exc, fmt)
-    given = {k: v for k, v in overrides.items() if v is not None}
-    try:
-        settings = Settings.model_validate({**loaded.inventory.settings.model_dump(), **given})
-    except ValidationError as exc:
-        for error in exc.errors(include_url=False):
-            err.print(f"settings: {escape(str(error['msg']).removeprefix('Value error, '))}")
-        raise typer.Exit(EXIT_UNUSABLE) from None
+        _unusable(IntentError([*settings_problems, *exc.problems]), fmt)
+    if settings is None:
+        _unusable(IntentError(settings_problems), fmt)
     return targets, settings, store, drifted
+
+
+def _settings(
+    loaded: LoadedInventory, given: dict[str, Any]
+) -> tuple[Settings | None, list[Problem]]:
+    """The inventory's settings with the command line's over them, or the problems of each
+    value: at the inventory line that set it, or naming the option that did."""
+    from pydantic import ValidationError
+
+    from meetme.deploy.inventory import Settings
+
+    try:
+        return Settings.model_validate({**loaded.inventory.settings.model_dump(), **given}), []
+    except ValidationError as exc:
+        problems: list[Problem] = []
+        for error in exc.errors(include_url=False):
+            message = str(error["msg"]).removeprefix("Value error, ")
+            field = str(error["loc"][0]) if error["loc"] else ""
+            if field in given:
+                where = Location("command line", 1, 1)
+                message = f"--{field.replace('_', '-')} {given[field]}: {message}"
+            else:
+                where = loaded.value_at("settings", field) if field else loaded.where("settings")
+                message = f"settings: {message}" if not field else f"{field}: {message}"
+            problems.append(Problem(where, message, "bad-setting"))
+        return None, problems
 
 
 def _unusable(exc: IntentError, fmt: Format) -> NoReturn:

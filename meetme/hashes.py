@@ -8,10 +8,13 @@ templates read), the digest of every template its files asked for, the digest of
 wrote and the device's CFG-* hits. A later run reuses a device, reading its files back instead
 of rendering and linting them, only when all of these still hold:
 
-- the file was written by this meetme: same version, same Jinja2 and same code (digest of the
-  modules that shape and render a model and lint the text: generators/model.py (its properties
-  reach the templates), generators/render.py, generators/platforms/, validators/config_lint/,
-  this module and meetme/devicework.py); anything else discards the whole file;
+- the file was written by this meetme: same version, same Python, Jinja2 and PyYAML, and same
+  code (digest of the modules that shape and render a model and lint the text:
+  generators/model.py (its properties reach the templates), generators/render.py and the
+  modules its fence against unsafe values reads (intent/types.py, core/secret_refs.py),
+  generators/platforms/, validators/config_lint/, this module and meetme/devicework.py);
+  anything else discards the whole file; each entry's signature covers this stamp too, so an
+  edited stamp voids every entry;
 - the device's model digest is the same (all of it but UNRENDERED; models are always built:
   rules and the config lint read all of them, and the hash must be over the model to be exact);
 - every template it asked for has the same digest (a template it did not ask for cannot change
@@ -39,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import platform
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -46,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import yaml
 
 from meetme import devicework
 from meetme.core.findings import Finding
@@ -115,7 +120,7 @@ class Cache:
         entries = {
             name: entry
             for name, raw in devices.items()
-            if (entry := _entry(raw)) and signed(key, name, raw)
+            if (entry := _entry(raw)) and isinstance(raw, dict) and signed(key, name, _bound(raw))
         }
         return cls(folder, entries)
 
@@ -161,7 +166,7 @@ def hashes_text(
             "files": files,
             "hits": [list(h) for h in outcome.hits],
         }
-        entry["mac"] = mac(key, name, entry) if key is not None else ""
+        entry["mac"] = mac(key, name, _bound(entry)) if key is not None else ""
         comma = "," if index < len(devices) - 1 else ""
         lines.append(f"{json.dumps(name)}: {json.dumps(entry, sort_keys=True)}{comma}")
         if record is not None:
@@ -171,6 +176,13 @@ def hashes_text(
         rest = sha256("\n".join(lines).encode("utf-8"))
         lines.insert(RECORD_AT, f"{RECORD_LINE}{record_json(record[0], record[1], digests, rest)},")
     return "\n".join(lines)
+
+
+def _bound(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """What an entry's signature covers: the entry and the stamp of the meetme that wrote it,
+    so that a stamp edited to the current code's does not make an older meetme's output
+    current (the stamp line itself is unsigned)."""
+    return {**entry, "stamp": stamp()}
 
 
 _STAMP: dict[str, object] = {}
@@ -184,15 +196,26 @@ def stamp() -> dict[str, object]:
             release = version("meetme")
         except PackageNotFoundError:  # pragma: no cover - meetme runs installed
             release = "unknown"
-        _STAMP.update(format=FORMAT, meetme=release, jinja2=jinja2.__version__, code=_code_digest())
+        _STAMP.update(
+            format=FORMAT,
+            meetme=release,
+            python=platform.python_version(),
+            jinja2=jinja2.__version__,
+            pyyaml=yaml.__version__,  # writes and reads back every NVUE file
+            code=_code_digest(),
+        )
     return dict(_STAMP)
 
 
 def _code_digest() -> str:
+    from meetme.core import secret_refs
     from meetme.generators import model, platforms, render
+    from meetme.intent import types
     from meetme.validators import config_lint
 
-    files = [Path(str(m.__file__)) for m in (model, render, devicework)] + [Path(__file__)]
+    # render's fence against unsafe values reads intent/types.py and core/secret_refs.py
+    shaping = (model, render, devicework, types, secret_refs)
+    files = [Path(str(m.__file__)) for m in shaping] + [Path(__file__)]
     for package in (platforms, config_lint):
         files += sorted(Path(str(package.__file__)).parent.rglob("*.py"))
     digest = hashlib.sha256()

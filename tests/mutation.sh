@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Mutation test of validators/rules (docs/mutation.md). Not a CI step: about half an hour on one
-# core. Runs one mutant at a time, at low priority, on a snapshot of this checkout.
+# Mutation test of validators/rules (docs/mutation.md). Not a CI step: long (docs/mutation.md has
+# the measured durations). Runs one mutant at a time, at low priority, on a snapshot of this
+# checkout.
 #   tests/mutation.sh                 every rule module
 #   tests/mutation.sh edge clouds     some modules
 set -euo pipefail

@@ -198,3 +198,18 @@ def test_a_merge_key_is_one_problem_at_the_key(example: Path) -> None:
             "1 problem(s) make the intent unusable; nothing was written.",
         ],
     )
+
+
+@pytest.mark.parametrize("where", ["rendered/aus1", "intent"])
+def test_a_render_run_from_inside_rendered_says_the_folder_was_replaced(
+    example: Path, where: str
+) -> None:
+    """render swaps rendered/ as a whole: a shell standing in it is left in the removed folder,
+    where the next command cannot read anything. Said once, only to a shell in there."""
+    assert meetme(example, "render").returncode == 0
+    with (example / "intent/organisation.yaml").open("a") as handle:
+        handle.write("# moved on\n")
+    done = meetme(example / where, f'render "{example}"')
+    assert done.returncode == 0, done.stderr
+    said = "which render replaces as a whole; `cd .` to see the new files"
+    assert (said in done.stderr) is (where == "rendered/aus1")

@@ -172,3 +172,19 @@ def test_post_check_names_what_is_wrong(peers: dict[str, Any], expected: str) ->
         sleep=sleep,
     )
     assert not result.ok and expected in result.detail and result.polls == 5
+
+
+def test_an_nxos_rollback_patch_is_counted_by_its_commands() -> None:
+    """NX-OS diffs are the commands of `show diff rollback-patch`, with no `+`/`-`: counting
+    only those markers said +0 -0 for a device about to be replaced."""
+    from meetme.deploy.engine import diff_counts
+
+    patch = (
+        "Collecting Running-Config\n#Generating Rollback Patch\n!!\nno interface loopback9\n"
+        "interface Ethernet1/1\n  no description old\n  description new\n"
+        "username netops password 5 <<hidden>> role network-admin"
+    )
+    assert diff_counts(patch) == (3, 2)
+    empty = "Collecting Running-Config\n#Generating Rollback Patch\nRollback Patch is Empty"
+    assert diff_counts(empty) == (0, 0)
+    assert diff_counts("+ hostname a\n- hostname b\n+ description c") == (2, 1)

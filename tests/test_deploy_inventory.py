@@ -118,3 +118,71 @@ def test_the_journal_never_holds_a_value(tmp_path: Path) -> None:
     journal.close()
     text = (tmp_path / "j.jsonl").read_text()
     assert "s3cr3t-Value" not in text and text.count("<<secret:admin>>") == 2
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "refused"),
+    [
+        ("verify_grace", 600, False),
+        ("verify_grace", 601, True),
+        ("check_interval", 600, False),
+        ("check_interval", 601, True),
+    ],
+)
+def test_the_waits_of_a_push_are_bounded(lab: Lab, setting: str, value: int, refused: bool) -> None:
+    """A wait of days would hold the stage lock and the run for days; none longer than ten
+    minutes is taken."""
+    lab.write_inventory(settings={setting: value})
+    code, output = plan()
+    assert (f"{setting}: Input should be less than or equal to 600" in output) is refused, output
+    assert (code == 2) is refused
+
+
+def test_an_infinite_wait_is_refused_at_its_line(lab: Lab) -> None:
+    path = lab.write_inventory()
+    for infinite in ("1e999", "1.0e+999"):  # a word to YAML 1.1; infinity
+        path.write_text(
+            path.read_text().replace('"verify_grace": 1,', f'"verify_grace": {infinite},')
+        )
+        code, output = plan()
+        assert code == 2
+        assert (
+            "inventory.yaml:1:" in output and "settings.verify_grace: Input should be a" in output
+        )
+        path = lab.write_inventory()
+    assert all(lab.untouched(n) for n in SPINES)
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [("wave: 1}", "wave: true}"), ("port: ", 'port: "')],
+)
+def test_a_value_of_the_wrong_type_is_refused_not_converted(
+    lab: Lab, written: str, said: str
+) -> None:
+    path = lab.repo / "inventory.yaml"
+    text = path.read_text()
+    if written == "port: ":  # a quoted port number
+        port = text.split("port: ", 1)[1].split(",", 1)[0]
+        text = text.replace(f"port: {port},", f'port: "{port}",', 1)
+    else:
+        text = text.replace(written, said, 1)
+    path.write_text(text)
+    code, output = plan()
+    assert code == 2, output
+    assert "aus1-sp1" in output and "no device was touched" in output
+
+
+def test_a_bad_option_is_named_and_reported_with_every_other_problem(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MEETME_SECRET_BGP_AUS1_BR1")
+    result = runner.invoke(
+        app, ["push", "--stage", "lab", "--confirm-timer", "100000", "--check-timeout", "-1"]
+    )
+    code, output = result.exit_code, result.output
+    assert code == 2, output
+    assert "--confirm-timer 100000: Input should be less than or equal to 3600" in output
+    assert "--check-timeout -1.0: Input should be greater than or equal to 0" in output
+    assert "secret 'bgp-aus1-br1' is not set" in output
+    assert "3 problem(s); no device was touched." in output

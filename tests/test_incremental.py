@@ -204,6 +204,8 @@ def test_entries_that_name_another_devices_files_are_not_trusted(example: Path) 
         ("meetme", "meetme.hashes.version", lambda name: "99.0.0"),
         ("jinja2", "jinja2.__version__", "9.9.9"),
         ("code", "meetme.hashes._code_digest", lambda: "0" * 64),  # a module of the renderer
+        ("python", "meetme.hashes.platform.python_version", lambda: "3.99.0"),
+        ("pyyaml", "yaml.__version__", "9.9.9"),  # writes and reads every NVUE file
     ],
 )
 def test_a_hash_file_of_another_meetme_version_is_not_trusted(
@@ -222,6 +224,22 @@ def test_a_hash_file_of_another_meetme_version_is_not_trusted(
         k: v for k, v in before.items() if k != key
     }
     assert render().startswith(f"0 of {DEVICES} device(s) rendered anew")
+
+
+def test_a_stamp_edited_to_the_current_codes_voids_every_entry(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The renderer changed; someone sets the stamp's code digest to the new one by hand: the
+    entries were signed with the old stamp, so none of the old output is taken as current."""
+    render()
+    path = example / "rendered" / HASHES
+    data = json.loads(path.read_text())
+    monkeypatch.setattr("meetme.hashes._STAMP", {})
+    monkeypatch.setattr("meetme.hashes._code_digest", lambda: "1" * 64)
+    monkeypatch.setattr("meetme.record._installed", lambda: ["code-9.9.9.dist-info"])
+    data["stamp"]["code"] = "1" * 64
+    path.write_text(json.dumps(data))
+    assert render().startswith(f"{DEVICES} of {DEVICES} device(s) rendered anew")
 
 
 def test_a_hand_edited_file_is_drift_for_check_and_render_restores_it(example: Path) -> None:

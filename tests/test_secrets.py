@@ -136,23 +136,21 @@ def test_a_placeholder_written_by_the_mask_is_never_masked_again() -> None:
 def test_a_secret_shorter_than_eight_characters_is_refused_by_name(
     value: str, accepted: bool
 ) -> None:
-    from meetme.deploy.secret_store import MIN_LENGTH, resolve
+    from meetme.deploy.secret_store import MIN_LENGTH
+    from test_secret_output import resolved
 
-    from meetme.core.problems import IntentError, Location
+    from meetme.core.problems import Location, Problem
 
     assert MIN_LENGTH == 8
-    where = {"bgp-edge": Location("rendered/aus1/aus1-bl1.cfg", 381, 38)}
-    environ = {"MEETME_SECRET_BGP_EDGE": value}
+    got = resolved("bgp-edge", value, Location("rendered/aus1/aus1-bl1.cfg", 381, 38))
     if accepted:
-        assert resolve(where, where, None, environ).get("bgp-edge") == value
+        assert got == value
         return
-    with pytest.raises(IntentError) as caught:
-        resolve(where, where, None, environ)
-    [problem] = caught.value.problems
-    assert str(problem.location) == "rendered/aus1/aus1-bl1.cfg:381:38"
-    assert problem.kind == "short-secret"
-    assert "secret 'bgp-edge' is shorter than 8 characters" in problem.message
-    assert value not in problem.message and str(len(value)) not in problem.message
+    assert isinstance(got, Problem)
+    assert str(got.location) == "rendered/aus1/aus1-bl1.cfg:381:38"
+    assert got.kind == "short-secret"
+    assert "secret 'bgp-edge' is shorter than 8 characters" in got.message
+    assert value not in got.message and str(len(value)) not in got.message
 
 
 def test_a_malformed_key_of_a_secrets_file_is_not_quoted(tmp_path: Path) -> None:
@@ -249,3 +247,48 @@ def test_a_quote_in_a_secret_stays_inside_the_nvue_scalar() -> None:
     assert pushed == [{"set": {"password": "gcpKey' #rest: 'x"}}]
     assert "cisco_iosxr" not in VALUE_ESCAPES
     assert store.substitute(" password 0 <<secret:k>>") == " password 0 gcpKey' #rest: 'x"
+
+
+def test_secrets_given_through_a_pipe_are_read(tmp_path: Path) -> None:
+    """`--secrets <(pass show lab)`: the values never touch a disk; the file is a pipe."""
+    import os
+    import threading
+
+    from meetme.deploy.secret_store import read_secrets_file
+
+    fifo = tmp_path / "secrets.fifo"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with fifo.open("w", encoding="utf-8") as pipe:
+            pipe.write("lab-admin: 'Adm1n-pw-Q7v!lab'\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert read_secrets_file(fifo) == {"lab-admin": "Adm1n-pw-Q7v!lab"}
+    writer.join()
+
+
+@pytest.mark.parametrize(
+    ("size", "refused"), [(4 * 1024 * 1024, False), (4 * 1024 * 1024 + 1, True)]
+)
+def test_a_secrets_file_too_large_is_not_told_to_split(
+    tmp_path: Path, size: int, refused: bool
+) -> None:
+    from meetme.deploy.secret_store import read_secrets_file
+
+    from meetme.core.problems import IntentError
+
+    path = tmp_path / "secrets.yaml"
+    line = "lab-admin: 'Adm1n-pw-Q7v!lab'\n"
+    path.write_text(line + "#" * (size - len(line) - 1) + "\n")
+    assert path.stat().st_size == size
+    if not refused:
+        assert read_secrets_file(path) == {"lab-admin": "Adm1n-pw-Q7v!lab"}
+        return
+    with pytest.raises(IntentError) as caught:
+        read_secrets_file(path)
+    [problem] = caught.value.problems
+    assert problem.kind == "too-large"
+    assert "meetme reads from one file; is this the right file?" in problem.message
+    assert "split" not in problem.message

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 from meetme.pipeline import device_models, lint
-from meetme.twin import runtime
+from meetme.twin import names, runtime
 from meetme.twin.picture import svg
 from meetme.twin.topology import Twin, plan
 from meetme.twin.verify import Result, Verifier
@@ -178,6 +178,46 @@ def test_commands_refuse_in_one_line_with_exit_2(
     assert done.output.strip().splitlines() == [
         "meetme twin: needs root (network namespaces and FRR daemons); run it as root"
     ]
+
+
+@pytest.mark.parametrize("command", ["up", "verify", "down"])
+@pytest.mark.parametrize(
+    ("given", "example"),
+    [
+        ("mt", "mt-"),  # no dash: the likely slip
+        ("MT-", "mt-"),  # not lower case
+        ("a-", "mt-"),  # 1: too short
+        ("abcdefg-", "mt-"),  # 7: too long
+        ("m\nt-", "mt-"),  # a control character is shown escaped, on the one line
+    ],
+)
+def test_an_invalid_prefix_is_refused_in_one_line_before_anything_else(
+    command: str, given: str, example: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A prefix that is no prefix is not quietly `mm-`: that would point `up` and `down` at
+    the user's own twin. Nothing runs: the machine's refusal, were it reached, says otherwise."""
+    monkeypatch.setenv("MEETME_TWIN_PREFIX", given)
+    monkeypatch.setattr(runtime, "refusal", lambda: "meetme twin: not reached")
+    done = CliRunner().invoke(app, ["twin", command])
+    assert done.exit_code == 2
+    shown = given.replace("\n", "\\n")
+    assert done.output.strip().splitlines() == [
+        f"meetme twin: MEETME_TWIN_PREFIX='{shown}' is not a namespace prefix: it needs 2 to 6 "
+        f"of a-z and 0-9, then '-' (such as '{example}'); set one, or unset it for the "
+        "default 'mm-'; nothing was done"
+    ]
+
+
+@pytest.mark.parametrize("given", [None, "", "mm-", "mt-", "ab-", "abcdef-", "a1b2-"])
+def test_a_valid_or_unset_prefix_is_no_problem(
+    given: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if given is None:
+        monkeypatch.delenv("MEETME_TWIN_PREFIX", raising=False)
+    else:
+        monkeypatch.setenv("MEETME_TWIN_PREFIX", given)
+    assert names.prefix_problem() is None
+    assert names._prefix() == (given or "mm-")
 
 
 @pytest.mark.parametrize("command", ["up", "verify", "down"])

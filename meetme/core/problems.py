@@ -8,7 +8,8 @@ from dataclasses import dataclass
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # lint found at least one error-severity finding, or check found drift
 EXIT_UNUSABLE = 2  # intent could not be read, parsed or resolved
-EXIT_INTERNAL = 3  # a template could not render a device model: a bug in meetme, not in intent
+EXIT_INTERNAL = 3  # a bug in meetme, not in intent: a template that cannot render a model, any
+# unexpected error (one masked line, no traceback)
 
 # Errors quote a value by at most this many characters, escaped: enough to find it, too
 # little to copy a file or a token out through a CI log.

@@ -165,13 +165,19 @@ class SourceFile:
 
 
 def read_file(
-    path: Path, display_name: str, budget: Budget | None = None, hide_values: bool = False
+    path: Path,
+    display_name: str,
+    budget: Budget | None = None,
+    hide_values: bool = False,
+    single: bool = False,
 ) -> tuple[SourceFile | None, list[Problem]]:
     """Parse one file; return its data or the problems that stopped it.
 
     `budget` is the run's remaining value count (a fresh one per call when None);
-    `hide_values` keeps every value out of messages, for files that hold secrets."""
-    text, problem = _read_text(path, display_name)
+    `hide_values` keeps every value out of messages, for files that hold secrets; `single`:
+    a file named on its own on the command line (secrets, inventory), which may be a pipe
+    (`--secrets <(pass show lab)`) and cannot be split in several."""
+    text, problem = _read_text(path, display_name, single)
     if text is None:
         return None, [problem] if problem else []
     unprintable = _control_character(text, display_name)
@@ -220,27 +226,31 @@ def _parse(
     return source, builder.problems
 
 
-def _read_text(path: Path, name: str) -> tuple[str | None, Problem | None]:
-    """The file as text, read only when it is a regular file within MAX_FILE_BYTES."""
+def _read_text(path: Path, name: str, single: bool = False) -> tuple[str | None, Problem | None]:
+    """The file as text, read only when it is a regular file (or, `single`, a pipe) within
+    MAX_FILE_BYTES."""
     at = Location(name, 1, 1)
     try:
         # non-blocking: a FIFO named *.yaml must not hang the run before fstat refuses it
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
+            piped = single and stat.S_ISFIFO(info.st_mode)
+            if not stat.S_ISREG(info.st_mode) and not piped:
                 return None, Problem(
                     at, "not a regular file; intent files are plain files", "unreadable"
                 )
             if info.st_size > MAX_FILE_BYTES:
-                return None, _too_large(at, info.st_size)
-            data = handle.read(MAX_FILE_BYTES + 1)
+                return None, _too_large(at, info.st_size, single)
+            if piped:  # named by the user: wait for the writer, as `cat` would
+                os.set_blocking(fd, True)
+            data = _read_up_to(handle, MAX_FILE_BYTES + 1)
     except OSError as exc:
         return None, Problem(
             at, f"cannot read this file: {exc.strerror or 'I/O error'}", "unreadable"
         )
-    if len(data) > MAX_FILE_BYTES:  # it grew while we looked
-        return None, _too_large(at, len(data))
+    if len(data) > MAX_FILE_BYTES:  # it grew while we looked, or a pipe is that long
+        return None, _too_large(at, len(data), single)
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
@@ -253,7 +263,27 @@ def _read_text(path: Path, name: str) -> tuple[str | None, Problem | None]:
         )
 
 
-def _too_large(at: Location, size: int) -> Problem:
+def _read_up_to(handle: Any, limit: int) -> bytes:
+    """At most `limit` bytes: a pipe gives its text in pieces."""
+    chunks: list[bytes] = []
+    size = 0
+    while size < limit:
+        chunk = handle.read(limit - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(at: Location, size: int, single: bool = False) -> Problem:
+    if single:
+        return Problem(
+            at,
+            f"larger than the {MAX_FILE_BYTES:,} bytes meetme reads from one file; is this "
+            "the right file?",
+            "too-large",
+        )
     return Problem(
         at,
         f"file of {size:,} bytes is larger than the {MAX_FILE_BYTES:,} bytes meetme reads per "

@@ -1,6 +1,6 @@
 """`meetme twin up | verify | down`: the site on FRRouting in network namespaces (registered
 by meetme.cli). Exit codes: 0 fine; 1 a verify check failed, or the intent has errors;
-2 refused (not root, no FRR, unusable intent, no twin up).
+2 refused (an invalid MEETME_TWIN_PREFIX, not root, no FRR, unusable intent, no twin up).
 """
 
 from __future__ import annotations
@@ -48,9 +48,10 @@ def _refuse(line: str) -> typer.Exit:
 
 
 def _guard() -> None:
+    from meetme.twin.names import prefix_problem
     from meetme.twin.runtime import refusal
 
-    why = refusal()
+    why = prefix_problem() or refusal()
     if why is not None:
         raise _refuse(why)
 

@@ -7,15 +7,39 @@ import hashlib
 import os
 import re
 
+from meetme.core.problems import shown
+
 IFNAMSIZ = 15  # the kernel's limit on an interface name, without its terminating NUL
+
+PREFIX_VARIABLE = "MEETME_TWIN_PREFIX"
+DEFAULT_PREFIX = "mm-"
+_PREFIX_FORM = re.compile(r"[a-z0-9]{2,6}-")
 
 
 def _prefix() -> str:
     """Every namespace the twin creates starts with this: `mm-`, or MEETME_TWIN_PREFIX (2 to
     6 of [a-z0-9] and a `-`), so two twins of one site can run side by side on one machine
-    (a test run beside a user's twin)."""
-    given = os.environ.get("MEETME_TWIN_PREFIX", "mm-")
-    return given if re.fullmatch(r"[a-z0-9]{2,6}-", given) else "mm-"
+    (a test run beside a user's twin). Any other value gives `mm-` here; the twin's commands
+    refuse it first (`prefix_problem`), so it never points them at the default twin."""
+    given = os.environ.get(PREFIX_VARIABLE, DEFAULT_PREFIX)
+    return given if _PREFIX_FORM.fullmatch(given) else DEFAULT_PREFIX
+
+
+def prefix_problem() -> str | None:
+    """Why MEETME_TWIN_PREFIX cannot be used, in one line, or None when it can (unset or
+    empty: the default `mm-`). A mistyped prefix (`mt` for `mt-`) must not quietly become
+    `mm-`: `up` and `down` would then work on the user's own twin, the one a second prefix
+    is there to leave alone."""
+    given = os.environ.get(PREFIX_VARIABLE, "")
+    if not given or _PREFIX_FORM.fullmatch(given):
+        return None
+    mended = given.lower().rstrip("-") + "-"
+    example = mended if _PREFIX_FORM.fullmatch(mended) else "mt-"
+    return (
+        f"meetme twin: {PREFIX_VARIABLE}={shown(given)} is not a namespace prefix: it needs 2 "
+        f"to 6 of a-z and 0-9, then '-' (such as '{example}'); set one, or unset it for the "
+        f"default '{DEFAULT_PREFIX}'; nothing was done"
+    )
 
 
 PREFIX = _prefix()
