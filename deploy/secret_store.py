@@ -172,6 +172,14 @@ def read_secrets_file(path: Path) -> dict[str, str]:
     return values
 
 
+def origin(name: str, environ: Mapping[str, str] | None = None) -> str:
+    """Where a secret's value was taken from, for messages: a stale exported variable wins
+    over the file being fixed."""
+    environ = os.environ if environ is None else environ
+    variable = env_name(name)
+    return f"from {variable}" if variable in environ else "from the --secrets file"
+
+
 def loose_permissions(path: Path) -> bool:
     """True when group or others may read the file (ssh refuses such keys; we warn)."""
     return bool(path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO))
@@ -208,8 +216,9 @@ def resolve(
             problems.append(
                 Problem(
                     needed_by,
-                    f"secret '{name}' is empty or blank, or holds a line break or another control "
-                    "character, which would change the configuration around it",
+                    f"secret '{name}' ({origin(name, environ)}) is empty or blank, or holds a "
+                    "line break or another control character, which would change the "
+                    "configuration around it",
                     "bad-secret",
                 )
             )
@@ -219,8 +228,8 @@ def resolve(
             problems.append(
                 Problem(
                     needed_by,
-                    f"secret '{name}' starts or ends with white space, which a device drops "
-                    "from the key it keeps; remove it",
+                    f"secret '{name}' ({origin(name, environ)}) starts or ends with white "
+                    "space, which a device drops from the key it keeps; remove it",
                     "bad-secret",
                 )
             )
@@ -229,7 +238,8 @@ def resolve(
             problems.append(
                 Problem(
                     needed_by,
-                    f"secret '{name}' is shorter than {MIN_LENGTH} characters, the minimum: "
+                    f"secret '{name}' ({origin(name, environ)}) is shorter than {MIN_LENGTH} "
+                    "characters, the minimum: "
                     "a value that short can be guessed, and masking it in the journal would "
                     "reveal it; set a longer one",
                     "short-secret",

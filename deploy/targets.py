@@ -20,7 +20,7 @@ from meetme.deploy.inventory import (
     LoadedInventory,
 )
 from meetme.deploy.secret_positions import describe_positions, misplaced_placeholders
-from meetme.deploy.secret_store import SecretStore, placeholders_in, resolve
+from meetme.deploy.secret_store import SecretStore, origin, placeholders_in, resolve
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import output_name
 
@@ -250,15 +250,19 @@ def resolve_secrets(
                 where.setdefault(match.group(1), loaded.value_at(*credentials_path, field))
                 logins.setdefault(match.group(1), target.entry.driver)
     store = resolve(where, where, file_values, environ)
-    problems = _ordinary_text(store, targets, loaded, where)
-    problems += _unsendable_logins(store, logins, where)
+    problems = _ordinary_text(store, targets, loaded, where, environ)
+    problems += _unsendable_logins(store, logins, where, environ)
     if problems:
         raise IntentError(problems)
     return store
 
 
 def _ordinary_text(
-    store: SecretStore, targets: list[Target], loaded: LoadedInventory, where: dict[str, Location]
+    store: SecretStore,
+    targets: list[Target],
+    loaded: LoadedInventory,
+    where: dict[str, Location],
+    environ: dict[str, str] | None,
 ) -> list[Problem]:
     """A secret whose value is also a word of a rendered config or a device name: masking
     it in the output and the journal would hide that text and show, by where the
@@ -269,7 +273,8 @@ def _ordinary_text(
     return [
         Problem(
             where[name],
-            f"secret '{name}' is also a word of a rendered config or a device name of this run: "
+            f"secret '{name}' ({origin(name, environ)}) is also a word of a rendered config or "
+            "a device name of this run: "
             "masking it would hide that word and so show the value; set one that is not",
             "bad-secret",
         )
@@ -283,7 +288,10 @@ _LOGIN_CHARSETS = {"nxos": "latin-1"}
 
 
 def _unsendable_logins(
-    store: SecretStore, logins: dict[str, str], where: dict[str, Location]
+    store: SecretStore,
+    logins: dict[str, str],
+    where: dict[str, Location],
+    environ: dict[str, str] | None,
 ) -> list[Problem]:
     problems: list[Problem] = []
     for name, driver in sorted(logins.items()):
@@ -296,7 +304,8 @@ def _unsendable_logins(
             problems.append(
                 Problem(
                     where[name],
-                    f"secret '{name}' is the login of a {driver} device, whose API takes "
+                    f"secret '{name}' ({origin(name, environ)}) is the login of a {driver} "
+                    "device, whose API takes "
                     f"{charset} characters only, and this value has others; set one without",
                     "bad-secret",
                 )

@@ -11,6 +11,7 @@ reported as a problem of the intent at REF, as is a file larger than meetme read
 from __future__ import annotations
 
 import difflib
+import html
 import os
 import subprocess
 import tarfile
@@ -402,11 +403,11 @@ def markdown_report(report: DiffReport) -> str:
         f"**+{report.lines_added} -{report.lines_removed}** lines.",
         "",
     ]
+    more = f"run `meetme diff --base {report.base}` to see them."
     if report.devices:
         lines += ["| device | status | + | - |", "| --- | --- | ---: | ---: |"]
-        lines += [
-            f"| `{d.device}` | {d.status} | {d.added} | {d.removed} |" for d in report.devices
-        ]
+        rows = [f"| `{d.device}` | {d.status} | {d.added} | {d.removed} |" for d in report.devices]
+        lines += _within(rows, lines, f"device row(s) left out to fit a comment; {more}")
         lines.append("")
     if report.base_problems:
         lines += [
@@ -418,12 +419,13 @@ def markdown_report(report: DiffReport) -> str:
     lines.append("")
     if not (report.appeared or report.disappeared):
         lines += ["No finding appeared or disappeared.", ""]
-    for label, findings in (("New", report.appeared), ("Gone", report.disappeared)):
-        for f in findings:
-            lines.append(
-                f"- {label}: **{f.severity}** `{f.rule}` at `{f.location.file}:"
-                f"{f.location.line}`: {_inline(f.message)}"
-            )
+    impact = [
+        f"- {label}: **{f.severity}** `{f.rule}` at `{f.location.file}:"
+        f"{f.location.line}`: {_inline(f.message)}"
+        for label, findings in (("New", report.appeared), ("Gone", report.disappeared))
+        for f in findings
+    ]
+    lines += _within(impact, lines, f"finding(s) left out to fit a comment; {more}")
     if report.appeared or report.disappeared:
         lines.append("")
     used = sum(len(line) + 1 for line in lines)
@@ -446,12 +448,26 @@ def markdown_report(report: DiffReport) -> str:
         used += size
         lines += block
     if omitted:
-        lines.append(
-            f"{omitted} device diff(s) left out to fit a comment; run "
-            f"`meetme diff --base {report.base}` to see them."
-        )
+        lines.append(f"{omitted} device diff(s) left out to fit a comment; {more}")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+# What the closing lines of a comment may need beyond the budget's rows (the notes of what was
+# left out), so that the whole stays under GitHub's limit.
+_CLOSING = 1_000
+
+
+def _within(rows: list[str], above: list[str], left_out: str) -> list[str]:
+    """As many of `rows` as fit the budget after the lines `above`; the rest said as a count."""
+    used = sum(len(line) + 1 for line in above)
+    for index, row in enumerate(rows):
+        used += len(row) + 1
+        if used > MARKDOWN_BUDGET - _CLOSING:
+            return [*rows[:index], f"{len(rows) - index} {left_out}"]
+    return rows
+
+
 def _inline(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text for one markdown line: a `|` would end a table cell, and `<`, `>` and `&` would
+    be read as HTML (GitHub drops `<link>` as a tag)."""
+    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")

@@ -11,11 +11,15 @@ toolkit does, JSON and SARIF are written by json.dumps.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import html
 import json
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
+from dataclasses import replace
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,6 +50,8 @@ def render(findings: list[Finding], fmt: str, rules: list[Rule]) -> str:
     """The report in one of FORMATS; text here is plain (the CLI colours it in a terminal)."""
     if fmt == "json":
         return json.dumps([f.as_dict() for f in findings], indent=2) + "\n"
+    if fmt in ("sarif", "junit", "github"):
+        findings = [_from_repository_root(f) for f in findings]
     if fmt == "sarif":
         return json.dumps(sarif(findings, rules), indent=2) + "\n"
     if fmt == "junit":
@@ -53,6 +59,42 @@ def render(findings: list[Finding], fmt: str, rules: list[Rule]) -> str:
     if fmt == "github":
         return github(findings, rules)
     return "".join(f"{line}\n" for line in text_lines(findings, markup=False))
+
+
+def _from_repository_root(finding: Finding) -> Finding:
+    """The finding with its file (and its waiver's) named from the root of the git work tree
+    holding it: CI annotations and code scanning read paths from there, wherever meetme ran
+    (`meetme lint` in intent/aus1 names a file `devices.yaml` on the terminal)."""
+    located = replace(finding.location, file=repository_path(finding.location.file))
+    waiver = finding.waived_by
+    if waiver is not None:
+        waiver = replace(
+            waiver, location=replace(waiver.location, file=repository_path(waiver.location.file))
+        )
+    return replace(finding, location=located, waived_by=waiver)
+
+
+@functools.cache
+def _work_tree(folder: Path) -> Path | None:
+    """The nearest folder at or above `folder` holding `.git`."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def repository_path(file: str) -> str:
+    """`file` (as the loader names it: relative to the working directory, or absolute)
+    relative to its git work tree's root; as it is outside any."""
+    path = Path(file)
+    absolute = Path(os.path.abspath(path))
+    root = _work_tree(absolute.parent)
+    if root is None:
+        return file
+    try:
+        return absolute.relative_to(root).as_posix()
+    except ValueError:  # pragma: no cover - root is one of its parents
+        return file
 
 
 def summary(findings: list[Finding]) -> str:
@@ -164,7 +206,10 @@ def _descriptor(rule: Rule) -> dict[str, object]:
         "fullDescription": {"text": rule.rationale},
         "help": {
             "text": f"{rule.rationale}\n\nSource: {rule.source}",
-            "markdown": f"**{rule.title}**\n\n{rule.rationale}\n\nSource: {rule.source}",
+            # as text, not HTML: GitHub drops `<link>` of "sub-interface <link>.<vlan>"
+            "markdown": html.escape(
+                f"**{rule.title}**\n\n{rule.rationale}\n\nSource: {rule.source}", quote=False
+            ),
         },
         "defaultConfiguration": {"level": SARIF_LEVEL[rule.severity]},
         "properties": {"tags": ["meetme", rule.id.split("-")[0]]},
@@ -188,8 +233,9 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
     }
     if finding.path:
         location["logicalLocations"] = [{"fullyQualifiedName": finding.path}]
-    # stable across edits that only move lines: the rule and the object it is about
-    identity = f"{finding.rule}\0{finding.path or finding.message}"
+    # stable across edits that only move lines: the rule, the object it is about and what it
+    # says (one rule may find several things of one object: a route per border and family)
+    identity = f"{finding.rule}\0{finding.path}\0{finding.message}"
     result: dict[str, object] = {
         "ruleId": finding.rule,
         "ruleIndex": rule_index,
@@ -197,7 +243,7 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
         "message": {"text": finding.message},
         "locations": [location],
         "partialFingerprints": {
-            "meetmeObject/v1": hashlib.sha256(identity.encode()).hexdigest()[:32]
+            "meetmeObject/v2": hashlib.sha256(identity.encode()).hexdigest()[:32]
         },
     }
     if finding.waived_by is not None:
@@ -221,7 +267,7 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
 
 def artifact_uri(file: str) -> str:
     """Relative to the repository root when the file is inside it (what code scanning maps
-    onto the tree); a file URI otherwise."""
+    onto the tree: `render` names it so); a file URI otherwise."""
     path = Path(file)
     return path.as_uri() if path.is_absolute() else quote(path.as_posix())
 

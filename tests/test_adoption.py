@@ -110,3 +110,5 @@ def test_hooks_file_declares_lint_and_check() -> None:
         "meetme-check": "meetme check",
     }
     assert all(h["language"] == "python" and h["pass_filenames"] is False for h in hooks)
+    # a commit that only deletes an intent file has no file in pre-commit's list: run anyway
+    assert all(h["always_run"] is True and "files" not in h for h in hooks)

@@ -143,3 +143,47 @@ def test_unknown_ref_and_no_repository_exit_2(
     subprocess.run(["git", "init", "-q", str(elsewhere)], check=True)
     code, output = diff("--base", "HEAD")
     assert code == 2 and "the repository has no commit yet; commit the intent first" in output
+
+
+def _report(findings: int, devices: int) -> object:
+    from meetme.core.findings import Finding
+    from meetme.core.problems import Location
+    from meetme.gitdiff import DeviceDiff, DiffReport
+
+    appeared = [
+        Finding(
+            "WAIVER-002",
+            "error",
+            f"waiver {i} covers no finding: remove it <or> fix its object & rule",
+            Location("intent/waivers.yaml", 2 + 5 * i, 5),
+            f"waivers[{i}]",
+        )
+        for i in range(findings)
+    ]
+    diffs = [
+        DeviceDiff(f"aus1-lf{i}", "changed", f"rendered/aus1/aus1-lf{i}.cfg", 1, 1, "-a\n+b\n")
+        for i in range(devices)
+    ]
+    return DiffReport("HEAD", diffs, 0, appeared, [])
+
+
+@pytest.mark.parametrize(("findings", "devices"), [(600, 0), (0, 3000), (10, 3)])
+def test_the_markdown_comment_fits_githubs_limit_whatever_it_holds(
+    findings: int, devices: int
+) -> None:
+    """GitHub refuses a comment over 65,536 characters; the table and the impact list count
+    against the budget as the device diffs do, and what is left out is counted."""
+    from meetme.gitdiff import markdown_report
+
+    text = markdown_report(_report(findings, devices))  # type: ignore[arg-type]
+    assert len(text) <= 65_536
+    shown = text.count("- New: **error** `WAIVER-002`")
+    rows = text.count("| changed |")
+    if findings == 600:
+        assert f"{findings - shown} finding(s) left out to fit a comment" in text
+    elif devices == 3000:
+        assert f"{devices - rows} device row(s) left out to fit a comment" in text
+    else:
+        assert shown == 10 and rows == 3 and "left out" not in text
+    # text, not HTML: GitHub would drop <or> as a tag
+    assert ("<or>" not in text and "&lt;or&gt; fix its object &amp; rule" in text) or not findings

@@ -174,3 +174,71 @@ def test_output_option_writes_the_report_to_a_file(example: Path) -> None:
     _, findings = lint("--format", "json")
     assert len(log["runs"][0]["results"]) == len(json.loads(findings))
     assert output.startswith("reports/meetme.sarif: sarif report, 0 error(s)")
+
+
+def test_sarif_gives_each_finding_of_one_object_its_own_fingerprint() -> None:
+    """Code scanning merges results of one fingerprint into one alert: four different routes
+    missing on one VRF are four alerts; the same finding on another line is still one."""
+    from meetme.validators.engine import RULES
+
+    from meetme.core.findings import Finding
+    from meetme.core.problems import Location
+    from meetme.report import sarif
+
+    path = "sites.aus1.handoff.vrfs.gpu-a.internet"
+    found = [
+        Finding(
+            "FLOW-003", "error", f"VRF gpu-a, {br}: no route ({p})", Location("t.yaml", 3, 5), path
+        )
+        for br in ("aus1-br1", "aus1-br2")
+        for p in ("0.0.0.0/0", "::/0")
+    ]
+    moved = Finding(found[0].rule, "error", found[0].message, Location("t.yaml", 9, 5), path)
+    results = sarif([*found, moved], [RULES["FLOW-003"]])["runs"][0]["results"]  # type: ignore[index]
+    prints = [r["partialFingerprints"]["meetmeObject/v2"] for r in results]
+    assert len(set(prints[:4])) == 4
+    assert prints[4] == prints[0]
+
+
+def test_sarif_rule_help_keeps_angle_brackets_as_text() -> None:
+    from meetme.validators.engine import RULES
+
+    from meetme.report import sarif
+
+    rules = list(RULES.values())
+    driver = sarif([], rules)["runs"][0]["tool"]["driver"]  # type: ignore[index]
+    helps = [r["help"]["markdown"] for r in driver["rules"]]
+    assert not any(re.search(r"<[a-z]", text) for text in helps)
+    assert any("&lt;" in text for text in helps)  # e.g. HANDOFF-004's sub-interface <link>.<vlan>
+
+
+@pytest.mark.parametrize("stand", ["intent/aus1", "..", "."])
+def test_ci_formats_name_files_from_the_git_root_wherever_meetme_ran(
+    example: Path, monkeypatch: pytest.MonkeyPatch, stand: str
+) -> None:
+    """CI annotations and code scanning read paths from the repository root; the terminal's
+    text names them from where one stands."""
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(example)], check=True)
+    break_border_pair(example, monkeypatch)
+    monkeypatch.chdir(example / stand)
+    repo = [] if stand != ".." else [example.name]
+    _, sarif_text = lint("--format", "sarif", *repo)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in json.loads(sarif_text)["runs"][0]["results"]
+    }
+    _, annotations = lint("--format", "github", *repo)
+    _, junit_text = lint("--format", "junit", *repo)
+    cases = ET.fromstring(junit_text).iter("testcase")
+    for files in (
+        uris,
+        set(re.findall(r"file=([^,]+),", annotations)),
+        {file for case in cases if (file := case.get("file"))},
+    ):
+        assert "intent/aus1/devices.yaml" in files and "intent/dci.yaml" in files
+        assert all(file.startswith("intent/") for file in files), files
+    _, text = lint(*repo)
+    shown = {"intent/aus1": "devices.yaml", "..": f"{example.name}/intent/aus1/devices.yaml"}
+    assert shown.get(stand, "intent/aus1/devices.yaml") in text.splitlines()

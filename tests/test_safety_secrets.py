@@ -58,7 +58,9 @@ def test_a_short_bgp_key_stops_the_run_before_any_device(
     assert code == 2, output
     assert (
         "rendered/aus1/aus1-sp1.cfg:" in output
-        and "error[short-secret]: secret 'bgp-aus1-br1' is shorter than 8 characters" in output
+        and "error[short-secret]: secret 'bgp-aus1-br1' (from MEETME_SECRET_BGP_AUS1_BR1) "
+        "is shorter than 8 characters"
+        in output
     )
     assert not whole(value).search(output)  # the value is never echoed
     assert all(lab.untouched(n) for n in SPINES)

@@ -141,7 +141,8 @@ def test_a_secret_equal_to_a_device_name_is_refused_without_saying_which(
     monkeypatch.setenv("MEETME_SECRET_BGP_AUS1_BR1", "aus1-sp2")
     code, output = _plan()
     assert code == 2
-    assert "secret 'bgp-aus1-br1' is also a word of a rendered config or a device name" in output
+    said = "secret 'bgp-aus1-br1' (from MEETME_SECRET_BGP_AUS1_BR1) is also a word of a rendered"
+    assert said in output
     assert "no device was touched" in output and lab.untouched("aus1-sp1")
 
 
@@ -151,7 +152,7 @@ def test_a_secret_that_is_a_word_of_the_configs_is_refused(
     monkeypatch.setenv("MEETME_SECRET_BGP_AUS1_BR1", "neighbor")  # every BGP line holds it
     code, output = _plan()
     assert code == 2
-    assert "secret 'bgp-aus1-br1' is also a word" in output
+    assert "secret 'bgp-aus1-br1' (from MEETME_SECRET_BGP_AUS1_BR1) is also a word" in output
 
 
 def test_a_secret_inside_a_longer_word_is_accepted(

@@ -149,7 +149,10 @@ def test_a_secret_shorter_than_eight_characters_is_refused_by_name(
     assert isinstance(got, Problem)
     assert str(got.location) == "rendered/aus1/aus1-bl1.cfg:381:38"
     assert got.kind == "short-secret"
-    assert "secret 'bgp-edge' is shorter than 8 characters" in got.message
+    assert (
+        "secret 'bgp-edge' (from MEETME_SECRET_BGP_EDGE) is shorter than 8 characters"
+        in got.message
+    )
     assert value not in got.message and str(len(value)) not in got.message
 
 

@@ -242,9 +242,11 @@ def _read_text(path: Path, name: str, single: bool = False) -> tuple[str | None,
                 )
             if info.st_size > MAX_FILE_BYTES:
                 return None, _too_large(at, info.st_size, single)
-            if piped:  # named by the user: wait for the writer, as `cat` would
-                os.set_blocking(fd, True)
-            data = _read_up_to(handle, MAX_FILE_BYTES + 1)
+            if piped:  # named by the user: wait for its writer, as `cat` would
+                with path.open("rb") as pipe:
+                    data = _read_up_to(pipe, MAX_FILE_BYTES + 1)
+            else:
+                data = _read_up_to(handle, MAX_FILE_BYTES + 1)
     except OSError as exc:
         return None, Problem(
             at, f"cannot read this file: {exc.strerror or 'I/O error'}", "unreadable"
