@@ -625,6 +625,8 @@ def diff_command(
     try:
         report = diff_intent(intent_dir, base, rendered=None if full else rendered, jobs=jobs)
     except IntentError as exc:
+        if fmt is not DiffFormat.text:  # the comment or the script says why, as stderr does
+            sys.stdout.write(_unusable_diff(exc, fmt, base))
         _unusable(exc)
     except RenderError as exc:
         _internal(exc)
@@ -638,6 +640,26 @@ def diff_command(
     else:
         _print_diff(report)
     raise typer.Exit(EXIT_OK)
+
+
+def _unusable_diff(exc: IntentError, fmt: DiffFormat, base: str) -> str:
+    """An unusable working-tree intent in the diff's own format: a merge-request comment
+    that says why there is no diff, or JSON a script can read."""
+    from meetme.gitdiff import markdown_problems
+
+    if fmt is DiffFormat.json:
+        problems = [
+            {
+                "kind": p.kind,
+                "message": p.message,
+                "file": p.location.file,
+                "line": p.location.line,
+                "column": p.location.column,
+            }
+            for p in exc.problems
+        ]
+        return json.dumps({"base": base, "unusable": problems}, indent=2) + "\n"
+    return markdown_problems(exc.problems, base)
 
 
 def _print_diff(report: DiffReport) -> None:

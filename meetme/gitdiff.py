@@ -452,6 +452,24 @@ def markdown_report(report: DiffReport) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def markdown_problems(problems: list[Problem], base: str) -> str:
+    """The merge-request comment of a working-tree intent meetme cannot use: no diff, and why."""
+    lines = [
+        f"### meetme: rendered configs against `{base}`",
+        "",
+        f"**The intent is unusable** ({len(problems)} problem(s)); nothing was rendered. "
+        "Fix these, then the diff shows:",
+        "",
+    ]
+    rows = [
+        f"- `{p.location.file}:{p.location.line}:{p.location.column}` `{p.kind}`: "
+        f"{_inline(p.message)}"
+        for p in problems
+    ]
+    lines += _within(rows, lines, "problem(s) left out to fit a comment; run `meetme lint`.")
+    return "\n".join(lines) + "\n"
+
+
 # What the closing lines of a comment may need beyond the budget's rows (the notes of what was
 # left out), so that the whole stays under GitHub's limit.
 _CLOSING = 1_000

@@ -187,3 +187,24 @@ def test_the_markdown_comment_fits_githubs_limit_whatever_it_holds(
         assert shown == 10 and rows == 3 and "left out" not in text
     # text, not HTML: GitHub would drop <or> as a tag
     assert ("<or>" not in text and "&lt;or&gt; fix its object &amp; rule" in text) or not findings
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json"])
+def test_an_unusable_intent_is_said_in_the_diffs_own_format(repo: Path, fmt: str) -> None:
+    """CI posts the markdown as a comment and scripts read the JSON: both say why there is no
+    diff, with each problem's place, and the run still exits 2."""
+    (repo / "intent/aus1/x1.yaml").write_text("sites:\n  aus1:\n    bogus_key: 1\n")
+    result = runner.invoke(app, ["diff", "--base", "HEAD", "--format", fmt])
+    assert result.exit_code == 2
+    if fmt == "json":
+        [problem] = json.loads(result.stdout)["unusable"]
+        assert (problem["file"], problem["line"], problem["column"]) == (
+            "intent/aus1/x1.yaml",
+            3,
+            5,
+        )
+        assert problem["kind"] == "unknown-key"
+    else:
+        assert "**The intent is unusable** (1 problem(s))" in result.stdout
+        assert "- `intent/aus1/x1.yaml:3:5` `unknown-key`: unknown key 'bogus_key'" in result.stdout
+    assert "unknown key 'bogus_key'" in result.stderr  # the terminal's line as before
