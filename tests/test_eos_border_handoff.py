@@ -395,3 +395,33 @@ def test_nxos_border_pair_sends_standard_and_extended_communities(example: Path)
     assert "      next-hop-self\n      send-community\n      send-community extended\n" in family
     transit = _block(router, "  neighbor 192.0.2.0")
     assert "send-community" not in transit
+
+
+def test_an_eos_session_a_limit_tears_down_comes_back_after_its_restart(example: Path) -> None:
+    """EOS's `maximum-routes` has no restart: a torn-down peer stays idle until its idle
+    restart timer (seconds) brings it back. mel1-br1's handoff sessions restart after 5 minutes
+    (the schema's promise), so each carries 300 s; an external session without a restart
+    carries no timer."""
+    models = device_models(lint_repo(example))
+    text = (
+        CliRunner().invoke(app, ["render"]).exit_code == 0
+        and (example / "rendered/mel1/mel1-br1.cfg").read_text()
+    )
+    assert text
+    lines = text.splitlines()
+    restarted = unrestarted = 0
+    by_address: dict[str, list[str]] = {}  # one address may be a session in several VRFs
+    for n in models["mel1-br1"].bgp.neighbors:
+        if n.max_prefix is None:
+            continue
+        timer = f"neighbor {n.address} idle-restart-timer"
+        wanted = by_address.setdefault(timer, [])
+        if n.max_prefix_restart:
+            wanted.append(f"{timer} {n.max_prefix_restart * 60}")
+            restarted += 1
+        else:
+            unrestarted += 1
+    for timer, wanted in by_address.items():
+        assert [x.strip() for x in lines if x.strip().startswith(timer)] == wanted, timer
+    assert restarted >= 12 and unrestarted >= 1  # the 12 handoff sessions; the IX and transits
+    assert "      neighbor 10.3.31.0 idle-restart-timer 300" in lines
