@@ -185,6 +185,30 @@ def test_dci004_an_iosxr_name_says_the_optic_speed(dci: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "gbps"),
+    [
+        ("TenGigE", 10), ("TwentyFiveGigE", 25), ("FortyGigE", 40), ("FiftyGigE", 50),
+        ("HundredGigE", 100), ("TwoHundredGigE", 200), ("FourHundredGigE", 400),
+        ("EightHundredGigE", 800),
+    ],
+)  # fmt: skip
+def test_dci004_every_iosxr_port_name_says_its_speed(dci: Path, name: str, gbps: int) -> None:
+    """A 400G circuit: only FourHundredGigE fits; every other name says its own speed."""
+    replace_in(
+        dci,
+        "interface: FourHundredGigE0/0/0/28, room: aus1-mmr1",
+        f"interface: {name}0/0/0/28, room: aus1-mmr1",
+    )
+    said = [m for m in found(dci, "DCI-004") if "names a" in m]
+    if gbps == 400:
+        assert said == []
+    else:
+        assert [m.split(", but ", 1)[1] for m in said] == [
+            f"{name}0/0/0/28 names a {gbps}G optic (IOS-XR names a port by its optic)"
+        ]
+
+
 def test_dci004_a_lease_above_the_port_speed(dci: Path) -> None:
     replace_in(dci, LEASED, LEASED.replace("capacity_gbps: 400", "capacity_gbps: 401"))
     line = line_of(dci, "capacity_gbps: 401")
@@ -302,6 +326,7 @@ def test_dci006_a_need_of_nothing(dci: Path) -> None:
         f"intent/dci.yaml:{line}: the need aus1-mel1: capacity_gbps is 0; it must be above 0",
         f"intent/dci.yaml:{line}: the need aus1-mel1: term_months is 0; it must be above 0",
     ]
+    assert found(dci, "DCI-002") == []  # no capacity to fall short of: DCI-006 says it
 
 
 # ---- PHY-013: a DCI port is a port of its own ---------------------------------------------
