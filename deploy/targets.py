@@ -233,7 +233,7 @@ def resolve_secrets(
     """Every secret the run needs, from the environment or the secrets file; refused when a
     value also stands as ordinary text of the run, or a login the driver cannot send."""
     where: dict[str, Location] = {}
-    logins: dict[str, str] = {}  # secret name -> a driver that sends it as its login
+    logins: dict[str, set[str]] = {}  # secret name -> the drivers that send it as a login
     for target in targets:
         if not target.supported:
             continue  # never connected to: its secrets are not needed
@@ -248,7 +248,7 @@ def resolve_secrets(
             match = REFERENCE_RE.match(getattr(target.credentials, field))
             if match:
                 where.setdefault(match.group(1), loaded.value_at(*credentials_path, field))
-                logins.setdefault(match.group(1), target.entry.driver)
+                logins.setdefault(match.group(1), set()).add(target.entry.driver)
     store = resolve(where, where, file_values, environ)
     problems = _ordinary_text(store, targets, loaded, where, environ)
     problems += _unsendable_logins(store, logins, where, environ)
@@ -289,15 +289,17 @@ _LOGIN_CHARSETS = {"nxos": "latin-1"}
 
 def _unsendable_logins(
     store: SecretStore,
-    logins: dict[str, str],
+    logins: dict[str, set[str]],
     where: dict[str, Location],
     environ: dict[str, str] | None,
 ) -> list[Problem]:
     problems: list[Problem] = []
-    for name, driver in sorted(logins.items()):
-        charset = _LOGIN_CHARSETS.get(driver)
-        if charset is None:
+    for name, drivers in sorted(logins.items()):
+        limited = sorted(d for d in drivers if d in _LOGIN_CHARSETS)
+        if not limited:
             continue
+        driver = limited[0]
+        charset = _LOGIN_CHARSETS[driver]
         try:
             store.get(name).encode(charset)
         except UnicodeEncodeError:

@@ -172,6 +172,7 @@ def test_a_secret_inside_a_longer_word_is_accepted(
         ("nx_lab", "Pässwort-€uro-123", True),  # € is not Latin-1
         ("nx_lab", "Pässwort-äuro-123", False),  # ä is
         ("lab", "Pässwort-€uro-123", False),  # EOS: eAPI's login takes UTF-8
+        ("mixed_lab", "Pässwort-€uro-123", True),  # the EOS spine first, the NX-OS leaf too
     ],
 )
 def test_a_login_the_driver_cannot_send_is_refused_before_any_connection(
