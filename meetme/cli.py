@@ -24,7 +24,15 @@ from typer.exceptions import TyperException
 from meetme.conventions import Console, repository
 from meetme.core.findings import BadToday
 from meetme.core.gc_tuning import tune_gc
-from meetme.core.problems import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_UNUSABLE, IntentError
+from meetme.core.problems import (
+    EXIT_FINDINGS,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_UNUSABLE,
+    IntentError,
+    Location,
+    Problem,
+)
 from meetme.outputs import (
     FileFault,
     Refused,
@@ -311,6 +319,12 @@ def _lint_or_exit(
         return lint(intent_dir, jobs=jobs, cache=cache)
     except IntentError as exc:
         _unusable(exc, fmt, report_file)
+    except BadToday as exc:
+        if fmt is Format.text:
+            raise  # one line on stderr (report_fault)
+        # CI reads the format it asked for, even when the day to judge waivers on is no day
+        where = Location("environment", 1, 1)
+        _unusable(IntentError([Problem(where, str(exc), "bad-today")]), fmt, report_file)
 
 
 def _as_last_rendered(intent_dir: Path, target: Path, exactly: bool = True) -> Recorded | None:

@@ -46,6 +46,26 @@ def no_transit_sends_a_default(repo: Path) -> None:
     replace_in(peering, "accept_default: true", "accept_default: false")
 
 
+def private_vrfs_online(repo: Path) -> None:
+    """The example's private-only VRFs (aus1 gpu-a-mgmt and storage, mel1 storage) ask for
+    `internet: default` again, as the example did before HANDOFF-013: their hosts have no
+    public source, so the rule warns, but the default route is still rendered toward them.
+    Tests of the default route's leak and south policies use them as a second and third
+    Internet VRF beside the public ones."""
+    attachments = repo / "intent/aus1/attachments.yaml"
+    for vrf in (
+        "gpu-a-mgmt: {vlan: 3102, export_north: [10.51.0.0/16]",
+        "storage: {vlan: 3110, export_north: [10.60.0.0/16]",
+    ):
+        replace_in(attachments, f"{vrf}, internet: none,", f"{vrf}, internet: default,")
+    mel1 = "storage: {vlan: 3110, export_north: [10.160.0.0/16], internet: "
+    replace_in(
+        repo / "intent/mel1/tenants.yaml",
+        f"{mel1}none, max_prefix: 10}}  # private only",
+        f"{mel1}default, max_prefix: 10}}",
+    )
+
+
 def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
     """1-based line number of the n-th line containing `needle`."""
     seen = 0

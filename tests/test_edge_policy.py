@@ -101,6 +101,18 @@ def test_ix_peer_import_peer_lock_and_lan(models: dict[str, DeviceModel]) -> Non
     assert judge(br1, "ix-syd/content-a", Route("8.8.4.0/24", as_path=(64505,))).accepted
 
 
+def test_ix_route_server_import_is_peer_locked(models: dict[str, DeviceModel]) -> None:
+    """A route server is transparent (RFC 7947): the member's ASN leads the path. A member
+    leaking a transit-free network's route through the server is dropped like a bilateral
+    peer's leak; the member's own route still passes."""
+    br1 = models["aus1-br1"]
+    for afi, prefix in (("ipv4", "8.8.8.0/24"), ("ipv6", "2001:4860::/32")):
+        leak = judge(br1, "ix-syd/rs1", Route(prefix, as_path=(64505, 1299, 15169)), afi)
+        assert not leak.accepted
+        assert leak.description == "a transit-free network behind a peer (route leak)"
+        assert judge(br1, "ix-syd/rs1", Route(prefix, as_path=(64505, 15169)), afi).accepted
+
+
 def test_pni_accepts_only_its_allow_list(models: dict[str, DeviceModel]) -> None:
     br1 = models["aus1-br1"]
     assert judge(br1, "pni-cdn", Route("192.0.2.0/24", as_path=(64503,))).accepted

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import borders_to, limits_within, lint_repo, replace_in
+from conftest import borders_to, limits_within, lint_repo, private_vrfs_online, replace_in
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.validators.policy_eval import Route, evaluate
@@ -69,6 +69,7 @@ def test_eos_borders_with_the_handoff_lint_clean(example: Path) -> None:
 
 
 def test_eos_border_renders_plain_vrfs_subinterfaces_and_vrf_sessions(example: Path) -> None:
+    private_vrfs_online(example)
     _borders_to_eos(example)
     config = _render_br1(example)
     # the VRFs, IPv6 routing only in the VRF with IPv6 sessions
@@ -141,6 +142,7 @@ def test_eos_border_renders_plain_vrfs_subinterfaces_and_vrf_sessions(example: P
 
 
 def test_eos_border_leaks_with_one_policy_per_vrf_and_direction(example: Path) -> None:
+    private_vrfs_online(example)
     _borders_to_eos(example)
     config = _render_br1(example)
     assert _block(config, "router general") == (
@@ -193,6 +195,7 @@ def test_without_ipv6_public_prefixes_nothing_ipv6_leaks_into_the_default_vrf(
 ) -> None:
     """Boundary: gpu-a keeps its IPv4 public /26 only; the default VRF's IPv6 family
     redistributes nothing and the export policy has its IPv4 entry only."""
+    private_vrfs_online(example)
     replace_in(
         example / HANDOFF,
         'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
@@ -215,6 +218,7 @@ def test_without_ipv6_public_prefixes_nothing_ipv6_leaks_into_the_default_vrf(
 
 def test_a_vrf_without_internet_access_leaks_nothing(example: Path) -> None:
     """Boundary: storage with `internet: none` has no leak and no redistribution on EOS."""
+    private_vrfs_online(example)
     replace_in(
         example / HANDOFF,
         "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: default,",
@@ -308,6 +312,7 @@ def test_nxos_borders_with_the_handoff_lint_clean(example: Path) -> None:
 
 
 def test_nxos_border_renders_vrf_context_leaks_and_vrf_sessions(example: Path) -> None:
+    private_vrfs_online(example)
     _borders_to_nxos(example)
     config = _render_br1(example)
     assert (

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 from ciscoconfparse2 import CiscoConfParse
-from conftest import findings_of, line_of, lint_repo, no_transit_sends_a_default, replace_in
+from conftest import (
+    findings_of,
+    line_of,
+    lint_repo,
+    no_transit_sends_a_default,
+    private_vrfs_online,
+    replace_in,
+)
 from meetme.validators.policy_eval import Route, evaluate
 from typer.testing import CliRunner
 
@@ -41,6 +48,7 @@ def test_the_example_is_clean_of_flow_findings(example: Path) -> None:
 def test_each_border_leaks_exactly_the_default_route_into_every_internet_vrf(
     example: Path,
 ) -> None:
+    private_vrfs_online(example)
     models = device_models(lint_repo(example))
     for border in ("aus1-br1", "aus1-br2"):
         model = models[border]
@@ -122,6 +130,7 @@ def test_ipv6_rides_the_handoff_where_the_vrf_routes_ipv6(example: Path) -> None
 
 
 def test_a_vrf_without_internet_accepts_nothing_from_the_border(example: Path) -> None:
+    private_vrfs_online(example)
     replace_in(
         example / HANDOFF,
         "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: default,",
@@ -138,6 +147,7 @@ def test_a_vrf_without_internet_accepts_nothing_from_the_border(example: Path) -
 
 def test_variant_no_transit_sends_a_default_is_flow003_per_border(example: Path) -> None:
     """A tenant VRF with Internet access on a border pair whose transits send no default."""
+    private_vrfs_online(example)
     no_transit_sends_a_default(example)
     line = line_of(example / HANDOFF, "storage: {vlan: 3110")
     found = [f for f in findings_of(lint_repo(example), "FLOW-003") if "VRF storage" in f]
@@ -171,6 +181,7 @@ def test_a_border_without_a_default_of_its_own_gets_it_over_the_pair(example: Pa
 def test_without_the_pair_links_the_border_without_transit_stops_the_default(
     example: Path,
 ) -> None:
+    private_vrfs_online(example)
     _one_transit_on_br1(example)
     text = (example / LINKS).read_text()
     (example / LINKS).write_text(text[: text.index("    # The border pair's own links")])
@@ -181,6 +192,7 @@ def test_without_the_pair_links_the_border_without_transit_stops_the_default(
 
 def test_the_leak_policy_that_stops_the_default_is_named(example: Path) -> None:
     """A broken leak policy (the model edited as a template bug would) is the hop reported."""
+    private_vrfs_online(example)
     from meetme.generators.model import RouteMapEntry
     from meetme.validators.rules.flow import flow_findings
 

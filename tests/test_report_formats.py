@@ -86,6 +86,34 @@ def test_sarif_of_unusable_intent_still_validates(example: Path) -> None:
     assert {r["ruleId"] for r in log["runs"][0]["results"]} == {"unknown-key"}
 
 
+@pytest.mark.parametrize("fmt", ["sarif", "junit", "github", "json"])
+def test_a_malformed_today_is_reported_in_the_format_asked_for(
+    example: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """CI parses the report it asked for: a day that is no day is one error in that format
+    (exit 2), not a line on stderr and an empty report."""
+    monkeypatch.setenv("MEETME_TODAY", "2026-02-30")
+    code, output = lint("--format", fmt)
+    assert code == 2
+    said = "MEETME_TODAY='2026-02-30' is not a date (YYYY-MM-DD)"
+    if fmt == "sarif":
+        log = json.loads(output)
+        jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text())).validate(log)
+        (result,) = log["runs"][0]["results"]
+        assert result["ruleId"] == "bad-today" and said in result["message"]["text"]
+    elif fmt == "junit":
+        (failure,) = ET.fromstring(output).iter("failure")
+        assert said in (failure.get("message") or "")
+    elif fmt == "github":
+        assert output.startswith("::error file=environment,line=1,col=1,title=bad-today::")
+        assert said in output
+    else:
+        (finding,) = json.loads(output)
+        assert (finding["rule"], finding["file"]) == ("bad-today", "environment")
+        assert finding["message"].startswith(said)
+    assert not (example / "rendered").exists()
+
+
 def test_junit_has_one_test_case_per_rule_and_object(
     example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 from pathlib import Path
 
+import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from meetme.validators.engine import all_rules
 
@@ -13,7 +14,7 @@ CLOUD_RULES = (
     "AWS-001", "AWS-002", "AWS-003", "AWS-004", "AWS-005",
     "AZ-001", "AZ-002", "AZ-003", "AZ-004", "AZ-006",
     "GCP-001", "GCP-002", "GCP-003", "GCP-004", "GCP-006",
-    "CLOUD-003",
+    "CLOUD-003", "CLOUD-004",
 )  # fmt: skip
 CLOUDS = "intent/aus1/clouds.yaml"
 PRIVATE_1_KEY = ', key: "secret:aws-dx-aus1", advertise: [10.50.0.0/16]}'
@@ -350,3 +351,36 @@ def test_cloud003_bursts_beyond_n_minus_1_and_provider_limits(example: Path) -> 
         "attachment); add a circuit or agree a lower burst_mbps",
     ]
     assert not result.errors
+
+
+@pytest.mark.parametrize(
+    ("gcp", "vrf", "found"),
+    [
+        ("10.100.0.0/16", "gpu-a", True),  # AWS private-1/2's range, into the same VRF
+        ("10.100.128.0/17", "gpu-a", True),  # inside it
+        ("10.101.0.0/16", "gpu-a", False),  # next to it (AWS's transit range, another VRF)
+        ("10.100.0.0/16", "storage", False),  # the same range into another VRF
+    ],
+)
+def test_cloud004_two_clouds_of_one_vrf_agree_overlapping_ranges(
+    example: Path, gcp: str, vrf: str, found: bool
+) -> None:
+    """The four GCP attachments copy a range: Google and AWS would both send it into the VRF.
+    AWS's two private VIFs agreeing one range (one VPC, redundant links) are the example."""
+    clouds = clouds_of(example)
+    replace_in(clouds, "vrf: gpu-a, receive: [10.120.0.0/16]", f"vrf: {vrf}, receive: [{gcp}]", 4)
+    if vrf == "storage":
+        replace_in(clouds, "advertise: [10.50.0.0/16]}", "advertise: [10.60.0.0/16]}", 6)
+        replace_in(clouds, "advertise: [10.60.0.0/16]}", "advertise: [10.50.0.0/16]}", 2)
+    result = lint_repo(example)
+    if not found:
+        assert findings_of(result, "CLOUD-004") == []
+        return
+    line = line_of(clouds, "mel-ead1:")
+    assert findings_of(result, "CLOUD-004") == [
+        f"{CLOUDS}:{line}: Google Cloud gcp-ic agrees to send {gcp} into VRF gpu-a "
+        "(gcp-ic/mel-ead1, gcp-ic/mel-ead2, gcp-ic/syd-ead1, gcp-ic/syd-ead2), which overlaps "
+        "10.100.0.0/16 of AWS aws-syd (aws-syd/private-1, aws-syd/private-2): the VRF's leaves "
+        "would reach one cloud for the other's addresses; agree ranges apart, or serve the "
+        "clouds in different VRFs"
+    ]

@@ -268,7 +268,7 @@ def test_edge010_private_asns_are_fine_on_clouds_and_route_servers(example: Path
 
 # --- EDGE-012: the tenants' default over two circuits on two borders ---------------------------
 
-AUS1_INTERNET_VRFS = "gpu-a, gpu-a-mgmt, storage"  # aus1's handoff VRFs with internet: default
+AUS1_INTERNET_VRFS = "gpu-a"  # aus1's handoff VRFs with internet: default
 TB_DEFAULT = (
     "          accept_default: true\n          max_prefix_v4: 1500000\n"
     '          max_prefix_v6: 300000\n          key: "secret:transit-b"'
@@ -316,6 +316,31 @@ def test_edge012_two_circuits_on_one_border(example: Path) -> None:
         "all on aus1-br1: one border failure leaves them without a way out; set "
         "accept_default on a transit or PNI with a circuit on the other border"
     ]
+
+
+@pytest.mark.parametrize("second_v6", [True, False])
+def test_edge012_counts_the_circuits_of_each_family(example: Path, second_v6: bool) -> None:
+    """transit-b sends IPv4 only and the IPv6 half of XC-TA-2 is not delivered: IPv4 still
+    comes in over four circuits on two borders, IPv6 over XC-TA-1 on aus1-br1 alone. With
+    XC-TA-2's IPv6 in place (the boundary), IPv6 has two circuits on two borders too."""
+    peering = example / PEERING
+    for circuit in ("XC-TB-1", "XC-TB-2", *(() if second_v6 else ("XC-TA-2",))):
+        text = peering.read_text()
+        start = text.index(f"{{circuit: {circuit}, ")
+        end = text.index("}", start)
+        line = text[start:end]
+        peering.write_text(text.replace(line, line[: line.index(", ipv6:")]))
+    line = line_of(peering, "accept_default: true")
+    assert findings_of(lint_repo(example), "EDGE-012") == (
+        []
+        if second_v6
+        else [
+            f"{PEERING}:{line}: the IPv6 default route of every internet: default VRF "
+            "(gpu-a) comes from transit transit-a over one circuit XC-TA-1 "
+            "on aus1-br1: one cross-connect or border failure leaves them without a way out; "
+            "set accept_default on a transit or PNI with an IPv6 circuit on the other border"
+        ]
+    )
 
 
 def test_edge012_names_only_the_site_whose_default_hangs_on_one_circuit(example: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import findings_of, line_of, lint_repo, replace_in
+from conftest import findings_of, line_of, lint_repo, private_vrfs_online, replace_in
 from overlay_edits import (
     ATTACHMENTS,
     edit_attachments,
@@ -196,3 +196,132 @@ def test_handoff009_exports_of_two_vrfs_overlap(example: Path) -> None:
         "north of the border; export disjoint prefixes"
         for vrf, other in (("gpu-a-mgmt", "10.51.0.0/16"), ("storage", "10.60.0.0/16"))
     ]
+
+
+# --- HANDOFF-013: Internet access needs a public source ---------------------------------------
+
+
+def test_handoff013_private_only_vrfs_with_internet_access(example: Path) -> None:
+    """The example as it was: storage and gpu-a-mgmt route private space only, yet asked for a
+    default route; one warning per VRF and family, at its `internet:` value."""
+    private_vrfs_online(example)
+    result = lint_repo(example)
+    attachments = example / ATTACHMENTS
+    tenants = example / "intent/mel1/tenants.yaml"
+    tail = (
+        "would get a default route and reach the Internet from addresses we do not announce, "
+        "so no reply comes back; list the VRF's public subnets under `public`, or set "
+        "`internet: none` (a NAT beyond meetme's configs: waive this finding)"
+    )
+    assert findings_of(result, "HANDOFF-013") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'gpu-a-mgmt: {vlan: 3102')}: handoff VRF "
+        "gpu-a-mgmt of site aus1 has `internet: default` but no public IPv4 prefix: its hosts "
+        f"(10.51.1.0/24, 10.51.2.0/24) {tail}",
+        f"{ATTACHMENTS}:{line_of(attachments, 'storage: {vlan: 3110')}: handoff VRF storage of "
+        "site aus1 has `internet: default` but no public IPv4 prefix: its hosts (10.60.1.0/24, "
+        f"10.60.2.0/24, 10.60.3.0/24, 10.60.4.0/24) {tail}",
+        f"intent/mel1/tenants.yaml:{line_of(tenants, 'storage: {vlan: 3110')}: handoff VRF "
+        "storage of site mel1 has `internet: default` but no public IPv4 prefix: its hosts "
+        f"(10.160.1.0/24) {tail}",
+    ]
+    assert {f.severity for f in result.findings if f.rule == "HANDOFF-013"} == {"warning"}
+    assert result.errors == []
+
+
+def test_handoff013_is_per_family(example: Path) -> None:
+    """gpu-a keeps its public IPv4 prefix and loses its IPv6 one: IPv6 only is named, with
+    every IPv6 subnet the VRF routes; IPv4 is quiet though its compute subnets are private."""
+    replace_in(
+        example / ATTACHMENTS,
+        'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
+        "public: [198.51.100.128/26]",
+    )
+    result = lint_repo(example)
+    (message,) = findings_of(result, "HANDOFF-013")
+    assert (
+        "handoff VRF gpu-a of site aus1 has `internet: default` but no public IPv6 prefix: its "
+        "hosts (2001:db8:50:1::/64, 2001:db8:50:2::/64, 2001:db8:4000:50::/64) would get"
+    ) in message
+
+
+def test_handoff013_one_public_prefix_in_the_family_is_enough(example: Path) -> None:
+    """The boundary: aus1 storage online with a single public IPv4 prefix covering one of its
+    four subnets is quiet; the other two private VRFs still warn."""
+    private_vrfs_online(example)
+    replace_in(
+        example / ATTACHMENTS,
+        "export_north: [10.60.0.0/16], internet: default,",
+        "export_north: [10.60.0.0/16], internet: default, public: [198.51.100.0/28],",
+    )
+    edit_tenants(example, "gateway_v4: 10.60.4.1/24", "gateway_v4: 198.51.100.1/28")
+    result = lint_repo(example)
+    assert [m.split(": handoff VRF ")[1][:24] for m in findings_of(result, "HANDOFF-013")] == [
+        "gpu-a-mgmt of site aus1 ",
+        "storage of site mel1 has",
+    ]
+    assert result.errors == []
+
+
+# --- HANDOFF-015: a public prefix belongs to one site -----------------------------------------
+
+
+def test_handoff015_one_public_prefix_at_two_sites(example: Path) -> None:
+    """mel1's front ends copied from aus1's: both sites leak 198.51.100.128/26 into their
+    Internet tables behind the same aggregate, so aus1's tenant would get mel1's traffic. The
+    example itself is the boundary: aus1's .128/26 and mel1's .192/27 touch, not overlap."""
+    tenants = example / "intent/mel1/tenants.yaml"
+    replace_in(tenants, "gateway_v4: 198.51.100.193/27", "gateway_v4: 198.51.100.129/26")
+    replace_in(tenants, "public: [198.51.100.192/27,", "public: [198.51.100.128/26,")
+    result = lint_repo(example)
+    line = line_of(tenants, "public: [198.51.100.128/26,")
+    assert findings_of(result, "HANDOFF-015") == [
+        f"intent/mel1/tenants.yaml:{line}: public 198.51.100.128/26 of handoff VRF gpu-b of "
+        "site mel1 overlaps public 198.51.100.128/26 of handoff VRF gpu-a of site aus1: the "
+        "Internet would deliver its traffic to whichever site it enters, to that site's "
+        "tenant; give each site's tenants public space of their own"
+    ]
+
+
+# --- HANDOFF-016, PHY-003/004: the handoff survives one border leaf or room -----------------
+
+
+def test_handoff016_a_handoff_on_one_border_leaf(example: Path) -> None:
+    attachments = edit_attachments(
+        example, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl1]"
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "HANDOFF-016") == [
+        f"{ATTACHMENTS}:{line_of(attachments, 'border_leaves:')}: the handoff of site aus1 "
+        "runs on aus1-bl1 alone: its failure would cut every handed-off VRF off from the "
+        "borders; add a second border leaf, in another room and cooling zone"
+    ]
+    assert result.errors == []  # a warning
+
+
+def test_the_handoffs_border_leaves_stay_apart_like_the_borders(example: Path) -> None:
+    """aus1-bl1 and aus1-bl3 both stand in rack mdf-a-r02 of aus1-mdf-a: one room, cooling
+    zone, rack and floor for the tenants' only way north. The example's bl1 and bl2 (two MDFs)
+    and the NX-OS pair bl3, bl4 are the boundary: apart, nothing said."""
+    edit_attachments(
+        example, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl1, aus1-bl3]"
+    )
+    result = lint_repo(example)
+    group = "the handoff's border leaves"
+    devices = (example / "intent/aus1/devices.yaml").read_text().splitlines()
+    room = next(  # aus1-bl3's own `room:` line
+        n
+        for n, text in enumerate(devices, 1)
+        if n > devices.index("      aus1-bl3:") and "room:" in text
+    )
+    assert findings_of(result, "PHY-003") == [
+        f"intent/aus1/devices.yaml:{room}: {group}: aus1-bl3 shares room aus1-mdf-a and so "
+        "cooling zone crah-1 with aus1-bl1; move aus1-bl3 to a room on another cooling loop"
+    ]
+    assert sorted(m.split(": ", 1)[1] for m in findings_of(result, "PHY-004")) == [
+        f"{group}: aus1-bl3 shares floor 1 with aus1-bl1; members must not share a floor",
+        f"{group}: aus1-bl3 shares rack mdf-a-r02 with aus1-bl1; members must not share a rack",
+    ]
+    assert findings_of(result, "HANDOFF-016") == []
+    replace_in(example / ATTACHMENTS, "[aus1-bl1, aus1-bl3]", "[aus1-bl3, aus1-bl4]")
+    apart = lint_repo(example)
+    assert [f for f in apart.findings if f.rule.startswith("PHY-")] == []

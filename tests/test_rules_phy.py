@@ -92,7 +92,11 @@ def test_phy003_border_rooms_on_one_cooling_loop(example: Path) -> None:
     assert findings_of(result, "PHY-003") == [
         f"intent/aus1/rooms.yaml:{line}: the border group: rooms aus1-mdf-a (aus1-br1) and "
         "aus1-mdf-b (aus1-br2) are both cooled by crah-1; move aus1-br2 or cool aus1-mdf-b "
-        "from another loop"
+        "from another loop",
+        # the handoff's border leaves stand in the same two MDFs: their diversity goes too
+        f"intent/aus1/rooms.yaml:{line}: the handoff's border leaves: rooms aus1-mdf-a "
+        "(aus1-bl1) and aus1-mdf-b (aus1-bl2) are both cooled by crah-1; move aus1-bl2 or cool "
+        "aus1-mdf-b from another loop",
     ]
     assert result.errors
 
@@ -104,7 +108,9 @@ def test_phy004_border_mdfs_on_one_floor(example: Path) -> None:
     line = line_of(rooms, "floor: 1", occurrence=3)  # mmr1, mdf-a, mdf-b
     assert findings_of(result, "PHY-004") == [
         f"intent/aus1/rooms.yaml:{line}: the border group: aus1-br2 shares floor 1 with "
-        "aus1-br1; members must not share a floor"
+        "aus1-br1; members must not share a floor",
+        f"intent/aus1/rooms.yaml:{line}: the handoff's border leaves: aus1-bl2 shares floor 1 "
+        "with aus1-bl1; members must not share a floor",
     ]
     assert result.errors
 
@@ -141,7 +147,10 @@ def test_phy004_tag_recorded_on_one_border_room_only(example: Path) -> None:
     assert findings_of(result, "PHY-004") == [
         f"intent/aus1/devices.yaml:{line_of(devices, 'aus1-br2:')}: the border group: diversity "
         "unproven: riser is recorded for aus1-br1 but not for aus1-br2; record riser on "
-        "aus1-br2 or its room aus1-mdf-b"
+        "aus1-br2 or its room aus1-mdf-b",
+        f"intent/aus1/devices.yaml:{line_of(devices, 'aus1-bl2:')}: the handoff's border "
+        "leaves: diversity unproven: riser is recorded for aus1-bl1 but not for aus1-bl2; "
+        "record riser on aus1-bl2 or its room aus1-mdf-b",
     ]
     assert result.errors
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import findings_of, line_of, lint_repo, replace_in
+from conftest import findings_of, line_of, lint_repo, private_vrfs_online, replace_in
 from srv6_example import add_third_site
 from typer.testing import CliRunner
 
@@ -258,6 +258,7 @@ def test_srv6_008_a_site_listed_twice(example: Path) -> None:
 
 def test_srv6_008_a_site_whose_handoff_does_not_carry_the_vrf(example: Path) -> None:
     """mel1 keeps the storage tenant but hands only gpu-b to its borders."""
+    private_vrfs_online(example)
     tenants = example / "intent/mel1/tenants.yaml"
     replace_in(
         tenants,
@@ -334,6 +335,44 @@ def test_srv6_011_two_sites_of_a_vrf_hold_one_subnet(
         "other's; give mel1 address space of its own"
     ]
     assert findings_of(lint_repo(example), "SRV6-011") == (expected if found else [])
+
+
+@pytest.mark.parametrize("rides", [True, False])
+def test_one_public_prefix_at_two_sites_is_srv6_011s_when_the_vrf_rides_srv6(
+    example: Path, rides: bool
+) -> None:
+    """Both sites' storage hand off the same public /28: within one SRv6 VRF it is SRV6-011's
+    overlap (and HANDOFF-015 stays silent, one message per problem); between two separate
+    VRFs of the same name it is HANDOFF-015's."""
+    aus1, mel1 = example / "intent/aus1", example / "intent/mel1"
+    replace_in(aus1 / "tenants.yaml", "gateway_v4: 10.60.4.1/24", "gateway_v4: 198.51.100.1/28")
+    replace_in(mel1 / "tenants.yaml", "gateway_v4: 10.160.1.1/24", "gateway_v4: 198.51.100.1/28")
+    public = "internet: default, public: [198.51.100.0/28], max_prefix: 10"
+    replace_in(
+        aus1 / "attachments.yaml",
+        "[10.60.0.0/16], internet: none, max_prefix: 10",
+        f"[10.60.0.0/16], {public}",
+    )
+    replace_in(
+        mel1 / "tenants.yaml",
+        "[10.160.0.0/16], internet: none, max_prefix: 10",
+        f"[10.160.0.0/16], {public}",
+    )
+    if rides:
+        _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1]}\n")
+    result = lint_repo(example)
+    assert len(findings_of(result, "SRV6-011")) == (1 if rides else 0)
+    line = line_of(mel1 / "tenants.yaml", "public: [198.51.100.0/28]")
+    assert findings_of(result, "HANDOFF-015") == (
+        []
+        if rides
+        else [
+            f"intent/mel1/tenants.yaml:{line}: public 198.51.100.0/28 of handoff VRF storage "
+            "of site mel1 overlaps public 198.51.100.0/28 of handoff VRF storage of site "
+            "aus1: the Internet would deliver its traffic to whichever site it enters, to "
+            "that site's tenant; give each site's tenants public space of their own"
+        ]
+    )
 
 
 @pytest.mark.parametrize("v6_only", [False, True])

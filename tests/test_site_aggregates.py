@@ -125,3 +125,65 @@ def test_addr_013_two_sites_aggregates_do_not_overlap(
         "aggregate 2001:db8:4000::/40: give each site its own part of the organisation's space"
     ]
     assert findings_of(lint_repo(example), "ADDR-013") == (expected if found else [])
+
+
+HANDOFF = "intent/aus1/attachments.yaml"
+
+
+@pytest.mark.parametrize(
+    ("aggregate", "public", "over"),
+    [
+        ("198.51.100.128/25", None, None),  # one bit shorter than gpu-a's /26: the leak wins
+        ("198.51.100.128/26", "198.51.100.128/26", "198.51.100.128/26"),  # as long: Null0 wins
+        ("198.51.100.160/27", "198.51.100.128/26", "198.51.100.160/27"),  # longer, inside it
+        ('"2001:db8:4000:50::/64"', '"2001:db8:4000:50::/64"', "2001:db8:4000:50::/64"),
+    ],
+)
+def test_handoff_014_a_public_prefix_is_longer_than_every_aggregate_over_it(
+    example: Path, aggregate: str, public: str | None, over: str | None
+) -> None:
+    """The borders anchor each aggregate with a discard route, which beats the public prefix
+    leaked from the tenant VRF where it is as long or longer: the Internet's traffic for the
+    tenant's front ends would be dropped at both borders."""
+    _aggregates(example, "aus1", [aggregate])
+    result = lint_repo(example)
+    if public is None:
+        assert findings_of(result, "HANDOFF-014") == []
+        return
+    line = line_of(example / HANDOFF, "gpu-a:   {vlan: 3101")
+    assert findings_of(result, "HANDOFF-014") == [
+        f"{HANDOFF}:{line}: public {public.strip(chr(34))} of handoff VRF gpu-a is no more "
+        f"specific than aggregate {over}, which site aus1's borders anchor with a discard "
+        "route: that route beats the one leaked from the VRF, and the Internet's traffic for "
+        "it would be dropped at the border; keep public prefixes longer than every aggregate "
+        "over them"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("aggregate", "longest"),
+    [
+        ("198.51.100.0/24", None),  # as long as the Internet carries
+        ("198.51.100.128/25", 24),
+        ('"2001:db8:4000::/48"', None),
+        ('"2001:db8:4000::/49"', 48),
+    ],
+)
+def test_addr_016_a_site_aggregate_longer_than_the_internet_carries(
+    example: Path, aggregate: str, longest: int | None
+) -> None:
+    """Transits and peers drop IPv4 longer than /24 and IPv6 longer than /48, as our own
+    import does: such a site aggregate would draw no traffic to the site (a warning)."""
+    _aggregates(example, "aus1", [aggregate])
+    result = lint_repo(example)
+    if longest is None:
+        assert findings_of(result, "ADDR-016") == []
+        return
+    line = line_of(example / AUS1, "aggregates:")
+    written = aggregate.strip('"')
+    assert findings_of(result, "ADDR-016") == [
+        f"{AUS1}:{line}: site aus1's public aggregate {written} is longer than /{longest}, "
+        "which transits and peers drop: it would draw no traffic to the site; announce a "
+        f"/{longest} or shorter, or leave the site to the organisation's aggregates"
+    ]
+    assert {f.severity for f in result.findings if f.rule == "ADDR-016"} == {"warning"}

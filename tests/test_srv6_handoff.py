@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import replace_in
+from conftest import private_vrfs_online, replace_in
 from meetme.generators.model import DeviceModel, RouteMap
 from srv6_example import models_of
 
@@ -46,6 +46,7 @@ def _list(model: DeviceModel, name: str) -> list[tuple[str, int | None]]:
 def test_the_other_sites_prefixes_go_south_before_the_default(
     example: Path, internet: str, last: tuple[str, str | None]
 ) -> None:
+    private_vrfs_online(example)
     models = _storage_rides_srv6(example, internet)
     for border, leaf in (("aus1-br1", "aus1-bl1"), ("aus1-br2", "aus1-bl2")):
         assert _map(models[border], "RM-HANDOFF-STORAGE-OUT-V4") == [
@@ -65,6 +66,7 @@ def test_the_other_sites_prefixes_go_south_before_the_default(
 
 def test_the_leaf_s_prefix_limit_counts_the_other_sites_prefixes(example: Path) -> None:
     """1 default + 10.160.0.0/16 le 24 (1 + 2 + ... + 256 = 511 prefixes) = 512."""
+    private_vrfs_online(example)
     models = _storage_rides_srv6(example)
     limits = {
         n.max_prefix
@@ -75,6 +77,7 @@ def test_the_leaf_s_prefix_limit_counts_the_other_sites_prefixes(example: Path) 
 
 
 def test_a_vrf_that_rides_no_srv6_hands_only_the_default_south(example: Path) -> None:
+    private_vrfs_online(example)
     models = models_of(example)[1]
     assert _map(models["aus1-br1"], "RM-HANDOFF-STORAGE-OUT-V4") == [
         (10, "permit", "PL-HANDOFF-DEFAULT-V4")
@@ -86,6 +89,7 @@ def test_a_family_only_the_other_site_routes_refers_to_no_missing_list(example: 
     """mel1's storage made IPv6-only: aus1 (IPv4 only) now hands mel1's IPv6 prefixes south,
     sends nothing north in IPv6 (a deny, not an empty prefix list the config lacks), and every
     list a policy matches exists."""
+    private_vrfs_online(example)
     tenants = example / "intent/mel1/tenants.yaml"
     replace_in(tenants, "gateway_v4: 10.160.1.1/24", 'gateway_v6: "2001:db8:160:1::1/64"')
     replace_in(tenants, "export_north: [10.160.0.0/16]", 'export_north: ["2001:db8:160::/48"]')

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_INTENT, lint_repo, replace_in
+from conftest import EXAMPLE_INTENT, lint_repo, private_vrfs_online, replace_in
 
 from meetme.pipeline import LintResult, device_models, lint
 from meetme.twin import runtime, verify
@@ -192,6 +192,7 @@ def test_an_internet_none_vrf_must_have_no_default_and_others_keep_theirs(tmp_pa
     its absence there and a default everywhere else."""
     repo = tmp_path / "repo"
     shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    private_vrfs_online(repo)
     replace_in(
         repo / "intent/aus1/attachments.yaml",
         "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: default",
@@ -233,6 +234,7 @@ def test_an_ipv6_only_vrf_is_expected_to_hold_an_ipv6_default_only(tmp_path: Pat
     expect ::/0 in it, and never 0.0.0.0/0."""
     repo = tmp_path / "repo"
     shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    private_vrfs_online(repo)
     tenants, handoff = repo / "intent/aus1/tenants.yaml", repo / "intent/aus1/attachments.yaml"
     replace_in(tenants, "gateway_v4: 10.51.1.1/24", 'gateway_v6: "2001:db8:51:1::1/64"')
     replace_in(tenants, "gateway_v4: 10.51.2.1/24", 'gateway_v6: "2001:db8:51:2::1/64"')

@@ -104,6 +104,18 @@ def test_parties_announce_legitimate_and_hostile_routes_and_one_peer_floods() ->
     pni = {(a.prefix, a.label) for a in parties["pni-cdn"].announcements}
     assert ("192.0.2.0/24", "legitimate") in pni
     assert ("0.0.0.0/0", "default route") in pni  # a PNI's default is hostile
+    # every peering party leaks a transit-free network's route, which peer-lock drops; a
+    # route server passes it on behind its member, as it passes the member's own routes
+    leaks = {
+        name: [(a.prefix, a.path) for a in party.announcements if a.label == "route leak"]
+        for name, party in parties.items()
+    }
+    assert leaks["pni-cdn"] == [("4.0.0.0/9", (3356,)), ("2001:1900::/32", (3356,))]
+    assert leaks["ix-syd/rs1"] == [
+        ("4.0.0.0/9", (15169, 3356)),
+        ("2001:1900::/32", (15169, 3356)),
+    ]
+    assert leaks["transit-a"] == []  # a transit sends us transit-free networks' routes
     flooding = [p for p in parties.values() if p.flood_afi]
     assert [(p.name, p.flood_count) for p in flooding] == [("ix-syd/content-a", 1200 + 10)]
     config = example_twin().node("ix-syd/content-a").config

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_INTENT, mel1_borders_to_iosxr
+from conftest import EXAMPLE_INTENT, mel1_borders_to_iosxr, private_vrfs_online
 
 from meetme.pipeline import device_models, lint
 from meetme.twin import names
@@ -26,6 +26,7 @@ def srv6_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The example with mel1's borders on IOS-XR and `storage` over SRv6 between the sites."""
     repo = tmp_path_factory.mktemp("srv6")
     shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    private_vrfs_online(repo)  # storage with a default route too: the leak FRR cannot run
     mel1_borders_to_iosxr(repo)
     result = lint(repo / "intent")
     assert result.errors == []

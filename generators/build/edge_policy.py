@@ -83,6 +83,9 @@ TRANSIT_ASNS = (
 GRACEFUL_SHUTDOWN = "65535:0"  # RFC 8326
 PrefixRange = tuple[str, int | None, int | None]  # prefix, ge, le
 HOST_LENGTH = {"ipv4": 32, "ipv6": 128}
+# the longest prefixes the Internet's table carries (RFC 7454 section 6.1.3; NLNOG small
+# prefixes): longer ones are dropped on import, ours and everyone else's
+GLOBAL_LONGEST = {"ipv4": 24, "ipv6": 48}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
 
 
@@ -212,7 +215,8 @@ def _import_entries(
                 f"PL-BOGONS-{sfx}", afi, [(p, None, host) for p in bogons]
             ),
         )
-        too_long = ("0.0.0.0/0", 25, 32) if afi == "ipv4" else ("::/0", 49, 128)
+        anything = "0.0.0.0/0" if afi == "ipv4" else "::/0"
+        too_long = (anything, GLOBAL_LONGEST[afi] + 1, HOST_LENGTH[afi])
         deny(
             "too long for the global table",
             prefix_list=policies.prefix_list(f"PL-TOO-LONG-{sfx}", afi, [too_long]),

@@ -31,6 +31,8 @@ CLASS_VALUE: dict[str, int] = {
     "aws": 400, "azure": 410, "gcp": 420,
 }  # fmt: skip
 INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
+# peering: settlement-free, so no transit-free network may stand behind the party (peer-lock)
+PEERING = ("ix_rs", "ix_peer", "pni")
 
 
 @dataclass(frozen=True)
@@ -203,7 +205,9 @@ class _Collector:
                 import_prefixes=import_prefixes,
                 export_prefixes=export if export else (self.aggregates if internet else ()),
                 peer_lan=peer_lan,
-                peer_lock=kind in ("ix_peer", "pni"),
+                # a route server passes its members' routes on (RFC 7947), a member's leak
+                # with them: every peering session is peer-locked, not the bilateral ones only
+                peer_lock=kind in PEERING,
                 private_asns_ok=not internet,
                 source=source,
                 vrf=vrf,

@@ -11,8 +11,9 @@ import ipaddress
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from meetme.generators.build.edge_policy import TRANSIT_ASNS
 from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
-from meetme.generators.resolve.edge_sessions import ExternalSession
+from meetme.generators.resolve.edge_sessions import PEERING, ExternalSession
 from meetme.twin.frr import BFD_STRETCH, template
 
 Afi = Literal["ipv4", "ipv6"]
@@ -23,6 +24,7 @@ Label = Literal[
     "own aggregate",
     "too specific",
     "default route",
+    "route leak",
     "flood",
 ]
 
@@ -42,6 +44,10 @@ CLOUDS = frozenset({"aws", "azure", "gcp"})
 _BOGON: dict[Afi, str] = {"ipv4": "100.64.0.0/10", "ipv6": "fc00::/7"}  # RFC 6598, RFC 4193
 _DEFAULT: dict[Afi, str] = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 FLOOD_BEYOND = 10  # routes past the limit the flooding peer sends
+# A peer's leak of a transit-free network's route (Level 3 space behind AS 3356, on NLNOG's
+# no_transit_leaks list): peer-lock on every peering session drops it (docs/standards.md)
+_LEAKED_TRANSIT = 3356
+_LEAK: dict[Afi, str] = {"ipv4": "4.0.0.0/9", "ipv6": "2001:1900::/32"}
 
 
 @dataclass(frozen=True)
@@ -212,6 +218,8 @@ def _announcements(
             Announcement(_too_specific(legit), afi, path, "too specific"),
             *(Announcement(p, afi, (), "own aggregate") for p in own),
         ]
+    if kind in PEERING and session.remote_as not in TRANSIT_ASNS:
+        routes.append(Announcement(_LEAK[afi], afi, (*path, _LEAKED_TRANSIT), "route leak"))
     # a party agreed to send a default (a transit with `accept_default`) sends one, the
     # tenants' way out; anyone else's default is hostile
     if session.accept_default:

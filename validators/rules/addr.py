@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from meetme.generators.build.edge_policy import GLOBAL_LONGEST
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.indexes import memo
@@ -632,6 +633,31 @@ def site_aggregates_disjoint(ctx: SiteContext) -> Iterator[Hit]:
                                 "site its own part of the organisation's space",
                                 (*ctx.base, "aggregates", kind, index),
                             )
+
+
+@rule(
+    "ADDR-016",
+    "warning",
+    "A site's public aggregates are short enough for the Internet's table",
+    "A site's public aggregate draws the site's own traffic in at its borders only if the "
+    "Internet carries it, and transits and peers drop IPv4 longer than /24 and IPv6 longer "
+    "than /48 (RFC 7454 section 6.1.3), as meetme's own import policy does: a longer site "
+    "aggregate is announced and dropped one hop away, and the site's traffic keeps entering "
+    "wherever the organisation's aggregate draws it.",
+    "docs/standards.md#addr-016; RFC 7454 section 6.1.3 https://www.rfc-editor.org/rfc/rfc7454",
+)
+def site_aggregates_globally_routed(ctx: SiteContext) -> Iterator[Hit]:
+    for index, written in enumerate(ctx.site.aggregates.public):
+        net = ipaddress.ip_network(written)
+        longest = GLOBAL_LONGEST["ipv6" if net.version == 6 else "ipv4"]
+        if net.prefixlen > longest:
+            yield Hit(
+                f"site {ctx.name}'s public aggregate {written} is longer than /{longest}, "
+                "which transits and peers drop: it would draw no traffic to the site; "
+                f"announce a /{longest} or shorter, or leave the site to the organisation's "
+                "aggregates",
+                (*ctx.base, "aggregates", "public", index),
+            )
 
 
 @rule(

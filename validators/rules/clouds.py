@@ -647,3 +647,80 @@ def burst_within_capacity(ctx: SiteContext) -> Iterator[Hit]:
         }
         note = f" (at most {_mbps(per_attachment)} per attachment)"
         yield from _burst_hits(f"Google {name}", gcp.burst, capacity, note)
+
+
+@rule(
+    "CLOUD-004",
+    "error",
+    "The clouds of one VRF send it address space apart",
+    "Each cloud attachment's agreed `receive:` ranges are imported into its VRF and promised to "
+    "every leaf of it (FLOW-006). Two clouds (two providers, or two accounts of one) agreeing "
+    "overlapping ranges into one VRF give its leaves two routes for the same addresses, equal "
+    "over the overlay, so they load-share, or pick one, and traffic meant for one cloud "
+    "reaches the other: the copy-paste of a default VPC or VNet range.",
+    "docs/standards.md#cloud-004; docs/standards.md#flow-006; RFC 4364 section 4 (addresses "
+    "unique within a VPN) https://www.rfc-editor.org/rfc/rfc4364",
+)
+def cloud_ranges_apart(ctx: SiteContext) -> Iterator[Hit]:
+    """Each overlapping range once, at the later party (by name) of the two."""
+    agreed = _agreed_ranges(ctx)
+    keys = sorted(agreed)
+    for index, (vrf, party) in enumerate(keys):
+        for other in [p for v, p in keys[:index] if v == vrf]:
+            for prefix, (names, path) in sorted(agreed[(vrf, party)].items()):
+                clash = next(
+                    (
+                        (theirs, their_names)
+                        for theirs, (their_names, _) in sorted(agreed[(vrf, other)].items())
+                        if _overlap(prefix, theirs)
+                    ),
+                    None,
+                )
+                if clash is None:
+                    continue
+                yield Hit(
+                    f"{_cloud_label(party)} agrees to send {prefix} into VRF {vrf} "
+                    f"({listed(sorted(names))}), which overlaps {clash[0]} of "
+                    f"{_cloud_label(other)} ({listed(sorted(clash[1]))}): the VRF's leaves "
+                    "would reach one cloud for the other's addresses; agree ranges apart, or "
+                    "serve the clouds in different VRFs",
+                    path,
+                )
+
+
+Agreed = dict[tuple[str, str], dict[str, tuple[list[str], Path_]]]
+
+
+def _agreed_ranges(ctx: SiteContext) -> Agreed:
+    """(VRF, provider party) -> agreed range -> (the attachments agreeing it, where the first
+    writes it): a provider's attachments of one party are one network (redundant links)."""
+    agreed: Agreed = {}
+    for session in edge_of(ctx).sessions:
+        if session.kind not in CLOUD_KINDS or session.vrf is None:
+            continue
+        party = f"{session.kind}:{session.party.split('/')[0]}"
+        found = agreed.setdefault((session.vrf, party), {})
+        for prefix in session.import_prefixes:
+            found.setdefault(prefix, ([], _receive_path(session.source)))[0].append(session.party)
+    return agreed
+
+
+def _overlap(one: str, other: str) -> bool:
+    net, their = ipaddress.ip_network(one), ipaddress.ip_network(other)
+    return net.version == their.version and net.overlaps(their)
+
+
+CLOUD_KINDS = ("aws", "azure", "gcp")
+_PROVIDER = {"aws": "AWS", "azure": "Azure", "gcp": "Google Cloud"}
+
+
+def _cloud_label(party: str) -> str:
+    kind, name = party.split(":", 1)
+    return f"{_PROVIDER[kind]} {name}"
+
+
+def _receive_path(source: Path_) -> Path_:
+    """Where an attachment's `receive:` is written: beside the session's declaration (an
+    ExpressRoute peering's, above its primary and secondary links)."""
+    base = source[:-1] if source[-1] in ("primary", "secondary") else source
+    return (*base, "receive")

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from meetme.generators.build.edge_policy import party_tag
+from meetme.generators.build.handoff import vrf_routes
 from meetme.generators.platforms import PLATFORMS
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.addr import asn_uses
@@ -407,36 +408,66 @@ def party_names_distinct(ctx: SiteContext) -> Iterator[Hit]:
     "docs/standards.md#edge-012",
 )
 def tenant_default_survives_one_failure(ctx: SiteContext) -> Iterator[Hit]:
+    """Per family the VRFs route: a circuit carries a family's default only where it has an
+    address of that family. Both families short in the same way are one finding."""
     site = ctx.site
     if site.handoff is None:
         return
-    vrfs = sorted(name for name, vrf in site.handoff.vrfs.items() if vrf.internet == "default")
-    sources: list[tuple[str, str, str | None, Path_]] = []  # party, circuit, border, path
+    found: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
+    details: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], str, Path_]] = {}
+    for afi in ("ipv4", "ipv6"):
+        vrfs = sorted(
+            name
+            for name, vrf in site.handoff.vrfs.items()
+            if vrf.internet == "default" and vrf_routes(site, name, afi)
+        )
+        sources = _default_sources(ctx, afi)
+        if not vrfs or not sources:  # no default at all: FLOW-003 names the VRFs
+            continue
+        circuits = tuple(sorted({circuit for _, circuit, _, _ in sources}))
+        borders = tuple(sorted({border for _, _, border, _ in sources if border is not None}))
+        if len(circuits) > 1 and len(borders) > 1:
+            continue
+        parties = ", ".join(sorted({party for party, _, _, _ in sources}))
+        found.setdefault((circuits, borders), []).append(afi)
+        known = details.get((circuits, borders))
+        details[(circuits, borders)] = (
+            sorted({*(known[0] if known else []), *vrfs}),
+            parties,
+            sources[0][3],
+        )
+    for (circuits, borders), afis in found.items():
+        vrfs, parties, path = details[(circuits, borders)]
+        if len(circuits) == 1:
+            how = f"over one circuit {circuits[0]}{f' on {borders[0]}' if borders else ''}"
+            cut = "one cross-connect or border failure"
+        else:
+            how = f"over circuits {', '.join(circuits)}, all on {borders[0]}"
+            cut = "one border failure"
+        family = "" if len(afis) == 2 else f"{FAMILY[afis[0]]} "
+        yield Hit(
+            f"the {family}default route of every internet: default VRF ({', '.join(vrfs)}) "
+            f"comes from {parties} {how}: {cut} leaves them without a way out; set "
+            f"accept_default on a transit or PNI with a{'n ' + family if family else ' '}"
+            "circuit on the other border",
+            path,
+        )
+
+
+def _default_sources(ctx: SiteContext, afi: str) -> list[tuple[str, str, str | None, Path_]]:
+    """(party, circuit, border, where accept_default is written): every circuit that carries
+    an `accept_default` session of this family."""
+    site = ctx.site
+    sources: list[tuple[str, str, str | None, Path_]] = []
     for key, kind_label in DIRECT_KINDS.items():
         for name, party in sorted(getattr(site.peering, key).items()):
             if not party.accept_default:
                 continue
             for circuit in party.circuits:
+                if (circuit.ipv6 if afi == "ipv6" else circuit.ipv4) is None:
+                    continue
                 xc = site.cross_connects.get(circuit.circuit)
                 border = xc.device if xc is not None else None
                 path = (*party.path, "accept_default")
                 sources.append((f"{kind_label} {name}", circuit.circuit, border, path))
-    if not vrfs or not sources:  # no default at all: FLOW-003 names the VRFs
-        return
-    circuits = sorted({circuit for _, circuit, _, _ in sources})
-    borders = sorted({border for _, _, border, _ in sources if border is not None})
-    if len(circuits) > 1 and len(borders) > 1:
-        return
-    parties = ", ".join(sorted({party for party, _, _, _ in sources}))
-    if len(circuits) == 1:
-        how = f"over one circuit {circuits[0]}{f' on {borders[0]}' if borders else ''}"
-        cut = "one cross-connect or border failure"
-    else:
-        how = f"over circuits {', '.join(circuits)}, all on {borders[0]}"
-        cut = "one border failure"
-    yield Hit(
-        f"the default route of every internet: default VRF ({', '.join(vrfs)}) comes from "
-        f"{parties} {how}: {cut} leaves them without a way out; set accept_default on a "
-        "transit or PNI with a circuit on the other border",
-        sources[0][3],
-    )
+    return sources

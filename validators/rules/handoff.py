@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from meetme.generators.build.handoff import NORTH_MAX_LENGTH, carried_families
+from meetme.generators.resolve.edge_sessions import public_aggregates
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.overlay import (
     CARRIER_VLAN_PLATFORMS,
@@ -474,3 +475,140 @@ def handed_vrfs_carry_something(ctx: SiteContext) -> Iterator[Hit]:
                 "the handoff",
                 item.wanted.path,
             )
+
+
+@rule(
+    "HANDOFF-013",
+    "warning",
+    "Internet access comes with a public source to answer",
+    "`internet: default` sends the VRF a default route in each family one of its networks has a "
+    "gateway in. Its hosts then send to the Internet from their own addresses, and the Internet "
+    "answers only addresses we announce: a family in which the VRF has no `public` prefix sends "
+    "packets whose replies never come back (meetme renders no NAT). Such a default route is a "
+    "promise of Internet access that cannot be kept, in a design that lints clean.",
+    "docs/standards.md#handoff-013; RFC 1918 section 3 https://www.rfc-editor.org/rfc/rfc1918",
+)
+def internet_has_public_sources(ctx: SiteContext) -> Iterator[Hit]:
+    for item in _handed(ctx):
+        if item.wanted.internet != "default":
+            continue
+        public = [ipaddress.ip_network(p) for p in item.wanted.public]
+        for version, family in ((4, "IPv4"), (6, "IPv6")):
+            subnets = [str(s) for s, _ in _gateway_subnets(item.vrf) if s.version == version]
+            if subnets and not any(p.version == version for p in public):
+                yield Hit(
+                    f"handoff VRF {item.name} of site {ctx.name} has `internet: default` but "
+                    f"no public {family} prefix: its hosts ({listed(subnets)}) would get a "
+                    f"default route and reach the Internet from addresses we do not announce, "
+                    "so no reply comes back; list the VRF's public subnets under `public`, or "
+                    "set `internet: none` (a NAT beyond meetme's configs: waive this finding)",
+                    (*item.wanted.path, "internet"),
+                )
+
+
+@rule(
+    "HANDOFF-014",
+    "error",
+    "Public prefixes are longer than the aggregates we anchor",
+    "Each border anchors every aggregate it announces (the organisation's and its site's "
+    "public ones) with a discard route, and a VRF's public prefix reaches the Internet table "
+    "as a route leaked from the VRF. Where an aggregate is as long as the public prefix or "
+    "longer, the static discard route wins (administrative distance 1 against BGP's), and the "
+    "Internet's traffic for those addresses is dropped at the border, while the leak still "
+    "looks right in the config.",
+    "docs/standards.md#handoff-014; RFC 4632 section 5.1 (longest match) "
+    "https://www.rfc-editor.org/rfc/rfc4632",
+)
+def public_longer_than_aggregates(ctx: SiteContext) -> Iterator[Hit]:
+    anchored = [ipaddress.ip_network(a) for a in public_aggregates(ctx.loaded.intent, ctx.site)]
+    for item in _handed(ctx):
+        for index, prefix in enumerate(item.wanted.public):
+            network = ipaddress.ip_network(prefix)
+            over = [
+                str(a)
+                for a in anchored
+                if a.version == network.version
+                and a.overlaps(network)
+                and a.prefixlen >= network.prefixlen
+            ]
+            if over:
+                yield Hit(
+                    f"public {prefix} of handoff VRF {item.name} is no more specific than "
+                    f"aggregate {listed(over)}, which site {ctx.name}'s borders anchor with a "
+                    "discard route: that route beats the one leaked from the VRF, and the "
+                    "Internet's traffic for it would be dropped at the border; keep public "
+                    "prefixes longer than every aggregate over them",
+                    (*item.wanted.path, "public", index),
+                )
+
+
+@rule(
+    "HANDOFF-015",
+    "error",
+    "No public prefix is handed off at two sites",
+    "Every site's borders announce the organisation's aggregates and leak their own VRFs' "
+    "public prefixes into their Internet table: a public prefix handed off at two sites is "
+    "reached at whichever site the Internet's traffic enters, and delivered to that site's "
+    "tenant, another tenant's hosts where the VRFs differ. (A VRF riding SRv6 between the two "
+    "sites is SRV6-011's.)",
+    "docs/standards.md#handoff-015",
+)
+def public_at_one_site(ctx: SiteContext) -> Iterator[Hit]:
+    """Each overlapping pair once, at the site whose name sorts later."""
+    intent = ctx.loaded.intent
+    mine = [
+        (i.name, p, i.wanted.path, n) for i in _handed(ctx) for n, p in enumerate(i.wanted.public)
+    ]
+    for other_name, other in sorted(intent.sites.items()):
+        if other_name >= ctx.name:
+            break
+        theirs = [
+            (name, prefix)
+            for name, vrf in (other.handoff.vrfs.items() if other.handoff else ())
+            for prefix in vrf.public
+        ]
+        for vrf, prefix, path, index in mine:
+            network = ipaddress.ip_network(prefix)
+            for their_vrf, their_prefix in theirs:
+                if vrf == their_vrf and _rides_srv6(ctx, vrf, other_name):
+                    continue
+                if network.overlaps(ipaddress.ip_network(their_prefix)):
+                    yield Hit(
+                        f"public {prefix} of handoff VRF {vrf} of site {ctx.name} overlaps "
+                        f"public {their_prefix} of handoff VRF {their_vrf} of site "
+                        f"{other_name}: the Internet would deliver its traffic to whichever "
+                        "site it enters, to that site's tenant; give each site's tenants "
+                        "public space of their own",
+                        (*path, "public", index),
+                    )
+
+
+def _rides_srv6(ctx: SiteContext, vrf: str, other_site: str) -> bool:
+    """Whether the VRF rides SRv6 between this site and `other_site` (then SRV6-011 judges
+    their address space)."""
+    srv6 = ctx.loaded.intent.srv6
+    entry = srv6.vrfs.get(vrf) if srv6 is not None else None
+    return entry is not None and {ctx.name, other_site} <= set(entry.sites)
+
+
+@rule(
+    "HANDOFF-016",
+    "warning",
+    "The handoff runs on at least two border leaves",
+    "The VRF-lite handoff is the tenants' only way north: to the Internet, to the clouds "
+    "behind the borders and to the other sites. On one border leaf, that leaf's failure or "
+    "reload withdraws every handed-off VRF's default route and takes the public prefixes out "
+    "of the borders' Internet tables, while both borders stay up. Two border leaves are "
+    "kept apart like the borders (PHY-003, PHY-004).",
+    "docs/standards.md#handoff-016",
+)
+def handoff_on_two_border_leaves(ctx: SiteContext) -> Iterator[Hit]:
+    handoff = ctx.site.handoff
+    if handoff is not None and len(set(handoff.border_leaves)) == 1:
+        (leaf,) = set(handoff.border_leaves)
+        yield Hit(
+            f"the handoff of site {ctx.name} runs on {leaf} alone: its failure would cut "
+            "every handed-off VRF off from the borders; add a second border leaf, in another "
+            "room and cooling zone",
+            (*handoff.path, "border_leaves"),
+        )

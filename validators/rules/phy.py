@@ -79,12 +79,22 @@ def _borders(ctx: SiteContext) -> list[str]:
 
 
 def _redundancy_groups(ctx: SiteContext) -> list[tuple[str, list[str]]]:
-    """(label, members): the site's borders, then every declared redundancy group that wants
-    each member apart; an N+k group (max_per_domain) is TOPO-005's."""
+    """(label, members): the site's borders, the handoff's border leaves, then every declared
+    redundancy group that wants each member apart; an N+k group (max_per_domain) is
+    TOPO-005's."""
     groups = []
     borders = _borders(ctx)
     if len(borders) >= 2:
         groups.append(("the border group", borders))
+    handoff = ctx.site.handoff
+    leaves = [  # a name that is no border leaf is EVPN-013's or the reference check's
+        name
+        for name in dict.fromkeys(handoff.border_leaves if handoff is not None else [])
+        if name in ctx.site.devices and ctx.site.devices[name].role == "border_leaf"
+    ]
+    if len(leaves) >= 2:
+        # the tenants' only way north: one room's loss must not take both (HANDOFF-016: two)
+        groups.append(("the handoff's border leaves", leaves))
     for name, group in sorted(ctx.site.redundancy_groups.items()):
         if group.max_per_domain is not None:
             continue
@@ -174,8 +184,9 @@ def _border_rooms_sharing_ups(ctx: SiteContext) -> Iterator[Hit]:
     "PHY-003",
     "error",
     "Members of a redundancy group are in distinct cooling zones",
-    "A chiller, CRAH or CDU loop failure overheats one zone; both borders (or both members of "
-    "any redundancy group) must not throttle or shut down together. A room has one cooling "
+    "A chiller, CRAH or CDU loop failure overheats one zone; both borders (or both handoff "
+    "border leaves, or both members of any redundancy group) must not throttle or shut down "
+    "together. A room has one cooling "
     "zone, so this also keeps members out of a shared room.",
     "Uptime Institute / TIA-942 concurrent maintainability (clause UNVERIFIED)",
 )
