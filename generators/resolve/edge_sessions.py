@@ -31,6 +31,7 @@ CLASS_VALUE: dict[str, int] = {
     "aws": 400, "azure": 410, "gcp": 420,
 }  # fmt: skip
 INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
+CLOUD_KINDS = ("aws", "azure", "gcp")
 # peering: settlement-free, so no transit-free network may stand behind the party (peer-lock)
 PEERING = ("ix_rs", "ix_peer", "pni")
 

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from meetme.generators.build.edge_policy import TRANSIT_ASNS
 from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
-from meetme.generators.resolve.edge_sessions import PEERING, ExternalSession
+from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, PEERING, ExternalSession
 from meetme.twin.frr import BFD_STRETCH, template
 
 Afi = Literal["ipv4", "ipv6"]
@@ -40,7 +40,7 @@ _LEGITIMATE: dict[str, dict[Afi, tuple[str, tuple[int, ...]]]] = {
     "azure": {"ipv4": ("10.200.0.0/16", ()), "ipv6": ("fd00:200::/48", ())},
     "gcp": {"ipv4": ("10.128.0.0/20", ()), "ipv6": ("fd20:128::/48", ())},
 }
-CLOUDS = frozenset({"aws", "azure", "gcp"})
+CLOUDS = frozenset(CLOUD_KINDS)
 _BOGON: dict[Afi, str] = {"ipv4": "100.64.0.0/10", "ipv6": "fc00::/7"}  # RFC 6598, RFC 4193
 _DEFAULT: dict[Afi, str] = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 FLOOD_BEYOND = 10  # routes past the limit the flooding peer sends

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any, get_args
 
 from meetme.generators.resolve.allocate import device_asn
+from meetme.generators.resolve.edge_sessions import CLOUD_KINDS
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.edge import edge_of
 
@@ -710,7 +711,6 @@ def _overlap(one: str, other: str) -> bool:
     return net.version == their.version and net.overlaps(their)
 
 
-CLOUD_KINDS = ("aws", "azure", "gcp")
 _PROVIDER = {"aws": "AWS", "azure": "Azure", "gcp": "Google Cloud"}
 
 

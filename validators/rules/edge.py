@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from meetme.generators.build.edge_policy import party_tag
 from meetme.generators.build.handoff import vrf_routes
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve.edge_sessions import CLOUD_KINDS
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.addr import asn_uses
 from meetme.validators.rules.peers import peer_asns
@@ -33,7 +34,6 @@ KIND_LABEL = {
     "transit": "transit", "ix_rs": "IX route server", "ix_peer": "IX peer", "pni": "PNI",
     "aws": "AWS VIF", "azure": "Azure peering", "gcp": "Google attachment",
 }  # fmt: skip
-INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
 AUTHENTICATED_KINDS = ("transit", "pni", "ix_peer")  # route servers: the IX decides
 DIRECT_KINDS = {"transits": "transit", "pnis": "PNI"}  # intent key: label
 RFC7454 = "https://www.rfc-editor.org/rfc/rfc7454"
@@ -185,7 +185,7 @@ def party_has_redundant_circuits(ctx: SiteContext) -> Iterator[Hit]:
 def cloud_sessions_advertise(ctx: SiteContext) -> Iterator[Hit]:
     for source, sessions in by_source(edge_of(ctx).sessions).items():
         first = sessions[0]
-        if first.kind in ("aws", "azure", "gcp") and not first.export_prefixes:
+        if first.kind in CLOUD_KINDS and not first.export_prefixes:
             path = source[:-1] if first.kind == "azure" else source  # the peering, not a link
             yield Hit(
                 f"{label(first)} advertises nothing: the export policy permits no route, so "
@@ -413,8 +413,9 @@ def tenant_default_survives_one_failure(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
     if site.handoff is None:
         return
-    found: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
-    details: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[list[str], str, Path_]] = {}
+    # (circuits, borders) -> each family short on exactly these: (family, VRFs, parties, path)
+    short: dict[tuple[tuple[str, ...], tuple[str, ...]], list[tuple[str, list[str], str, Path_]]]
+    short = {}
     for afi in ("ipv4", "ipv6"):
         vrfs = sorted(
             name
@@ -429,15 +430,11 @@ def tenant_default_survives_one_failure(ctx: SiteContext) -> Iterator[Hit]:
         if len(circuits) > 1 and len(borders) > 1:
             continue
         parties = ", ".join(sorted({party for party, _, _, _ in sources}))
-        found.setdefault((circuits, borders), []).append(afi)
-        known = details.get((circuits, borders))
-        details[(circuits, borders)] = (
-            sorted({*(known[0] if known else []), *vrfs}),
-            parties,
-            sources[0][3],
-        )
-    for (circuits, borders), afis in found.items():
-        vrfs, parties, path = details[(circuits, borders)]
+        short.setdefault((circuits, borders), []).append((afi, vrfs, parties, sources[0][3]))
+    for (circuits, borders), families in short.items():
+        vrfs = sorted({vrf for _, names, _, _ in families for vrf in names})
+        _, _, parties, path = families[0]  # the same circuits: the same parties
+        afis = [afi for afi, _, _, _ in families]
         if len(circuits) == 1:
             how = f"over one circuit {circuits[0]}{f' on {borders[0]}' if borders else ''}"
             cut = "one cross-connect or border failure"

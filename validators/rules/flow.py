@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.model import BgpNeighbor, DeviceModel
-from meetme.generators.resolve.edge_sessions import ExternalSession
+from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import finding_at, reported_elsewhere, rule
 from meetme.validators.policy_eval import Route, Verdict, evaluate
@@ -30,8 +30,6 @@ DEFAULT_REACHES_TENANTS = "FLOW-003"
 EXPORTS_EXACT = "FLOW-004"
 RPKI_REACHABLE = "FLOW-005"
 CLOUD_ROUTES_REACH = "FLOW-006"
-CLOUD_KINDS = ("aws", "azure", "gcp")
-INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 P2P_POOL = {"ipv4": "p2p_v4", "ipv6": "p2p_v6"}  # the pools the handoff links are numbered from
 DEFAULT_VRF = "default"
@@ -531,7 +529,7 @@ def _exports(
     model: DeviceModel, flows: dict[tuple[str, str | None], _Flow]
 ) -> Iterator[tuple[str, str, Path_]]:
     for n in model.bgp.neighbors:
-        if n.kind not in (*CLOUD_KINDS, "transit", "ix_rs", "ix_peer", "pni"):
+        if n.kind not in (*CLOUD_KINDS, *INTERNET_KINDS):
             continue
         flow = flows.get((n.address, n.vrf))
         if flow is None:
