@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -428,3 +429,37 @@ def test_a_config_frr_refuses_stops_up_and_leaves_nothing(clean: None) -> None:
     assert str(refused.value).endswith("; nothing was left running")
     assert leftovers() == ([], [])
     assert not runtime.state_path("aus1").exists()
+
+
+def _mel1_default_only(repo: Path) -> None:
+    """mel1 before its IX is live, its transits agreed to send a default only: every Internet
+    session's limit is 10 routes per family."""
+    shutil.copytree(EXAMPLE / "intent", repo / "intent")
+    peering = repo / "intent/mel1/peering.yaml"
+    text = peering.read_text()
+    ixes = text[text.index("      ixes:") : text.index("      transits:")]
+    text = text.replace(ixes, "").replace("1500000", "10").replace("300000", "10")
+    peering.write_text(text)
+
+
+def test_a_pair_whose_transits_send_a_default_only_stays_up(tmp_path: Path) -> None:
+    """The border pair carries the other border's loopbacks, VTEPs, aggregate and leaked
+    public prefixes as well as its Internet table: a limit of the Internet table's size
+    alone (10 routes here) tears the pair down as it converges."""
+    _mel1_default_only(tmp_path)
+    result = lint(tmp_path / "intent")
+    assert not result.errors, [f.message for f in result.errors]
+    models = dict(device_models(result))
+    assert {
+        (n.afi, n.max_prefix) for n in models["mel1-br1"].bgp.neighbors if n.kind == "border_ibgp"
+    } == {("ipv4", 12015), ("ipv6", 12015)}
+    twin = plan("mel1", models, list(result.fabrics["mel1"].edge.sessions))
+    runtime.down("mel1")
+    try:
+        runtime.up(twin)
+        verifier = Verifier(twin)
+        verifier.settle()
+        pair = [r for r in verifier.session_results() if "border pair" in r.subject]
+        assert len(pair) == 8 and all(r.ok for r in pair), [r.message for r in pair]
+    finally:
+        runtime.down("mel1")

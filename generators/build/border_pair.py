@@ -12,20 +12,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from meetme.generators.build.handoff import admitted, tenant_entries
 from meetme.generators.build.links import pair_link, routed_port
 from meetme.generators.model import (
+    Afi,
     BgpNeighbor,
     Interface,
+    PrefixList,
     RouteMap,
     RouteMapEntry,
 )
-from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms import PLATFORMS, Platform
 from meetme.generators.resolve import allocate
+from meetme.generators.resolve.edge_sessions import public_aggregates
 from meetme.generators.resolve.fabric import SiteFabric
 
 from meetme.intent.schema import Device, Intent, Site
 
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
+# the routes a device of the fabric originates into the underlay itself, at most: its loopback,
+# its VTEP's (or the anycast VTEP of its pair) and its SRv6 locator
+OWN_ROUTES = 3
 
 
 @dataclass
@@ -49,7 +56,11 @@ def border_pair_of(
         result.interfaces.append(
             routed_port(local, remote, platform, f"border pair link to {far}", speed)
         )
-        for afi, address in (("ipv4", remote.address_v4), ("ipv6", remote.address_v6)):
+        families: tuple[tuple[Afi, str | None], ...] = (
+            ("ipv4", remote.address_v4),
+            ("ipv6", remote.address_v6),
+        )
+        for afi, address in families:
             if address is None:
                 continue
             rm_in, rm_out = (f"RM-BORDER-IBGP-{d}-{SUFFIX[afi]}" for d in ("IN", "OUT"))
@@ -69,9 +80,8 @@ def border_pair_of(
                     bfd=True,
                     route_map_in=rm_in,
                     route_map_out=rm_out,
-                    # the other border's whole Internet table: as large as the largest
-                    # table a party of the site may send (a transit's full table), no larger
-                    max_prefix=_table_limit(fabric, afi),
+                    # everything the other border holds, no more: a leak still resets it
+                    max_prefix=_table_limit(intent, site, fabric, afi, platform),
                     max_prefix_warning_pct=fabric.warning_pct,
                     max_prefix_restart=5,
                     kind="border_ibgp",
@@ -92,12 +102,32 @@ def _pass_all(name: str, afi: str, description: str) -> RouteMap:
     )
 
 
-def _table_limit(fabric: SiteFabric, afi: str) -> int | None:
-    """The largest prefix limit of the site's Internet sessions in one family: what the other
-    border's table can hold. None when no Internet session has a limit (EDGE-001 reports it)."""
+def _table_limit(
+    intent: Intent, site: Site, fabric: SiteFabric, afi: Afi, platform: Platform
+) -> int | None:
+    """What the other border sends over the pair in one family, which passes all of it: its
+    Internet table, as large as the largest table a party of the site may send (the parties'
+    tables overlap); the site's underlay routes, which LIMIT-001 holds under
+    `underlay.max_prefix` on every session, and the few a device originates itself; the
+    aggregates it anchors; and the tenants' public prefixes it leaks from their VRFs. Without
+    the last three, a site whose transits send a default only resets the pair as it converges.
+    None when no Internet session has a limit (EDGE-001 reports it)."""
     limits = [
         s.max_prefix
         for s in fabric.edge.sessions
         if s.internet and s.afi == afi and s.max_prefix is not None
     ]
-    return max(limits, default=None)
+    if not limits:
+        return None
+    aggregates = [p for p in public_aggregates(intent, site) if (":" in p) == (afi == "ipv6")]
+    handoff = site.handoff.vrfs.values() if site.handoff else ()
+    public = [
+        p
+        for vrf in handoff
+        if vrf.internet == "default"
+        for p in vrf.public
+        if (":" in p) == (afi == "ipv6")
+    ]
+    leaked = admitted(PrefixList(name="public", afi=afi, entries=tenant_entries(public, afi)))
+    carried = max(limits) + site.underlay.max_prefix + OWN_ROUTES + len(aggregates) + leaked
+    return min(carried, platform.max_prefix_limit)

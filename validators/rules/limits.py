@@ -3,8 +3,9 @@ models.
 
 A limit below what a session carries in normal operation is an outage, not a safeguard: every
 such session exceeds it as soon as it comes up and is torn down (on IOS-XR without `restart`
-it stays down until cleared by hand). The handoff's and the border pair's limits are raised to
-what their import policies admit where they build them; the underlay's limit is one number
+it stays down until cleared by hand). The handoff's limits are raised to what their import
+policies admit where they build them, the border pair's to what the other border holds
+(build/border_pair.py); the underlay's limit is one number
 for a whole site (`underlay.max_prefix`), so LIMIT-001 counts what the site's underlay carries
 on the built models: every route a device originates and its underlay export policy passes,
 as the receiving device's underlay import policy admits it (validators/policy_eval.py).
