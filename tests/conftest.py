@@ -77,14 +77,22 @@ def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
     raise AssertionError(f"{needle!r} not found in {path}")
 
 
+# What aus1's border pair carries besides the Internet table, per family: the underlay's
+# max_prefix (12000), the three routes a device originates, one aggregate and one leaked public
+# prefix (gpu-a's /26 and /64)
+PAIR_BEYOND_INTERNET = 12000 + 3 + 1 + 1
+
+
 def limits_within(repo: Path, largest: int) -> None:
-    """aus1's external prefix limits at most `largest` (a platform's PLAT-022 bound): a border
-    on NX-OS takes a partial table or a default, not the full table."""
+    """aus1's external prefix limits low enough that every session's, the border pair's too,
+    is at most `largest` (a platform's PLAT-022 bound): a border on NX-OS takes a partial
+    table or a default, not the full table."""
     peering = repo / "intent/aus1/peering.yaml"
+    internet = largest - PAIR_BEYOND_INTERNET
     peering.write_text(
         re.sub(
             r"(max_prefix_v[46]: )(\d+)",
-            lambda m: f"{m[1]}{min(int(m[2]), largest)}",
+            lambda m: f"{m[1]}{min(int(m[2]), internet)}",
             peering.read_text(),
         )
     )

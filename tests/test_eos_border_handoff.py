@@ -18,7 +18,15 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import borders_to, limits_within, lint_repo, private_vrfs_online, replace_in
+from conftest import (
+    PAIR_BEYOND_INTERNET,
+    borders_to,
+    findings_of,
+    limits_within,
+    lint_repo,
+    private_vrfs_online,
+    replace_in,
+)
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.validators.policy_eval import Route, evaluate
@@ -309,6 +317,30 @@ def test_nxos_borders_with_the_handoff_lint_clean(example: Path) -> None:
     rules = {f.rule for f in result.findings}
     assert not {r for r in rules if r.startswith(("PLAT-", "FLOW-"))}, rules
     assert result.errors == []
+
+
+@pytest.mark.parametrize(("internet", "refused"), [(287_995, False), (287_996, True)])
+def test_the_border_pairs_limit_must_fit_nxos_too(
+    example: Path, internet: int, refused: bool
+) -> None:
+    """The pair carries the other border's Internet table and 12,005 routes more (underlay,
+    own, aggregate, leaked /26 or /64): 287,995 + 12,005 is NX-OS's 300,000 exactly. One more
+    is refused by name at lint time, never capped into a pair that resets as it converges."""
+    _borders_to_nxos(example)  # the transits' limits cut to 300,000 - 12,005
+    peering = example / "intent/aus1/peering.yaml"
+    full = str(PLATFORMS["cisco_nxos"].max_prefix_limit - PAIR_BEYOND_INTERNET)
+    assert peering.read_text().count(full) == 4  # two transits, two families
+    peering.write_text(peering.read_text().replace(full, str(internet)))
+    found = findings_of(lint_repo(example), "PLAT-022")
+    if not refused:
+        assert found == []
+        return
+    assert [f.split(": ", 1)[1] for f in found] == [
+        f"{border} (Cisco NX-OS) cannot render prefix limit 300001 on 4 session(s) (first: "
+        f"border pair {other} Ethernet1/25): it takes 1-300000; lower the limit, or put what "
+        "needs more on another platform"
+        for border, other in (("aus1-br1", "aus1-br2"), ("aus1-br2", "aus1-br1"))
+    ]
 
 
 def test_nxos_border_renders_vrf_context_leaks_and_vrf_sessions(example: Path) -> None:

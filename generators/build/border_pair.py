@@ -22,7 +22,7 @@ from meetme.generators.model import (
     RouteMap,
     RouteMapEntry,
 )
-from meetme.generators.platforms import PLATFORMS, Platform
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.edge_sessions import public_aggregates
 from meetme.generators.resolve.fabric import SiteFabric
@@ -81,7 +81,7 @@ def border_pair_of(
                     route_map_in=rm_in,
                     route_map_out=rm_out,
                     # everything the other border holds, no more: a leak still resets it
-                    max_prefix=_table_limit(intent, site, fabric, afi, platform),
+                    max_prefix=_table_limit(intent, site, fabric, afi),
                     max_prefix_warning_pct=fabric.warning_pct,
                     max_prefix_restart=5,
                     kind="border_ibgp",
@@ -102,16 +102,15 @@ def _pass_all(name: str, afi: str, description: str) -> RouteMap:
     )
 
 
-def _table_limit(
-    intent: Intent, site: Site, fabric: SiteFabric, afi: Afi, platform: Platform
-) -> int | None:
+def _table_limit(intent: Intent, site: Site, fabric: SiteFabric, afi: Afi) -> int | None:
     """What the other border sends over the pair in one family, which passes all of it: its
     Internet table, as large as the largest table a party of the site may send (the parties'
     tables overlap); the site's underlay routes, which LIMIT-001 holds under
     `underlay.max_prefix` on every session, and the few a device originates itself; the
     aggregates it anchors; and the tenants' public prefixes it leaks from their VRFs. Without
     the last three, a site whose transits send a default only resets the pair as it converges.
-    None when no Internet session has a limit (EDGE-001 reports it)."""
+    None when no Internet session has a limit (EDGE-001 reports it). Not capped at what the
+    platform's command takes: a smaller limit would reset the pair, so PLAT-022 names it."""
     limits = [
         s.max_prefix
         for s in fabric.edge.sessions
@@ -129,5 +128,4 @@ def _table_limit(
         if (":" in p) == (afi == "ipv6")
     ]
     leaked = admitted(PrefixList(name="public", afi=afi, entries=tenant_entries(public, afi)))
-    carried = max(limits) + site.underlay.max_prefix + OWN_ROUTES + len(aggregates) + leaked
-    return min(carried, platform.max_prefix_limit)
+    return max(limits) + site.underlay.max_prefix + OWN_ROUTES + len(aggregates) + leaked
