@@ -195,3 +195,60 @@ def test_addr001_third_copy_of_a_vtep_names_the_pool_owner(example: Path) -> Non
         "10.0.1.101/32 is also aus1-lf1's vtep_v4; give it an address of its own"
         for n, leaf in ((1, "aus1-lf3"), (2, "aus1-lf4"))
     ]
+
+
+# ADDR-017: an address written on a device lies in a pool the underlay's route maps pass
+# (aus1: loopback_v4 10.0.0.0/24 and vtep_v4 10.0.1.0/24, loopback_v6 2001:db8:0:ff::/64)
+
+
+def _override(example: Path, key: str, address: str) -> int:
+    devices = example / DEVICES
+    replace_in(
+        devices,
+        "management: 192.168.10.103/24\n",
+        f'management: 192.168.10.103/24\n        {key}: "{address}"\n',
+    )
+    return line_of(devices, f'{key}: "{address}"')
+
+
+@pytest.mark.parametrize(
+    ("key", "address", "outside"),
+    [
+        ("vtep_v4", "10.0.1.255/32", False),  # the last address the lists pass
+        ("vtep_v4", "10.0.2.0/32", True),
+        ("loopback_v4", "10.0.0.0/32", False),  # the first
+        ("loopback_v4", "9.255.255.255/32", True),
+        ("loopback_v6", "2001:db8:0:ff:ffff:ffff:ffff:ffff/128", False),
+        ("loopback_v6", "2001:db8:0:100::/128", True),
+    ],
+)
+def test_addr017_an_override_the_underlay_does_not_pass(
+    example: Path, key: str, address: str, outside: bool
+) -> None:
+    line = _override(example, key, address)
+    found = findings_of(lint_repo(example), "ADDR-017")
+    if not outside:
+        assert found == []
+        return
+    passed = "2001:db8:0:ff::/64" if key == "loopback_v6" else "10.0.0.0/24, 10.0.1.0/24"
+    lost = {
+        "loopback_v4": "its EVPN sessions, between loopbacks, never come up",
+        "vtep_v4": "no VTEP resolves the next hop of its routes: every tunnel to it is dead",
+        "loopback_v6": "no other device reaches it",
+    }[key]
+    assert found == [
+        f"{DEVICES}:{line}: aus1-lf3 {key} {address} is outside {passed}, the pools the "
+        f"underlay's route maps pass: it is never advertised, and {lost}; take a free address "
+        f"of pools.{key}, or widen that pool"
+    ]
+
+
+def test_addr017_a_vtep_without_a_vtep_pool_is_taken_from_the_loopbacks(example: Path) -> None:
+    replace_in(example / "intent/aus1/site.yaml", "      vtep_v4: 10.0.1.0/24", "")
+    line = _override(example, "vtep_v4", "10.9.1.103/32")
+    assert findings_of(lint_repo(example), "ADDR-017") == [
+        f"{DEVICES}:{line}: aus1-lf3 vtep_v4 10.9.1.103/32 is outside 10.0.0.0/24, the pools the "
+        "underlay's route maps pass: it is never advertised, and no VTEP resolves the next hop "
+        "of its routes: every tunnel to it is dead; take a free address of pools.loopback_v4, "
+        "or widen that pool"
+    ]

@@ -9,6 +9,8 @@ import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from overlay_edits import TENANTS, edit_tenants
 
+from meetme.core.problems import IntentError
+
 SITE = "intent/aus1/site.yaml"
 LINKS = "intent/aus1/links.yaml"
 
@@ -267,3 +269,43 @@ def test_evpn010_names_at_most_three_networks(example: Path, kept: int, listed: 
         f"{TENANTS}:{line_of(tenants, 'tenants:')}: site aus1 declares networks ({listed}) but "
         "no evpn settings, so no device renders them; add evpn: {anycast_mac: ...} to the site"
     ]
+
+
+# --- a route target fits the six bytes of an extended community (RFC 4360, RFC 5668) --------
+
+
+@pytest.mark.parametrize(
+    ("target", "problem"),
+    [
+        ("65535:4294967295", None),  # 2-byte ASN, 4-byte number: both at their largest
+        ("65535:4294967296", "the number of a route target is 0 to 4294967295"),
+        ("65536:65535", None),  # the smallest 4-byte ASN, the largest 2-byte number
+        ("65536:65536", "4-byte"),
+        ("4200100000:151001", "4-byte"),  # a private 4-byte ASN and a VNI-like tag
+        ("4294967295:65535", None),
+        ("4294967296:1", "the ASN of a route target is 0 to 4294967295"),
+    ],
+)
+def test_a_route_target_a_device_can_encode(
+    example: Path, target: str, problem: str | None
+) -> None:
+    tenants = edit_tenants(
+        example,
+        "l2vni: 10101, gateway_v4",
+        f'l2vni: 10101, route_target: "{target}", gateway_v4',
+    )
+    if problem is None:
+        assert lint_repo(example).errors == []
+        return
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    four = (
+        "a route target with a 4-byte ASN takes a number of 0 to 65535 (RFC 5668); use a 2-byte "
+        "ASN for a larger number"
+    )
+    (only,) = caught.value.problems
+    assert only.message == (
+        "sites.aus1.tenants.gpu-tenant-a.networks.gpu-a-compute-1.route_target: "
+        f"'{target}': {four if problem == '4-byte' else problem}"
+    )
+    assert only.location.line == line_of(tenants, target)

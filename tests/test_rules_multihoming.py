@@ -130,6 +130,7 @@ def test_mh003_trunked_network_missing_on_one_leaf(example: Path) -> None:
         "aus1-lf2: the hosts' bonds there would trunk a VLAN with no VNI or gateway; add rack "
         "dh1-r10 to the network's racks (or the leaves to its leaves), or stop trunking it"
     ]
+    assert findings_of(lint_repo(example), "MH-022") == []  # one message: MH-003's
 
 
 def test_mh004_network_name_in_two_tenants(example: Path) -> None:
@@ -145,6 +146,100 @@ def test_mh004_network_name_in_two_tenants(example: Path) -> None:
         f"{MLAG_PAIR} trunks network gpu-a-compute-1, a name in tenants gpu-tenant-a and "
         "storage: attachments name networks without their tenant, so the hosts would get the "
         "VLANs of all of them; rename all but one of those networks"
+    ]
+
+
+# --- MH-022: a network on one leaf of an MLAG pair ----------------------------------------
+
+OOB_2 = "gateway_v4: 10.51.2.1/24, mtu: 1500, racks: [dh1-r10, dh2-r10]}"
+
+
+@pytest.mark.parametrize(
+    ("leaves", "split"), [("[aus1-lf1]", True), ("[aus1-lf2, aus1-lf1]", False)]
+)
+def test_mh022_a_network_on_one_leaf_of_the_pair(example: Path, leaves: str, split: bool) -> None:
+    """gpu-a-oob-2 off rack dh1-r10 (lf1 and lf2, one MLAG pair), then back on lf1 alone."""
+    tenants = edit_tenants(
+        example, OOB_2, f"gateway_v4: 10.51.2.1/24, mtu: 1500, racks: [dh2-r10], leaves: {leaves}}}"
+    )
+    found = findings_of(lint_repo(example), "MH-022")
+    if not split:
+        assert found == []
+        return
+    assert found == [
+        f"intent/aus1/tenants.yaml:{line_of(tenants, 'gpu-a-oob-2:')}: network "
+        "gpu-tenant-a/gpu-a-oob-2 is on aus1-lf1 but not on aus1-lf2, its MLAG peer: the pair "
+        "is one VTEP (one anycast address), so about half the fabric's traffic for the network "
+        "reaches aus1-lf2, which drops it; place the network on both leaves of the pair, or on "
+        "neither"
+    ]
+
+
+def test_mh022_a_network_on_one_leaf_of_a_vpc_pair(example: Path) -> None:
+    """mel1's NX-OS vPC pair lf103/lf104: a service network of gpu-b on lf104 alone."""
+    tenants = example / "intent/mel1/tenants.yaml"
+    replace_in(
+        tenants,
+        "        networks:\n",
+        "        networks:\n          gpu-b-svc: {vrf: gpu-b, vlan: 106, l2vni: 11106, "
+        "gateway_v4: 10.150.6.1/24, leaves: [mel1-lf104]}\n",
+    )
+    assert findings_of(lint_repo(example), "MH-022") == [
+        f"intent/mel1/tenants.yaml:{line_of(tenants, 'gpu-b-svc:')}: network "
+        "gpu-tenant-b/gpu-b-svc is on mel1-lf104 but not on mel1-lf103, its MLAG peer: the pair "
+        "is one VTEP (one anycast address), so about half the fabric's traffic for the network "
+        "reaches mel1-lf103, which drops it; place the network on both leaves of the pair, or "
+        "on neither"
+    ]
+
+
+# --- MH-019: a VRF's L3VNI VLAN is not the NX-OS vPC pairs' peer VLAN (3967) -----------------
+
+
+@pytest.mark.parametrize(("vlan", "clash"), [(3966, False), (3967, True)])
+def test_mh019_an_l3vni_vlan_on_the_vpc_peer_vlan(example: Path, vlan: int, clash: bool) -> None:
+    """mel1's gpu-b rides every NX-OS vPC pair: one finding for the VRF, naming them all."""
+    tenants = example / "intent/mel1/tenants.yaml"
+    replace_in(
+        tenants,
+        "gpu-b:      {l3vni: 51001, vlan: 3001}",
+        f"gpu-b:      {{l3vni: 51001, vlan: {vlan}}}",
+    )
+    found = findings_of(lint_repo(example), "MH-019")
+    if not clash:
+        assert found == []
+        return
+    assert found == [
+        f"intent/mel1/tenants.yaml:{line_of(tenants, 'vlan: 3967')}: VRF gpu-b of tenant "
+        "gpu-tenant-b carries its L3VNI on VLAN 3967, the MLAG peer VLAN of mel1-lf101, "
+        "mel1-lf102, mel1-lf103, mel1-lf104, mel1-lf201, mel1-lf202: one SVI cannot be both the "
+        "VRF's and the pair's underlay backup path in the default VRF; give the VRF another VLAN"
+    ]
+
+
+# --- MH-023: an attachment's MTU carries its networks' packets --------------------------------
+
+
+@pytest.mark.parametrize(("mtu", "short"), [(9000, False), (8999, True)])
+def test_mh023_attachment_mtu_at_the_largest_network_mtu(
+    example: Path, mtu: int, short: bool
+) -> None:
+    """The Cumulus pair's hosts trunk gpu-a-compute-1..4 (9000, the default) and gpu-a-oob-1
+    (1500); the largest is the one named."""
+    attachments = edit_attachments(
+        example,
+        '        lacp_system_mac: "44:38:39:ff:00:01"\n',
+        f'        lacp_system_mac: "44:38:39:ff:00:01"\n        mtu: {mtu}\n',
+    )
+    found = findings_of(lint_repo(example), "MH-023")
+    if not short:
+        assert found == []
+        return
+    assert found == [
+        f"{ATTACHMENTS}:{line_of(attachments, f'mtu: {mtu}')}: attachment {MLAG_PAIR} has mtu "
+        "8999, below network gpu-a-compute-1's 9000, which it trunks: the hosts' ports drop "
+        "every frame and packet larger than 8999 bytes; raise the attachment's mtu to at least "
+        "9000, or lower the network's"
     ]
 
 

@@ -10,6 +10,7 @@ from functools import cache
 from meetme.generators.build.links import pair_link, routed_port
 from meetme.generators.model import (
     Address,
+    Afi,
     BfdTimers,
     BgpNeighbor,
     Interface,
@@ -75,7 +76,7 @@ def underlay_of(
         loopbacks=_loopbacks(site, device),
         interfaces=interfaces,
         neighbors=neighbors,
-        prefix_lists=_prefix_lists(site, has_v6, carried),
+        prefix_lists=_prefix_lists(site, carried),
         route_maps=_route_maps(has_v6, bool(carried)),
     )
 
@@ -147,23 +148,37 @@ def _fabric_links(
     return tuple(interfaces), tuple(neighbors)
 
 
-def _prefix_lists(site: Site, has_v6: bool, locators: tuple[str, ...]) -> tuple[PrefixList, ...]:
+_LOOPBACK_LISTS: tuple[tuple[str, Afi, int, int], ...] = (
+    (PL_LOOPBACKS_V4, "ipv4", 4, 32),
+    (PL_LOOPBACKS_V6, "ipv6", 6, 128),
+)
+
+
+def loopback_pools(site: Site) -> dict[int, tuple[str, ...]]:
+    """The pools whose addresses the underlay's route maps pass, by IP version: the router-id
+    loopbacks and VTEP sources of the site's devices (ADDR-017 holds every device to them)."""
+    pools = site.pools
+    v4 = (pools.loopback_v4, *([pools.vtep_v4] if pools.vtep_v4 is not None else []))
+    v6 = (pools.loopback_v6,) if underlay_v6(site) and pools.loopback_v6 is not None else ()
+    return {4: v4, 6: v6}
+
+
+def _prefix_lists(site: Site, locators: tuple[str, ...]) -> tuple[PrefixList, ...]:
     """The underlay carries loopbacks (router ids and VTEP sources) and the fabric's SRv6
     locators, each exactly: nothing else of the SID block."""
-    v4 = [PrefixListEntry(seq=10, action="permit", prefix=site.pools.loopback_v4, le=32)]
-    if site.pools.vtep_v4 is not None:
-        v4.append(PrefixListEntry(seq=20, action="permit", prefix=site.pools.vtep_v4, le=32))
-    lists = [PrefixList(name=PL_LOOPBACKS_V4, afi="ipv4", entries=v4)]
-    if has_v6 and site.pools.loopback_v6 is not None:  # has_v6 implies it; mypy needs it
-        lists.append(
-            PrefixList(
-                name=PL_LOOPBACKS_V6,
-                afi="ipv6",
-                entries=[
-                    PrefixListEntry(seq=10, action="permit", prefix=site.pools.loopback_v6, le=128)
-                ],
-            )
+    pools = loopback_pools(site)
+    lists = [
+        PrefixList(
+            name=name,
+            afi=afi,
+            entries=[
+                PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=pool, le=longest)
+                for i, pool in enumerate(pools[version])
+            ],
         )
+        for name, afi, version, longest in _LOOPBACK_LISTS
+        if pools[version]
+    ]
     if locators:
         entries = [
             PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=prefix)

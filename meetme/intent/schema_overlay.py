@@ -14,12 +14,11 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from meetme.intent.schema_base import Node
-from meetme.intent.types import InterfaceV4, InterfaceV6, Mtu, Name
+from meetme.intent.types import InterfaceV4, InterfaceV6, Mtu, Name, RouteTarget
 
 Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
 VlanId = Annotated[int, Field(ge=2, le=4094)]
 MacAddress = Annotated[str, Field(pattern=r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")]
-RouteTarget = Annotated[str, Field(pattern=r"^\d{1,10}:\d{1,10}$")]
 
 
 class EvpnSettings(Node):

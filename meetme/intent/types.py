@@ -179,6 +179,39 @@ Community = Annotated[
     Field(json_schema_extra=_schema_pattern(r"[0-9]{1,10}:[0-9]{1,10}(?::[0-9]{1,10})?")),
 ]
 
+
+def _route_target(value: str) -> str:
+    """A route target's administrator and number in the six bytes an extended community has
+    (RFC 4360 section 4, RFC 5668): a 2-byte ASN with a 4-byte number, or a 4-byte ASN with a
+    2-byte number. No type holds 4 + 4 bytes, so a device refuses `4200100000:151001`."""
+    problem = line_problem(value)
+    parts = value.split(":")
+    if problem is None and not (
+        len(parts) == 2 and all(re.fullmatch(r"[0-9]{1,10}", part) for part in parts)
+    ):
+        problem = f"{shown(value)} is not a route target: write ASN:NUMBER"
+    elif problem is None:
+        asn, number = (int(part) for part in parts)
+        if asn > 4294967295:
+            problem = f"{shown(value)}: the ASN of a route target is 0 to 4294967295"
+        elif asn > 65535 and number > 65535:
+            problem = (
+                f"{shown(value)}: a route target with a 4-byte ASN takes a number of 0 to 65535 "
+                "(RFC 5668); use a 2-byte ASN for a larger number"
+            )
+        elif number > 4294967295:
+            problem = f"{shown(value)}: the number of a route target is 0 to 4294967295"
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+RouteTarget = Annotated[
+    str,
+    AfterValidator(_route_target),
+    Field(json_schema_extra=_schema_pattern(r"[0-9]{1,10}:[0-9]{1,10}")),
+]
+
 # Text that is only ever read by people (a waiver's reason and owner): one printable line,
 # bounded, and none of the characters the four config languages or YAML read as structure
 # should it ever be printed in a description: '!' and '#' (comments), '{' '}' '[' ']' (NVUE

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from meetme.generators.build.edge_policy import GLOBAL_LONGEST
+from meetme.generators.build.underlay import loopback_pools
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.indexes import memo
@@ -658,6 +659,42 @@ def site_aggregates_globally_routed(ctx: SiteContext) -> Iterator[Hit]:
                 "aggregates",
                 (*ctx.base, "aggregates", "public", index),
             )
+
+
+@rule(
+    "ADDR-017",
+    "error",
+    "A loopback or VTEP address written on a device lies in a pool the underlay advertises",
+    "The underlay's route maps pass the site's loopback and VTEP pools only (PL-LOOPBACKS-V4 "
+    "and -V6, out of every device and into every other), so an address written on a device "
+    "outside them is originated and dropped at once. With its router-id loopback outside, "
+    "the device's EVPN sessions, which run between loopbacks, never come up; with its VTEP "
+    "address outside, no VTEP resolves the next hop of its routes and every tunnel to it is "
+    "dead, while every underlay session looks healthy.",
+    "docs/standards.md#addr-017",
+)
+def own_loopbacks_in_pools(ctx: SiteContext) -> Iterator[Hit]:
+    pools = {
+        version: [addresses.network(pool) for pool in written]
+        for version, written in loopback_pools(ctx.site).items()
+    }
+    for loopback in _loopbacks(ctx):
+        passed = pools[loopback.address.version]
+        if not loopback.explicit or not passed:
+            continue  # drawn from its pool; or a family the underlay does not run
+        if any(loopback.address.ip in pool for pool in passed):
+            continue
+        lost = {
+            "loopback_v4": "its EVPN sessions, between loopbacks, never come up",
+            "vtep_v4": "no VTEP resolves the next hop of its routes: every tunnel to it is dead",
+        }.get(loopback.key, "no other device reaches it")
+        own = loopback.key if getattr(ctx.site.pools, loopback.key) else "loopback_v4"
+        yield Hit(
+            f"{loopback.label} is outside {listed([str(p) for p in passed])}, the pools the "
+            f"underlay's route maps pass: it is never advertised, and {lost}; take a free "
+            f"address of pools.{own}, or widen that pool",
+            loopback.path,
+        )
 
 
 @rule(

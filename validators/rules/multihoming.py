@@ -19,7 +19,13 @@ from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.validators.engine import Hit, SiteContext, rule
-from meetme.validators.rules.overlay import Placed, _platform, placed_networks
+from meetme.validators.rules.overlay import (
+    CARRIER_VLAN_PLATFORMS,
+    Placed,
+    _platform,
+    placed_networks,
+    placed_vrfs,
+)
 
 from meetme.core import addresses
 from meetme.core.problems import Location, listed
@@ -878,19 +884,29 @@ def peer_vlan_subnet_free(ctx: SiteContext) -> Iterator[Hit]:
 @rule(
     "MH-019",
     "error",
-    "An MLAG pair's peer VLAN carries no tenant network",
+    "An MLAG pair's peer VLAN carries no tenant network and no VRF's L3VNI",
     "EOS and NX-OS pairs keep one VLAN for the routed adjacency over the peer link (EOS 4094, "
     "NX-OS 3967), local to the pair and in the default VRF; a tenant network on that VLAN on "
-    "the pair would be bridged into the pair's underlay segment.",
+    "the pair would be bridged into the pair's underlay segment, and a VRF's L3VNI carrier "
+    "VLAN there (NX-OS) would make the one SVI both the VRF's and the underlay's backup path.",
     f"docs/standards.md#mh-019; {CISCO_INFRA_VLANS} (the backup SVI's VLAN is local to the pair, "
-    "not stretched across the fabric)",
+    "not stretched across the fabric, and in the default VRF)",
 )
 def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
     placed = placed_networks(ctx)
+    carried = [
+        (vrf, [d for d in vrf.devices if _platform(ctx, d) in CARRIER_VLAN_PLATFORMS])
+        for vrf in placed_vrfs(ctx, placed)
+        if vrf.vrf.vlan is not None
+    ]
+    clashes: dict[int, set[str]] = defaultdict(set)  # VRF (index in carried) -> its leaves
     for item, leaves in _mlag_pairs(ctx):
         vlan = _peer_vlan_platform(ctx, leaves)
         if vlan is None:
             continue
+        for index, (vrf, devices) in enumerate(carried):
+            if vrf.vrf.vlan == vlan:
+                clashes[index].update(set(leaves) & set(devices))
         for network in placed:
             if network.network.vlan != vlan:
                 continue
@@ -902,6 +918,84 @@ def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
                     "the network another VLAN",
                     (*network.network.path, "vlan"),
                 )
+    for index, on in sorted(clashes.items()):
+        vrf = carried[index][0]
+        if on:  # one finding per VRF, naming every pair's leaves it meets
+            yield Hit(
+                f"{vrf.label} carries its L3VNI on VLAN {vrf.vrf.vlan}, the MLAG peer VLAN of "
+                f"{listed(sorted(on, key=lambda d: ctx.site.devices[d].id))}: one SVI cannot be "
+                "both the VRF's and the pair's underlay backup path in the default VRF; give "
+                "the VRF another VLAN",
+                (*vrf.vrf.path, "vlan"),
+            )
+
+
+@rule(
+    "MH-022",
+    "error",
+    "A network on one leaf of an MLAG pair is on both",
+    "An MLAG or vPC pair is one VTEP to the fabric: both leaves answer for its anycast VTEP "
+    "address, which every route of either leaf carries as its next hop, and the spines spread "
+    "the traffic for that address over both. A network placed on one leaf of the pair gets "
+    "about half of the fabric's traffic for it delivered to the other, which has no VNI for it "
+    "and drops it: a loss per flow that no session shows.",
+    f"docs/standards.md#mh-022; {ACTIVE_ACTIVE}",
+)
+def networks_on_both_leaves_of_a_pair(ctx: SiteContext) -> Iterator[Hit]:
+    pairs: set[tuple[str, str]] = set()
+    trunked: set[tuple[tuple[str, str], str]] = set()  # MH-003's: named once, there
+    for item, leaves in _mlag_pairs(ctx):
+        pair = (min(leaves), max(leaves))
+        pairs.add(pair)
+        trunked.update((pair, name) for name in item.attachment.networks)
+    for network in placed_networks(ctx):
+        for pair in sorted(pairs):
+            on = [leaf for leaf in pair if leaf in network.device_set]
+            if len(on) != 1 or (pair, network.name) in trunked:
+                continue
+            (there,) = on
+            (other,) = set(pair) - {there}
+            key = "leaves" if there in network.network.leaves else "racks"
+            yield Hit(
+                f"{network.label} is on {there} but not on {other}, its MLAG peer: the pair "
+                f"is one VTEP (one anycast address), so about half the fabric's traffic for "
+                f"the network reaches {other}, which drops it; place the network on both "
+                "leaves of the pair, or on neither",
+                (*network.network.path, key),
+            )
+
+
+@rule(
+    "MH-023",
+    "error",
+    "An attachment's MTU carries the largest packet of the networks it trunks",
+    "A network's `mtu` is the largest IP packet its gateway routes and the VXLAN path carries "
+    "(EVPN-001); the hosts reach it through the attachment's ports, whose `mtu` is the largest "
+    "packet they pass. A port MTU below the network's drops every larger frame a host sends "
+    "and every larger packet routed or bridged to it: pings and small requests work while "
+    "RDMA, storage and bulk transfers hang.",
+    "docs/standards.md#mh-023",
+)
+def attachment_mtu_carries_its_networks(ctx: SiteContext) -> Iterator[Hit]:
+    owners = _owners(ctx)
+    for item in attachments(ctx):
+        a = item.attachment
+        largest: tuple[int, str] | None = None
+        for name in a.networks:
+            tenants = owners.get(name, [])
+            if len(tenants) != 1:
+                continue  # unknown: the reference check; ambiguous: MH-004
+            mtu = ctx.site.tenants[tenants[0]].networks[name].mtu
+            if mtu > a.mtu and (largest is None or mtu > largest[0]):
+                largest = (mtu, name)
+        if largest is not None:
+            mtu, name = largest
+            yield Hit(
+                f"{item.label} has mtu {a.mtu}, below network {name}'s {mtu}, which it trunks: "
+                f"the hosts' ports drop every frame and packet larger than {a.mtu} bytes; "
+                f"raise the attachment's mtu to at least {mtu}, or lower the network's",
+                (*a.path, "mtu"),
+            )
 
 
 @rule(
