@@ -918,12 +918,12 @@ def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
                     "the network another VLAN",
                     (*network.network.path, "vlan"),
                 )
-    for index, on in sorted(clashes.items()):
+    for index, met in sorted(clashes.items()):
         vrf = carried[index][0]
-        if on:  # one finding per VRF, naming every pair's leaves it meets
+        if met:  # one finding per VRF, naming every pair's leaves it meets
             yield Hit(
                 f"{vrf.label} carries its L3VNI on VLAN {vrf.vrf.vlan}, the MLAG peer VLAN of "
-                f"{listed(sorted(on, key=lambda d: ctx.site.devices[d].id))}: one SVI cannot be "
+                f"{listed(sorted(met, key=lambda d: ctx.site.devices[d].id))}: one SVI cannot be "
                 "both the VRF's and the pair's underlay backup path in the default VRF; give "
                 "the VRF another VLAN",
                 (*vrf.vrf.path, "vlan"),
