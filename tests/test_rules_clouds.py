@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from meetme.generators.model import DeviceModel
 from meetme.validators.engine import all_rules
+
+from meetme.pipeline import device_models
 
 CLOUD_RULES = (
     "AWS-001", "AWS-002", "AWS-003", "AWS-004", "AWS-005",
@@ -176,6 +179,57 @@ def test_az001_primary_and_secondary_on_one_device(example: Path) -> None:
         f"{CLOUDS}:{line_of(clouds, 'secondary:')}: Azure er-syd peering private: primary "
         "(XC-AZ-1) and secondary (XC-AZ-3) both land on aus1-bl3; put the secondary on a "
         "circuit to another border device"
+    ]
+
+
+@pytest.mark.parametrize(("mtu", "refused"), [(1500, False), (1501, True), (9000, True)])
+def test_az008_expressroute_carries_1500(example: Path, mtu: int, refused: bool) -> None:
+    clouds = clouds_of(example)
+    replace_in(
+        clouds,
+        "              vrf: storage\n",
+        f"              vrf: storage\n              mtu: {mtu}\n",
+    )
+    found = findings_of(lint_repo(example), "AZ-008")
+    if not refused:
+        assert found == []
+        return
+    assert found == [
+        f"{CLOUDS}:{line_of(clouds, f'mtu: {mtu}')}: Azure er-syd peering private has mtu "
+        f"{mtu}; ExpressRoute carries 1500: set the peering's mtu to 1500"
+    ]
+
+
+SECONDARY = "secondary: {circuit: XC-AZ-2, vlan: 200, ipv4: 172.16.0.4/30}"
+
+
+@pytest.mark.parametrize(
+    ("secondary", "expected"),
+    [
+        (SECONDARY, []),
+        (
+            "secondary: {circuit: XC-AZ-2, vlan: 201, ipv4: 172.16.0.4/30}",
+            [
+                "the secondary link is on VLAN 201, the primary on 200; Microsoft tags both links "
+                "with the peering's one VLAN: give the secondary VLAN 200"
+            ],
+        ),
+        (
+            "secondary: {circuit: XC-AZ-2, vlan: 200, ipv4: 172.16.0.0/30}",
+            [
+                "the secondary link's ipv4 172.16.0.0/30 overlaps the primary's 172.16.0.0/30; "
+                "Microsoft gives each link a subnet of its own: use the secondary subnet agreed "
+                "for the peering"
+            ],
+        ),
+    ],
+)
+def test_az009_one_vlan_and_two_subnets(example: Path, secondary: str, expected: list[str]) -> None:
+    clouds = clouds_of(example)
+    replace_in(clouds, SECONDARY, secondary)
+    at = f"{CLOUDS}:{line_of(clouds, 'secondary:')}"
+    assert findings_of(lint_repo(example), "AZ-009") == [
+        f"{at}: Azure er-syd peering private: {tail}" for tail in expected
     ]
 
 
@@ -384,3 +438,38 @@ def test_cloud004_two_clouds_of_one_vrf_agree_overlapping_ranges(
         "would reach one cloud for the other's addresses; agree ranges apart, or serve the "
         "clouds in different VRFs"
     ]
+
+
+# --- each cloud session's own-space guard is its VRF's, not the first session's on the leaf ---
+
+
+def _own_space(models: dict[str, DeviceModel], device: str, route_map: str) -> list[str]:
+    model = models[device]
+    (entry,) = [
+        e
+        for m in model.route_maps
+        if m.name == route_map
+        for e in m.entries
+        if e.description == "our own address space"
+    ]
+    (listed,) = [p for p in model.prefix_lists if p.name == entry.match_prefix_list]
+    return [e.prefix for e in listed.entries]
+
+
+def test_two_clouds_of_two_vrfs_on_one_leaf_each_guard_their_own_space(example: Path) -> None:
+    """aus1-bl1 holds AWS private-1 (gpu-a, 10.50/16) and transit-1 (storage, 10.60/16)."""
+    models = device_models(lint_repo(example))
+    assert _own_space(models, "aus1-bl1", "RM-AWS-AWS-SYD-PRIVATE-1-IN-V4") == ["10.50.0.0/16"]
+    assert _own_space(models, "aus1-bl1", "RM-AWS-AWS-SYD-TRANSIT-1-IN-V4") == ["10.60.0.0/16"]
+
+
+def test_a_storage_vpc_inside_gpu_as_space_is_not_refused_as_ours(example: Path) -> None:
+    """Before, storage's session filtered with gpu-a's 10.50/16, and FLOW-006 blamed a right
+    VPC range 10.50.128.0/17 (VRFs may overlap)."""
+    replace_in(
+        example / "intent/aus1/clouds.yaml",
+        "receive: [10.101.0.0/16]",
+        "receive: [10.50.128.0/17]",
+        count=2,
+    )
+    assert findings_of(lint_repo(example), "FLOW-006") == []

@@ -99,16 +99,20 @@ class PolicySet:
     route_maps: dict[str, RouteMap] = field(default_factory=dict)
 
     def prefix_list(self, name: str, afi: Afi, prefixes: list[PrefixRange]) -> str:
-        """Define a permit list once per device; return its name for a route-map match."""
-        if name not in self.prefix_lists:
-            self.prefix_lists[name] = PrefixList(
-                name=name,
-                afi=afi,
-                entries=[
-                    PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=p, ge=ge, le=le)
-                    for i, (p, ge, le) in enumerate(prefixes)
-                ],
-            )
+        """Define a permit list once per device; return its name for a route-map match. A
+        second definition of the name must match the first: a name shared by lists of
+        different content would filter one session with another's prefixes (a builder bug)."""
+        wanted = PrefixList(
+            name=name,
+            afi=afi,
+            entries=[
+                PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=p, ge=ge, le=le)
+                for i, (p, ge, le) in enumerate(prefixes)
+            ],
+        )
+        known = self.prefix_lists.setdefault(name, wanted)
+        if known != wanted:
+            raise ValueError(f"prefix list {name} defined twice, with different entries")
         return name
 
 
@@ -225,9 +229,14 @@ def _import_entries(
     # the tenant prefixes we advertise to it (either would pull our traffic out of the site)
     own = _of(afi, s.export_prefixes)
     if own:
+        # the aggregates, one list for every Internet session; a cloud's, the prefixes of the
+        # VRF it serves, one list per party (two clouds of two VRFs share a border leaf)
+        owner = "" if s.internet else f"{party_tag(s.party)}-"
         deny(
             "our own address space",
-            prefix_list=policies.prefix_list(f"PL-OWN-ORLONGER-{sfx}", afi, _orlonger(own, afi)),
+            prefix_list=policies.prefix_list(
+                f"PL-{owner}OWN-ORLONGER-{sfx}", afi, _orlonger(own, afi)
+            ),
         )
     if not s.accept_default:
         default = "0.0.0.0/0" if afi == "ipv4" else "::/0"

@@ -91,9 +91,10 @@ _FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # What YAML 1.2 calls printable, less NEL and the Unicode line separators: they break lines
 # for some readers and not others, so every line number would be in doubt.
-_NOT_PRINTABLE = re.compile(
-    "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-)
+_NOT_PRINTABLE = "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+# The same for text all ASCII, as intent nearly always is: compiling the class above takes
+# several milliseconds of every run, so it is compiled only for a file that needs it.
+_NOT_PRINTABLE_ASCII = re.compile("[^\t\n\r\x20-\x7e]")
 _SCALAR_TAGS = frozenset({STR_TAG, INT_TAG, FLOAT_TAG, BOOL_TAG, NULL_TAG})
 # Parts of a key name that mark its value as a secret: never quoted in a message.
 _SECRET_WORDS = frozenset(
@@ -303,10 +304,11 @@ def _position(text: str, index: int, name: str) -> Location:
 
 
 def _control_character(text: str, name: str) -> Problem | None:
-    found = _NOT_PRINTABLE.search(text)
+    pattern = _NOT_PRINTABLE_ASCII if text.isascii() else re.compile(_NOT_PRINTABLE)
+    found = pattern.search(text)
     if found is None:
         return None
-    more = sum(1 for _ in islice(_NOT_PRINTABLE.finditer(text, found.end()), 999))
+    more = sum(1 for _ in islice(pattern.finditer(text, found.end()), 999))
     also = f" (and {'at least ' if more == 999 else ''}{more} more in this file)" if more else ""
     return Problem(
         _position(text, found.start(), name),

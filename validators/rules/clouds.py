@@ -408,6 +408,63 @@ def azure_committed_within_bandwidth(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+@rule(
+    "AZ-008",
+    "error",
+    f"ExpressRoute peerings run the MTU Microsoft supports ({_either(_AZ['mtu']['values'])})",
+    f"ExpressRoute carries the standard {_either(_AZ['mtu']['values'])}-byte MTU. A larger MTU "
+    "on our sub-interface sends larger packets unfragmented and without a 'fragmentation "
+    "needed' to the host, and Microsoft's edge drops them: BGP and pings come up while every "
+    "bulk flow stalls after its handshake.",
+    f"docs/standards.md#az-008; {_AZ['mtu']['source']}",
+)
+def azure_peering_mtu(ctx: SiteContext) -> Iterator[Hit]:
+    allowed = _facts("azure")["mtu"]["values"]
+    for name, azure in sorted(ctx.site.peering.azure.items()):
+        for peering_name, peering in sorted(azure.peerings.items()):
+            if peering.mtu not in allowed:
+                yield Hit(
+                    f"Azure {name} peering {peering_name} has mtu {peering.mtu}; ExpressRoute "
+                    f"carries {_either(allowed)}: set the peering's mtu to {_either(allowed)}",
+                    (*peering.path, "mtu"),
+                )
+
+
+@rule(
+    "AZ-009",
+    "error",
+    "The two links of an ExpressRoute peering share one VLAN and have subnets of their own",
+    "Microsoft configures a peering with one VLAN ID for both links and a primary and a "
+    "secondary subnet (two /30s, two /126s): a secondary link on another VLAN, or on the "
+    "primary's subnet, reaches no Microsoft router, so its BGP session never comes up and the "
+    "peering runs on one link, unnoticed until that link fails.",
+    f"docs/standards.md#az-009; {AZ_ROUTING}",
+)
+def azure_links_one_vlan_two_subnets(ctx: SiteContext) -> Iterator[Hit]:
+    for name, azure in sorted(ctx.site.peering.azure.items()):
+        for peering_name, peering in sorted(azure.peerings.items()):
+            primary, secondary = peering.primary, peering.secondary
+            if secondary is None:
+                continue  # AZ-001
+            label = f"Azure {name} peering {peering_name}"
+            if secondary.vlan != primary.vlan:
+                yield Hit(
+                    f"{label}: the secondary link is on VLAN {secondary.vlan}, the primary on "
+                    f"{primary.vlan}; Microsoft tags both links with the peering's one VLAN: "
+                    f"give the secondary VLAN {primary.vlan}",
+                    (*secondary.path, "vlan"),
+                )
+            for afi in ("ipv4", "ipv6"):
+                mine, theirs = getattr(secondary, afi), getattr(primary, afi)
+                if mine is not None and theirs is not None and _overlap(mine, theirs):
+                    yield Hit(
+                        f"{label}: the secondary link's {afi} {mine} overlaps the primary's "
+                        f"{theirs}; Microsoft gives each link a subnet of its own: use the "
+                        "secondary subnet agreed for the peering",
+                        (*secondary.path, afi),
+                    )
+
+
 # --- Google Cloud Interconnect ------------------------------------------------------------
 
 
