@@ -473,3 +473,62 @@ def test_a_storage_vpc_inside_gpu_as_space_is_not_refused_as_ours(example: Path)
         count=2,
     )
     assert findings_of(lint_repo(example), "FLOW-006") == []
+
+
+# --- CLOUD-005: an entry of a family the attachment has no session in ------------------------
+
+PRIVATE_1 = 'mtu: 9001, key: "secret:aws-dx-aus1", advertise: [10.50.0.0/16]}'
+
+
+@pytest.mark.parametrize("with_session", [True, False])
+def test_cloud005_an_ipv6_advertise_needs_an_ipv6_session(
+    example: Path, with_session: bool
+) -> None:
+    clouds = clouds_of(example)
+    session = ', ipv6: "2001:db8:aa::1/125", peer_ipv6: "2001:db8:aa::2"' if with_session else ""
+    replace_in(
+        clouds,
+        PRIVATE_1,
+        f'mtu: 9001, key: "secret:aws-dx-aus1"{session}, '
+        'advertise: [10.50.0.0/16, "2001:db8:50::/48"]}',
+    )
+    found = findings_of(lint_repo(example), "CLOUD-005")
+    if with_session:
+        assert found == []
+        return
+    assert found == [
+        f"{CLOUDS}:{line_of(clouds, '2001:db8:50::/48')}: AWS aws-syd/private-1's advertise "
+        "entry 2001:db8:50::/48 is IPv6, but the attachment has no IPv6 BGP session to send it "
+        "over: give the attachment its IPv6 addresses (both ends), or drop the entry"
+    ]
+
+
+def test_cloud005_an_ipv6_receive_on_an_ipv4_expressroute_peering(example: Path) -> None:
+    clouds = clouds_of(example)
+    replace_in(clouds, "receive: [10.110.0.0/16]", 'receive: [10.110.0.0/16, "2001:db8:110::/48"]')
+    assert findings_of(lint_repo(example), "CLOUD-005") == [
+        f"{CLOUDS}:{line_of(clouds, '2001:db8:110::/48')}: Azure er-syd/private's receive entry "
+        "2001:db8:110::/48 is IPv6, but the attachment has no IPv6 BGP session to bring it: "
+        "give the attachment its IPv6 addresses (both ends), or drop the entry"
+    ]
+
+
+# --- CLOUD-006: an advertised prefix equal to one of the VRF's subnets -----------------------
+
+
+@pytest.mark.parametrize(("prefix", "subnet"), [("10.50.0.0/22", False), ("10.50.1.0/24", True)])
+def test_cloud006_an_advertised_subnet_would_be_discarded(
+    example: Path, prefix: str, subnet: bool
+) -> None:
+    """gpu-a-compute-1 is 10.50.1.0/24; a /22 over it is an aggregate, the /24 itself is not."""
+    clouds = clouds_of(example)
+    replace_in(clouds, PRIVATE_1, PRIVATE_1.replace("10.50.0.0/16", prefix))
+    found = findings_of(lint_repo(example), "CLOUD-006")
+    if not subnet:
+        assert found == []
+        return
+    assert found == [
+        f"{CLOUDS}:{line_of(clouds, prefix)}: AWS aws-syd/private-1 advertises {prefix}, a subnet "
+        "of VRF gpu-a itself: its discard anchor on the border leaf would beat the subnet's own "
+        "route there; advertise a prefix shorter than the subnet (the VRF's aggregate)"
+    ]

@@ -92,12 +92,8 @@ def edge_device(
     return result
 
 
-def _cloud_aggregates(site: Site, sessions: list[ExternalSession]) -> list[StaticRoute]:
-    """The prefixes a private cloud attachment advertises, originated in the tenant VRF it
-    serves: each one that holds at least one of that VRF's subnets (anywhere in the site) gets
-    a discard route in the VRF, which `network` then originates. A prefix covering none of
-    the VRF's subnets is not originated (it would announce space the VRF cannot reach):
-    FLOW-001 reports it at its `advertise:` line."""
+def vrf_subnets(site: Site) -> dict[str, list[ipaddress.IPv4Network | ipaddress.IPv6Network]]:
+    """Each VRF's subnets across the site: its networks' gateway subnets, by VRF name."""
     subnets: dict[str, list[ipaddress.IPv4Network | ipaddress.IPv6Network]] = {}
     for tenant in site.tenants.values():
         for network in tenant.networks.values():
@@ -106,6 +102,16 @@ def _cloud_aggregates(site: Site, sessions: list[ExternalSession]) -> list[Stati
                     subnets.setdefault(network.vrf, []).append(
                         ipaddress.ip_interface(gateway).network
                     )
+    return subnets
+
+
+def _cloud_aggregates(site: Site, sessions: list[ExternalSession]) -> list[StaticRoute]:
+    """The prefixes a private cloud attachment advertises, originated in the tenant VRF it
+    serves: each one that holds at least one of that VRF's subnets (anywhere in the site) gets
+    a discard route in the VRF, which `network` then originates. A prefix covering none of
+    the VRF's subnets is not originated (it would announce space the VRF cannot reach):
+    FLOW-001 reports it at its `advertise:` line."""
+    subnets = vrf_subnets(site)
     routes: dict[tuple[str, str], StaticRoute] = {}
     for s in sessions:
         if s.vrf is None:

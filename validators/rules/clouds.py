@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any, get_args
 
+from meetme.generators.build.edge_device import vrf_subnets
 from meetme.generators.resolve.allocate import device_asn
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
@@ -746,6 +747,77 @@ def cloud_ranges_apart(ctx: SiteContext) -> Iterator[Hit]:
                 )
 
 
+@rule(
+    "CLOUD-005",
+    "error",
+    "A cloud attachment advertises and receives only in the families it has a session in",
+    "An attachment's `advertise:` prefixes reach the provider only over a BGP session of their "
+    "family, and its `receive:` ranges, which FLOW-006 promises to every leaf of the VRF, "
+    "arrive only over one. An IPv6 entry on an attachment with an IPv4 session alone is "
+    "anchored and originated for nobody, and promised to leaves that never get it, while the "
+    "design reads dual-stack.",
+    "docs/standards.md#cloud-005; docs/standards.md#flow-006",
+)
+def cloud_families_have_sessions(ctx: SiteContext) -> Iterator[Hit]:
+    families: dict[Path_, set[str]] = {}
+    lists: dict[Path_, tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
+    for session in edge_of(ctx).sessions:
+        if session.kind not in CLOUD_KINDS:
+            continue
+        base = _attachment_path(session.source)
+        families.setdefault(base, set()).add(session.afi)
+        party = f"{session.kind}:{session.party}"
+        lists.setdefault(base, (party, session.export_prefixes, session.import_prefixes))
+    for base, afis in sorted(families.items()):
+        party, exports, imports = lists[base]
+        for key, prefixes in (("advertise", exports), ("receive", imports)):
+            for index, prefix in enumerate(prefixes):
+                family = "ipv6" if ":" in prefix else "ipv4"
+                if family in afis:
+                    continue
+                yield Hit(
+                    f"{_cloud_label(party)}'s {key} entry {prefix} is {FAMILY[family]}, but "
+                    f"the attachment has no {FAMILY[family]} BGP session to "
+                    f"{'send it over' if key == 'advertise' else 'bring it'}: give the "
+                    f"attachment its {FAMILY[family]} addresses (both ends), or drop the entry",
+                    (*base, key, index),
+                )
+
+
+@rule(
+    "CLOUD-006",
+    "error",
+    "A cloud attachment's advertised prefix is shorter than the VRF's subnets it holds",
+    "The border leaf anchors each `advertise:` prefix that holds a subnet of the VRF with a "
+    "discard route, so that `network` originates it. A prefix equal to a subnet gets a discard "
+    "route of the subnet's own length, which beats the subnet's EVPN route on the border leaf: "
+    "traffic from the cloud to a host the border leaf holds no host route for is dropped, and "
+    "the border leaf's copy of the subnet draws part of the other leaves' traffic into the "
+    "same discard.",
+    "docs/standards.md#cloud-006; docs/standards.md#flow-001",
+)
+def cloud_advertise_shorter_than_subnets(ctx: SiteContext) -> Iterator[Hit]:
+    subnets = vrf_subnets(ctx.site)
+    seen: set[Path_] = set()
+    for session in edge_of(ctx).sessions:
+        if session.kind not in CLOUD_KINDS or session.vrf is None:
+            continue
+        base = _attachment_path(session.source)
+        if base in seen:
+            continue  # one attachment's sessions share its list
+        seen.add(base)
+        for index, prefix in enumerate(session.export_prefixes):
+            net = ipaddress.ip_network(prefix)
+            if net in subnets.get(session.vrf, []):
+                yield Hit(
+                    f"{_cloud_label(f'{session.kind}:{session.party}')} advertises {prefix}, "
+                    f"a subnet of VRF {session.vrf} itself: its discard anchor on the border "
+                    "leaf would beat the subnet's own route there; advertise a prefix shorter "
+                    "than the subnet (the VRF's aggregate)",
+                    (*base, "advertise", index),
+                )
+
+
 Agreed = dict[tuple[str, str], dict[str, tuple[list[str], Path_]]]
 
 
@@ -776,8 +848,12 @@ def _cloud_label(party: str) -> str:
     return f"{_PROVIDER[kind]} {name}"
 
 
+def _attachment_path(source: Path_) -> Path_:
+    """Where a cloud session's attachment is written: its declaration (an ExpressRoute
+    peering's, above its primary and secondary links), which holds `advertise:` and
+    `receive:`."""
+    return source[:-1] if source[-1] in ("primary", "secondary") else source
+
+
 def _receive_path(source: Path_) -> Path_:
-    """Where an attachment's `receive:` is written: beside the session's declaration (an
-    ExpressRoute peering's, above its primary and secondary links)."""
-    base = source[:-1] if source[-1] in ("primary", "secondary") else source
-    return (*base, "receive")
+    return (*_attachment_path(source), "receive")
