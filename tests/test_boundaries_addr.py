@@ -252,3 +252,41 @@ def test_addr017_a_vtep_without_a_vtep_pool_is_taken_from_the_loopbacks(example:
         "of its routes: every tunnel to it is dead; take a free address of pools.loopback_v4, "
         "or widen that pool"
     ]
+
+
+# ADDR-018: no two interfaces of a device hold overlapping subnets in one VRF (built models)
+
+DCI = "intent/dci.yaml"
+
+
+@pytest.mark.parametrize(
+    ("pool", "expected"),
+    [
+        ("10.9.1.0/24", []),  # beside aus1's services LAN 10.9.0.0/24: apart
+        (
+            "10.9.0.0/24",  # across it: each border's DCI /31 inside its services LAN
+            [
+                ("aus1-br1", "10.9.0.1/24", "syd-mel-coastal", "mel1-br1", "10.9.0.0/31"),
+                ("aus1-br2", "10.9.0.2/24", "syd-mel-hume", "mel1-br2", "10.9.0.2/31"),
+            ],
+        ),
+    ],
+)
+def test_addr018_a_dci_pool_across_the_services_lan(
+    example: Path, pool: str, expected: list[tuple[str, str, str, str, str]]
+) -> None:
+    replace_in(example / DCI, "p2p_v4: 10.255.0.0/24", f"p2p_v4: {pool}")
+    devices = example / DEVICES
+    assert findings_of(lint_repo(example), "ADDR-018") == [
+        f"{DEVICES}:{line_of(devices, f'{border}:')}: {border}: HundredGigE0/0/0/26 (services "
+        f"LAN (RPKI validators)) {lan} overlaps FourHundredGigE0/0/0/27 (DCI {circuit} to "
+        f"{far} Ethernet35/1) {dci} in the default VRF: the device would hold one subnet on two "
+        "interfaces and bring one down or route out of the wrong one; number them apart (a pool "
+        "or circuit address drawn across the other)"
+        for border, lan, circuit, far, dci in expected
+    ]
+
+
+def test_addr018_the_same_subnet_in_two_vrfs_is_fine(example: Path) -> None:
+    """The handoff's sub-interfaces carry one /31 per VRF on one port: VRFs keep them apart."""
+    assert findings_of(lint_repo(example), "ADDR-018") == []

@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING
 
 from meetme.generators.build.edge_policy import GLOBAL_LONGEST
 from meetme.generators.build.underlay import loopback_pools
+from meetme.generators.model import DeviceModel, Interface
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.indexes import memo
-from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, reported_elsewhere, rule
 from meetme.validators.rules.peers import peer_asns
 
 from meetme.core import addresses
+from meetme.core.findings import Finding
 from meetme.core.numbering import (
     Network,
     documentation_asn,
@@ -29,6 +31,7 @@ from meetme.core.numbering import (
     reserved_asn,
 )
 from meetme.core.problems import listed
+from meetme.intent.loader import LoadedIntent
 from meetme.intent.schema import Site
 from meetme.intent.schema_base import Node
 
@@ -741,3 +744,64 @@ def drawn_addresses_inside_pools(ctx: SiteContext) -> Iterator[Hit]:
     for conflict in ctx.fabric.conflicts:
         if conflict.kind == "pool":
             yield Hit(conflict.message, conflict.path)
+
+
+OVERLAP = "ADDR-018"
+
+rule(
+    OVERLAP,
+    "error",
+    "No two interfaces of a device hold overlapping subnets in one VRF",
+    "A device routes each VRF by its connected subnets; two interfaces whose subnets overlap "
+    "in one VRF (a DCI pool drawn across the services LAN, a transit's /31 repeated on another "
+    "port) give it one address or one subnet twice. IOS-XR accepts the commit and then brings "
+    "one of the interfaces down by its conflict policy; others refuse the second address or "
+    "route the subnet out of the wrong port. Read on the built models, so every source of an "
+    "address counts: pools, links, circuits, the services LAN and the DCI.",
+    "docs/standards.md#addr-018; Cisco IOS XR 'Implementing Network Stack IPv4 and IPv6' "
+    "(IP address conflicts) https://cisco.com/c/en/us/td/docs/iosxr/ncs5000/ip-addresses/76x/"
+    "b-ip-addresses-cg-ncs5000-76x/m-implementing-network-stack-ipv4-and-ipv6-ncs5000.html",
+)(reported_elsewhere)  # from the device models: `overlap_findings`
+
+
+def overlap_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
+    """ADDR-018: each device's first overlapping pair of subnets per VRF, at the device."""
+    found = []
+    for model in sorted(models, key=lambda m: (m.site, m.hostname)):
+        clash = _first_overlap(model)
+        if clash is None:
+            continue
+        (one, one_net), (other, other_net), vrf = clash
+        where = "the default VRF" if vrf is None else f"VRF {vrf}"
+        found.append(
+            finding_at(
+                loaded,
+                OVERLAP,
+                f"{model.hostname}: {other.name} ({other.description}) {other_net} overlaps "
+                f"{one.name} ({one.description}) {one_net} in {where}: the device would hold "
+                "one subnet on two interfaces and bring one down or route out of the wrong "
+                "one; number them apart (a pool or circuit address drawn across the other)",
+                ("sites", model.site, "devices", model.hostname),
+            )
+        )
+    return found
+
+
+Addressed = tuple[Interface, ipaddress.IPv4Interface | ipaddress.IPv6Interface]
+
+
+def _first_overlap(model: DeviceModel) -> tuple[Addressed, Addressed, str | None] | None:
+    """The first two addresses (in interface order) whose subnets overlap in one VRF."""
+    seen: dict[tuple[str | None, int], list[Addressed]] = defaultdict(list)
+    interfaces = [*model.loopbacks, *model.interfaces, model.management.interface]
+    for interface in interfaces:
+        for address in (interface.ipv4, interface.ipv6, interface.ipv4_secondary):
+            if address is None:
+                continue
+            parsed = addresses.interface(address.cidr)
+            key = (interface.vrf, parsed.version)
+            for earlier, theirs in seen[key]:
+                if earlier.name != interface.name and theirs.network.overlaps(parsed.network):
+                    return (earlier, theirs), (interface, parsed), interface.vrf
+            seen[key].append((interface, parsed))
+    return None
