@@ -157,16 +157,24 @@ Breakout = Annotated[
 ]
 
 
+def _colon_numbers(value: str, counts: tuple[int, ...]) -> list[int] | None:
+    """The numbers of `A:B` (or `A:B:C`) text of one of `counts` parts, each 1-10 digits;
+    None when the text has another shape."""
+    parts = value.split(":")
+    if len(parts) not in counts or not all(re.fullmatch(r"[0-9]{1,10}", p) for p in parts):
+        return None
+    return [int(part) for part in parts]
+
+
 def _community(value: str) -> str:
     """Standard (RFC 1997, 16:16 bits) or large (RFC 8092, 32:32:32 bits) BGP community."""
     problem = line_problem(value)
-    parts = value.split(":")
-    digits = all(re.fullmatch(r"[0-9]{1,10}", part) for part in parts)
-    if problem is None and not (digits and len(parts) in (2, 3)):
+    parts = _colon_numbers(value, (2, 3))
+    if problem is None and parts is None:
         problem = f"{shown(value)} is not a BGP community: write ASN:VALUE or ASN:DATA1:DATA2"
-    elif problem is None:
+    elif problem is None and parts is not None:
         limit = 65535 if len(parts) == 2 else 4294967295
-        if any(int(part) > limit for part in parts):
+        if any(part > limit for part in parts):
             problem = f"{shown(value)}: each part of this community is 0 to {limit}"
     if problem is not None:
         raise ValueError(problem)
@@ -185,13 +193,11 @@ def _route_target(value: str) -> str:
     (RFC 4360 section 4, RFC 5668): a 2-byte ASN with a 4-byte number, or a 4-byte ASN with a
     2-byte number. No type holds 4 + 4 bytes, so a device refuses `4200100000:151001`."""
     problem = line_problem(value)
-    parts = value.split(":")
-    if problem is None and not (
-        len(parts) == 2 and all(re.fullmatch(r"[0-9]{1,10}", part) for part in parts)
-    ):
+    parts = _colon_numbers(value, (2,))
+    if problem is None and parts is None:
         problem = f"{shown(value)} is not a route target: write ASN:NUMBER"
-    elif problem is None:
-        asn, number = (int(part) for part in parts)
+    elif problem is None and parts is not None:
+        asn, number = parts
         if asn > 4294967295:
             problem = f"{shown(value)}: the ASN of a route target is 0 to 4294967295"
         elif asn > 65535 and number > 65535:

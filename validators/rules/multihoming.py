@@ -18,7 +18,7 @@ from meetme.generators.build.overlay import VTEP_ROLES
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
-from meetme.validators.engine import Hit, SiteContext, rule
+from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.overlay import (
     CARRIER_VLAN_PLATFORMS,
     Placed,
@@ -231,13 +231,16 @@ def attachment_mode_settings(ctx: SiteContext) -> Iterator[Hit]:
 # --- MH-003, MH-004: the networks a host trunks -------------------------------------------------
 
 
-def _owners(ctx: SiteContext) -> dict[str, list[str]]:
-    """The tenants that have a network of each name (attachments name networks without one)."""
+def _trunked(ctx: SiteContext) -> Iterator[tuple[Attached, int, str, list[str]]]:
+    """Each network an attachment trunks: (attachment, index in its `networks:`, name, the
+    tenants that have a network of that name; attachments name networks without one)."""
     owners: dict[str, list[str]] = defaultdict(list)
     for tenant_name, tenant in ctx.site.tenants.items():
         for net_name in tenant.networks:
             owners[net_name].append(tenant_name)
-    return owners
+    for item in attachments(ctx):
+        for index, name in enumerate(item.attachment.networks):
+            yield item, index, name, owners.get(name, [])
 
 
 @rule(
@@ -251,24 +254,20 @@ def _owners(ctx: SiteContext) -> dict[str, list[str]]:
 )
 def trunked_networks_on_both_leaves(ctx: SiteContext) -> Iterator[Hit]:
     placed: dict[tuple[str, str], Placed] = {(p.tenant, p.name): p for p in placed_networks(ctx)}
-    owners = _owners(ctx)
-    for item in attachments(ctx):
-        leaves = _vtep_leaves(ctx, item)
-        for index, name in enumerate(item.attachment.networks):
-            tenants = owners.get(name, [])
-            if len(tenants) != 1:
-                continue  # unknown: the reference check; ambiguous: MH-004
-            network = placed[tenants[0], name]
-            missing = [leaf for leaf in leaves if leaf not in network.device_set]
-            if missing:
-                racks = listed(sorted({str(ctx.site.devices[leaf].rack) for leaf in missing}))
-                yield Hit(
-                    f"{network.label}, trunked by {item.label}, is not carried by "
-                    f"{listed(missing)}: the hosts' bonds there would trunk a VLAN with no VNI or "
-                    f"gateway; add rack {racks} to the network's racks (or the leaves to its "
-                    "leaves), or stop trunking it",
-                    (*item.attachment.path, "networks", index),
-                )
+    for item, index, name, tenants in _trunked(ctx):
+        if len(tenants) != 1:
+            continue  # unknown: the reference check; ambiguous: MH-004
+        network = placed[tenants[0], name]
+        missing = [leaf for leaf in _vtep_leaves(ctx, item) if leaf not in network.device_set]
+        if missing:
+            racks = listed(sorted({str(ctx.site.devices[leaf].rack) for leaf in missing}))
+            yield Hit(
+                f"{network.label}, trunked by {item.label}, is not carried by "
+                f"{listed(missing)}: the hosts' bonds there would trunk a VLAN with no VNI or "
+                f"gateway; add rack {racks} to the network's racks (or the leaves to its "
+                "leaves), or stop trunking it",
+                (*item.attachment.path, "networks", index),
+            )
 
 
 @rule(
@@ -280,18 +279,15 @@ def trunked_networks_on_both_leaves(ctx: SiteContext) -> Iterator[Hit]:
     "docs/standards.md#mh-004 and docs/standards.md#intent-consistency",
 )
 def trunked_network_names_unambiguous(ctx: SiteContext) -> Iterator[Hit]:
-    owners = _owners(ctx)
-    for item in attachments(ctx):
-        for index, name in enumerate(item.attachment.networks):
-            tenants = owners.get(name, [])
-            if len(tenants) > 1:
-                yield Hit(
-                    f"{item.label} trunks network {name}, a name in tenants "
-                    f"{' and '.join(tenants)}: attachments name networks without their tenant, "
-                    "so the hosts would get the VLANs of all of them; rename all but one of "
-                    "those networks",
-                    (*item.attachment.path, "networks", index),
-                )
+    for item, index, name, tenants in _trunked(ctx):
+        if len(tenants) > 1:
+            yield Hit(
+                f"{item.label} trunks network {name}, a name in tenants "
+                f"{' and '.join(tenants)}: attachments name networks without their tenant, "
+                "so the hosts would get the VLANs of all of them; rename all but one of "
+                "those networks",
+                (*item.attachment.path, "networks", index),
+            )
 
 
 # --- MH-005: ports ----------------------------------------------------------------------------
@@ -977,25 +973,22 @@ def networks_on_both_leaves_of_a_pair(ctx: SiteContext) -> Iterator[Hit]:
     "docs/standards.md#mh-023",
 )
 def attachment_mtu_carries_its_networks(ctx: SiteContext) -> Iterator[Hit]:
-    owners = _owners(ctx)
-    for item in attachments(ctx):
+    largest: dict[Path_, tuple[int, str, Attached]] = {}  # attachment -> its largest network
+    for item, _index, name, tenants in _trunked(ctx):
+        if len(tenants) != 1:
+            continue  # unknown: the reference check; ambiguous: MH-004
+        mtu = ctx.site.tenants[tenants[0]].networks[name].mtu
+        known = largest.get(item.attachment.path)
+        if mtu > item.attachment.mtu and (known is None or mtu > known[0]):
+            largest[item.attachment.path] = (mtu, name, item)
+    for mtu, name, item in largest.values():
         a = item.attachment
-        largest: tuple[int, str] | None = None
-        for name in a.networks:
-            tenants = owners.get(name, [])
-            if len(tenants) != 1:
-                continue  # unknown: the reference check; ambiguous: MH-004
-            mtu = ctx.site.tenants[tenants[0]].networks[name].mtu
-            if mtu > a.mtu and (largest is None or mtu > largest[0]):
-                largest = (mtu, name)
-        if largest is not None:
-            mtu, name = largest
-            yield Hit(
-                f"{item.label} has mtu {a.mtu}, below network {name}'s {mtu}, which it trunks: "
-                f"the hosts' ports drop every frame and packet larger than {a.mtu} bytes; "
-                f"raise the attachment's mtu to at least {mtu}, or lower the network's",
-                (*a.path, "mtu"),
-            )
+        yield Hit(
+            f"{item.label} has mtu {a.mtu}, below network {name}'s {mtu}, which it trunks: "
+            f"the hosts' ports drop every frame and packet larger than {a.mtu} bytes; "
+            f"raise the attachment's mtu to at least {mtu}, or lower the network's",
+            (*a.path, "mtu"),
+        )
 
 
 @rule(
