@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from meetme.validators.rules.addr import _first_overlap
 
 DEVICES = "intent/aus1/devices.yaml"
 
@@ -290,3 +292,81 @@ def test_addr018_a_dci_pool_across_the_services_lan(
 def test_addr018_the_same_subnet_in_two_vrfs_is_fine(example: Path) -> None:
     """The handoff's sub-interfaces carry one /31 per VRF on one port: VRFs keep them apart."""
     assert findings_of(lint_repo(example), "ADDR-018") == []
+
+
+def _device(*interfaces: tuple[str, str | None, str]) -> SimpleNamespace:
+    """A device with these (name, vrf, cidr) interfaces, the first a loopback; enough of a
+    model for ADDR-018's sweep."""
+
+    def one(name: str, vrf: str | None, cidr: str) -> SimpleNamespace:
+        ip, prefixlen = cidr.split("/")
+        v6 = ":" in ip
+        address = SimpleNamespace(ip=ip, prefixlen=int(prefixlen), cidr=cidr)
+        return SimpleNamespace(
+            name=name,
+            vrf=vrf,
+            ipv4=None if v6 else address,
+            ipv6=address if v6 else None,
+            ipv4_secondary=None,
+        )
+
+    made = [one(*i) for i in interfaces]
+    management = SimpleNamespace(interface=one("Management1", "MGMT", "192.168.0.9/24"))
+    return SimpleNamespace(loopbacks=made[:1], interfaces=made[1:], management=management)
+
+
+def _clash(model: SimpleNamespace) -> tuple[str, str, str, str, str | None] | None:
+    found = _first_overlap(model)  # type: ignore[arg-type]
+    if found is None:
+        return None
+    (one, one_net), (other, other_net), vrf = found
+    return one.name, str(one_net), other.name, str(other_net), vrf
+
+
+@pytest.mark.parametrize(
+    ("interfaces", "expected"),
+    [
+        # neighbouring /31s: apart; a /30 holding the second: the pair, the later port first
+        (
+            [
+                ("lo0", None, "10.0.0.9/32"),
+                ("e1", None, "10.0.0.0/31"),
+                ("e2", None, "10.0.0.2/31"),
+            ],
+            None,
+        ),
+        (
+            [
+                ("lo0", None, "10.0.0.9/32"),
+                ("e1", None, "10.0.0.2/31"),
+                ("e2", None, "10.0.0.1/30"),
+            ],
+            ("e1", "10.0.0.2/31", "e2", "10.0.0.1/30", None),
+        ),
+        # the loopback inside a later port's /24, in VRF red only: that VRF's pair
+        (
+            [
+                ("lo0", "red", "10.1.0.7/32"),
+                ("e1", None, "10.1.0.1/24"),
+                ("e2", "red", "10.1.0.1/24"),
+            ],
+            ("lo0", "10.1.0.7/32", "e2", "10.1.0.1/24", "red"),
+        ),
+        # IPv6: a /127 inside a /64 two ports later; the first clash in port order is named
+        (
+            [
+                ("lo0", None, "2001:db8::ff/128"),
+                ("e1", None, "2001:db8:1::/127"),
+                ("e2", None, "10.2.0.0/31"),
+                ("e3", None, "10.2.0.1/31"),
+                ("e4", None, "2001:db8:1::1/64"),
+            ],
+            ("e2", "10.2.0.0/31", "e3", "10.2.0.1/31", None),
+        ),
+        ([("lo0", None, "2001:db8::1/128"), ("e1", None, "2001:db8::2/127")], None),
+    ],
+)
+def test_addr018_sweep_finds_the_first_clash_in_port_order(
+    interfaces: list[tuple[str, str | None, str]], expected: tuple[str, ...] | None
+) -> None:
+    assert _clash(_device(*interfaces)) == expected

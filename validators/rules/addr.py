@@ -7,6 +7,7 @@ check what is rendered, not only what is written.
 from __future__ import annotations
 
 import ipaddress
+import socket
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -791,17 +792,59 @@ Addressed = tuple[Interface, ipaddress.IPv4Interface | ipaddress.IPv6Interface]
 
 
 def _first_overlap(model: DeviceModel) -> tuple[Addressed, Addressed, str | None] | None:
-    """The first two addresses (in interface order) whose subnets overlap in one VRF."""
-    seen: dict[tuple[str | None, int], list[Addressed]] = defaultdict(list)
-    interfaces = [*model.loopbacks, *model.interfaces, model.management.interface]
-    for interface in interfaces:
+    """The first two addresses (in interface order: the later one first, then the earlier)
+    whose subnets overlap in one VRF. Two CIDR blocks overlap only when one holds the other,
+    so a sweep in address order with a stack of the blocks still open finds every such pair
+    in n log n (a spine has hundreds of ports: comparing every pair took 0.6 s at 1,040
+    devices, parsing each address with ipaddress half as long again)."""
+    by_vrf: dict[tuple[str | None, int], list[_Block]] = defaultdict(list)
+    order = 0
+    for interface in [*model.loopbacks, *model.interfaces, model.management.interface]:
         for address in (interface.ipv4, interface.ipv6, interface.ipv4_secondary):
             if address is None:
                 continue
-            parsed = addresses.interface(address.cidr)
-            key = (interface.vrf, parsed.version)
-            for earlier, theirs in seen[key]:
-                if earlier.name != interface.name and theirs.network.overlaps(parsed.network):
-                    return (earlier, theirs), (interface, parsed), interface.vrf
-            seen[key].append((interface, parsed))
-    return None
+            family = socket.AF_INET6 if ":" in address.ip else socket.AF_INET
+            bits = 128 if family == socket.AF_INET6 else 32
+            host = int.from_bytes(socket.inet_pton(family, address.ip.split("%")[0]), "big")
+            size = 1 << (bits - address.prefixlen)
+            first = host & ~(size - 1)
+            by_vrf[(interface.vrf, bits)].append(
+                _Block(first, first + size - 1, order, interface, address.cidr)
+            )
+            order += 1
+    best: tuple[_Block, _Block] | None = None  # (later, earlier) in interface order
+    for blocks in by_vrf.values():
+        open_blocks: list[_Block] = []
+        # by first address, the larger block first: a block follows every block holding it
+        for block in sorted(blocks, key=lambda b: (b.first, -b.last, b.order)):
+            while open_blocks and open_blocks[-1].last < block.first:
+                open_blocks.pop()
+            for holder in open_blocks:  # each holds `block`
+                if holder.interface.name == block.interface.name:
+                    continue  # one interface's own addresses: not a clash between two
+                pair = (holder, block) if holder.order > block.order else (block, holder)
+                if best is None or (pair[0].order, pair[1].order) < (
+                    best[0].order,
+                    best[1].order,
+                ):
+                    best = pair
+            open_blocks.append(block)
+    if best is None:
+        return None
+    later, earlier = best
+    return (
+        (earlier.interface, addresses.interface(earlier.cidr)),
+        (later.interface, addresses.interface(later.cidr)),
+        later.interface.vrf,
+    )
+
+
+@dataclass(frozen=True)
+class _Block:
+    """One interface address as the range of its subnet, and its place in interface order."""
+
+    first: int
+    last: int
+    order: int
+    interface: Interface
+    cidr: str
