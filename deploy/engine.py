@@ -810,9 +810,7 @@ class Engine:
         return None
 
     def _open(self, target: Target) -> Any:
-        username = target.credentials.username
-        if username.startswith("secret:"):
-            username = self.secrets.get(username)
+        username = target.credentials.username  # written out (inventory.Credentials)
         password = self.secrets.get(target.credentials.password)
         driver = self.factory(target, username, password, self.settings.connect_timeout)
         if target.entry.driver == "eos":  # napalm's attribute: our session name, not napalm_<µs>

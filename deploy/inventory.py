@@ -8,13 +8,16 @@ Credentials are references (`secret:NAME`), never values: the inventory lives in
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import ipaddress
+import re
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from meetme.core.problems import IntentError, Location, Problem
+from meetme.core.problems import IntentError, Location, Problem, shown
 from meetme.core.secret_refs import REFERENCE_RE, reference_name
 from meetme.intent.yaml_source import Path_, SourceFile, read_file
 
@@ -47,7 +50,9 @@ class _Model(BaseModel):
 
 
 class Credentials(_Model):
-    username: str = Field(min_length=1, description="a login name, or secret:NAME")
+    username: str = Field(
+        min_length=1, description="a login name: one of the rendered configs' local users"
+    )
     password: str = Field(description="secret:NAME; the value comes from the environment")
 
     @field_validator("password")
@@ -58,17 +63,20 @@ class Credentials(_Model):
 
     @field_validator("username")
     @classmethod
-    def _username_reference_well_formed(cls, value: str) -> str:
+    def _username_is_written_out(cls, value: str) -> str:
+        # The login must be a rendered user (targets.lockout_risk), and every rendered config
+        # prints its users' names: as a secret it could be neither checked nor masked (the
+        # masking would refuse a value that is a word of the configs).
         if value.startswith("secret:"):
-            reference_name(value)
+            raise ValueError(
+                "the login must be one of the rendered configs' local users, whose names the "
+                "configs print: write the name itself (username: netops), not a secret"
+            )
         return value
 
     def references(self) -> set[str]:
-        return {
-            match.group(1)
-            for value in (self.username, self.password)
-            if (match := REFERENCE_RE.match(value))
-        }
+        match = REFERENCE_RE.match(self.password)
+        return {match.group(1)} if match else set()
 
 
 class Settings(_Model):
@@ -99,6 +107,31 @@ class Settings(_Model):
         return self
 
 
+# An RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens, each at
+# most 63 characters, 253 in all (RFC 1123 section 2.1; RFC 1035 section 2.3.4).
+_LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
+_HOST_NAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*\.?")
+
+
+def _host(value: str) -> str:
+    """An IP address or a host name, nothing else: the drivers put the host into a URL or a
+    socket address, where `@`, `/`, `#`, `?`, `:` or a blank would send the login and
+    password to another host or port than the one the inventory seems to name."""
+    address, _, zone = value.partition("%")  # an IPv6 zone (fe80::1%eth0): an interface name
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(address) and (not zone or _ZONE.fullmatch(zone)):
+            return value
+    if _HOST_NAME.fullmatch(value):
+        return value
+    raise ValueError(
+        f"host {shown(value)} is neither an IP address nor a host name (letters, digits, '-' "
+        "and '.'); a port goes in port:, never in host:"
+    )
+
+
+_ZONE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
 class DeviceEntry(_Model):
     host: str = Field(min_length=1, description="management address or name")
     port: int | None = Field(None, ge=1, le=65535)
@@ -112,6 +145,12 @@ class DeviceEntry(_Model):
     ssh_port: int | None = Field(
         None, ge=1, le=65535, description="SSH port: nxos SCP copy, nvue confirm step (22)"
     )
+
+    @field_validator("host")
+    @classmethod
+    def _host_is_an_address_or_a_name(cls, value: str) -> str:
+        _host(value)
+        return value
 
     @model_validator(mode="after")
     def _transport_fits_driver(self) -> DeviceEntry:
@@ -203,7 +242,32 @@ def load_inventory(path: Path, display_name: str | None = None) -> LoadedInvento
                 for p in missing_credentials
             ]
         )
+    shared = _shared_hosts(loaded)
+    if shared:
+        raise IntentError(shared)
     return loaded
+
+
+def _shared_hosts(loaded: LoadedInventory) -> list[Problem]:
+    """Two devices at one host and port: a typo that would push one device's whole config
+    (hostname, loopbacks, router ID, every link address) onto the other."""
+    first: dict[tuple[str, int | None], str] = {}
+    problems = []
+    for device, entry in loaded.inventory.devices.items():
+        key = (entry.host.rstrip(".").casefold(), entry.port)
+        if key in first:
+            at = f"{entry.host}" + (f" port {entry.port}" if entry.port else "")
+            problems.append(
+                Problem(
+                    loaded.value_at("devices", device, "host"),
+                    f"{device} is at {at}, as {first[key]} is: a push would replace one "
+                    "device's config with the other's; give each device its own host or port",
+                    "bad-value",
+                )
+            )
+        else:
+            first[key] = device
+    return problems
 
 
 def _problems(exc: ValidationError, source: SourceFile) -> list[Problem]:

@@ -61,7 +61,10 @@ class NvueRest:
         self.hostname, self.username, self.password = hostname, username, password
         self.timeout = timeout
         self.ssh_port = int(optional.get("ssh_port", 22))
-        self.base = f"{transport}://{hostname}:{port}/nvue_v1"
+        # the inventory holds an address or a host name only (inventory._host); an IPv6
+        # literal is bracketed in a URL (RFC 3986 section 3.2.2)
+        host = f"[{hostname}]" if ":" in hostname else hostname
+        self.base = f"{transport}://{host}:{port}/nvue_v1"
         self.client: httpx.Client | None = None
         self.revision: str | None = None
         self._confirming: bool | None = False

@@ -44,7 +44,7 @@ def lockout_risk(target: Target) -> str | None:
     """Why replacing the running config with this file would cut meetme off, or None."""
     username = target.credentials.username
     users = {user.name for user in target.model.management.users}
-    if not username.startswith("secret:") and username not in users:
+    if username not in users:
         return (
             f"{target.name}: the login {username!r} is not a local user of the rendered config "
             f"({', '.join(sorted(users)) or 'none'}), so a replace would delete it; add it to "

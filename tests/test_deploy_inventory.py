@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -186,3 +188,68 @@ def test_a_bad_option_is_named_and_reported_with_every_other_problem(
     assert "--check-timeout -1.0: Input should be greater than or equal to 0" in output
     assert "secret 'bgp-aus1-br1' is not set" in output
     assert "3 problem(s); no device was touched." in output
+
+
+def test_a_login_given_as_a_secret_is_refused(lab: Lab) -> None:
+    """The login must be one of the rendered users, whose names every config prints: as a
+    secret it could be neither compared with them (a push would delete its own login) nor
+    masked, so the inventory takes the name written out."""
+    path = lab.write_inventory()
+    text = path.read_text()
+    path.write_text(text.replace("{username: netops,", "{username: 'secret:lab-user',", 1))
+    assert "secret:lab-user" in path.read_text()
+    code, output = plan()
+    assert code == 2
+    line = next(i for i, x in enumerate(path.read_text().splitlines(), 1) if "lab-user" in x)
+    assert f"inventory.yaml:{line}:" in output
+    assert "the login must be one of the rendered configs' local users" in output
+    assert all(lab.untouched(n) for n in SPINES)
+
+
+@pytest.mark.parametrize(
+    ("host", "refused"),
+    [
+        ("127.0.0.1", False),
+        ("sw1.lab.example", False),
+        ("fe80::1%eth0", False),
+        ("192.168.10.101@127.0.0.1", True),  # userinfo: the login goes to 127.0.0.1
+        ("127.0.0.1:18765/#", True),  # a port and a fragment: another port
+        ("sw1.lab.example?", True),
+        ("127.0.0.1 ", True),
+        ("fe80::1%eth0@evil", True),
+        ("-sw1", True),
+    ],
+)
+def test_a_host_is_an_address_or_a_name_only(lab: Lab, host: str, refused: bool) -> None:
+    """A host the drivers would read as a URL with another authority sends the password
+    there: only an IP address or an RFC 1123 host name is taken."""
+    path = lab.write_inventory()
+    lines = path.read_text().splitlines()
+    index = next(i for i, x in enumerate(lines) if x.startswith("  aus1-sp1:"))
+    lines[index] = lines[index].replace("host: 127.0.0.1,", f"host: {json.dumps(host)},")
+    path.write_text("\n".join(lines) + "\n")
+    code, output = plan("--device", "aus1-sp1")
+    if refused:
+        assert code == 2
+        assert f"inventory.yaml:{index + 1}:" in output
+        assert "is neither an IP address nor a host name" in output
+        assert lab.untouched("aus1-sp1")
+    else:
+        assert "is neither an IP address nor a host name" not in output
+
+
+def test_two_devices_at_one_host_and_port_are_refused(lab: Lab) -> None:
+    path = lab.write_inventory()
+    lines = path.read_text().splitlines()
+    sp1 = next(i for i, x in enumerate(lines) if x.startswith("  aus1-sp1:"))
+    sp2 = next(i for i, x in enumerate(lines) if x.startswith("  aus1-sp2:"))
+    port = lines[sp1].split("port: ")[1].split(",")[0]
+    lines[sp2] = re.sub(r"port: \d+,", f"port: {port},", lines[sp2], count=1)
+    path.write_text("\n".join(lines) + "\n")
+    code, output = plan()
+    assert code == 2
+    assert (
+        f"inventory.yaml:{sp2 + 1}:" in output
+        and f"aus1-sp2 is at 127.0.0.1 port {port}, as aus1-sp1 is" in output
+    )
+    assert all(lab.untouched(n) for n in SPINES)

@@ -185,13 +185,18 @@ def test_cfg011_fails_a_transit_port_without_urpf(rendered: Rendered) -> None:
 
 def test_nxos_ssh_takes_sessions_from_the_management_clients_only(rendered: Rendered) -> None:
     """NX-OS SSH cannot be bound to the management VRF: the VTY lines accept only the
-    management clients (by default the device's management subnet)."""
+    management clients (by default the device's management subnet), and IPv6, with no client,
+    from nobody: the device answers SSH on its IPv6 loopback and tenant gateways too."""
     conf = parse(text(rendered, "aus1-bl3"), "nxos")
     assert children(conf, "ip access-list ACL-MGMT-VTY-V4") == [
         "10 permit ip 192.168.10.0/24 any",
         "20 deny ip any any",
     ]
-    assert children(conf, "line vty") == ["access-class ACL-MGMT-VTY-V4 in"]
+    assert children(conf, "ipv6 access-list ACL-MGMT-VTY-V6") == ["10 deny ipv6 any any"]
+    assert children(conf, "line vty") == [
+        "access-class ACL-MGMT-VTY-V4 in",
+        "ipv6 access-class ACL-MGMT-VTY-V6 in",
+    ]
 
 
 def test_cfg010_fails_nxos_vty_lines_open_to_everyone(rendered: Rendered) -> None:
@@ -206,6 +211,25 @@ def test_cfg010_fails_nxos_vty_lines_open_to_everyone(rendered: Rendered) -> Non
         "  20 deny ip any any\n", "  20 permit ip 0.0.0.0/0 any\n  30 deny ip any any\n"
     )
     assert [hit[0] for hit in hardening.check(model, wider)] == ["CFG-010"]
+
+
+def test_cfg010_fails_nxos_vty_lines_open_to_ipv6(rendered: Rendered) -> None:
+    """A family with no management client is still filtered: without the IPv6 access-class
+    SSH over IPv6 answers every source."""
+    models, _ = rendered
+    model = models["aus1-lf3"]
+    broken = text(rendered, "aus1-lf3").replace("  ipv6 access-class ACL-MGMT-VTY-V6 in\n", "")
+    hits = hardening.check(model, broken)
+    assert [hit[0] for hit in hits] == ["CFG-010"]
+    assert "`line vty` / `ipv6 access-class ACL-MGMT-VTY-V6 in` is missing" in hits[0][1]
+    opened = text(rendered, "aus1-lf3").replace(
+        "  10 deny ipv6 any any\n", "  10 permit ipv6 any any\n"
+    )
+    hits = hardening.check(model, opened)
+    assert [hit[1] for hit in hits] == [
+        "ipv6 access-list ACL-MGMT-VTY-V6 does not permit exactly the management clients "
+        "(none) and deny the rest"
+    ]
 
 
 def test_declared_management_clients_replace_the_subnet(tmp_path: Any) -> None:

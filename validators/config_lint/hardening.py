@@ -93,15 +93,15 @@ def _cisco_management(model: DeviceModel, top: list[Block]) -> Iterator[Hit]:
 
 def _nxos_vty(model: DeviceModel, lines: dict[str, Block]) -> Iterator[Hit]:
     """NX-OS SSH answers on every address: the VTY lines take sessions from the management
-    clients only, through one ACL per family that permits exactly them and denies the rest."""
+    clients only, through one ACL per family that permits exactly them and denies the rest
+    (a family without clients: an ACL that denies all; an IPv4 `access-class` leaves IPv6
+    sessions unfiltered)."""
     vty = lines.get("line vty")
     for afi, keyword, apply in (
         ("ipv4", "ip", "access-class"),
         ("ipv6", "ipv6", "ipv6 access-class"),
     ):
         clients = model.management.clients_of(afi)
-        if not clients:
-            continue
         name = f"ACL-MGMT-VTY-{'V4' if afi == 'ipv4' else 'V6'}"
         if vty is None or vty.child(f"{apply} {name} in") is None:
             yield (
@@ -119,7 +119,7 @@ def _nxos_vty(model: DeviceModel, lines: dict[str, Block]) -> Iterator[Hit]:
             yield (
                 MANAGEMENT_VRF,
                 f"{keyword} access-list {name} does not permit exactly the management clients "
-                f"({', '.join(clients)}) and deny the rest",
+                f"({', '.join(clients) or 'none'}) and deny the rest",
                 acl.line if acl else 1,
                 1,
             )
