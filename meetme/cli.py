@@ -42,6 +42,7 @@ from meetme.outputs import (
     compare_rendered,
     is_lint_report,
     is_schema,
+    remember_written,
     write_file,
 )
 
@@ -358,6 +359,7 @@ def _emit_report(
         sys.stdout.write(text)
         return
     write_file(report_file, text)
+    remember_written(report_file, text)
     out.print(f"{report_file}: {fmt.value} report, {summary(findings)}", markup=False)
 
 
@@ -728,6 +730,7 @@ def schema_command(
         sys.stdout.write(text)
         return
     write_file(out_file, text)
+    remember_written(out_file, text)
     out.print(f"wrote {out_file}", markup=False)
 
 

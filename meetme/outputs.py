@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import hashlib
 import json
 import os
 import re
@@ -41,7 +42,7 @@ OWNED = frozenset({MARKER, HASHES})
 DEBRIS_KINDS = (".new-", ".old-")
 SNIFF_LIMIT = 16 * 1024 * 1024  # a meetme report larger than this is not worth guessing about
 _JOURNAL_KEYS = frozenset({"ts", "run", "command", "stage", "step", "status"})
-_FINDING_KEYS = frozenset({"rule", "severity", "message", "file", "line", "column"})
+_FINDING_KEYS = frozenset({"rule", "severity", "message", "file", "line", "column", "path"})
 _SUMMARY = re.compile(r"\d+ error\(s\), \d+ warning\(s\)(, \d+ info)?(, \d+ waived)?")
 _JUNIT_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="meetme lint"'
 
@@ -445,33 +446,68 @@ def write_file(path: Path, text: str) -> None:
 
 
 def is_lint_report(path: Path) -> bool:
-    """A report `meetme lint` writes, in any of its formats (or an empty file)."""
+    """A report `meetme lint` writes, in any of its formats: one this user's meetme wrote at
+    this path and that is unchanged since (`remember_written`), an empty file, or one whose
+    shape nobody else's file has (findings with exactly meetme's keys, meetme's SARIF tool,
+    its JUnit document, its text report with a finding). A report with nothing in it (`[]`,
+    a summary line alone) is recognised by the record only: a user's file may say as much."""
     text = _small_text(path)
     if text is None:
         return False
-    if not text.strip() or text.startswith(_JUNIT_HEAD):
+    if not text.strip() or written_here(path, text):
         return True
+    if text.startswith(_JUNIT_HEAD):
+        return _is_junit_report(text)
     parsed = _json(text)
     if isinstance(parsed, dict):  # SARIF: meetme's keys and tool, nothing of anyone else's
         return parsed.keys() == _SARIF_KEYS and _sarif_tool(parsed) == "meetme"
     if isinstance(parsed, list):
-        return all(isinstance(x, dict) and x.keys() >= _FINDING_KEYS for x in parsed)
+        return bool(parsed) and all(_is_finding(x) for x in parsed)
     return _is_text_report(text.rstrip("\n").splitlines())
+
+
+def _is_finding(item: object) -> bool:
+    """One finding of the JSON report: meetme's keys exactly (a waived one adds its waiver)."""
+    if not isinstance(item, dict):
+        return False
+    keys = item.keys() - {"waiver"}
+    return (
+        keys == _FINDING_KEYS
+        and item.get("severity") in _SEVERITIES
+        and isinstance(item.get("rule"), str)
+        and type(item.get("line")) is int
+        and type(item.get("column")) is int
+    )
+
+
+def _is_junit_report(text: str) -> bool:
+    """meetme's JUnit document: its header with every count, its suites, its closing tag."""
+    lines = text.rstrip("\n").splitlines()
+    return (
+        len(lines) >= 3
+        and _JUNIT_TOP.fullmatch(lines[1]) is not None
+        and lines[-1] == "</testsuites>"
+        and all(line.startswith("  ") for line in lines[2:-1])
+    )
 
 
 _FINDING_LINE = re.compile(r"  \d+:\d+ +(error|warning|info|waived) ")
 _ANNOTATION = re.compile(r"::(error|warning|notice) ")
 _SARIF_KEYS = frozenset({"$schema", "version", "runs"})
+_SEVERITIES = frozenset({"error", "warning", "info", "waived"})
+_JUNIT_TOP = re.compile(
+    r'<testsuites name="meetme lint" tests="\d+" failures="\d+" errors="\d+" skipped="\d+">'
+)
 
 
 def _is_text_report(lines: list[str]) -> bool:
     """The text format line for line (a file's name, its findings, a blank line; the summary
-    last) or the github one (annotations, the summary): a file that merely ends in a summary
-    line is someone's notes."""
-    if not lines or _SUMMARY.fullmatch(lines[-1]) is None:
+    last) or the github one (annotations, the summary), with one finding at least: a file
+    that merely ends in a summary line is someone's notes."""
+    if len(lines) < 2 or _SUMMARY.fullmatch(lines[-1]) is None:
         return False
     body = lines[:-1]
-    if all(_ANNOTATION.match(line) for line in body):
+    if all(_ANNOTATION.match(line) and "::" in line[2:] for line in body):
         return True
     heading, findings = True, 0
     for line in body:
@@ -488,6 +524,41 @@ def _is_text_report(lines: list[str]) -> bool:
         elif not (findings and line.startswith("    ")):  # else a waiver under its finding
             return False
     return heading
+
+
+def remember_written(path: Path, text: str) -> None:
+    """Record, in the user's private meetme folder, that meetme wrote `text` at `path`: what
+    `written_here` asks before a report or schema is written over. No private folder: no
+    record (a report with nothing in it is then refused, not overwritten)."""
+    record = _written_record(path)
+    if record is not None:
+        with contextlib.suppress(OSError):
+            write_file(record, _digest(text) + "\n")
+
+
+def written_here(path: Path, text: str) -> bool:
+    """Whether this user's meetme wrote exactly `text` at `path` last."""
+    record = _written_record(path)
+    if record is None:
+        return False
+    try:
+        return record.read_text(encoding="ascii").strip() == _digest(text)
+    except (OSError, ValueError):
+        return False
+
+
+def _written_record(path: Path) -> Path | None:
+    from meetme.core.userdir import private_dir
+
+    folder = private_dir("written")
+    if folder is None:
+        return None
+    where = str(path.parent.resolve() / path.name)
+    return folder / hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def is_schema(path: Path) -> bool:

@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meetme.cli import app
-from meetme.outputs import HASHES, MARKER, MARKER_HEADER
+from meetme.outputs import HASHES, MARKER, MARKER_HEADER, is_lint_report, remember_written
 from meetme.pipeline import write_rendered
 
 REPO = Path(__file__).resolve().parent.parent
@@ -442,6 +442,14 @@ def test_a_link_to_a_folder_inside_intent_does_not_smuggle_a_report_in(example: 
         "intent/aus1/site.yaml\nlooks like a heading, then notes\n\n1 error(s), 0 warning(s)\n",
         '{"$schema": "x", "version": "2.1.0", "runs": [{"tool": {"driver": {"name": "meetme"}}}],'
         ' "mydata": "precious"}\n',
+        # a list of the user's, empty or with keys beyond a finding's; a summary line alone;
+        # annotations of the user's own; a JUnit header over the user's document
+        "[]\n",
+        '[{"rule": 1, "severity": 1, "message": 1, "file": 1, "line": 1, "column": 1, "path": 1,'
+        ' "mydata": "precious"}]\n',
+        "0 error(s), 0 warning(s)\n",
+        "::error my own annotation\n3 error(s), 1 warning(s)\n",
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="meetme lint" my="precious"/>\n',
     ],
 )
 def test_lint_output_leaves_a_file_that_only_looks_like_its_report(
@@ -469,6 +477,21 @@ def test_lint_overwrites_its_own_report_in_any_format_but_not_a_users_file(
     refused(["lint", "--format", first, "-o", "lint.out"], "lint.out", "did not write it")
     assert tree_hash(report) == before
     assert [p.name for p in example.iterdir() if p.name.startswith(".lint.out")] == []
+
+
+def test_a_report_with_nothing_in_it_is_ours_by_the_record_only(tmp_path: Path) -> None:
+    """`[]` or a summary line alone is what a clean lint writes and what a user's file may
+    hold: meetme overwrites it only where it wrote exactly that text at that path."""
+    report = tmp_path / "lint.json"
+    report.write_text("[]\n")
+    assert not is_lint_report(report)
+    remember_written(report, "[]\n")
+    assert is_lint_report(report)
+    report.write_text("[]\n\n")  # edited since
+    assert not is_lint_report(report)
+    other = tmp_path / "other.json"  # the record is per path
+    other.write_text("[]\n")
+    assert not is_lint_report(other)
 
 
 def test_schema_overwrites_its_own_file(example: Path) -> None:
