@@ -1,4 +1,4 @@
-"""MGMT-001..003, the management feature: management addressing that would lock a device out
+"""MGMT-001..005, the management feature: management addressing that would lock a device out
 after a replace push."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 
-MGMT_RULES = ("MGMT-001", "MGMT-002", "MGMT-003")
+MGMT_RULES = ("MGMT-001", "MGMT-002", "MGMT-003", "MGMT-004", "MGMT-005")
 DEVICES = "intent/aus1/devices.yaml"
 SITE = "intent/aus1/site.yaml"
 LF1 = "management: 192.168.10.101/24"  # aus1-lf1, the first NVUE leaf
@@ -136,3 +136,59 @@ def test_mgmt003_limits(example: Path, address: str, problem: str | None) -> Non
         assert hits == []
     else:
         assert len(hits) == 1 and f"management address {address} {problem}" in hits[0], hits
+
+
+def test_mgmt004_an_ipv6_management_network_is_refused(example: Path) -> None:
+    """meetme renders IPv4 management only: an IPv6 gateway and address would print
+    `ip address fd00:10::21/64` and `ip route 0.0.0.0/0 fd00:10::1`, which devices refuse."""
+    site = example / SITE
+    replace_in(site, "gateway: 192.168.10.1", 'gateway: "fd00:10::1"')
+    devices = set_management(example, LF1, '"fd00:10::101/64"')
+    assert findings_of(lint_repo(example), "MGMT-004") == [
+        f"{DEVICES}:{line_of(devices, 'fd00:10::101/64')}: aus1-lf1's management address "
+        "fd00:10::101/64 is IPv6: meetme renders an IPv4 management network only; give it an "
+        "IPv4 address",
+        f"{SITE}:{line_of(site, 'fd00:10::1')}: the management gateway fd00:10::1 is IPv6: "
+        "meetme renders an IPv4 management network only; give the management network IPv4 "
+        "addresses",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("servers", "expected"),
+    [
+        ("[192.168.10.5, 192.168.10.6]", []),  # the example: on the management network
+        (  # aus1-br1's loopback, in the loopback pool
+            "[192.168.10.5, 10.0.0.1]",
+            [
+                "NTP server 10.0.0.1 lies in pool loopback_v4 10.0.0.0/24, which the data plane "
+                "holds: the devices send to it out of their management port; name a server on "
+                "the management network"
+            ],
+        ),
+        (
+            '[192.168.10.5, "2001:db8:ffff::123"]',
+            [
+                "NTP server 2001:db8:ffff::123 is IPv6, and the management VRF routes IPv4 only "
+                "(its default route to the management gateway): name an IPv4 server"
+            ],
+        ),
+    ],
+)
+def test_mgmt005_ntp_servers_the_management_network_reaches(
+    example: Path, servers: str, expected: list[str]
+) -> None:
+    site = example / SITE
+    replace_in(site, "ntp_servers: [192.168.10.5, 192.168.10.6]", f"ntp_servers: {servers}")
+    at = line_of(site, "ntp_servers")
+    assert findings_of(lint_repo(example), "MGMT-005") == [f"{SITE}:{at}: {m}" for m in expected]
+
+
+def test_mgmt005_a_syslog_server_in_the_fabric_pool(example: Path) -> None:
+    site = example / SITE
+    replace_in(site, "syslog_servers: [192.168.10.7]", "syslog_servers: [10.1.0.9]")
+    assert findings_of(lint_repo(example), "MGMT-005") == [
+        f"{SITE}:{line_of(site, 'syslog_servers')}: syslog server 10.1.0.9 lies in pool p2p_v4 "
+        "10.1.0.0/16, which the data plane holds: the devices send to it out of their "
+        "management port; name a server on the management network"
+    ]

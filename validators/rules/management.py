@@ -214,3 +214,70 @@ def management_subnet_holds_gateway(ctx: SiteContext) -> Iterator[Hit]:
                 "address or its length",
                 (*device.path, "management"),
             )
+
+
+@rule(
+    "MGMT-004",
+    "error",
+    "The management network is IPv4",
+    "meetme renders the management interface, its default route in the management VRF and the "
+    "NX-OS VTY filter for an IPv4 management network, on every platform: an IPv6 management "
+    "address or gateway would be printed into IPv4 commands (`ip address`, `ipv4 address`, "
+    "`ip route 0.0.0.0/0`, NVUE `ipv4 gateway`) that every device refuses, and the site would "
+    "fail at its first push. Until an IPv6 management network is rendered, it is refused here.",
+    "docs/standards.md#mgmt-004; docs/syntax.md (the management commands of each platform)",
+)
+def management_is_ipv4(ctx: SiteContext) -> Iterator[Hit]:
+    gateway = ipaddress.ip_address(ctx.site.management.gateway)
+    if gateway.version != 4:
+        yield Hit(
+            f"the management gateway {gateway} is IPv6: meetme renders an IPv4 management "
+            "network only; give the management network IPv4 addresses",
+            (*ctx.site.management.path, "gateway"),
+        )
+    for name, device in _by_place(ctx):
+        if _management(device).version != 4:
+            yield Hit(
+                f"{name}'s management address {device.management} is IPv6: meetme renders an "
+                "IPv4 management network only; give it an IPv4 address",
+                (*device.path, "management"),
+            )
+
+
+@rule(
+    "MGMT-005",
+    "error",
+    "NTP and syslog servers are reachable through the management network",
+    "Every device reaches its NTP and syslog servers through the management VRF, whose only "
+    "route is the IPv4 default to the management gateway. An IPv6 server is unreachable there, "
+    "and a server inside the data plane's address space (a loopback, a fabric pool, a tenant "
+    "or edge subnet) is sent out of the management port toward a network that does not hold "
+    "it. Nothing fails loudly: clocks drift and logs are lost until certificates, BGP "
+    "authentication windows or log correlation break.",
+    "docs/standards.md#mgmt-005; Cisco, Out of band best practices (management services on the "
+    f"management network) {OOB}",
+)
+def management_servers_reachable(ctx: SiteContext) -> Iterator[Hit]:
+    management = ctx.site.management
+    index: _Index | None = None
+    for key in ("ntp_servers", "syslog_servers"):
+        kind = "NTP" if key == "ntp_servers" else "syslog"
+        for position, server in enumerate(getattr(management, key)):
+            address = ipaddress.ip_address(server)
+            where = (*management.path, key, position)
+            if address.version != 4:
+                yield Hit(
+                    f"{kind} server {address} is IPv6, and the management VRF routes IPv4 only "
+                    "(its default route to the management gateway): name an IPv4 server",
+                    where,
+                )
+                continue
+            index = index or _Index(_claimed(ctx))
+            claimed = index.holding(address)
+            if claimed is not None:
+                yield Hit(
+                    f"{kind} server {address} lies in {claimed.label} {claimed.network}, which "
+                    "the data plane holds: the devices send to it out of their management port; "
+                    "name a server on the management network",
+                    where,
+                )
