@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import jinja2
 import pytest
-from conftest import EXAMPLE_INTENT, line_of
+from conftest import EXAMPLE_INTENT, line_of, lint_repo
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, environment, render_device
 from meetme.generators.resolve.fabric import resolve_fabric
@@ -34,7 +34,7 @@ from meetme.intent.types import (
     InterfaceTemplate,
     has_placeholder,
 )
-from meetme.pipeline import build_models
+from meetme.pipeline import build_models, device_models
 
 LINKS = "intent/aus1/links.yaml"
 CIRCUITS = "intent/aus1/circuits.yaml"
@@ -532,3 +532,45 @@ def test_the_renderer_checks_every_string_however_json_spells_it(
 )
 def test_what_is_a_secret_placeholder(text: str, found: bool) -> None:
     assert has_placeholder(text) is found
+
+
+def test_a_pod_moved_to_another_platform_is_checked_against_its_own_pods_rule(
+    example: Path,
+) -> None:
+    """mel1's pod 2 leaf pair to NVUE with its own rule's names: each per-pod rule names the
+    ports of its own pod's devices only, so neither rule's pattern is held against the other
+    pod (both were PLAT-016 errors, and the render refused)."""
+    devices = example / "intent/mel1/devices.yaml"
+    text = devices.read_text()
+    for leaf in ("mel1-lf201", "mel1-lf202"):
+        head, tail = text.split(f"      {leaf}:\n", 1)
+        block, rest = tail.split("\n      mel1-", 1)
+        block = block.replace("platform: cisco_nxos", "platform: nvidia_nvue").replace(
+            "model: N9K-C9364D-GX2A", "model: SN5600"
+        )
+        text = f"{head}      {leaf}:\n{block}\n      mel1-{rest}"
+    devices.write_text(text)
+    attachments = example / "intent/mel1/attachments.yaml"
+    attachments.write_text(
+        attachments.read_text().replace(
+            "ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]\n"
+            "        peer_link: [Ethernet1/53, Ethernet1/54]\n        anycast_vtep: 10.2.1.243/32",
+            "ports: [swp1, swp2, swp3, swp4]\n"
+            "        peer_link: [swp53, swp54]\n        anycast_vtep: 10.2.1.243/32",
+        )
+    )
+    links = example / "intent/mel1/links.yaml"
+    links.write_text(
+        links.read_text().replace(
+            'a: {role: leaf, pod: pod2, interface: "Ethernet1/{n}"',
+            'a: {role: leaf, pod: pod2, interface: "swp{n}"',
+        )
+    )
+    assert "swp53" in attachments.read_text() and '"swp{n}"' in links.read_text()
+    result = lint_repo(example)
+    assert [f for f in result.findings if f.rule in ("PLAT-016", "HW-001")] == []
+    models = device_models(result)
+    assert models["mel1-lf201"].platform == "nvidia_nvue"
+    uplinks = {i.name for i in models["mel1-lf201"].interfaces if i.peer and "sp2" in i.peer.device}
+    assert uplinks == {"swp61", "swp62"}
+    assert not result.errors, [str(f) for f in result.errors]

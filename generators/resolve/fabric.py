@@ -198,6 +198,21 @@ def _side_devices(site: Site, side: LinkRuleSide) -> list[tuple[str, Device]]:
     )
 
 
+def cabled_side_devices(
+    site: Site, side: LinkRuleSide, other: LinkRuleSide
+) -> list[tuple[str, Device]]:
+    """The devices of `side` the rule cables to at least one device of `other`, by id: those
+    it selects whose pod (if any) matches the pod of a device `other` selects (or that one
+    has none), as `_expand_rule` pairs them. What the rule's port names apply to."""
+    others = _side_devices(site, other)
+    if not others:
+        return []
+    if any(d.pod is None for _, d in others):
+        return _side_devices(site, side)
+    pods = {d.pod for _, d in others}
+    return [(n, d) for n, d in _side_devices(site, side) if d.pod is None or d.pod in pods]
+
+
 def _sides_index(site: Site) -> dict[tuple[str, str | None, str | None], list[tuple[str, Device]]]:
     index: dict[tuple[str, str | None, str | None], list[tuple[str, Device]]] = {}
     for n, d in sorted(site.devices.items(), key=lambda item: item[1].id):

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from meetme.generators.resolve.fabric import cabled_side_devices
+
 from meetme.intent.interfaces import sample
 from meetme.intent.schema import Site
 
@@ -139,16 +141,13 @@ def written_names(site: Site) -> Iterator[tuple[tuple[str, ...], str, tuple[str 
     for device_name, services in sorted(edge.services.items()) if edge else ():
         if device_name in site.devices:
             yield (device_name,), services.interface, (*services.path, "interface")
-    # role -> platform -> its devices in id order: grouped once, not once per rule side (a
-    # site with a rule per pod has as many rules as pods)
-    grouped: dict[str, dict[str, list[str]]] = {}
-    for device_name, device in sorted(site.devices.items(), key=lambda d: d[1].id):
-        grouped.setdefault(device.role, {}).setdefault(device.platform, []).append(device_name)
-    by_role = {role: {p: tuple(n) for p, n in of.items()} for role, of in grouped.items()}
+    # the devices each side cables, grouped by platform in id order (a rule per pod names
+    # the ports of its own pod's devices only)
     for rule_ in site.link_rules:
-        for side, rule_side in (("a", rule_.a), ("b", rule_.b)):
-            of_role = by_role.get(rule_side.role, {})
+        for side, rule_side, other in (("a", rule_.a, rule_.b), ("b", rule_.b, rule_.a)):
             name = sample(rule_side.interface, rule_side.first)
-            for platform, devices in of_role.items():
-                if rule_side.platform in (None, platform):
-                    yield devices, name, (*rule_.path, side, "interface")
+            by_platform: dict[str, list[str]] = {}
+            for device_name, device in cabled_side_devices(site, rule_side, other):
+                by_platform.setdefault(device.platform, []).append(device_name)
+            for devices in by_platform.values():
+                yield tuple(devices), name, (*rule_.path, side, "interface")
