@@ -192,3 +192,33 @@ def test_mgmt005_a_syslog_server_in_the_fabric_pool(example: Path) -> None:
         "10.1.0.0/16, which the data plane holds: the devices send to it out of their "
         "management port; name a server on the management network"
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"),
+    [
+        ("operator", "the OS keeps that name for itself"),
+        ("root", "the OS keeps that name for itself"),
+        ("_svc", "a name must start with a letter or a digit"),
+        ("operators", None),  # a reserved word's neighbour is just a name
+        ("svc_", None),  # an underscore after the first character is fine
+    ],
+)
+def test_plat023_nxos_refuses_reserved_user_names(
+    example: Path, name: str, refused: str | None
+) -> None:
+    """NX-OS keeps system accounts' names and wants an alphanumeric first character: the
+    user is refused on each NX-OS device, at the user's line; EOS, IOS-XR and NVUE take it."""
+    site = example / SITE
+    replace_in(site, "        monitor:\n", f"        {name}:\n")
+    found = findings_of(lint_repo(example), "PLAT-023")
+    nxos = ["aus1-bl3", "aus1-bl4", "aus1-lf3", "aus1-lf4"]
+    assert found == (
+        []
+        if refused is None
+        else [
+            f"{SITE}:{line_of(site, f'{name}:')}: {device} (Cisco NX-OS) cannot render local "
+            f"user {name}: {refused}; rename the user"
+            for device in nxos
+        ]
+    )

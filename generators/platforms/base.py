@@ -33,6 +33,10 @@ class LocalUsers:
     admin: UserRole
     operator: UserRole
     password_hash: Literal["sha512_crypt", "sha256_crypt"]  # crypt(3) $6$ / $5$
+    # names the OS keeps for itself and refuses for a local user (PLAT-023), and what its
+    # first character must be where the OS is stricter than the intent's names
+    reserved_names: frozenset[str] = frozenset()
+    first_character: str = ""  # characters a name may start with; "": any the intent takes
 
     def role(self, name: Literal["admin", "operator"]) -> UserRole:
         return self.admin if name == "admin" else self.operator

@@ -54,11 +54,45 @@ PLATFORM = Platform(
     # Default roles network-admin / network-operator (Nexus NX-OS security command
     # reference, `username`); NX-OS stores and accepts `password 5` as SHA-256-crypt
     # ($5$: NX-OS 10.x `show running-config`; cisco.nxos nxos_user hashed_password, tested
-    # on 10.1(1), validates ^$5$).
+    # on 10.1(1), validates ^$5$). Reserved names, and names starting with an alphanumeric
+    # character: Cisco Nexus 9000 NX-OS Security Configuration Guide 10.4(x), "Configuring
+    # User Accounts and RBAC" ("These words are reserved and cannot be used to configure
+    # users"; "Usernames must begin with an alphanumeric character").
     local_users=LocalUsers(
         admin=UserRole(("network-admin",)),
         operator=UserRole(("network-operator",)),
         password_hash="sha256_crypt",
+        reserved_names=frozenset(
+            [
+                "bin",
+                "daemon",
+                "adm",
+                "lp",
+                "sync",
+                "shutdown",
+                "halt",
+                "mail",
+                "news",
+                "uucp",
+                "operator",
+                "games",
+                "gopher",
+                "ftp",
+                "nobody",
+                "nscd",
+                "mailnull",
+                "root",
+                "rpc",
+                "rpcuser",
+                "xfs",
+                "gdm",
+                "mtsuser",
+                "ftpuser",
+                "man",
+                "sys",
+            ]
+        ),
+        first_character="abcdefghijklmnopqrstuvwxyz0123456789",  # the intent takes a-z and _
     ),
     push_drivers=("nxos", "nxos_ssh"),
     # `speed <Mb/s>` on a port; `interface breakout module 1 port P map <S>g-<k>x`, whose maps
@@ -99,5 +133,6 @@ PLATFORM = Platform(
         gaps.prefix_limit_range,
         gaps.trunks_with_vlans,
         gaps.nxos_multihop_bfd,
+        gaps.user_names,
     ),
 )

@@ -34,6 +34,7 @@ SRV6_LOCATOR = "PLAT-019"
 VRF_NAME = "PLAT-020"
 BOND_NUMBER_RANGE = "PLAT-021"
 PREFIX_LIMIT_RANGE = "PLAT-022"
+USER_NAME = "PLAT-023"
 
 RULE_IDS = (
     RPKI,
@@ -57,6 +58,7 @@ RULE_IDS = (
     VRF_NAME,
     BOND_NUMBER_RANGE,
     PREFIX_LIMIT_RANGE,
+    USER_NAME,
 )
 
 
@@ -309,6 +311,27 @@ def vrf_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
     for name in sorted(names):
         if pattern.fullmatch(name) is None:
             yield Gap(VRF_NAME, f"VRF {name}", f"it takes {platform.vrf_name_rule}; rename the VRF")
+
+
+def user_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A local user the OS refuses by name: one it keeps for itself, or one that does not
+    start as its names must."""
+    rules = platform.local_users
+    if rules is None:
+        return
+    for user in model.management.users:
+        if user.name in rules.reserved_names:
+            why = "the OS keeps that name for itself"
+        elif rules.first_character and user.name[0] not in rules.first_character:
+            why = "a name must start with a letter or a digit"
+        else:
+            continue
+        yield Gap(
+            USER_NAME,
+            f"local user {user.name}",
+            f"{why}; rename the user",
+            ("sites", model.site, "management", "users", user.name),
+        )
 
 
 def bond_number_ranges(platform: Platform, model: DeviceModel) -> Iterator[Gap]:

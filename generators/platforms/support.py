@@ -48,6 +48,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.vrf_names: gaps.VRF_NAME,
     gaps.bond_number_ranges: gaps.BOND_NUMBER_RANGE,
     gaps.prefix_limit_range: gaps.PREFIX_LIMIT_RANGE,
+    gaps.user_names: gaps.USER_NAME,
 }
 
 

@@ -291,6 +291,16 @@ _limit(
     "'maximum-prefix (BGP)': 'The range is from 1 to 300000')",
 )
 _limit(
+    limits.USER_NAME,
+    "Every local user has a name its platform takes",
+    "Intent user names are 1 to 28 lower-case letters, digits, '_' and '-'. NX-OS keeps "
+    "`root`, `operator`, `bin`, `sys` and other system accounts' names for itself and takes "
+    "only names that start with a letter or a digit: a refused `username` line fails at "
+    "commit, and the account (possibly the push's own login) does not exist on the device.",
+    "docs/standards.md#plat-023 (Cisco Nexus 9000 NX-OS Security Configuration Guide 10.4(x), "
+    "'Configuring User Accounts and RBAC')",
+)
+_limit(
     limits.BOND_NUMBER_RANGE,
     "Bond numbers and MLAG ids fit the ranges the platform takes",
     "Host i of an attachment gets bond lag_base + i and MLAG id segment_base + i; the intent "
