@@ -26,6 +26,9 @@ class SecretLine:
     # the nearest less indented line above, where the line alone does not say what it belongs
     # to (`password 0 X` is a neighbor's key only inside a `neighbor` block)
     parent: re.Pattern[str] | None = None
+    # the form the value must have, where the device takes the string as it is (a crypt hash):
+    # (its name for messages, the pattern); None: any value
+    value_form: tuple[str, re.Pattern[str]] | None = None
 
 
 _SECRET = rf"<<secret:{NAME_PATTERN}>>"
@@ -33,8 +36,29 @@ _ADDRESS = r"[0-9A-Fa-f.:]+"  # a neighbor's IPv4 or IPv6 address
 _WORD = r"[A-Za-z0-9._-]+"  # a user or role name
 
 
-def _shape(what: str, line: str, parent: str | None = None) -> SecretLine:
-    return SecretLine(what, re.compile(line), None if parent is None else re.compile(parent))
+def _shape(
+    what: str,
+    line: str,
+    parent: str | None = None,
+    form: tuple[str, re.Pattern[str]] | None = None,
+) -> SecretLine:
+    return SecretLine(what, re.compile(line), None if parent is None else re.compile(parent), form)
+
+
+# crypt(3) hashes as `openssl passwd -6` / `-5` print them: $id$[rounds=N$]salt$hash, a salt of
+# up to 16 and a hash of 86 (SHA-512) or 43 (SHA-256) characters of [./0-9A-Za-z] (Drepper,
+# "Unix crypt using SHA-256 and SHA-512"). A device stores the string as given: a password
+# exported where its hash belongs, or the other algorithm's hash, is an account nobody can
+# log in to, found only once the push has committed.
+_CRYPT = r"(?:rounds=[0-9]{1,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{%d}"
+SHA512_CRYPT = (
+    "a SHA-512-crypt hash ($6$..., `openssl passwd -6`)",
+    re.compile(r"\$6\$" + _CRYPT % 86),
+)
+SHA256_CRYPT = (
+    "a SHA-256-crypt hash ($5$..., `openssl passwd -5`)",
+    re.compile(r"\$5\$" + _CRYPT % 43),
+)
 
 
 # Every line that prints a secret in templates/<platform>/*.j2 (grep for `password` and
@@ -49,6 +73,7 @@ SECRET_LINES: dict[str, tuple[SecretLine, ...]] = {
             "a local user's secret",
             rf"username {_WORD}(?: privilege \d+)? role {_WORD}(?: {_WORD})* "
             rf"secret sha512 {_SECRET}",
+            form=SHA512_CRYPT,
         ),
     ),
     "cisco_iosxr": (
@@ -59,7 +84,12 @@ SECRET_LINES: dict[str, tuple[SecretLine, ...]] = {
             rf" +neighbor {_ADDRESS}",
         ),
         # management.j2: ` secret 10 HASH` under `username NAME`
-        _shape("a local user's secret", rf" secret 10 {_SECRET}", rf"username {_WORD}"),
+        _shape(
+            "a local user's secret",
+            rf" secret 10 {_SECRET}",
+            rf"username {_WORD}",
+            form=SHA512_CRYPT,
+        ),
     ),
     "cisco_nxos": (
         # bgp.j2: `password 0 KEY` in neighbor mode
@@ -68,6 +98,7 @@ SECRET_LINES: dict[str, tuple[SecretLine, ...]] = {
         _shape(
             "a local user's password",
             rf"username {_WORD} password 5 {_SECRET} role {_WORD}(?: {_WORD})*",
+            form=SHA256_CRYPT,
         ),
     ),
     "nvidia_nvue": (
@@ -78,6 +109,7 @@ SECRET_LINES: dict[str, tuple[SecretLine, ...]] = {
             "a local user's hashed-password",
             rf" +hashed-password: '{_SECRET}'",
             rf" +'{_WORD}':",
+            form=SHA512_CRYPT,
         ),
     ),
 }
@@ -151,6 +183,20 @@ def describe_positions(platform: str) -> str:
     """'a BGP neighbor's password or a local user's secret', for messages."""
     names = [shape.what for shape in SECRET_LINES.get(platform, ())]
     return " or ".join(names) if names else "none on this platform"
+
+
+def value_forms(text: str, platform: str) -> dict[str, tuple[str, re.Pattern[str]]]:
+    """Secret name -> the form its value must have, for every placeholder of a rendered file
+    standing in a line shape that takes one form only (a local user's hash)."""
+    shapes = [s for s in SECRET_LINES.get(platform, ()) if s.value_form is not None]
+    lines = text.split("\n")
+    found: dict[str, tuple[str, re.Pattern[str]]] = {}
+    for index, line in enumerate(lines):
+        for match in PLACEHOLDER_RE.finditer(line):
+            for shape in shapes:
+                if shape.value_form is not None and _fits(shape, lines, index):
+                    found.setdefault(match.group(1), shape.value_form)
+    return found
 
 
 def _fits(shape: SecretLine, lines: list[str], index: int) -> bool:

@@ -8,6 +8,7 @@ is ever left half-way because of them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +20,11 @@ from meetme.deploy.inventory import (
     DeviceEntry,
     LoadedInventory,
 )
-from meetme.deploy.secret_positions import describe_positions, misplaced_placeholders
+from meetme.deploy.secret_positions import (
+    describe_positions,
+    misplaced_placeholders,
+    value_forms,
+)
 from meetme.deploy.secret_store import SecretStore, origin, placeholders_in, resolve
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import output_name
@@ -252,6 +257,7 @@ def resolve_secrets(
     store = resolve(where, where, file_values, environ)
     problems = _ordinary_text(store, targets, loaded, where, environ)
     problems += _unsendable_logins(store, logins, where, environ)
+    problems += _misformed_hashes(store, targets, where, environ)
     if problems:
         raise IntentError(problems)
     return store
@@ -279,6 +285,33 @@ def _ordinary_text(
             "bad-secret",
         )
         for name in sorted(found)
+    ]
+
+
+def _misformed_hashes(
+    store: SecretStore,
+    targets: list[Target],
+    where: dict[str, Location],
+    environ: dict[str, str] | None,
+) -> list[Problem]:
+    """A secret standing where a device takes a crypt hash as it is, whose value is not one
+    of that algorithm: the account would exist with a hash no password matches (and a
+    password exported there would sit on the device as its 'hash'). Never the value."""
+    forms: dict[str, tuple[str, re.Pattern[str]]] = {}
+    for target in targets:
+        if target.supported:
+            for name, form in value_forms(target.text, target.model.platform).items():
+                forms.setdefault(name, form)
+    return [
+        Problem(
+            where[name],
+            f"secret '{name}' ({origin(name, environ)}) stands where the device takes "
+            f"{label} as it is, and its value is not one: the account could not log in "
+            "after the push; export the hash, not the password",
+            "bad-secret",
+        )
+        for name, (label, pattern) in sorted(forms.items())
+        if name in store.values and pattern.fullmatch(store.get(name)) is None
     ]
 
 

@@ -253,3 +253,29 @@ def test_two_devices_at_one_host_and_port_are_refused(lab: Lab) -> None:
         and f"aus1-sp2 is at 127.0.0.1 port {port}, as aus1-sp1 is" in output
     )
     assert all(lab.untouched(n) for n in SPINES)
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [
+        (SECRET_ENV["MEETME_SECRET_AUS1_NETOPS_HASH"], False),  # a SHA-512-crypt hash
+        ("Netops-Plain-77", True),  # the password itself, exported where its hash belongs
+        ("$5$Lab0salt$OABYBFmG1QSa6AlQKIlptTXMEsGLa1tnpbjob5Qmn87", True),  # SHA-256: not EOS's
+        (SECRET_ENV["MEETME_SECRET_AUS1_NETOPS_HASH"][:-1], True),  # one character short
+    ],
+)
+def test_a_users_hash_secret_must_be_the_hash_its_device_takes(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch, value: str, refused: bool
+) -> None:
+    """EOS `secret sha512` stores the string as given: a password or the other algorithm's
+    hash there is an account nobody can log in to, found only after the push."""
+    monkeypatch.setenv("MEETME_SECRET_AUS1_NETOPS_HASH", value)
+    code, output = plan()
+    message = "secret 'aus1-netops-hash' (from MEETME_SECRET_AUS1_NETOPS_HASH) stands where"
+    if refused:
+        assert code == 2
+        assert message in output and "a SHA-512-crypt hash ($6$..." in output
+        assert value not in output
+        assert all(lab.untouched(n) for n in SPINES)
+    else:
+        assert message not in output

@@ -12,6 +12,8 @@ import pytest
 import yaml
 from conftest import REPO
 from emulator.lab import (
+    NX_USER_HASHES,
+    USER_HASHES,
     Lab,
     add_device,
     example_lint,
@@ -88,9 +90,9 @@ def _lab_secret(name: str) -> str:
     """A value for each secret the example's rendered files name: crypt hashes where the
     device takes one ($5$ for NX-OS's SHA-256 form, else $6$), else a session key."""
     if name.endswith("-hash-sha256"):
-        return "$5$Lab0salt$Yq3mW8kLp2nR5tV7xZ9bC1dF4gH6jK8lM0nP2qS4uW6"
+        return NX_USER_HASHES["aus1-netops-hash-sha256"]
     if name.endswith("-hash"):
-        return "$6$Lab0salt$Y9nKQdp8hWkX2cTzR4mVb1sLuE7fJaG3oNqPw6iDxHrC5tUy0eZl.AbS/Mn"
+        return USER_HASHES["aus1-netops-hash"]
     return f"{name}-Key-7q!x"
 
 

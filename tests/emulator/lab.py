@@ -31,12 +31,15 @@ WAVES = {"aus1-sp1": 1, "aus1-sp2": 1, "aus1-sp3": 2}
 USERNAME = "netops"  # a local user of the rendered configs: a replace keeps it
 ADMIN_PASSWORD = "Adm1n-pw-Q7v!lab"  # secret:lab-admin, the eAPI login
 BGP_KEY = "bgp-Key-zX93#p"  # secret:bgp-aus1-br1, a BGP session password in sp1's config
-# The example's local users (secret:aus1-netops-hash, secret:aus1-monitor-hash): values shaped
-# like SHA-512-crypt strings (the emulator stores them as given); the EOS configs carry their
-# placeholders, and a push must resolve them like any other secret.
+# The example's local users (secret:aus1-netops-hash, secret:aus1-monitor-hash): SHA-512-crypt
+# hashes (`openssl passwd -6 -salt Lab0salt lab-netops-pw`, Lab1salt lab-monitor-pw; a push
+# refuses anything else there); the EOS configs carry their placeholders, and a push must
+# resolve them like any other secret.
 USER_HASHES = {
-    "aus1-netops-hash": "$6$Lab0salt$Y9nKQdp8hWkX2cTzR4mVb1sLuE7fJaG3oNqPw6iDxHrC5tUy0eZl.AbS/Mn",
-    "aus1-monitor-hash": "$6$Lab1salt$Qw3eRt5yUi7oP9aSd1fGh3jKl5zXc7vBn9mM2Nb4Vc6Xz8Lk0Jh.GfDs/Ap",
+    "aus1-netops-hash": "$6$Lab0salt$sWCxoi4s4cT7C00wXNnl/zkujOxOi9V7mAun7WtxqdRSQq4I0Ohu"
+    "IvYrFgHZPjy/9D9rSrMGP.rK27iL0JPyj/",
+    "aus1-monitor-hash": "$6$Lab1salt$0Ui7DGzwVeRDb9B8fJWdNu1.VMzZZaQvyB8KPo0LhBqd6Yy1ATPa"
+    "SyL7rDkR/qbG.6z3nr1d/q9L2Ss1Bn/Ox.",
 }
 
 
@@ -277,9 +280,10 @@ def build_xr_lab(root: Path) -> Lab:
 
 LEAVES = ("aus1-lf3", "aus1-lf4")
 # SHA-256-crypt hashes (NX-OS `password 5` takes only these): aus1-*-hash-sha256
+# (`openssl passwd -5 -salt Lab0salt lab-netops-pw`, Lab1salt lab-monitor-pw)
 NX_USER_HASHES = {
-    "aus1-netops-hash-sha256": "$5$Lab0salt$Yq3mW8kLp2nR5tV7xZ9bC1dF4gH6jK8lM0nP2qS4uW6",
-    "aus1-monitor-hash-sha256": "$5$Lab1salt$Aa2Bb4Cc6Dd8Ee0Ff2Gg4Hh6Ii8Jj0Kk2Ll4Mm6Nn8",
+    "aus1-netops-hash-sha256": "$5$Lab0salt$OABYBFmG1QSa6AlQKIlptTXMEsGLa1tnpbjob5Qmn87",
+    "aus1-monitor-hash-sha256": "$5$Lab1salt$qs71uXqWlY7IsbezXGFwuyuW3xpH9Sjda8GRZANuBJ1",
 }
 NX_SECRET_ENV = secret_env(NX_USER_HASHES)
 
