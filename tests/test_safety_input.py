@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 from meetme.core.findings import Finding, WaivedBy
-from meetme.core.problems import Location, shown
+from meetme.core.problems import IntentError, Location, shown
 from meetme.intent import loader, yaml_source
 from meetme.intent.yaml_source import (
     MAX_ALIASES_PER_FILE,
@@ -35,6 +35,7 @@ from meetme.intent.yaml_source import (
     read_file,
     secret_key,
 )
+from meetme.pipeline import lint as lint_intent
 from meetme.report import render
 
 MINIMAL = Path(__file__).resolve().parent / "broken" / "valid_minimal.yaml"
@@ -537,3 +538,43 @@ def test_device_names_differing_only_in_case_are_refused(example: Path) -> None:
             "takes them for one host: rename one",
         )
     ]
+
+
+@pytest.mark.parametrize("name", ["a-new.yaml", "zz-new.yaml"])  # read before, and after
+@pytest.mark.parametrize(
+    ("text", "key", "got"),
+    [
+        (
+            "sites:\n  aus1:\n    devices:\n      # new devices go here\n",
+            "sites.aus1.devices",
+            "an empty value",
+        ),
+        ("sites:\n  aus1:\n    devices: []\n", "sites.aus1.devices", "a list"),
+        (
+            "sites:\n  aus1:\n    peering: {transits: }\n",
+            "sites.aus1.peering.transits",
+            "an empty value",
+        ),
+        ("sites:\n", "sites", "an empty value"),
+    ],
+)
+def test_an_empty_collection_beside_its_entries_in_another_file_is_one_problem(
+    example: Path, name: str, text: str, key: str, got: str
+) -> None:
+    """Collections combine across files: a placeholder left empty in a new file is that
+    value's one problem, at its own line, never 'write it in one file only' on the file
+    holding the entries, nor a dangling name for every device it holds."""
+    (example / "intent/aus1" / name).write_text(text)
+    with pytest.raises(IntentError) as caught:
+        lint_intent(example / "intent")
+    (only,) = caught.value.problems
+    line = text.count("\n", 0, text.index(key.rsplit(".", 1)[-1] + ":")) + 1
+    assert (only.location.file, only.location.line, only.kind) == (
+        f"intent/aus1/{name}",
+        line,
+        "wrong-type",
+    )
+    assert only.message == (
+        f"{key}: expected a mapping (key: value), got {got}; another file writes its entries: "
+        "remove this key, or write entries under it"
+    )

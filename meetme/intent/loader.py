@@ -401,6 +401,25 @@ def _merge_into(
         if _shared(key_path) and isinstance(target[key], dict) and isinstance(value, dict):
             _merge_into(target[key], value, key_path, source, positions, problems, rejected)
             continue
+        if _shared(key_path) and isinstance(target[key], dict) != isinstance(value, dict):
+            # a collection left empty (or written as a list) in one file beside its entries
+            # in another: that value is the one problem, not a duplicate, and the entries
+            # stay merged so that names elsewhere still resolve
+            if isinstance(value, dict):
+                odd, where = target[key], positions.get(key_path, Location("intent", 1, 1))
+                target[key] = value
+            else:
+                odd, where = value, source.positions.get(key_path, Location(source.name, 1, 1))
+            problems.append(
+                Problem(
+                    where,
+                    f"{'.'.join(map(str, key_path))}: expected a mapping (key: value), got "
+                    f"{_kind_of(odd)}; another file writes its entries: remove this key, or "
+                    "write entries under it",
+                    "wrong-type",
+                )
+            )
+            continue
         rejected.append(key_path)
         first = positions.get(key_path, Location("intent", 1, 1))
         nouns = PEERING_COLLECTIONS if len(path) == 4 else NAMED_COLLECTIONS
