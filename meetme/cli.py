@@ -116,9 +116,13 @@ def _reader_gone() -> int:
 
 
 def _fail(line: str) -> None:
-    # control characters of a hostile path must not reach the terminal
-    text = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in line)
-    err.print(text, markup=False, highlight=False)
+    err.print(_plain(line), markup=False, highlight=False)
+
+
+def _plain(text: object) -> str:
+    """A user's text (a path, a ref, a rule id) as one line the terminal only shows: control
+    characters of a hostile argument (ESC sequences, line breaks) escaped."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in str(text))
 
 
 _WRITE_ERRORS = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EPIPE})
@@ -462,7 +466,7 @@ def render_command(
         if kept.findings:
             _print_findings(kept.findings, Format.text)
         out.print(f"0 of {len(kept.mains)} device(s) rendered anew, 0 file(s) written")
-        out.print(f"rendered {len(kept.mains)} device(s) into {target}", markup=False)
+        out.print(f"rendered {len(kept.mains)} device(s) into {_plain(target)}", markup=False)
         return
     from meetme.pipeline import hash_file, write_rendered
 
@@ -474,7 +478,7 @@ def render_command(
         f"{devices - len(result.reused)} of {devices} device(s) rendered anew, "
         f"{written} file(s) written"
     )
-    out.print(f"rendered {len(files)} device(s) into {target}", markup=False)
+    out.print(f"rendered {len(files)} device(s) into {_plain(target)}", markup=False)
     if inside:
         err.print(
             f"note: this shell's folder was inside {target}, which render replaces as a whole; "
@@ -518,7 +522,7 @@ def check_command(
         raise typer.Exit(EXIT_FINDINGS)
     drift = compare_rendered(target, files)
     if drift.clean:
-        out.print(f"{target}: {len(files)} file(s) match the intent", markup=False)
+        out.print(f"{_plain(target)}: {len(files)} file(s) match the intent", markup=False)
         raise typer.Exit(EXIT_OK)
     for label, names in (
         ("changed", drift.changed),
@@ -604,7 +608,7 @@ def explain_command(rule_id: str) -> None:
 
     current = find_rule(rule_id)
     if current is None:
-        err.print(f"unknown rule '{rule_id}'; `meetme rules` lists them", markup=False)
+        err.print(f"unknown rule '{_plain(rule_id)}'; `meetme rules` lists them", markup=False)
         raise typer.Exit(EXIT_UNUSABLE)
     out.print(f"{current.id} ({current.severity}): {_escape(current.title)}\n")
     out.print(f"Why: {_escape(current.rationale)}\n")
@@ -647,7 +651,7 @@ def diff_command(
     except RenderError as exc:
         _internal(exc)
     except DiffError as exc:
-        err.print(f"meetme diff: {_escape(str(exc))}")
+        _fail(f"meetme diff: {exc}")
         raise typer.Exit(EXIT_UNUSABLE) from None
     if fmt is DiffFormat.json:
         sys.stdout.write(json.dumps(report.as_dict(), indent=2) + "\n")
@@ -688,10 +692,12 @@ def _print_diff(report: DiffReport) -> None:
             out.print(line, style="bold" if header else styles.get(line[:1]), markup=False)
     if report.base_problems:
         out.print(
-            f"the intent at {report.base} is unusable ({len(report.base_problems)} problem(s)); "
-            "it is compared as if it rendered no device",
+            f"the intent at {_plain(report.base)} is unusable ({len(report.base_problems)} "
+            "problem(s)); it is compared as if it rendered no device:",
             markup=False,
         )
+        for problem in report.base_problems:
+            out.print(f"  {_plain(problem)}", markup=False, highlight=False)
     for label, findings in (("new findings", report.appeared), ("gone", report.disappeared)):
         if findings:
             out.print(f"{label}:", style="bold", markup=False)
@@ -731,7 +737,7 @@ def schema_command(
         return
     write_file(out_file, text)
     remember_written(out_file, text)
-    out.print(f"wrote {out_file}", markup=False)
+    out.print(f"wrote {_plain(out_file)}", markup=False)
 
 
 report_app = typer.Typer(

@@ -412,9 +412,16 @@ def markdown_report(report: DiffReport) -> str:
     if report.base_problems:
         lines += [
             f"The intent at `{report.base}` is unusable ({len(report.base_problems)} "
-            "problem(s)); it is compared as if it rendered no device.",
+            "problem(s)); it is compared as if it rendered no device:",
             "",
         ]
+        rows = [
+            f"- `{p.location.file}:{p.location.line}:{p.location.column}` `{p.kind}`: "
+            f"{_inline(p.message)}"
+            for p in report.base_problems
+        ]
+        lines += _within(rows, lines, "problem(s) of the base left out to fit a comment.")
+        lines.append("")
     lines.append("#### Standards impact")
     lines.append("")
     if not (report.appeared or report.disappeared):

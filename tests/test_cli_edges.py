@@ -213,3 +213,45 @@ def test_a_render_run_from_inside_rendered_says_the_folder_was_replaced(
     assert done.returncode == 0, done.stderr
     said = "which render replaces as a whole; `cd .` to see the new files"
     assert (said in done.stderr) is (where == "rendered/aus1")
+
+
+HOSTILE = "X\x1b[2J\x1b[31mRED\nforged line"
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["explain", HOSTILE], 2),  # unknown rule, named
+        (["schema", "--out", HOSTILE], 0),  # "wrote PATH"
+        (["render", "--out", HOSTILE], 0),  # "rendered N device(s) into PATH"
+    ],
+)
+def test_an_argument_with_control_characters_is_echoed_escaped(
+    example: Path, args: list[str], code: int
+) -> None:
+    """An ESC sequence or a line break of an argument would clear the screen, colour it or
+    forge a line of meetme's output: every echo escapes it as `show` and the errors do."""
+    result = runner.invoke(app, args)
+    assert result.exit_code == code, result.output
+    assert "\x1b" not in result.output
+    assert "X\\x1b[2J\\x1b[31mRED\\x0aforged line" in result.output
+    assert not any(line.startswith("forged line") for line in result.output.splitlines())
+
+
+def test_diff_says_why_the_base_is_unusable(example: Path) -> None:
+    """Text and markdown listed only a count of the base's problems; now each, as JSON did."""
+    subprocess.run(["git", "init", "-q"], cwd=example, check=True)
+    break_yaml(example)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "add", "-A"], cwd=example, check=True)
+    subprocess.run([*git, "commit", "-qm", "broken base"], cwd=example, check=True)
+    text = (example / "intent/organisation.yaml").read_text()
+    (example / "intent/organisation.yaml").write_text(text.replace("bogus: [\n", ""))
+    for fmt, marker in (
+        ("text", "  intent/organisation.yaml:"),
+        ("markdown", "- `intent/organisation.yaml:"),
+    ):
+        result = runner.invoke(app, ["diff", "--base", "HEAD", "--format", fmt])
+        assert result.exit_code == 0, result.output
+        assert "is unusable (1 problem(s))" in result.output
+        assert any(line.startswith(marker) for line in result.output.splitlines()), result.output
