@@ -39,6 +39,8 @@ MAP_TAG = "tag:yaml.org,2002:map"
 SEQ_TAG = "tag:yaml.org,2002:seq"
 
 _OCTAL_LOOKING = re.compile(r"[-+]?0[0-9_]+")
+# integers YAML 1.1 reads and YAML 1.2 does not: digits grouped with `_`, binary `0b…`
+_YAML11_ONLY = re.compile(r"[-+]?(?:0b[01_]+|[0-9][0-9_]*_[0-9_]*|0x[0-9a-fA-F_]*_[0-9a-fA-F_]*)")
 
 
 # Mappings keyed by the name of what they hold: a repeated key there is a name defined twice.
@@ -755,6 +757,25 @@ class _Builder:
     def _integer(self, node: yaml.ScalarNode, path: Path_) -> Any:
         text = node.value
         octal_looking = bool(_OCTAL_LOOKING.fullmatch(text)) and bool(text.strip("+-0_"))
+        if ":" not in text and not octal_looking and _YAML11_ONLY.fullmatch(text):
+            # `1_01` and `0b1100101` are numbers in YAML 1.1 only; YAML 1.2 reads them as text
+            try:
+                number = int(text.replace("_", ""), 0)
+            except ValueError:
+                number = None
+            quoted = self._quoted(text, path)
+            read_as = f"the number {number}" if number is not None and quoted else "a number"
+            self.problem(
+                node,
+                f"{quoted or 'this'} is {read_as} in YAML 1.1 only (YAML 1.2 reads it as "
+                + (
+                    f'text); write {number} for the number, or quote it ("{clip(text)}") for text'
+                    if number is not None and quoted
+                    else "text); write the number plainly, or quote it for text"
+                ),
+                "yaml-ambiguous",
+            )
+            return text
         if ":" not in text and not octal_looking:
             try:
                 return int(text.replace("_", ""), 0)
