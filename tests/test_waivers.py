@@ -12,6 +12,7 @@ from meetme.validators.engine import run_rules
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.core.problems import IntentError
 from meetme.pipeline import lint
 
 runner = CliRunner()
@@ -171,3 +172,31 @@ def test_waiver_rules_are_in_the_catalogue(example: Path) -> None:
         assert rule in listing
     explained = runner.invoke(app, ["explain", "waiver-001"])
     assert explained.exit_code == 0 and "expire" in explained.stdout
+
+
+@pytest.mark.parametrize(
+    ("expires", "refused"),
+    [
+        ("2099-12-31", False),
+        ('"2099-12-31"', False),  # quoted: the same day
+        ("4102444800", True),  # a Unix time (2100-01-01) pydantic would have taken as a day
+        ("20991231", True),
+        ('"20991231"', True),
+        ("2099-12-31T10:00:00", True),  # a moment, not a day
+    ],
+)
+def test_a_waiver_expires_on_a_day_written_as_a_day(
+    example: Path, expires: str, refused: bool
+) -> None:
+    path = waive(example, ("PHY-001", "sites.aus1", expires))
+    if not refused:
+        lint_repo(example)  # no IntentError
+        return
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    (only,) = caught.value.problems
+    assert (only.location.file, only.location.line) == (
+        "intent/waivers.yaml",
+        line_of(path, "expires:"),
+    )
+    assert only.message == "waivers.0.expires: write the last day as YYYY-MM-DD, e.g. 2026-06-30"

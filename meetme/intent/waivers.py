@@ -9,14 +9,16 @@ exceptions cannot silently outlive their reason. The engine applies both (rules/
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from meetme.intent.schema_base import Node
 from meetme.intent.types import FreeText, ObjectPath
 
 RULE_ID_PATTERN = r"^[A-Z][A-Z0-9]*-[0-9]{3}$"
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 RuleSeverity = Literal["error", "warning", "info"]
 RuleId = Annotated[str, Field(pattern=RULE_ID_PATTERN)]
 
@@ -33,6 +35,17 @@ class Waiver(Node):
         description="Last day the waiver holds (YYYY-MM-DD); after it, lint fails.",
         strict=False,  # "2026-06-30" quoted is the same day as the unquoted YAML date
     )
+
+    @field_validator("expires", mode="before")
+    @classmethod
+    def _a_day_as_written(cls, value: Any) -> Any:
+        # lax parsing would take 4102444800 or "20991231" as a Unix time: a day is
+        # written as a day, so a waiver never lasts until a date nobody wrote
+        if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            return value
+        if isinstance(value, str) and _DAY.fullmatch(value):
+            return value
+        raise ValueError("write the last day as YYYY-MM-DD, e.g. 2026-06-30")
 
 
 class StandardsProfile(Node):
