@@ -199,37 +199,34 @@ def test_nxos_ssh_takes_sessions_from_the_management_clients_only(rendered: Rend
     ]
 
 
-def test_cfg010_fails_nxos_vty_lines_open_to_everyone(rendered: Rendered) -> None:
+@pytest.mark.parametrize(
+    ("applied", "opened", "acl_message"),
+    [
+        (  # IPv4, the management subnet's family; an ACL letting a second network in
+            "access-class ACL-MGMT-VTY-V4 in",
+            ("  20 deny ip any any\n", "  20 permit ip 0.0.0.0/0 any\n  30 deny ip any any\n"),
+            "ip access-list ACL-MGMT-VTY-V4 does not permit exactly the management clients "
+            "(192.168.10.0/24) and deny the rest",
+        ),
+        (  # IPv6, with no client: filtered still, or SSH over IPv6 answers every source
+            "ipv6 access-class ACL-MGMT-VTY-V6 in",
+            ("  10 deny ipv6 any any\n", "  10 permit ipv6 any any\n"),
+            "ipv6 access-list ACL-MGMT-VTY-V6 does not permit exactly the management clients "
+            "(none) and deny the rest",
+        ),
+    ],
+)
+def test_cfg010_fails_nxos_vty_lines_open_to_everyone(
+    rendered: Rendered, applied: str, opened: tuple[str, str], acl_message: str
+) -> None:
     models, _ = rendered
     model = models["aus1-lf3"]
-    broken = text(rendered, "aus1-lf3").replace("  access-class ACL-MGMT-VTY-V4 in\n", "")
+    broken = text(rendered, "aus1-lf3").replace(f"  {applied}\n", "")
     hits = hardening.check(model, broken)
     assert [hit[0] for hit in hits] == ["CFG-010"]
-    assert "`line vty` / `access-class ACL-MGMT-VTY-V4 in` is missing" in hits[0][1]
-    # an ACL that lets a second network in is not the management clients' ACL either
-    wider = text(rendered, "aus1-lf3").replace(
-        "  20 deny ip any any\n", "  20 permit ip 0.0.0.0/0 any\n  30 deny ip any any\n"
-    )
-    assert [hit[0] for hit in hardening.check(model, wider)] == ["CFG-010"]
-
-
-def test_cfg010_fails_nxos_vty_lines_open_to_ipv6(rendered: Rendered) -> None:
-    """A family with no management client is still filtered: without the IPv6 access-class
-    SSH over IPv6 answers every source."""
-    models, _ = rendered
-    model = models["aus1-lf3"]
-    broken = text(rendered, "aus1-lf3").replace("  ipv6 access-class ACL-MGMT-VTY-V6 in\n", "")
-    hits = hardening.check(model, broken)
-    assert [hit[0] for hit in hits] == ["CFG-010"]
-    assert "`line vty` / `ipv6 access-class ACL-MGMT-VTY-V6 in` is missing" in hits[0][1]
-    opened = text(rendered, "aus1-lf3").replace(
-        "  10 deny ipv6 any any\n", "  10 permit ipv6 any any\n"
-    )
-    hits = hardening.check(model, opened)
-    assert [hit[1] for hit in hits] == [
-        "ipv6 access-list ACL-MGMT-VTY-V6 does not permit exactly the management clients "
-        "(none) and deny the rest"
-    ]
+    assert f"`line vty` / `{applied}` is missing" in hits[0][1]
+    wider = text(rendered, "aus1-lf3").replace(*opened)
+    assert [hit[1] for hit in hardening.check(model, wider)] == [acl_message]
 
 
 def test_declared_management_clients_replace_the_subnet(tmp_path: Any) -> None:
