@@ -578,3 +578,23 @@ def test_an_empty_collection_beside_its_entries_in_another_file_is_one_problem(
         f"{key}: expected a mapping (key: value), got {got}; another file writes its entries: "
         "remove this key, or write entries under it"
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("99.99", 'value 99.99 is a number here, and the choices are text: quote it: "99.99"'),
+        ("99.5", "value 99.5 is not allowed; write one of 99.9, 99.99 (did you mean '99.9'?)"),
+    ],
+)
+def test_a_number_where_the_choices_are_text_is_told_to_quote_it(
+    example: Path, written: str, message: str
+) -> None:
+    """Unquoted, `sla: 99.99` is a number: 'is not allowed; write one of 99.9, 99.99' said
+    the value it was given was wrong."""
+    clouds = example / "intent/aus1/clouds.yaml"
+    clouds.write_text(clouds.read_text().replace('sla: "99.99"', f"sla: {written}", 1))
+    with pytest.raises(IntentError) as caught:
+        lint_intent(example / "intent")
+    (only,) = caught.value.problems
+    assert only.message == f"sites.aus1.peering.gcp.gcp-ic.sla: {message}"
