@@ -152,3 +152,26 @@ def test_a_model_of_the_devices_platform_is_no_hw_003(example: Path) -> None:
     moved = moved.replace("model: N9K-C9364D-GX2A", "model: 7060X6-64PE", 1)
     devices.write_text(text[:block] + moved)
     assert findings_of(lint_repo(example), "HW-003") == []
+
+
+def test_a_lane_past_the_cage_blames_only_its_own_name(example: Path) -> None:
+    """aus1-bl3 moved to EOS with its Azure cross-connect left at NX-OS's Ethernet1/9: EOS
+    reads lane 9 of cage 1, which a 4-lane QSFP100 has not (HW-001). That name no longer makes
+    cage 1 a breakout, so the shared, correct border link rule on port 1 is not blamed (HW-004
+    told the user to change it, which would break the other EOS border leaves)."""
+    devices = example / "intent/aus1/devices.yaml"
+    text = devices.read_text()
+    at = text.index("      aus1-bl3:")
+    block = text[at : text.index("\n      aus1-", at + 1)]
+    moved = block.replace("platform: cisco_nxos", "platform: arista_eos").replace(
+        "model: N9K-C93600CD-GX", "model: 7280CR3-32P4"
+    )
+    assert moved != block
+    devices.write_text(text.replace(block, moved))
+    circuits = example / "intent/aus1/circuits.yaml"
+    result = lint_repo(example)
+    assert findings_of(result, "HW-001") == [
+        f"intent/aus1/circuits.yaml:{line_of(circuits, 'XC-AZ-1')}: cross-connect XC-AZ-1 gives "
+        "Ethernet1/9 on aus1-bl3, but port 1 of a 7280CR3-32P4 (QSFP100) has lanes 1-4"
+    ]
+    assert findings_of(result, "HW-004") == []

@@ -178,8 +178,10 @@ def _mode(
     lane_named = NAMING[platform.name].sub_required if platform.name in NAMING else False
     first_sub = NAMING[platform.name].first_sub if platform.name in NAMING else 0
     for use, _, sub in found:
+        # a sub-port past the cage's lanes names no port of this model (HW-001 says so):
+        # it implies no breakout, or a correct rule sharing the cage would be blamed too
         splits = sub is not None and (not lane_named or sub != first_sub)
-        if splits:
+        if splits and sub is not None and sub <= first_sub + cage.lanes - 1:
             count = min(cage.split, max(1, cage.speed_gbps // use.speed_gbps))
             return _Mode(count, use.speed_gbps)
     return None
