@@ -13,8 +13,10 @@ outside the fields that carry one (a push would replace it with the secret itsel
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from importlib import resources
 from pathlib import Path
@@ -22,8 +24,9 @@ from typing import Any
 
 import jinja2
 import jinja2.bccache
+from meetme.generators import platforms as platforms_package
 from meetme.generators.model import DeviceModel
-from meetme.generators.platforms import PLATFORMS, Gap, Platform
+from meetme.generators.platforms import PLATFORMS, Gap, Platform, only_built_in
 from pydantic import BaseModel
 
 from meetme.core.problems import shown
@@ -216,13 +219,52 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiling the 40-odd templates was most of a small site's `meetme lint` (0.5 s); Jinja2
     keeps each compiled template in a user cache folder, keyed by the template's path and a
-    hash of its source (so an edited template is compiled again) and refused across Jinja2 or
-    Python versions. The folder is `jinja2` in the user's private meetme folder
-    (core.userdir), never the repository."""
-    folder = private_dir("jinja2")
+    hash of its source (so an edited template is compiled again). A compiled template also
+    holds what the code around it decided: the environment's options here and the filters
+    the plug-ins register (Jinja2 folds a filter of a constant at compile time), and Jinja2's
+    own key changes with neither its release nor those. So the folder is named by a digest of
+    them (`jinja2-<digest>` in the user's private meetme folder, core.userdir, never the
+    repository), the folders of other code are removed, and plug-ins that are not exactly
+    meetme's own get no cache."""
+    if not only_built_in():
+        return None
+    name = f"jinja2-{_compile_stamp()}"
+    folder = private_dir(name)
     if folder is None:
         return None
+    _prune_other_caches(folder.parent, name)
     return _QuietBytecodeCache(str(folder))
+
+
+@functools.cache
+def _compile_stamp() -> str:
+    """What a compiled template depends on besides its source: this module (the options), the
+    plug-ins (their filters), Jinja2's release and the interpreter's."""
+    digest = hashlib.sha256(f"{jinja2.__version__}\0{sys.version}\0".encode())
+    plugins = Path(platforms_package.__file__ or "").parent
+    for path in [Path(__file__), *sorted(plugins.rglob("*.py"))]:
+        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+_OTHER_CACHE = re.compile(r"jinja2(?:-[0-9a-f]{24})?")
+_COMPILED = re.compile(r"__jinja2_[0-9a-f]+\.cache")
+
+
+def _prune_other_caches(parent: Path, keep: str) -> None:
+    """Remove the compiled templates of other code (and the folders holding them): only the
+    files Jinja2's cache writes, in folders of meetme's own naming; anything else stays."""
+    with contextlib.suppress(OSError):
+        for folder in parent.iterdir():
+            if folder.name == keep or not _OTHER_CACHE.fullmatch(folder.name):
+                continue
+            if folder.is_symlink() or not folder.is_dir():
+                continue
+            for entry in folder.iterdir():
+                if _COMPILED.fullmatch(entry.name) and entry.is_file() and not entry.is_symlink():
+                    entry.unlink()
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # left in place when something else is in it
 
 
 def render(model: DeviceModel, templates: Path | None = None) -> dict[str, str]:

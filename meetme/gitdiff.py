@@ -153,7 +153,9 @@ def diff_intent(
         base_folder = None
         if exists and rendered is not None:
             base_folder = _base_rendered(top, base, rendered, root)
-        base_cache = (Cache.load(base_folder) if base_folder else None) or cache
+        base_cache = Cache.load(base_folder) if base_folder else None
+        if base_cache is None or not base_cache.entries:  # none of it signed by this user
+            base_cache = cache
         # The base is the intent the last render linted (its lint record, meetme/record.py):
         # its findings and files are read back.
         recorded = None
@@ -351,7 +353,11 @@ def _moved(location: Location, root: Path, top: Path) -> Location:
 
 
 def _relocate(finding: Finding, root: Path, top: Path) -> Finding:
-    return replace(finding, location=_moved(finding.location, root, top))
+    """The finding, and the waiver covering it, named as the working tree's files are."""
+    waiver = finding.waived_by
+    if waiver is not None:
+        waiver = replace(waiver, location=_moved(waiver.location, root, top))
+    return replace(finding, location=_moved(finding.location, root, top), waived_by=waiver)
 
 
 def _identity(finding: Finding) -> tuple[str, str, str, str]:

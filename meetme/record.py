@@ -31,6 +31,7 @@ day, no render yet) lints in full.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import hmac
@@ -111,8 +112,11 @@ def _folder_digest(folder: Path) -> str | None:
                 info = os.lstat(path)
                 label = f"{relative}/{name}".encode("utf-8", "surrogateescape")
                 if stat.S_ISLNK(info.st_mode):
+                    # its text and where it resolves: a link through a link outside the
+                    # folder reads another file when that one is re-pointed, text unchanged
                     target = os.readlink(path).encode("utf-8", "surrogateescape")
-                    digest.update(b"link\0" + label + b"\0" + target + b"\0")
+                    resolved = os.path.realpath(path).encode("utf-8", "surrogateescape")
+                    digest.update(b"link\0" + label + b"\0" + target + b"\0" + resolved + b"\0")
                     continue
                 if not stat.S_ISREG(info.st_mode):
                     return None
@@ -376,19 +380,37 @@ def signing_key() -> bytes | None:
         return None
     path = folder / KEY_FILE
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-    except FileExistsError:
-        pass
-    except OSError:
-        return None
-    else:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secrets.token_bytes(32))
-    try:
         data = read_small(path)
+        if data is None or len(data) != KEY_BYTES:
+            _new_key(path, replace=data is not None)
+            data = read_small(path)
     except OSError:
         return None
-    return data if data is not None and len(data) == 32 else None
+    return data if data is not None and len(data) == KEY_BYTES else None
+
+
+KEY_BYTES = 32
+
+
+def _new_key(path: Path, replace: bool) -> None:
+    """A fresh key at `path`, whole or not at all: written to a file of its own first, then
+    linked in where none is (or, `replace`, put over one that is no key: an empty file of a
+    run killed mid-write by an older meetme, which no signature could have been made with).
+    A concurrent first use finds either no key or a whole one."""
+    import tempfile  # first use only: every other run reads the key
+
+    fd, temporary = tempfile.mkstemp(prefix=".key.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_bytes(KEY_BYTES))
+        if replace:
+            os.replace(temporary, path)
+        else:
+            with contextlib.suppress(FileExistsError):  # another run made it first
+                os.link(temporary, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
 
 
 def mac(key: bytes, name: str, entry: Mapping[str, Any]) -> str:

@@ -208,3 +208,23 @@ def test_an_unusable_intent_is_said_in_the_diffs_own_format(repo: Path, fmt: str
         assert "**The intent is unusable** (1 problem(s))" in result.stdout
         assert "- `intent/aus1/x1.yaml:3:5` `unknown-key`: unknown key 'bogus_key'" in result.stdout
     assert "unknown key 'bogus_key'" in result.stderr  # the terminal's line as before
+
+
+def test_a_waiver_gone_since_the_base_is_named_as_the_working_tree_names_it(repo: Path) -> None:
+    """The base's side lints in a temporary folder: its waived findings named the waiver at
+    /tmp/meetme-diff-XXXX/intent/waivers.yaml, another path on every run."""
+    (repo / "intent/waivers.yaml").write_text(
+        "waivers:\n  - rule: DCI-009\n    object: dci.circuits.syd-mel-coastal\n"
+        "    reason: dark until SRv6 reaches mel1\n    owner: netops-aus\n"
+        "    expires: 2099-03-31\n"
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "waive DCI-009")
+    (repo / "intent/waivers.yaml").unlink()
+    code, text = diff("--full", "--base", "HEAD")
+    assert code == 0, text
+    assert "waived by intent/waivers.yaml:2 (owner netops-aus" in text
+    assert "meetme-diff-" not in text
+    code, data = diff("--full", "--base", "HEAD", "--format", "json")
+    gone = json.loads(data)["impact"]["disappeared"]
+    assert [f["waiver"]["file"] for f in gone if "waiver" in f] == ["intent/waivers.yaml"]

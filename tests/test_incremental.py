@@ -418,3 +418,36 @@ def test_diff_renders_a_base_device_the_working_trees_hashes_do_not_hold(
     full = runner.invoke(app, ["diff", "--base", "HEAD", "-j", "1", "--full"])
     assert incremental.stdout == full.stdout
     assert "+  ip address 192.168.10.114/24" in incremental.stdout
+
+
+def test_compiled_templates_are_kept_per_code_and_other_codes_are_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compiled template holds the rendering options and folded filter results as well as
+    its source: it is kept in a folder named by the code and Jinja2 release, and the compiled
+    files of other code go (only those: a file of the user's in such a folder stays)."""
+    from meetme.generators import render as rendering
+
+    monkeypatch.setenv("MEETME_CACHE_DIR", str(tmp_path / "mine"))
+    legacy = tmp_path / "mine/jinja2"
+    legacy.mkdir(parents=True, mode=0o700)
+    (legacy / "__jinja2_0123abcd.cache").write_bytes(b"old")
+    (legacy / "notes.txt").write_text("the user's\n")
+    other = tmp_path / "mine" / ("jinja2-" + "0" * 24)
+    other.mkdir(mode=0o700)
+    (other / "__jinja2_4567.cache").write_bytes(b"other code")
+    cache = rendering._bytecode_cache()
+    assert cache is not None
+    stamp = rendering._compile_stamp()
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == [
+        "jinja2",
+        f"jinja2-{stamp}",
+    ]
+    assert [p.name for p in legacy.iterdir()] == ["notes.txt"]
+    rendering._compile_stamp.cache_clear()
+    monkeypatch.setattr(rendering.jinja2, "__version__", "3.1.99")
+    try:
+        assert rendering._compile_stamp() != stamp  # a Jinja2 release of its own folder
+    finally:
+        monkeypatch.undo()
+        rendering._compile_stamp.cache_clear()

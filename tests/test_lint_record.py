@@ -349,3 +349,41 @@ def test_check_of_the_intent_last_rendered_reads_it_back_and_finds_what_check_fi
     full = runner.invoke(app, ["check", "--jobs", "1", "--full"])
     assert (stale.exit_code, stale.stdout) == (full.exit_code, full.stdout)
     assert "stale: rendered/aus1/aus1-lf3.cfg.orig" in stale.stdout
+
+
+def test_a_link_through_a_link_outside_the_folder_is_keyed_by_where_it_resolves(
+    example: Path, lints: Lints, tmp_path: Path
+) -> None:
+    """intent/aus1/waivers.yaml -> OUTSIDE/hop -> intent/aus1/one.yaml: re-pointing the hop
+    to another file of the folder changes what the loader reads but not the link's text; the
+    record was read back and lint said what the old file said."""
+    intent = example / "intent"
+    (intent / "aus1/one.yaml").write_text("# one\n")
+    (intent / "aus1/two.yaml").write_text("# two, the same intent\n")
+    hop = tmp_path / "hop"
+    hop.symlink_to(intent / "aus1/one.yaml")
+    (intent / "aus1/waivers.yaml").symlink_to(hop)
+    render()
+    lint()
+    assert lints.count == 1  # read back
+    hop.unlink()
+    hop.symlink_to(intent / "aus1/two.yaml")
+    lint()
+    assert lints.count == 2  # another file behind the same link text: worked out again
+
+
+def test_a_key_file_left_empty_is_replaced_and_signing_works_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first run killed between creating the key file and writing it (older meetme) left it
+    empty: from then on nothing was signed or trusted, every render a full one, silently."""
+    monkeypatch.setenv("MEETME_CACHE_DIR", str(tmp_path / "mine"))
+    first = record.signing_key()
+    assert first is not None and len(first) == 32
+    assert record.signing_key() == first  # kept
+    key_file = tmp_path / "mine/keys" / record.KEY_FILE
+    key_file.write_bytes(b"")
+    fresh = record.signing_key()
+    assert fresh is not None and len(fresh) == 32 and fresh != first
+    assert key_file.read_bytes() == fresh
+    assert [p.name for p in key_file.parent.iterdir()] == [record.KEY_FILE]  # no debris

@@ -143,6 +143,23 @@ def command_lines(block: Block) -> list[list[str]]:
 # ---- running the commands --------------------------------------------------------------------
 
 
+# a user's hash secrets as `openssl passwd -6` / `-5` print them (a push refuses another form)
+SHA512_CRYPT = (
+    "$6$Lab0salt$sWCxoi4s4cT7C00wXNnl/zkujOxOi9V7mAun7WtxqdRSQq4I0OhuIvYrFgHZPjy/9D9rSrMGP."
+    "rK27iL0JPyj/"
+)
+SHA256_CRYPT = "$5$Lab0salt$OABYBFmG1QSa6AlQKIlptTXMEsGLa1tnpbjob5Qmn87"
+
+
+def _made_up(variable: str) -> str:
+    """What a reader exports for a named secret: the hash a user's line takes, else a key."""
+    if variable.endswith("_HASH_SHA256"):
+        return SHA256_CRYPT
+    if variable.endswith("_HASH"):
+        return SHA512_CRYPT
+    return f"made-up-{variable.lower()}"
+
+
 @dataclass
 class Session:
     """A reader working through the docs in one copy of the repository."""
@@ -158,7 +175,7 @@ class Session:
         assert value == "...", f"export {assignment}: the docs must not show a value"
         named = set(re.findall(r"export (MEETME_SECRET_\w+)", self.last_output))
         for variable in {name} | named:
-            self.monkeypatch.setenv(variable, f"made-up-{variable.lower()}")
+            self.monkeypatch.setenv(variable, _made_up(variable))
         self.secrets_set = True
 
     def meetme(self, where: str, args: list[str]) -> None:

@@ -361,7 +361,9 @@ def _merge(sources: list[SourceFile], problems: list[Problem]) -> tuple[Any, Pos
             )
             continue
         rejected: list[Path_] = []
-        _merge_into(merged, source.data, (), source, positions, problems, rejected)
+        _merge_into(
+            merged, source.data, (), source, (positions, value_positions), problems, rejected
+        )
         for own, theirs in (
             (positions, source.positions),
             (value_positions, source.value_positions),
@@ -389,30 +391,35 @@ def _merge_into(
     incoming: dict[str, Any],
     path: Path_,
     source: SourceFile,
-    positions: Positions,
+    merged: tuple[Positions, Positions],
     problems: list[Problem],
     rejected: list[Path_],
 ) -> None:
+    """Merge one file's mapping into what the files before it gave (`merged`: their key and
+    value positions)."""
+    positions, value_positions = merged
     for key, value in incoming.items():
         key_path = (*path, key)
         if key not in target:
             target[key] = value
             continue
         if _shared(key_path) and isinstance(target[key], dict) and isinstance(value, dict):
-            _merge_into(target[key], value, key_path, source, positions, problems, rejected)
+            _merge_into(target[key], value, key_path, source, merged, problems, rejected)
             continue
         if _shared(key_path) and isinstance(target[key], dict) != isinstance(value, dict):
             # a collection left empty (or written as a list) in one file beside its entries
             # in another: that value is the one problem, not a duplicate, and the entries
             # stay merged so that names elsewhere still resolve
             if isinstance(value, dict):
-                odd, where = target[key], positions.get(key_path, Location("intent", 1, 1))
+                odd = target[key]
+                where = value_positions.get(key_path) or positions.get(key_path)
                 target[key] = value
             else:
-                odd, where = value, source.positions.get(key_path, Location(source.name, 1, 1))
+                odd = value
+                where = source.value_positions.get(key_path) or source.positions.get(key_path)
             problems.append(
                 Problem(
-                    where,
+                    where or Location(source.name, 1, 1),
                     f"{'.'.join(map(str, key_path))}: expected a mapping (key: value), got "
                     f"{_kind_of(odd)}; another file writes its entries: remove this key, or "
                     "write entries under it",
