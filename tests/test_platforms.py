@@ -361,3 +361,56 @@ def test_an_address_in_every_spelling(cidr: str, ip: str, prefixlen: int, writte
 def test_an_address_ipaddress_refuses_is_refused(cidr: str) -> None:
     with pytest.raises(ValueError):
         Address.of(cidr)
+
+
+def test_plat009_an_iosxr_leaf_with_a_host_port_is_named(example: Path) -> None:
+    """IOS-XR has no host port, bond or MLAG template: a leaf moved to it with a host is
+    refused by name (beside EVPN-009), never rendered without the port."""
+    devices = example / "intent/aus1/devices.yaml"
+    text = devices.read_text()
+    at = text.index("      aus1-lf3:")
+    block = text[at : text.index("\n      aus1-", at + 1)]
+    moved = block.replace("platform: cisco_nxos", "platform: cisco_iosxr").replace(
+        "model: N9K-C9364D-GX2A", "model: 8201-32FH"
+    )
+    devices.write_text(text.replace(block, moved))
+    attachments = example / "intent/aus1/attachments.yaml"
+    attachments.write_text(
+        attachments.read_text().replace(
+            "    attachments:\n",
+            "    attachments:\n      dh2-xr-host:\n        mode: single\n"
+            "        leaves: [aus1-lf3]\n        ports: [HundredGigE0/0/0/5]\n"
+            "        networks: [gpu-a-compute-1]\n",
+            1,
+        )
+    )
+    result = lint_repo(example)
+    plat = [(f.location.line, f.message) for f in result.findings if f.rule == "PLAT-009"]
+    assert plat == [
+        (
+            line_of(devices, "aus1-lf3:") + 3,  # its platform: line
+            "aus1-lf3 (Cisco IOS-XR) cannot render host port HundredGigE0/0/0/5: no host port "
+            "template",
+        )
+    ]
+
+
+def test_plat008_an_nxos_evpn_vrf_without_its_carrier_vlan_is_named(example: Path) -> None:
+    """NX-OS carries an L3VNI on a VLAN: a VRF written without one is refused on each NX-OS
+    VTEP that carries it."""
+    tenants = example / "intent/aus1/tenants.yaml"
+    tenants.write_text(
+        tenants.read_text().replace(
+            "storage: {l3vni: 50010, vlan: 3010}", "storage: {l3vni: 50010}", 1
+        )
+    )
+    result = lint_repo(example)
+    devices = example / "intent/aus1/devices.yaml"
+    found = [(f.location.line, f.message) for f in result.findings if f.rule == "PLAT-008"]
+    assert found == sorted(
+        (
+            line_of(devices, f"{name}:") + 3,  # its platform: line
+            f"{name} (Cisco NX-OS) cannot render EVPN VRF storage (L3VNI 50010): no carrier VLAN",
+        )
+        for name in ("aus1-lf3", "aus1-lf4", "aus1-bl3", "aus1-bl4")
+    )
