@@ -75,7 +75,9 @@ _limit(
     limits.STATIC_NEXT_HOP,
     "Static routes are discard routes",
     "The model gives a static route no next hop; a template would have to guess one. Only "
-    "discard routes (Null0 / blackhole) anchoring originated aggregates are rendered.",
+    "discard routes (Null0 / blackhole) anchoring originated aggregates are rendered."
+    " No intent reaches it today (the builders make discard routes only): it guards the "
+    "device model against a plug-in or a later builder that does, before a template prints it.",
     "docs/syntax.md#iosxr-base, docs/syntax.md#nxos-base, docs/syntax.md#nvue-bgp",
 )
 _limit(
@@ -92,7 +94,8 @@ _limit(
     "IOS-XR prefix sets hold permit entries only",
     "An RPL prefix-set lists what matches and has no deny; translating a deny entry needs a "
     "second set and a drop branch, which meetme does not build. Printing it as a permit would "
-    "accept what the intent denies.",
+    "accept what the intent denies. No intent reaches it today (the builders make permit "
+    "entries only): it guards the device model against a builder that does.",
     "docs/syntax.md#iosxr-route-policy (Cisco IOS XR Routing Configuration Guide, "
     '"Implementing Routing Policy")',
 )
@@ -100,7 +103,8 @@ _limit(
     limits.AS_PATH_DENY,
     "IOS-XR AS-path sets hold permit entries only",
     "An RPL as-path-set lists what matches and has no deny entry; printing one as a match "
-    "would accept paths the intent denies.",
+    "would accept paths the intent denies. No intent reaches it today (the builders make "
+    "permit entries only): it guards the device model against a builder that does.",
     "docs/syntax.md#iosxr-route-policy (Cisco IOS XR Routing Configuration Guide, "
     '"Implementing Routing Policy")',
 )
@@ -146,7 +150,9 @@ _limit(
 _limit(
     limits.TRUNK_WITHOUT_VLANS,
     "An NX-OS host trunk carries VLANs",
-    "`switchport trunk allowed vlan` without a list is an incomplete command on NX-OS.",
+    "`switchport trunk allowed vlan` without a list is an incomplete command on NX-OS. No "
+    "intent reaches it today (an attachment trunks at least one network, each with a VLAN): "
+    "it guards the device model against a builder that leaves the list empty.",
     "docs/syntax.md#nxos-lags",
 )
 _limit(
@@ -159,7 +165,9 @@ _limit(
 _limit(
     limits.SEGMENT_WITHOUT_SUPPRESSION,
     "NVUE Ethernet segments need ARP/ND suppression",
-    "ARP/ND suppression is a required feature of EVPN multihoming on Cumulus Linux.",
+    "ARP/ND suppression is a required feature of EVPN multihoming on Cumulus Linux. No intent "
+    "reaches it today (meetme always suppresses): it guards the device model against a "
+    "builder that turns suppression off.",
     'docs/syntax.md#nvue-lags (CLDOCS 5.16 "EVPN Multihoming", Required Features)',
 )
 _limit(
