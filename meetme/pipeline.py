@@ -28,7 +28,7 @@ from meetme.validators.engine import RULES, UNUSED_WAIVER, apply_standards, run_
 from meetme.validators.rules.addr import overlap_findings
 from meetme.validators.rules.flow import flow_findings
 from meetme.validators.rules.limits import limit_findings
-from meetme.validators.rules.platform import has_gaps, platform_findings
+from meetme.validators.rules.platform import has_gaps, not_reported_twice, platform_findings
 from meetme.validators.rules.srv6 import srv6_findings
 
 
@@ -143,9 +143,10 @@ def _lint_models_of_bad_intent(
     if any(f.unnumbered for f in result.fabrics.values()):
         return []  # models missing links PHY-016 names would report them missing again
     try:
-        return model_findings(result.loaded, result.fabrics, built())
+        found = model_findings(result.loaded, result.fabrics, built())
     except Exception:  # the design errors above already say what to fix
         return []
+    return not_reported_twice(found, result.findings)
 
 
 def _lint_rendered(

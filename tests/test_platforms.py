@@ -414,3 +414,26 @@ def test_plat008_an_nxos_evpn_vrf_without_its_carrier_vlan_is_named(example: Pat
         )
         for name in ("aus1-lf3", "aus1-lf4", "aus1-bl3", "aus1-bl4")
     )
+
+
+def test_an_mlag_attachment_without_its_peer_link_is_reported_once(example: Path) -> None:
+    """MH-002 says it from the intent on every platform; NVUE's PLAT-014 said it again."""
+    attachments = example / "intent/aus1/attachments.yaml"
+    text = attachments.read_text()
+    line = next(x for x in text.splitlines(keepends=True) if "peer_link: [swp57, swp58]" in x)
+    attachments.write_text(text.replace(line, "", 1))
+    result = lint_repo(example)
+    rules = [f.rule for f in result.findings if f.rule in ("MH-002", "PLAT-014")]
+    assert rules == ["MH-002"]
+
+
+def test_an_eos_border_in_the_srv6_domain_is_refused_once_per_fault(example: Path) -> None:
+    """A locator EOS cannot render is PLAT-019's; its Internet ports' missing SID filter
+    (SRV6-005) followed only from that and was reported three times besides."""
+    srv6 = example / "intent/srv6.yaml"
+    srv6.write_text(
+        srv6.read_text().replace("mel1: {id: 2, devices: []}", "mel1: {id: 2, devices: [mel1-br1]}")
+    )
+    result = lint_repo(example)
+    rules = [f.rule for f in result.findings if f.rule in ("PLAT-019", "SRV6-005")]
+    assert rules == ["PLAT-019"]

@@ -319,3 +319,18 @@ _limit(
     "10.6(x), 'Configuring Port Channels': port-channel 1-4096; cisco.nxos.nxos_vpc_interface: "
     "vpc 1-4096)",
 )
+
+
+# Gap rules whose problem a design rule reports on every platform, from the intent, before
+# any model is built: where that rule fired, the gap would say the same thing again.
+REPORTED_BY_DESIGN = {
+    limits.SEGMENT_ON_MLAG: "MH-008",  # ESI and MLAG on one leaf
+    limits.MLAG_WITHOUT_PEER_LINK: "MH-002",  # an MLAG attachment without its peer link
+}
+
+
+def not_reported_twice(model_found: list[Finding], design_found: list[Finding]) -> list[Finding]:
+    """The model findings of an intent the design rules refused, less those a design
+    finding of the run already says (one message per problem)."""
+    fired = {f.rule for f in design_found}
+    return [f for f in model_found if REPORTED_BY_DESIGN.get(f.rule) not in fired]

@@ -593,8 +593,8 @@ def _unfiltered_ports(loaded: LoadedIntent, models: list[DeviceModel]) -> list[F
     block = block_of(srv6)
     found = []
     for model in models:
-        if model.srv6 is None:
-            continue
+        if model.srv6 is None or PLATFORMS[model.platform].srv6 is None:
+            continue  # a locator its platform cannot render is PLAT-019's: one report
         parties: dict[str, set[str]] = {}
         for n in model.bgp.neighbors:
             if n.external:
