@@ -35,6 +35,21 @@ def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:
     path.write_text(text.replace(old, new, count))
 
 
+def move_device(repo: Path, site: str, device: str, platform: str, model: str) -> Path:
+    """Give one device of the example another platform and hardware model, in its own entry
+    of `intent/<site>/devices.yaml` only; returns that file."""
+    devices = repo / f"intent/{site}/devices.yaml"
+    text = devices.read_text()
+    at = text.index(f"      {device}:\n")
+    end = text.find(f"\n      {site}-", at + 1)
+    block = text[at : end if end >= 0 else len(text)]
+    moved = re.sub(r"platform: \S+", f"platform: {platform}", block, count=1)
+    moved = re.sub(r"model: \S+", f"model: {model}", moved, count=1)
+    assert moved != block, f"{device} already is {platform} {model}"
+    devices.write_text(text.replace(block, moved, 1))
+    return devices
+
+
 def no_transit_sends_a_default(repo: Path) -> None:
     """aus1's transits send no default route (`accept_default: false` on both)."""
     peering = repo / "intent/aus1/peering.yaml"

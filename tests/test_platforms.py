@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import line_of, lint_repo
+from conftest import line_of, lint_repo, move_device
 from meetme.generators.model import (
     Address,
     AsPathEntry,
@@ -366,14 +366,7 @@ def test_an_address_ipaddress_refuses_is_refused(cidr: str) -> None:
 def test_plat009_an_iosxr_leaf_with_a_host_port_is_named(example: Path) -> None:
     """IOS-XR has no host port, bond or MLAG template: a leaf moved to it with a host is
     refused by name (beside EVPN-009), never rendered without the port."""
-    devices = example / "intent/aus1/devices.yaml"
-    text = devices.read_text()
-    at = text.index("      aus1-lf3:")
-    block = text[at : text.index("\n      aus1-", at + 1)]
-    moved = block.replace("platform: cisco_nxos", "platform: cisco_iosxr").replace(
-        "model: N9K-C9364D-GX2A", "model: 8201-32FH"
-    )
-    devices.write_text(text.replace(block, moved))
+    devices = move_device(example, "aus1", "aus1-lf3", "cisco_iosxr", "8201-32FH")
     attachments = example / "intent/aus1/attachments.yaml"
     attachments.write_text(
         attachments.read_text().replace(

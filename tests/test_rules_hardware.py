@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
+from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, move_device, replace_in
 from meetme.validators.rules.hardware import NAMING, hardware
 
 from meetme.core.problems import IntentError
@@ -159,15 +159,7 @@ def test_a_lane_past_the_cage_blames_only_its_own_name(example: Path) -> None:
     reads lane 9 of cage 1, which a 4-lane QSFP100 has not (HW-001). That name no longer makes
     cage 1 a breakout, so the shared, correct border link rule on port 1 is not blamed (HW-004
     told the user to change it, which would break the other EOS border leaves)."""
-    devices = example / "intent/aus1/devices.yaml"
-    text = devices.read_text()
-    at = text.index("      aus1-bl3:")
-    block = text[at : text.index("\n      aus1-", at + 1)]
-    moved = block.replace("platform: cisco_nxos", "platform: arista_eos").replace(
-        "model: N9K-C93600CD-GX", "model: 7280CR3-32P4"
-    )
-    assert moved != block
-    devices.write_text(text.replace(block, moved))
+    move_device(example, "aus1", "aus1-bl3", "arista_eos", "7280CR3-32P4")
     circuits = example / "intent/aus1/circuits.yaml"
     result = lint_repo(example)
     assert findings_of(result, "HW-001") == [

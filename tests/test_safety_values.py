@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import jinja2
 import pytest
-from conftest import EXAMPLE_INTENT, line_of, lint_repo
+from conftest import EXAMPLE_INTENT, line_of, lint_repo, move_device
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, environment, render_device
 from meetme.generators.resolve.fabric import resolve_fabric
@@ -540,16 +540,8 @@ def test_a_pod_moved_to_another_platform_is_checked_against_its_own_pods_rule(
     """mel1's pod 2 leaf pair to NVUE with its own rule's names: each per-pod rule names the
     ports of its own pod's devices only, so neither rule's pattern is held against the other
     pod (both were PLAT-016 errors, and the render refused)."""
-    devices = example / "intent/mel1/devices.yaml"
-    text = devices.read_text()
     for leaf in ("mel1-lf201", "mel1-lf202"):
-        head, tail = text.split(f"      {leaf}:\n", 1)
-        block, rest = tail.split("\n      mel1-", 1)
-        block = block.replace("platform: cisco_nxos", "platform: nvidia_nvue").replace(
-            "model: N9K-C9364D-GX2A", "model: SN5600"
-        )
-        text = f"{head}      {leaf}:\n{block}\n      mel1-{rest}"
-    devices.write_text(text)
+        move_device(example, "mel1", leaf, "nvidia_nvue", "SN5600")
     attachments = example / "intent/mel1/attachments.yaml"
     attachments.write_text(
         attachments.read_text().replace(
