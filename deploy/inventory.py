@@ -111,6 +111,7 @@ class Settings(_Model):
 # most 63 characters, 253 in all (RFC 1123 section 2.1; RFC 1035 section 2.3.4).
 _LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
 _HOST_NAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*\.?")
+_ZONE = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # an IPv6 zone: an interface name
 
 
 def _host(value: str) -> str:
@@ -127,9 +128,6 @@ def _host(value: str) -> str:
         f"host {shown(value)} is neither an IP address nor a host name (letters, digits, '-' "
         "and '.'); a port goes in port:, never in host:"
     )
-
-
-_ZONE = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 
 
 class DeviceEntry(_Model):
@@ -149,8 +147,7 @@ class DeviceEntry(_Model):
     @field_validator("host")
     @classmethod
     def _host_is_an_address_or_a_name(cls, value: str) -> str:
-        _host(value)
-        return value
+        return _host(value)
 
     @model_validator(mode="after")
     def _transport_fits_driver(self) -> DeviceEntry:

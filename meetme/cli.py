@@ -32,6 +32,7 @@ from meetme.core.problems import (
     IntentError,
     Location,
     Problem,
+    printable,
 )
 from meetme.outputs import (
     FileFault,
@@ -122,7 +123,7 @@ def _fail(line: str) -> None:
 def _plain(text: object) -> str:
     """A user's text (a path, a ref, a rule id) as one line the terminal only shows: control
     characters of a hostile argument (ESC sequences, line breaks) escaped."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in str(text))
+    return printable(str(text))
 
 
 _WRITE_ERRORS = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EPIPE})
@@ -481,8 +482,8 @@ def render_command(
     out.print(f"rendered {len(files)} device(s) into {_plain(target)}", markup=False)
     if inside:
         err.print(
-            f"note: this shell's folder was inside {target}, which render replaces as a whole; "
-            "`cd .` to see the new files",
+            f"note: this shell's folder was inside {_plain(target)}, which render replaces as "
+            "a whole; `cd .` to see the new files",
             markup=False,
         )
 

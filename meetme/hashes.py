@@ -58,7 +58,7 @@ from meetme.devicework import Hit, Outcome
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import environment, template_digest
-from meetme.outputs import read_manifest
+from meetme.outputs import read_manifest, sha256
 from meetme.record import (
     RECORD_AT,
     RECORD_LINE,
@@ -66,7 +66,6 @@ from meetme.record import (
     listed_text,
     mac,
     record_json,
-    sha256,
     signed,
     signing_key,
 )

@@ -557,8 +557,12 @@ def _written_record(path: Path) -> Path | None:
     return folder / hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256(text.encode("utf-8", "surrogateescape"))
 
 
 def is_schema(path: Path) -> bool:
@@ -566,9 +570,9 @@ def is_schema(path: Path) -> bool:
     text = _small_text(path)
     if text is None:
         return False
-    parsed = _json(text)
-    if not text.strip():
+    if not text.strip() or written_here(path, text):
         return True
+    parsed = _json(text)
     return isinstance(parsed, dict) and str(parsed.get("title", "")).startswith("meetme intent")
 
 

@@ -57,6 +57,7 @@ from meetme.outputs import (
     folder_entries,
     marker_text,
     read_manifest,
+    sha256,
 )
 
 FORMAT = 1
@@ -436,7 +437,3 @@ def read_small(path: Path) -> bytes | None:
         if not stat.S_ISREG(info.st_mode) or info.st_size > SNIFF_LIMIT:
             return None
         return handle.read()
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

@@ -234,7 +234,7 @@ def test_an_argument_with_control_characters_is_echoed_escaped(
     result = runner.invoke(app, args)
     assert result.exit_code == code, result.output
     assert "\x1b" not in result.output
-    assert "X\\x1b[2J\\x1b[31mRED\\x0aforged line" in result.output
+    assert "X\\x1b[2J\\x1b[31mRED\\nforged line" in result.output
     assert not any(line.startswith("forged line") for line in result.output.splitlines())
 
 
