@@ -398,8 +398,14 @@ def _write_all(fd: int, data: bytes) -> None:
 def check_report_path(
     path: Path, protected: Mapping[str, Path], ours: Callable[[Path], bool]
 ) -> None:
-    """Refuse a report path inside a `protected` folder (label -> folder) or `.git`, a
+    """Refuse `-`, a report path inside a `protected` folder (label -> folder) or `.git`, a
     symlink, a folder, or an existing file whose content `ours` does not recognise."""
+    if str(path) == "-":  # the common spelling of standard output, which a path is not here
+        raise Refused(
+            path,
+            "it would be a file named -, not standard output; leave the option "
+            "out to print to standard output",
+        )
     with reading(path):
         where = path.parent.resolve() / path.name  # the last step is checked, not followed
         if ".git" in where.parts:

@@ -425,6 +425,8 @@ def test_report_outputs_refuse_rendered_git_links_and_folders(example: Path) -> 
     refused(["lint", "-o", "reports"], "reports", "it is a folder")
     refused(["schema", "--out", "intent/schema.json"], "intent/schema.json", "intent folder")
     refused(["schema", "--out", "notes.txt"], "notes.txt", "meetme did not write it")
+    refused(["lint", "-o", "-"], "-", "not standard output")  # no file named - appears
+    refused(["schema", "--out", "-"], "-", "not standard output")
     assert tree_hash(example) == before
 
 
