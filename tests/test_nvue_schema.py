@@ -672,6 +672,7 @@ def test_svis_carry_the_anycast_gateway(nvue_devices: list[tuple[DeviceModel, st
                 vrr = body[family]["vrr"]
                 assert vrr["address"] == {gateway.cidr: {}}, where
                 assert vrr["state"] == "enabled", where
+                assert vrr["vrr-state"] == {"up": {}}, where  # NVUE's default is down
                 assert vrr["mac-address"] == evpn.anycast_mac, where
                 macs.add(vrr["mac-address"])
         if svis:

@@ -222,3 +222,32 @@ def test_plat023_nxos_refuses_reserved_user_names(
             for device in nxos
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("network", "refused"),
+    [
+        ("s" * 24, False),  # storage_ + 24 = 32 characters: what NX-OS's `name` takes
+        ("s" * 25, True),  # 33: one too many
+    ],
+)
+def test_plat024_nxos_refuses_a_vlan_name_over_32_characters(
+    example: Path, network: str, refused: bool
+) -> None:
+    """A fabric VLAN is named tenant_network; NX-OS takes 32 characters without `system vlan
+    long-name` (not printed): each NX-OS leaf carrying the VLAN is refused at its platform line,
+    the EOS leaves carrying it are not."""
+    mel1 = example / "intent" / "mel1"
+    replace_in(mel1 / "tenants.yaml", "storage-front-1:", f"{network}:")
+    replace_in(mel1 / "attachments.yaml", "storage-front-1", network, count=3)
+    found = findings_of(lint_repo(example), "PLAT-024")
+    devices = mel1 / "devices.yaml"
+    # every NX-OS leaf of mel1 (pods 1 and 2) serves a rack of the network
+    nxos = ["mel1-lf101", "mel1-lf102", "mel1-lf103", "mel1-lf104", "mel1-lf201", "mel1-lf202"]
+    expected = [
+        f"intent/mel1/devices.yaml:{line_of(devices, 'platform: cisco_nxos', n + 1)}: {device} "
+        f"(Cisco NX-OS) cannot render VLAN 201 name storage_{network}: 33 characters, and its "
+        "`name` takes at most 32; shorten the tenant's or the network's name"
+        for n, device in enumerate(nxos)
+    ]
+    assert found == (expected if refused else [])

@@ -200,3 +200,25 @@ def test_a_waiver_expires_on_a_day_written_as_a_day(
         line_of(path, "expires:"),
     )
     assert only.message == "waivers.0.expires: write the last day as YYYY-MM-DD, e.g. 2026-06-30"
+
+
+@pytest.mark.parametrize("zone", ["Etc/GMT+12", "Pacific/Kiritimati"])  # UTC-12, UTC+14
+def test_waivers_are_judged_on_the_utc_day_in_every_time_zone(
+    zone: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two machines 26 hours apart in local time judge a waiver on one day: UTC's."""
+    import time
+
+    from meetme.core.findings import current_date
+
+    monkeypatch.delenv("MEETME_TODAY", raising=False)
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        before = datetime.datetime.now(datetime.UTC).date()
+        today = current_date()
+        after = datetime.datetime.now(datetime.UTC).date()
+        assert today in (before, after)
+    finally:
+        monkeypatch.undo()
+        time.tzset()

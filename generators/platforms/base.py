@@ -174,6 +174,9 @@ class Platform:
     # (PLAT-020), and that rule in words with its source; None: any intent name
     vrf_name_pattern: re.Pattern[str] | None = None
     vrf_name_rule: str = ""
+    # the longest VLAN name its `name` command takes, where shorter than the names the model
+    # makes (tenant_network, up to 127 characters; PLAT-024); None: not checked
+    vlan_name_max: int | None = None
     # the largest prefix (or EVPN route) limit its BGP commands take, where below the intent's
     # own bound (PLAT-022); limits meetme raises itself (the handoff's) stop there
     max_prefix_limit: int = MAX_PREFIX

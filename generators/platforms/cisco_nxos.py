@@ -116,6 +116,10 @@ PLATFORM = Platform(
     # Unicast Routing Command Reference, "maximum-prefix (BGP)", the reference docs/syntax.md
     # cites for the command); Cisco's Nexus-as-Code BGP data model bounds it the same
     max_prefix_limit=300_000,
+    # `vlan N` / `name NAME`: 32 characters unless `system vlan long-name` is configured
+    # (Cisco's own DCNM Ansible collection, CiscoDevNet/ansible-dcnm dcnm_network.py: "if > 32
+    # chars enable, system vlan long-name on switch"); meetme does not print that command
+    vlan_name_max=32,
     gap_checks=(
         gaps.srv6_locator,
         gaps.srv6_l3vpn,
@@ -134,5 +138,6 @@ PLATFORM = Platform(
         gaps.trunks_with_vlans,
         gaps.nxos_multihop_bfd,
         gaps.user_names,
+        gaps.vlan_names,
     ),
 )

@@ -35,6 +35,7 @@ VRF_NAME = "PLAT-020"
 BOND_NUMBER_RANGE = "PLAT-021"
 PREFIX_LIMIT_RANGE = "PLAT-022"
 USER_NAME = "PLAT-023"
+VLAN_NAME = "PLAT-024"
 
 RULE_IDS = (
     RPKI,
@@ -59,6 +60,7 @@ RULE_IDS = (
     BOND_NUMBER_RANGE,
     PREFIX_LIMIT_RANGE,
     USER_NAME,
+    VLAN_NAME,
 )
 
 
@@ -311,6 +313,22 @@ def vrf_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
     for name in sorted(names):
         if pattern.fullmatch(name) is None:
             yield Gap(VRF_NAME, f"VRF {name}", f"it takes {platform.vrf_name_rule}; rename the VRF")
+
+
+def vlan_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A VLAN name (the tenant's and the network's names joined) longer than the platform's
+    `name` command takes."""
+    longest = platform.vlan_name_max
+    if longest is None or model.evpn is None:
+        return
+    for vlan in model.evpn.vlans:
+        if len(vlan.name) > longest:
+            yield Gap(
+                VLAN_NAME,
+                f"VLAN {vlan.id} name {vlan.name}",
+                f"{len(vlan.name)} characters, and its `name` takes at most {longest}; shorten "
+                "the tenant's or the network's name",
+            )
 
 
 def user_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:

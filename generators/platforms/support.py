@@ -49,6 +49,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.bond_number_ranges: gaps.BOND_NUMBER_RANGE,
     gaps.prefix_limit_range: gaps.PREFIX_LIMIT_RANGE,
     gaps.user_names: gaps.USER_NAME,
+    gaps.vlan_names: gaps.VLAN_NAME,
 }
 
 

@@ -81,10 +81,12 @@ class BadToday(ValueError):
 
 
 def current_date() -> datetime.date:
-    """$MEETME_TODAY when set (tests, or replaying an old CI run), else the real date."""
+    """$MEETME_TODAY when set (tests, or replaying an old CI run), else today in UTC: the
+    machine's own zone would let a UTC runner and a Sydney laptop judge one waiver apart for
+    half of every day."""
     value = os.environ.get(TODAY_VARIABLE, "").strip()
     if not value:
-        return datetime.date.today()
+        return datetime.datetime.now(datetime.UTC).date()
     try:
         return datetime.date.fromisoformat(value)
     except ValueError:

@@ -289,6 +289,17 @@ _limit(
     "nvueschema v5_16 VrfName (^[a-zA-Z][a-zA-Z0-9_-]{0,14}$)",
 )
 _limit(
+    limits.VLAN_NAME,
+    "Every VLAN name fits the platform's `name` command",
+    "A fabric VLAN is named after its tenant and network (`tenant_network`), up to 127 "
+    "characters; NX-OS's `name` takes 32 unless `system vlan long-name` is configured, which "
+    "meetme does not print. A longer name fails the command and the VLAN stays unnamed on "
+    "that switch, or the whole change with it; refused at lint on every NX-OS device that "
+    "carries the VLAN.",
+    "docs/standards.md#plat-024 (CiscoDevNet/ansible-dcnm plugins/modules/dcnm_network.py: "
+    "'if > 32 chars enable, system vlan long-name on switch')",
+)
+_limit(
     limits.PREFIX_LIMIT_RANGE,
     "Prefix and EVPN route limits fit the range the platform takes",
     "The intent takes prefix limits up to 10,000,000; NX-OS's `maximum-prefix` takes 1 to "
