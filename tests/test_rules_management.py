@@ -236,7 +236,7 @@ def test_plat024_nxos_refuses_a_vlan_name_over_32_characters(
 ) -> None:
     """A fabric VLAN is named tenant_network; NX-OS takes 32 characters without `system vlan
     long-name` (not printed): each NX-OS leaf carrying the VLAN is refused at its platform line,
-    the EOS leaves carrying it are not."""
+    once, and a name of exactly 32 characters is not refused anywhere."""
     mel1 = example / "intent" / "mel1"
     replace_in(mel1 / "tenants.yaml", "storage-front-1:", f"{network}:")
     replace_in(mel1 / "attachments.yaml", "storage-front-1", network, count=3)
