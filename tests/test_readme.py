@@ -1,10 +1,15 @@
-"""Every example in README.md, docs/adoption.md and docs/push.md is true of the shipped repository.
+"""Every example in README.md, docs/adoption.md and docs/push.md is true of the shipped repository,
+and so is every command of docs/dci.md, docs/srv6.md and docs/twin.md a machine without root
+can run.
 
 Commands. Each fenced `sh` block, and each inline `meetme ...` span of README.md that names no
 placeholder, runs in document order, through the real CLI, in a private copy of the repository
 (intent/, rendered/, inventory.yaml, and a git history whose HEAD~1 and origin/main exist, as in
 a team's clone). Installs, the test suite itself and pre-commit are not run here: CI runs the two
 newcomer commands verbatim (.ci/run) and tests/test_adoption.py runs `pre-commit try-repo`.
+`meetme twin` needs root and FRR: tests/test_twin_integration.py runs it, not this test. A
+`python -c` snippet runs as a process of its own from the copy's root, and prints what the page
+says it prints.
 `export NAME=...` means "the value you supply": it sets NAME, and every variable the command
 before it named, to a made-up value. What each command must do is what the docs say:
 every `meetme` command exits 0 on the example, except `plan` and `push`, which exit 2 naming
@@ -35,6 +40,7 @@ import shlex
 import shutil
 import socket
 import subprocess
+import sys
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -54,6 +60,14 @@ from meetme.pipeline import lint
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = ("README.md", "docs/adoption.md", "docs/push.md")
+# Pages whose commands run too. Their YAML blocks are not the example's intent in part, as the
+# DOCS' are: docs/dci.md's is a whole intent/dci.yaml (tests/test_dci_intent.py lints it),
+# docs/srv6.md's a whole intent/srv6.yaml (test_the_srv6_page_example_is_the_shipped_domain
+# below) and an NVUE rendering (tests/test_nvue_schema.py). docs/twin.md's `meetme twin`
+# commands need root and FRR and are left out (run_block); its `python -c` plan snippet runs.
+COMMAND_DOCS = (*DOCS, "docs/dci.md", "docs/srv6.md", "docs/twin.md")
+# What a `python -c` snippet prints, as the page says it does (docs/twin.md, "What `up` builds").
+SNIPPET_PRINTS = {"docs/twin.md": "46 routers in 80 namespaces\n"}
 ELIDED = "…"
 # Programs the docs show that this test does not run, and who runs them instead.
 NOT_RUN_HERE = {
@@ -129,14 +143,22 @@ def inline_commands(doc: str) -> list[tuple[int, str]]:
 
 
 def command_lines(block: Block) -> list[list[str]]:
-    """The commands of an `sh` block: comments dropped, `a && b` split."""
+    """The commands of an `sh` block: comments dropped, `a && b` split; a quoted argument that
+    spans lines (`python -c '...'`) is one word, as the shell reads it."""
     commands = []
+    pending = ""
     for line in block.text.splitlines():
-        words = shlex.split(line, comments=True)
+        pending += line + "\n"
+        try:
+            words = shlex.split(pending, comments=True)
+        except ValueError:  # a quotation still open: the command goes on on the next line
+            continue
+        pending = ""
         while words:
             end = words.index("&&") if "&&" in words else len(words)
             commands.append(words[:end])
             words = words[end + 1 :]
+    assert not pending, f"{block.where}: a quotation is never closed"
     return commands
 
 
@@ -184,6 +206,19 @@ class Session:
         self.ran.append(args[0])
         expect_outcome(self, where, args, result.exit_code, result.output)
 
+    def python(self, where: str, code: str) -> None:
+        """A `python -c` snippet, run from the copy's root as the page says to run it."""
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, f"{where}: python -c ... -> {done.returncode}\n{done.stderr}"
+        self.last_output = done.stdout
+        self.ran.append("python -c")
+
 
 def run_block(session: Session, where: str, command: list[str]) -> None:
     program = command[0]
@@ -191,6 +226,8 @@ def run_block(session: Session, where: str, command: list[str]) -> None:
         return  # as root with FRR only: tests/test_twin_integration.py runs these commands
     if program == "meetme":
         session.meetme(where, command[1:])
+    elif program == "python" and command[1:2] == ["-c"] and len(command) == 3:
+        session.python(where, command[2])
     elif program == "export":
         for assignment in command[1:]:
             session.export(assignment)
@@ -313,11 +350,13 @@ def test_every_command_in_the_docs_runs_as_documented(
     repository_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = Session(repository_copy, monkeypatch)
-    for doc in DOCS:
+    for doc in COMMAND_DOCS:
         for block in fenced_blocks(doc):
             if block.lang == "sh":
                 for command in command_lines(block):
                     run_block(session, block.where, command)
+                    if command[:2] == ["python", "-c"]:
+                        assert session.last_output == SNIPPET_PRINTS[doc], block.where
         if doc == "README.md":
             for number, span in inline_commands(doc):
                 run_block(session, f"{doc}:{number}", shlex.split(span))
@@ -331,7 +370,13 @@ def test_every_command_in_the_docs_runs_as_documented(
         "diff",
         "plan",
         "push",
+        "report",
+        "python -c",
     }
+    # the chart docs/dci.md's `report dci --chart dci.svg` draws
+    assert (repository_copy / "dci.svg").read_text().lstrip().startswith("<")
+    # the count the test holds the snippet to is the one docs/twin.md states
+    assert "`46 routers in 80 namespaces`" in (REPO / "docs/twin.md").read_text()
     assert json.loads((repository_copy / ".meetme/intent.schema.json").read_text())["properties"]
 
 
@@ -492,6 +537,39 @@ def check_intent_snippet(block: Block, data: dict[str, Any], tmp_path: Path) -> 
         (copy / "aus1/readme-example.yaml").write_text(yaml.safe_dump(extra))
         result = lint(copy)
         assert result.errors == [], f"{block.where}: adding {extra} gives {result.errors}"
+
+
+def test_the_srv6_page_example_is_the_shipped_domain(tmp_path: Path) -> None:
+    """docs/srv6.md: its `srv6:` block, written as intent/srv6.yaml, lints with no error and the
+    two DCI-009 warnings of the example; its `vrfs:` uncommented as it stands fails with SRV6-004;
+    with mel1's borders in the domain too (`mel1: {id: 2}`), with PLAT-018 and PLAT-019."""
+    (block,) = [
+        b
+        for b in fenced_blocks("docs/srv6.md")
+        if b.lang == "yaml" and set(read_yaml(b.text)) == {"srv6"}
+    ]
+    copy = tmp_path / "intent"
+    shutil.copytree(REPO / "intent", copy)
+
+    def lint_as(text: str) -> tuple[list[str], list[str]]:
+        (copy / "srv6.yaml").write_text(text)
+        found = lint(copy).findings
+        return (
+            sorted({f.rule for f in found if f.severity == "error"}),
+            [f.rule for f in found if f.severity == "warning"],
+        )
+
+    assert lint_as(block.text) == ([], ["DCI-009", "DCI-009"]), block.where
+    uncommented = block.text.replace("  # vrfs:", "  vrfs:", 1).replace(
+        "  #   storage:", "    storage:", 1
+    )
+    assert uncommented.count("storage: {id: 10") == 1 and "\n    storage:" in uncommented
+    errors, _ = lint_as(uncommented)
+    assert errors == ["SRV6-004"], block.where
+    whole = uncommented.replace("mel1: {id: 2, devices: []}", "mel1: {id: 2}", 1)
+    assert whole != uncommented
+    errors, _ = lint_as(whole)
+    assert errors == ["PLAT-018", "PLAT-019"], block.where
 
 
 def check_inventory_snippet(block: Block, tmp_path: Path) -> None:
