@@ -384,6 +384,47 @@ def test_a_file_holding_no_mapping_hides_no_other_problem(repo: Path, unreadable
     ]
 
 
+@pytest.mark.parametrize("unreadable", [True, False])
+def test_an_unreadable_file_hides_no_malformed_address(repo: Path, unreadable: bool) -> None:
+    """A malformed address and prefix, beside (or not) a file with a YAML syntax error: they are
+    wrong whatever that file holds, so the one run names them at their values either way; a
+    cross-field check (a link's speed, which may be on its ends) waits for every file."""
+    site = repo / "intent" / "site.yaml"
+    text = site.read_text().replace("gateway: 192.168.10.1\n", "gateway: 192.168.10.300\n", 1)
+    text = text.replace("p2p_v4: 10.1.0.0/16\n", "p2p_v4: 10.1.0.1/16\n", 1)
+    site.write_text(text.replace("        speed: 400G\n", "", 1))
+    if unreadable:
+        write(repo / "intent" / "broken.yaml", "dci: {currency: AUD\n")
+    syntax = (
+        "intent/broken.yaml:2:1",
+        "yaml-syntax",
+        "YAML syntax error: expected ',' or '}', but got '<stream end>' (while parsing a flow "
+        "mapping that starts at line 1, column 6); is the '{' closed with '}', and are its "
+        "entries separated by ','?",
+    )
+    speed = (
+        "intent/site.yaml:50:9",
+        "bad-value",
+        "sites.lab1.links.0: a link needs a speed, on the link or on both ends",
+    )
+    assert refused() == [
+        *([syntax] if unreadable else []),
+        (
+            "intent/site.yaml:10:16",
+            "bad-value",
+            "sites.lab1.management.gateway: '192.168.10.300' is not an IP address: "
+            "octet 300 (> 255) not permitted in '192.168.10.300'",
+        ),
+        (
+            "intent/site.yaml:13:15",
+            "bad-value",
+            "sites.lab1.pools.p2p_v4: '10.1.0.1/16' has host bits set; "
+            "write the prefix as 10.1.0.0/16",
+        ),
+        *([] if unreadable else [speed]),
+    ]
+
+
 # --- what a message may quote -----------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ from meetme.core.problems import SHOWN_CHARS, IntentError, Location, Problem, cl
 from meetme.intent.references import check_references
 from meetme.intent.schema import Intent, attach_paths
 from meetme.intent.schema_base import Node
-from meetme.intent.types import NAME_PATTERN
+from meetme.intent.types import NAME_PATTERN, VALUE_ALONE
 from meetme.intent.yaml_source import (
     NAMED_COLLECTIONS,
     PEERING_COLLECTIONS,
@@ -212,11 +212,12 @@ def load_intent(folder: Path) -> LoadedIntent:
 
 # Schema errors that a value shows by itself, whatever another file holds: a key the schema
 # does not know, a value of the wrong type, a number or text out of its range, a choice not
-# offered. Not: a missing key, a collection too short, a cross-field check, a dangling name,
-# which the file that could not be read may well supply.
+# offered, a value its own validator refuses (VALUE_ALONE: a malformed address or prefix).
+# Not: a missing key, a collection too short, a cross-field check (`value_error`), a dangling
+# name, which the file that could not be read may well supply.
 _HOLDS_ALONE = ("extra_forbidden", "literal_error", "int_from_float", "string_pattern_mismatch",
                 "greater_than_equal", "less_than_equal", "greater_than", "less_than",
-                "string_too_short", "string_too_long")  # fmt: skip
+                "string_too_short", "string_too_long", VALUE_ALONE)  # fmt: skip
 
 
 def _holds_alone(pydantic_type: str) -> bool:
@@ -562,7 +563,7 @@ def _describe(error: Any, path: Path_, on_key: bool) -> str:
     ctx = error.get("ctx") or {}
     hidden = secret_path(path) and not on_key
     quoted = "a hidden value" if hidden else shown(given)
-    if kind in ("value_error", "assertion_error"):
+    if kind in ("value_error", "assertion_error", VALUE_ALONE):
         message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
         message = _redacted(message, given, hidden)
     elif kind == "literal_error":

@@ -6,7 +6,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr
 
-from meetme.core.secret_refs import REFERENCE_RE, reference_name
+from meetme.core.secret_refs import NOT_A_REFERENCE, REFERENCE_RE
+from meetme.intent.types import bad_value
 
 Path_ = tuple[str | int, ...]
 
@@ -14,7 +15,7 @@ Path_ = tuple[str | int, ...]
 def _secret(value: str) -> str:
     # fullmatch: reference_name's `$` would also accept a trailing newline
     if REFERENCE_RE.fullmatch(value) is None:
-        reference_name("")  # raises ValueError with the fix, never quoting the value
+        raise bad_value(NOT_A_REFERENCE)  # the fix, never quoting the value
     return value
 
 

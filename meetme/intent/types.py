@@ -16,8 +16,22 @@ import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
+from pydantic_core import PydanticCustomError
 
 from meetme.core.problems import shown
+
+# The pydantic error type of a value wrong by itself (an address, a prefix, a name's grammar),
+# whatever else the intent holds: the loader still reports it when another file cannot be read.
+# A plain ValueError would be `value_error`, the type of the cross-field checks too, which that
+# file may settle.
+VALUE_ALONE = "bad_value"
+
+
+def bad_value(message: str) -> PydanticCustomError:
+    """The error to raise for a value wrong by itself; `message` is shown as written."""
+    # no context: the message is never formatted, so braces in it ({n}) stay as they are
+    return PydanticCustomError(VALUE_ALONE, message)
+
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
@@ -60,7 +74,7 @@ def _grammar(pattern: str, what: str, limit: int) -> AfterValidator:
         if problem is None and compiled.fullmatch(value) is None:
             problem = f"{shown(value)} is not {what}"
         if problem is not None:
-            raise ValueError(problem)
+            raise bad_value(problem)
         return value
 
     return AfterValidator(check)
@@ -87,7 +101,7 @@ def _interface_name(value: str) -> str:
     if problem is None:
         problem = interface_problem(value)
     if problem is not None:
-        raise ValueError(problem)
+        raise bad_value(problem)
     return value
 
 
@@ -130,7 +144,7 @@ def _interface_template(value: str) -> str:
     if problem is None:
         problem = interface_problem(value.replace(PORT_PLACEHOLDER, "1"))
     if problem is not None:
-        raise ValueError(problem)
+        raise bad_value(problem)
     return value
 
 
@@ -177,7 +191,7 @@ def _community(value: str) -> str:
         if any(part > limit for part in parts):
             problem = f"{shown(value)}: each part of this community is 0 to {limit}"
     if problem is not None:
-        raise ValueError(problem)
+        raise bad_value(problem)
     return value
 
 
@@ -208,7 +222,7 @@ def _route_target(value: str) -> str:
         elif number > 4294967295:
             problem = f"{shown(value)}: the number of a route target is 0 to 4294967295"
     if problem is not None:
-        raise ValueError(problem)
+        raise bad_value(problem)
     return value
 
 
@@ -273,7 +287,7 @@ def _ip_text(value: str, what: str) -> None:
     if problem is None and _IP_CHARACTERS.fullmatch(value) is None:
         problem = f"{shown(value)} is not {what}: only digits, a-f, '.', ':' and '/' belong in one"
     if problem is not None:
-        raise ValueError(problem)
+        raise bad_value(problem)
 
 
 def _no_length(value: str, what: str) -> str:
@@ -303,32 +317,32 @@ def _why_not(value: str) -> str:
 def _network(value: str, version: int | None) -> str:
     _ip_text(value, "an IP prefix")
     if "/" not in value:
-        raise ValueError(_no_length(value, "prefix"))
+        raise bad_value(_no_length(value, "prefix"))
     try:
         net = ipaddress.ip_network(value, strict=False)
     except ValueError:
-        raise ValueError(f"{shown(value, 50)} is not an IP prefix: {_why_not(value)}") from None
+        raise bad_value(f"{shown(value, 50)} is not an IP prefix: {_why_not(value)}") from None
     if version is not None and net.version != version:
-        raise ValueError(
+        raise bad_value(
             f"{shown(value, 50)} is IPv{net.version}; an IPv{version} prefix is required"
         )
     if ipaddress.ip_interface(value).ip != net.network_address:
-        raise ValueError(f"{shown(value, 50)} has host bits set; write the prefix as {net}")
+        raise bad_value(f"{shown(value, 50)} has host bits set; write the prefix as {net}")
     return str(net)
 
 
 def _interface(value: str, version: int | None) -> str:
     _ip_text(value, "an IP address with prefix length")
     if "/" not in value:
-        raise ValueError(_no_length(value, "address"))
+        raise bad_value(_no_length(value, "address"))
     try:
         iface = ipaddress.ip_interface(value)
     except ValueError:
-        raise ValueError(
+        raise bad_value(
             f"{shown(value, 50)} is not an IP address with prefix length: {_why_not(value)}"
         ) from None
     if version is not None and iface.version != version:
-        raise ValueError(
+        raise bad_value(
             f"{shown(value, 50)} is IPv{iface.version}; an IPv{version} address is required"
         )
     return str(iface)
@@ -340,11 +354,11 @@ def _address(value: str) -> str:
         return str(ipaddress.ip_address(value))
     except ValueError:
         if "/" in value:
-            raise ValueError(
+            raise bad_value(
                 f"{shown(value, 50)} has a prefix length; write the address alone, "
                 f"e.g. {value.partition('/')[0]}"
             ) from None
-        raise ValueError(f"{shown(value, 50)} is not an IP address: {_why_not(value)}") from None
+        raise bad_value(f"{shown(value, 50)} is not an IP address: {_why_not(value)}") from None
 
 
 Prefix = Annotated[str, AfterValidator(lambda v: _network(v, None))]

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from meetme.intent.schema_base import Node
-from meetme.intent.types import FreeText, ObjectPath
+from meetme.intent.types import FreeText, ObjectPath, bad_value
 
 RULE_ID_PATTERN = r"^[A-Z][A-Z0-9]*-[0-9]{3}$"
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -45,7 +45,7 @@ class Waiver(Node):
             return value
         if isinstance(value, str) and _DAY.fullmatch(value):
             return value
-        raise ValueError("write the last day as YYYY-MM-DD, e.g. 2026-06-30")
+        raise bad_value("write the last day as YYYY-MM-DD, e.g. 2026-06-30")
 
 
 class StandardsProfile(Node):
