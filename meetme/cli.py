@@ -284,14 +284,17 @@ def _say_if_the_cache_folder_is_unusable() -> None:
 
 
 def _unusable(
-    exc: IntentError, fmt: Format = Format.text, report_file: Path | None = None
+    exc: IntentError,
+    fmt: Format = Format.text,
+    report_file: Path | None = None,
+    intent_dir: Path | None = None,
 ) -> NoReturn:
     if fmt is not Format.text:  # CI reads the same format whether the intent is broken or not
         from meetme.report import problem_findings
 
         # no rule ran: JUnit lists the problems alone, never every rule as passed
         rules: list[Rule] | None = [] if fmt is Format.junit else None
-        _emit_report(problem_findings(exc.problems), fmt, report_file, rules)
+        _emit_report(problem_findings(exc.problems), fmt, report_file, rules, intent_dir)
     else:
         for problem in exc.problems:
             err.print(
@@ -324,13 +327,15 @@ def _lint_or_exit(
     try:
         return lint(intent_dir, jobs=jobs, cache=cache)
     except IntentError as exc:
-        _unusable(exc, fmt, report_file)
+        _unusable(exc, fmt, report_file, intent_dir)
     except BadToday as exc:
         if fmt is Format.text:
             raise  # one line on stderr (report_fault)
         # CI reads the format it asked for, even when the day to judge waivers on is no day
         where = Location("environment", 1, 1)
-        _unusable(IntentError([Problem(where, str(exc), "bad-today")]), fmt, report_file)
+        _unusable(
+            IntentError([Problem(where, str(exc), "bad-today")]), fmt, report_file, intent_dir
+        )
 
 
 def _as_last_rendered(intent_dir: Path, target: Path, exactly: bool = True) -> Recorded | None:
@@ -351,15 +356,17 @@ def _emit_report(
     fmt: Format,
     report_file: Path | None,
     rules: list[Rule] | None = None,
+    intent_dir: Path | None = None,
 ) -> None:
-    """The report (`rules`: those the report lists; None: every rule of the catalogue)."""
+    """The report (`rules`: those the report lists; None: every rule of the catalogue) of the
+    intent in `intent_dir`, whose parent names the files outside a git work tree."""
     from meetme.report import render, summary, text_lines
 
     if fmt is Format.text and report_file is None:  # coloured in a terminal, plain when piped
         for line in text_lines(findings):
             out.print(line)
         return
-    text = render(findings, fmt.value, _rules() if rules is None else rules)
+    text = render(findings, fmt.value, _rules() if rules is None else rules, intent_dir)
     if report_file is None:
         sys.stdout.write(text)
         return
@@ -414,12 +421,12 @@ def lint_command(
     # the intent the last render linted, unchanged: that lint's findings read back
     recorded = recorded_findings(intent_dir, rendered)
     if recorded is not None:
-        _emit_report(recorded, fmt, report_file)
+        _emit_report(recorded, fmt, report_file, intent_dir=intent_dir)
         errors = any(f.severity == "error" for f in recorded)
         raise typer.Exit(EXIT_FINDINGS if errors else EXIT_OK)
     # devices unchanged since the last render: their CFG-* hits read back, not linted again
     result = _lint_or_exit(intent_dir, fmt, report_file, jobs, hashes_of=rendered)
-    _emit_report(result.findings, fmt, report_file)
+    _emit_report(result.findings, fmt, report_file, intent_dir=intent_dir)
     if result.render_errors:  # the config lint could not see these devices: a meetme bug
         _internal(result.render_errors[0])
     raise typer.Exit(EXIT_FINDINGS if result.errors else EXIT_OK)

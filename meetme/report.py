@@ -46,12 +46,17 @@ def problem_findings(problems: Iterable[Problem]) -> list[Finding]:
 FORMATS = ("text", "json", "sarif", "junit", "github")
 
 
-def render(findings: list[Finding], fmt: str, rules: list[Rule]) -> str:
-    """The report in one of FORMATS; text here is plain (the CLI colours it in a terminal)."""
+def render(
+    findings: list[Finding], fmt: str, rules: list[Rule], intent_dir: Path | None = None
+) -> str:
+    """The report in one of FORMATS; text here is plain (the CLI colours it in a terminal).
+    `intent_dir`: the intent folder linted, whose parent names the files of the CI formats
+    outside any git work tree (`repository_path`)."""
     if fmt == "json":
         return json.dumps([f.as_dict() for f in findings], indent=2) + "\n"
     if fmt in ("sarif", "junit", "github"):
-        findings = [_from_repository_root(f) for f in findings]
+        home = None if intent_dir is None else Path(intent_dir).resolve().parent
+        findings = [_from_repository_root(f, home) for f in findings]
     if fmt == "sarif":
         return json.dumps(sarif(findings, rules), indent=2) + "\n"
     if fmt == "junit":
@@ -61,16 +66,15 @@ def render(findings: list[Finding], fmt: str, rules: list[Rule]) -> str:
     return "".join(f"{line}\n" for line in text_lines(findings, markup=False))
 
 
-def _from_repository_root(finding: Finding) -> Finding:
+def _from_repository_root(finding: Finding, home: Path | None) -> Finding:
     """The finding with its file (and its waiver's) named from the root of the git work tree
     holding it: CI annotations and code scanning read paths from there, wherever meetme ran
     (`meetme lint` in intent/aus1 names a file `devices.yaml` on the terminal)."""
-    located = replace(finding.location, file=repository_path(finding.location.file))
+    located = replace(finding.location, file=repository_path(finding.location.file, home))
     waiver = finding.waived_by
     if waiver is not None:
-        waiver = replace(
-            waiver, location=replace(waiver.location, file=repository_path(waiver.location.file))
-        )
+        where = waiver.location
+        waiver = replace(waiver, location=replace(where, file=repository_path(where.file, home)))
     return replace(finding, location=located, waived_by=waiver)
 
 
@@ -83,17 +87,21 @@ def _work_tree(folder: Path) -> Path | None:
     return None
 
 
-def repository_path(file: str) -> str:
+def repository_path(file: str, home: Path | None = None) -> str:
     """`file` (as the loader names it: relative to the working directory, or absolute)
-    relative to its git work tree's root; as it is outside any."""
-    path = Path(file)
-    absolute = Path(os.path.abspath(path))
-    root = _work_tree(absolute.parent)
+    relative to its git work tree's root; outside any, relative to `home` (the intent
+    folder's parent: where the work tree's root would be), so that a report names a file the
+    same way from whichever folder meetme ran; as it is when below neither. A name that is no
+    path on disk (`environment`, for $MEETME_TODAY) stays as it is."""
+    absolute = Path(os.path.abspath(file))
+    if not absolute.exists():
+        return file
+    root = _work_tree(absolute.parent) or home
     if root is None:
         return file
     try:
         return absolute.relative_to(root).as_posix()
-    except ValueError:  # pragma: no cover - root is one of its parents
+    except ValueError:  # a file outside `home`
         return file
 
 
@@ -267,7 +275,7 @@ def _result(finding: Finding, rule_index: int) -> dict[str, object]:
 
 def artifact_uri(file: str) -> str:
     """Relative to the repository root when the file is inside it (what code scanning maps
-    onto the tree: `render` names it so); a file URI otherwise."""
+    onto the tree: `render` names it so, `repository_path`); a file URI otherwise."""
     path = Path(file)
     return path.as_uri() if path.is_absolute() else quote(path.as_posix())
 

@@ -270,3 +270,34 @@ def test_ci_formats_name_files_from_the_git_root_wherever_meetme_ran(
     _, text = lint(*repo)
     shown = {"intent/aus1": "devices.yaml", "..": f"{example.name}/intent/aus1/devices.yaml"}
     assert shown.get(stand, "intent/aus1/devices.yaml") in text.splitlines()
+
+
+def test_ci_formats_outside_a_git_work_tree_are_the_same_from_any_folder(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository that is no git work tree (an unpacked archive, a CI cache): the CI formats
+    name every file from the folder holding intent/, so the report is the same bytes from the
+    root, from intent/aus1 and from / naming REPO; never this machine's file:///tmp/... nor a
+    path from where meetme ran."""
+    assert not any((folder / ".git").exists() for folder in (example, *example.parents))
+    break_border_pair(example, monkeypatch)
+    reports = []
+    for stand, repo in ((example, []), (example / "intent/aus1", []), (Path("/"), [str(example)])):
+        monkeypatch.chdir(stand)
+        reports.append(
+            {fmt: lint("--format", fmt, *repo)[1] for fmt in ("sarif", "junit", "github")}
+        )
+    assert reports[1] == reports[0] and reports[2] == reports[0]
+
+    report = reports[0]
+    log = json.loads(report["sarif"])
+    results = log["runs"][0]["results"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    files = {"intent/aus1/devices.yaml", "intent/aus1/rooms.yaml", "intent/dci.yaml"}
+    assert uris == files
+    (waived,) = [r for r in results if "suppressions" in r]
+    waiver = waived["suppressions"][0]["location"]["physicalLocation"]["artifactLocation"]
+    assert waiver["uri"] == "intent/waivers.yaml"
+    assert set(re.findall(r"file=([^,]+),", report["github"])) == files
+    cases = ET.fromstring(report["junit"]).iter("testcase")
+    assert {file for case in cases if (file := case.get("file"))} == files
