@@ -10,9 +10,9 @@ cannot change what the next one reads.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from meetme.core import addresses
 
@@ -47,6 +47,28 @@ class Address(Model):
 
 _OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"  # 0..255, no leading zero
 _CANONICAL_V4 = re.compile(rf"({_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET})/(3[0-2]|[12]?[0-9])")
+
+
+# The longest BGP neighbor description every platform takes: NX-OS "up to 80 characters
+# including spaces" (Cisco Nexus 5500 / NX-OS 6.x unicast routing command references,
+# `neighbor`, description); NVUE `description` 1 to 80 (nvueschema v5_16, router bgp neighbor
+# "neighbor description"). Descriptions are built from names of up to 63 characters each.
+SESSION_DESCRIPTION_MAX = 80
+_ELIDED = "..."
+
+
+def fit_session_description(text: str) -> str:
+    """`text` when it fits; else its start (the session's kind and party) and its end (the
+    circuit or far device), the middle elided, in SESSION_DESCRIPTION_MAX characters."""
+    if len(text) <= SESSION_DESCRIPTION_MAX:
+        return text
+    room = SESSION_DESCRIPTION_MAX - len(_ELIDED)
+    head, tail = text[: room - room // 2].rstrip(), text[len(text) - room // 2 :].lstrip()
+    return f"{head}{_ELIDED}{tail}"
+
+
+# a BGP session's description, as every platform takes it
+SessionDescription = Annotated[str, AfterValidator(fit_session_description)]
 
 
 class PeerPort(Model):
@@ -261,7 +283,7 @@ class BgpNeighbor(Model):
     address: str
     afi: Literal["ipv4", "ipv6"]
     remote_as: int
-    description: str
+    description: SessionDescription
     local_interface: str
     peer_device: str
     bfd: bool
@@ -431,7 +453,7 @@ class EvpnPeer(Model):
 
     address: str
     remote_as: int
-    description: str
+    description: SessionDescription
     peer_device: str
     update_source: str  # the local loopback interface
     update_source_address: str  # its address (NVUE names the source by address)
@@ -498,7 +520,7 @@ class PeerLinkSession(Model):
 
     interface: str  # peerlink.4094
     remote_as: int
-    description: str
+    description: SessionDescription
     peer_device: str
     families: tuple[PeerLinkFamily, ...]  # the underlay's unicast families and their policies
     evpn: bool  # the l2vpn-evpn family too (NVIDIA: with EVPN and MLAG)
@@ -592,7 +614,7 @@ class Srv6Peer(Model):
 
     address: str  # the remote border's IPv6 loopback
     remote_as: int
-    description: str
+    description: SessionDescription
     peer_device: str
     update_source: str  # the local loopback's name
 

@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_INTENT, lint_repo, replace_in
 from meetme.generators.build.devices import build_models
-from meetme.generators.model import DeviceModel, RouteMap, RouteMapEntry
+from meetme.generators.model import (
+    DeviceModel,
+    RouteMap,
+    RouteMapEntry,
+    Srv6Peer,
+    fit_session_description,
+)
 from meetme.generators.render import render_device
 from meetme.generators.resolve import fabric as fabric_module
 from meetme.generators.resolve import placement as placement_module
@@ -331,3 +337,19 @@ def test_every_link_end_knows_where_its_mtu_is_written() -> None:
             else:
                 assert source[:-1] in (link.source, (*link.source, side)), source
                 assert source[-1] == "mtu"
+
+
+def test_a_session_description_of_80_characters_is_kept_and_81_elided() -> None:
+    """80 characters (NX-OS's and NVUE's most) are printed whole; 81 keep the first 39 and
+    the last 38 around "..."; the model applies it wherever a session is built."""
+    at_most = "transit " + "a" * 60 + " XC-MEL-TA-2"
+    assert len(at_most) == 80
+    assert fit_session_description(at_most) == at_most
+    over = "transit " + "a" * 61 + " XC-MEL-TA-2"
+    assert (
+        fit_session_description(over) == "transit " + "a" * 31 + "..." + "a" * 26 + " XC-MEL-TA-2"
+    )
+    peer = Srv6Peer(
+        address="fd00::1", remote_as=64500, description=over, peer_device="b", update_source="lo"
+    )
+    assert len(peer.description) == 80

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import re
+import shutil
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
@@ -1264,3 +1265,35 @@ def test_names_yaml_would_read_as_other_types_stay_strings(
     assert tree["system"]["hostname"] == "null"
     assert {"yes", "on"} <= set(tree["vrf"])
     assert all(isinstance(name, str) for name in tree["vrf"])
+
+
+def test_63_character_names_keep_every_session_description_within_80(
+    forbid_schema: type[BaseModel], tmp_path: Path
+) -> None:
+    """A device name may be 63 characters long; NVUE refuses a neighbor description over 80.
+    With aus1-lf2 so named, aus1-lf1's peer-link session ("mlag peer link to " + 63 = 81
+    characters) keeps its start and the name's end; the files stay valid NVUE 5.16, and every
+    session description of every platform's model fits 80."""
+    long_name = "aus1-lf2-" + "x" * 50 + "-end"
+    assert len(long_name) == 63
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    for path in (repo / "intent").rglob("*.yaml"):
+        path.write_text(re.sub(r"\baus1-lf2\b(?![0-9])", long_name, path.read_text()))
+    result = lint_repo(repo)
+    assert result.errors == []
+    models = device_models(result)
+    for model, text in nvue_files(models):
+        validate(forbid_schema, model.hostname, text)
+    peer_link = models["aus1-lf1"].mlag
+    assert peer_link is not None and peer_link.peer_link_session is not None
+    described = peer_link.peer_link_session.description
+    # 39 characters of the start, "...", the last 38 of the name
+    assert described == "mlag peer link to aus1-lf2-" + "x" * 12 + "..." + "x" * 34 + "-end"
+    assert len(described) == 80
+    sessions = [
+        *(n.description for m in models.values() for n in m.bgp.neighbors),
+        *(p.description for m in models.values() if m.evpn for p in m.evpn.peers),
+    ]
+    assert any(long_name in d for d in sessions)  # names that fit are kept whole
+    assert max(len(d) for d in sessions) <= 80
