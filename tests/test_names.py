@@ -1,6 +1,7 @@
 """Names that become config names: a tenant VRF never takes a name a platform keeps for itself
 (EVPN-024), VRF names differ in more than case (EVPN-025), party names in more than case and
-punctuation (EDGE-011), and a VRF name fits every platform carrying it (PLAT-020). Each passes
+punctuation (EDGE-011), a VRF name fits every platform carrying it (PLAT-020), and so does every
+prefix list named after a party, a circuit or a VRF (PLAT-025). Each passes
 on the example and fails on one realistic edit, at the exact line; just inside each limit
 passes."""
 
@@ -107,3 +108,52 @@ def test_plat020_fifteen_characters_fit(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "PLAT-020") == []
     assert not result.errors
+
+
+@pytest.mark.parametrize(("length", "refused"), [(32, False), (33, True)])
+def test_plat020_nxos_takes_vrf_names_of_32_characters(
+    example: Path, length: int, refused: bool
+) -> None:
+    """NX-OS's `vrf context` takes 32 characters: at 33 the NX-OS leaves of the VRF's racks are
+    refused, each at its platform line; at 32 none is (NVUE's 15 refuse both)."""
+    name = "gpu-a-mgmt-" + "x" * (length - 11)
+    assert len(name) == length
+    rename_vrf(example, "gpu-a-mgmt", name)
+    found = [f for f in findings_of(lint_repo(example), "PLAT-020") if "(Cisco NX-OS)" in f]
+    devices = example / DEVICES
+    expected = [
+        f"{DEVICES}:{line_of(devices, 'platform: cisco_nxos', n)}: {device} (Cisco NX-OS) "
+        f"cannot render VRF {name}: it takes at most 32 characters (cisco.nxos nxos_vrf: VRF "
+        "name max length 32); rename the VRF"
+        for n, device in ((1, "aus1-lf3"), (2, "aus1-lf4"))
+    ]
+    assert found == (expected if refused else [])
+
+
+CLOUDS = "intent/aus1/clouds.yaml"
+CIRCUITS = "intent/aus1/circuits.yaml"
+
+
+@pytest.mark.parametrize(("length", "refused"), [(36, False), (37, True)])
+def test_plat025_nxos_takes_prefix_list_names_of_63_characters(
+    example: Path, length: int, refused: bool
+) -> None:
+    """The Azure circuit's name is inside its prefix lists: PL-<CIRCUIT>-PRIVATE-OWN-ORLONGER-V4
+    is 63 characters with a 36-character name, which NX-OS takes, and 64 with 37: then both
+    NX-OS border leaves holding the sessions are refused, naming the list."""
+    circuit = "er-syd-" + "x" * (length - 7)
+    assert len(circuit) == length
+    replace_in(example / CLOUDS, "        er-syd:\n", f"        {circuit}:\n")
+    replace_in(example / CIRCUITS, "party: er-syd,", f"party: {circuit},", count=2)
+    result = lint_repo(example)
+    devices = example / DEVICES
+    plist = f"PL-{circuit.upper()}-PRIVATE-OWN-ORLONGER-V4"
+    assert len(plist) == length + 27
+    expected = [
+        f"{DEVICES}:{line_of(devices, 'platform: cisco_nxos', n)}: {device} (Cisco NX-OS) "
+        f"cannot render prefix-list {plist}: 64 characters, and its name takes at most 63; "
+        "shorten the name of the party, circuit or VRF it is named after"
+        for n, device in ((3, "aus1-bl3"), (4, "aus1-bl4"))
+    ]
+    assert findings_of(result, "PLAT-025") == (expected if refused else [])
+    assert bool(result.errors) == refused

@@ -177,6 +177,10 @@ class Platform:
     # the longest VLAN name its `name` command takes, where shorter than the names the model
     # makes (tenant_network, up to 127 characters; PLAT-024); None: not checked
     vlan_name_max: int | None = None
+    # the longest name its prefix-list and AS-path list commands take, where shorter than the
+    # names the model makes (a party's, circuit's or VRF's name inside; PLAT-025); None: not
+    # checked
+    list_name_max: int | None = None
     # the largest prefix (or EVPN route) limit its BGP commands take, where below the intent's
     # own bound (PLAT-022); limits meetme raises itself (the handoff's) stop there
     max_prefix_limit: int = MAX_PREFIX

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from meetme.generators.platforms import gaps, spellings
 from meetme.generators.platforms.base import (
     Capabilities,
@@ -120,6 +122,16 @@ PLATFORM = Platform(
     # (Cisco's own DCNM Ansible collection, CiscoDevNet/ansible-dcnm dcnm_network.py: "if > 32
     # chars enable, system vlan long-name on switch"); meetme does not print that command
     vlan_name_max=32,
+    # `vrf context NAME`: at most 32 characters (Cisco's cisco.nxos collection, nxos_vrf:
+    # "VRF name exceeded max length of 32" for len(vrf) > 32; its notes: "vrf name must be
+    # shorter than 32 chars"); the characters are the intent's own (PLAT-020)
+    vrf_name_pattern=re.compile(r".{1,32}"),
+    vrf_name_rule="at most 32 characters (cisco.nxos nxos_vrf: VRF name max length 32)",
+    # `ip prefix-list NAME` and `ip as-path access-list NAME`: "any alphanumeric string up to
+    # 63 characters" (Cisco Nexus 5000 NX-OS Unicast Routing Command Reference, `ip
+    # prefix-list`; Nexus 7000 / NX-OS 4.2 Unicast Routing Command Reference, `match
+    # as-number`, as-path-access-list name); route-map names: no NX-OS source states a limit
+    list_name_max=63,
     gap_checks=(
         gaps.srv6_locator,
         gaps.srv6_l3vpn,
@@ -139,5 +151,7 @@ PLATFORM = Platform(
         gaps.nxos_multihop_bfd,
         gaps.user_names,
         gaps.vlan_names,
+        gaps.vrf_names,
+        gaps.list_names,
     ),
 )

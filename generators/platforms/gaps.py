@@ -36,6 +36,7 @@ BOND_NUMBER_RANGE = "PLAT-021"
 PREFIX_LIMIT_RANGE = "PLAT-022"
 USER_NAME = "PLAT-023"
 VLAN_NAME = "PLAT-024"
+LIST_NAME = "PLAT-025"
 
 RULE_IDS = (
     RPKI,
@@ -61,6 +62,7 @@ RULE_IDS = (
     PREFIX_LIMIT_RANGE,
     USER_NAME,
     VLAN_NAME,
+    LIST_NAME,
 )
 
 
@@ -328,6 +330,24 @@ def vlan_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
                 f"VLAN {vlan.id} name {vlan.name}",
                 f"{len(vlan.name)} characters, and its `name` takes at most {longest}; shorten "
                 "the tenant's or the network's name",
+            )
+
+
+def list_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A prefix list or AS-path list whose name (built from a party's, a circuit's or a VRF's
+    name) is longer than the platform's list commands take."""
+    longest = platform.list_name_max
+    if longest is None:
+        return
+    named = [("prefix-list", p.name) for p in model.prefix_lists]
+    named += [("AS-path list", a.name) for a in model.as_path_lists]
+    for kind, name in sorted(set(named)):
+        if len(name) > longest:
+            yield Gap(
+                LIST_NAME,
+                f"{kind} {name}",
+                f"{len(name)} characters, and its name takes at most {longest}; shorten the "
+                "name of the party, circuit or VRF it is named after",
             )
 
 

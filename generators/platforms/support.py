@@ -50,6 +50,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.prefix_limit_range: gaps.PREFIX_LIMIT_RANGE,
     gaps.user_names: gaps.USER_NAME,
     gaps.vlan_names: gaps.VLAN_NAME,
+    gaps.list_names: gaps.LIST_NAME,
 }
 
 

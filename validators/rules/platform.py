@@ -283,10 +283,12 @@ _limit(
     limits.VRF_NAME,
     "Every VRF a device carries has a name its platform takes",
     "Intent names run to 63 characters, but a platform may take fewer: a Cumulus Linux VRF is "
-    "a Linux interface, so NVUE takes at most 15 characters starting with a letter. A name "
-    "the platform refuses fails the whole file at commit, so the VRF is refused at lint on "
-    "every device of that platform that would carry it.",
-    "nvueschema v5_16 VrfName (^[a-zA-Z][a-zA-Z0-9_-]{0,14}$)",
+    "a Linux interface, so NVUE takes at most 15 characters starting with a letter; NX-OS's "
+    "`vrf context` takes at most 32. A name the platform refuses fails the whole file at "
+    "commit (NVUE) or the VRF's commands and everything inside them (NX-OS), so the VRF is "
+    "refused at lint on every device of that platform that would carry it.",
+    "nvueschema v5_16 VrfName (^[a-zA-Z][a-zA-Z0-9_-]{0,14}$); Cisco's cisco.nxos collection, "
+    "nxos_vrf ('VRF name exceeded max length of 32')",
 )
 _limit(
     limits.VLAN_NAME,
@@ -298,6 +300,17 @@ _limit(
     "carries the VLAN.",
     "docs/standards.md#plat-024 (CiscoDevNet/ansible-dcnm plugins/modules/dcnm_network.py: "
     "'if > 32 chars enable, system vlan long-name on switch')",
+)
+_limit(
+    limits.LIST_NAME,
+    "Every prefix list and AS-path list has a name its platform takes",
+    "Edge and handoff prefix lists are named after the party, the circuit or the VRF they "
+    "serve (PL-<PARTY>-IN-V4, PL-HANDOFF-<VRF>-NORTH-V4), which may make names well over 100 "
+    "characters; NX-OS's `ip prefix-list` and `ip as-path access-list` take 63. A longer name "
+    "fails the command, and every route map matching the list then matches nothing it "
+    "should: refused at lint on every NX-OS device holding the list.",
+    "docs/standards.md#plat-025 (Cisco Nexus 5000 NX-OS Unicast Routing Command Reference, "
+    "'ip prefix-list': 'any alphanumeric string up to 63 characters')",
 )
 _limit(
     limits.PREFIX_LIMIT_RANGE,
