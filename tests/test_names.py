@@ -1,12 +1,14 @@
 """Names that become config names: a tenant VRF never takes a name a platform keeps for itself
 (EVPN-024), VRF names differ in more than case (EVPN-025), party names in more than case and
 punctuation (EDGE-011), a VRF name fits every platform carrying it (PLAT-020), and so does every
-prefix list named after a party, a circuit or a VRF (PLAT-025). Each passes
+prefix list named after a party, a circuit or a VRF (PLAT-025), and a device name is a hostname
+its platform takes (PLAT-026). Each passes
 on the example and fails on one realistic edit, at the exact line; just inside each limit
 passes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -157,3 +159,25 @@ def test_plat025_nxos_takes_prefix_list_names_of_63_characters(
     ]
     assert findings_of(result, "PLAT-025") == (expected if refused else [])
     assert bool(result.errors) == refused
+
+
+@pytest.mark.parametrize(
+    ("name", "refused"),
+    [("aus1-lf2b", False), ("aus1_lf2", True), ("aus1.lf2", True), ("aus1-lf2-", True)],
+)
+def test_plat026_nvue_takes_one_dns_label_as_hostname(
+    example: Path, name: str, refused: bool
+) -> None:
+    """An NVUE leaf's name is its `system hostname`: letters, digits and inner '-' only. The
+    intent takes '_', '.' and a trailing '-' in names; NVUE refuses the file then."""
+    for path in (example / "intent").rglob("*.yaml"):
+        path.write_text(re.sub(r"\baus1-lf2\b(?![0-9])", name, path.read_text()))
+    found = findings_of(lint_repo(example), "PLAT-026")
+    devices = example / DEVICES
+    expected = [
+        f"{DEVICES}:{line_of(devices, 'platform: nvidia_nvue', 2)}: {name} (NVIDIA Cumulus "
+        f"Linux 5.16 (NVUE)) cannot render hostname {name}: it takes 1 to 63 letters, digits "
+        "and '-', neither first nor last (a DNS host label; nvueschema v5_16 Hostname, no "
+        "dots); rename the device"
+    ]
+    assert found == (expected if refused else [])

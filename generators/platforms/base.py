@@ -181,6 +181,10 @@ class Platform:
     # names the model makes (a party's, circuit's or VRF's name inside; PLAT-025); None: not
     # checked
     list_name_max: int | None = None
+    # the hostnames it takes, where stricter than the intent's device names (PLAT-026), and
+    # that rule in words with its source; None: any device name
+    hostname_pattern: re.Pattern[str] | None = None
+    hostname_rule: str = ""
     # the largest prefix (or EVPN route) limit its BGP commands take, where below the intent's
     # own bound (PLAT-022); limits meetme raises itself (the handoff's) stop there
     max_prefix_limit: int = MAX_PREFIX

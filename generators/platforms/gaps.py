@@ -37,6 +37,7 @@ PREFIX_LIMIT_RANGE = "PLAT-022"
 USER_NAME = "PLAT-023"
 VLAN_NAME = "PLAT-024"
 LIST_NAME = "PLAT-025"
+HOSTNAME = "PLAT-026"
 
 RULE_IDS = (
     RPKI,
@@ -63,6 +64,7 @@ RULE_IDS = (
     USER_NAME,
     VLAN_NAME,
     LIST_NAME,
+    HOSTNAME,
 )
 
 
@@ -331,6 +333,18 @@ def vlan_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
                 f"{len(vlan.name)} characters, and its `name` takes at most {longest}; shorten "
                 "the tenant's or the network's name",
             )
+
+
+def hostname(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A device name the platform refuses as its hostname (intent names take `.`, `_` and a
+    trailing `-`, which a DNS host label does not)."""
+    pattern = platform.hostname_pattern
+    if pattern is not None and pattern.fullmatch(model.hostname) is None:
+        yield Gap(
+            HOSTNAME,
+            f"hostname {model.hostname}",
+            f"it takes {platform.hostname_rule}; rename the device",
+        )
 
 
 def list_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:

@@ -48,6 +48,11 @@ PLATFORM = Platform(
     vrf_name_pattern=re.compile(r"[a-zA-Z][a-zA-Z0-9_-]{0,14}"),
     vrf_name_rule="1 to 15 letters, digits, '-' and '_', starting with a letter (a Linux "
     "interface name; nvueschema v5_16 VrfName)",
+    # `system hostname`: one DNS label, letters, digits and inner '-' (nvueschema v5_16
+    # Hostname with the system hostname's own "^[^.]*$": no dots)
+    hostname_pattern=re.compile(r"[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"),
+    hostname_rule="1 to 63 letters, digits and '-', neither first nor last (a DNS host "
+    "label; nvueschema v5_16 Hostname, no dots)",
     push_drivers=("nvue",),  # accepted in the inventory, no push adapter yet (docs/push.md)
     # `link speed` on a port; `link breakout 4x` on the cage, `link speed` on each sub-port
     # (docs/syntax.md#nvue-ports)
@@ -83,5 +88,6 @@ PLATFORM = Platform(
         gaps.segments_with_suppression,
         gaps.mlag_peer_link,
         gaps.vrf_names,
+        gaps.hostname,
     ),
 )

@@ -51,6 +51,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.user_names: gaps.USER_NAME,
     gaps.vlan_names: gaps.VLAN_NAME,
     gaps.list_names: gaps.LIST_NAME,
+    gaps.hostname: gaps.HOSTNAME,
 }
 
 

@@ -313,6 +313,15 @@ _limit(
     "'ip prefix-list': 'any alphanumeric string up to 63 characters')",
 )
 _limit(
+    limits.HOSTNAME,
+    "Every device name is a hostname its platform takes",
+    "A device's name is its hostname. Intent names take '.', '_' and a trailing '-', which a "
+    "DNS host label does not (RFC 1123 2.1), and NVUE's `system hostname` takes one label "
+    "only: a refused hostname fails the whole startup file at `nv config apply`.",
+    "nvueschema v5_16 Hostname (^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?...$) and system "
+    "hostname (^[^.]*$)",
+)
+_limit(
     limits.PREFIX_LIMIT_RANGE,
     "Prefix and EVPN route limits fit the range the platform takes",
     "The intent takes prefix limits up to 10,000,000; NX-OS's `maximum-prefix` takes 1 to "
