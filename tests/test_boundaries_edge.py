@@ -9,6 +9,8 @@ import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from meetme.validators.engine import all_rules
 
+from meetme.core.problems import IntentError
+
 DEVICES = "intent/aus1/devices.yaml"
 CLOUDS = "intent/aus1/clouds.yaml"
 
@@ -170,3 +172,73 @@ def test_edge_rule_titles_quote_the_limits() -> None:
     assert rules["EDGE-007"].title == (
         "Routers validate route origins against at least 2 RPKI caches"
     )
+
+
+# IPv6 runs on a session only with both its addresses, and on an IX with its LAN and an address
+# on every port: with one missing the port had an address and no session, and nothing said so
+# (docs/notes hunt-ipv6: the IPv6 IX-LAN import filter vanished, EDGE-012 counted a circuit
+# with no IPv6 session as an IPv6 default source).
+
+MEL_PEERING = "intent/mel1/peering.yaml"
+
+
+def _problems(repo: Path) -> list[str]:
+    with pytest.raises(IntentError) as caught:
+        lint_repo(repo)
+    return [f"{p.location.file}:{p.location.line}: {p.message}" for p in caught.value.problems]
+
+
+@pytest.mark.parametrize("drop", ["peer_ipv6", "ipv6"])
+def test_a_transit_circuit_with_one_ipv6_address_is_unusable(example: Path, drop: str) -> None:
+    peering = example / PEERING
+    if drop == "peer_ipv6":
+        replace_in(peering, ', peer_ipv6: "2001:db8:a::2"', "")
+        given = "ipv6"
+    else:
+        replace_in(peering, ', ipv6: "2001:db8:a::3/127"', "")
+        given = "peer_ipv6"
+    assert _problems(example) == [
+        f"{PEERING}:{line_of(peering, 'XC-TA-2')}: sites.aus1.peering.transits.transit-a."
+        f"circuits.1: {given} is given without {drop}: an IPv6 session needs both addresses; "
+        f"give {drop}, or neither for an IPv4-only session"
+    ]
+
+
+def test_a_transit_circuit_without_ipv6_at_all_is_ipv4_only(example: Path) -> None:
+    """Neither address: an IPv4-only circuit, usable; transit-b still brings the IPv6 default
+    to both borders, so nothing is refused."""
+    replace_in(example / PEERING, ', ipv6: "2001:db8:a::3/127", peer_ipv6: "2001:db8:a::2"', "")
+    assert lint_repo(example).errors == []
+
+
+def test_an_ix_with_ipv6_neighbours_needs_its_ipv6_lan(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "          lan_v6: 2001:db8:ff00::/64\n", "")
+    assert _problems(example) == [
+        # at the IX's first line, where its mapping starts
+        f"{PEERING}:{line_of(peering, 'lan_v4:')}: sites.aus1.peering.ixes.ix-syd: route "
+        "servers or peers have IPv6 addresses but the IX has no lan_v6: the IPv6 imports could "
+        "not drop routes to the peering LAN; give lan_v6"
+    ]
+
+
+def test_an_ix_port_without_ipv6_beside_ipv6_neighbours_is_unusable(example: Path) -> None:
+    peering = example / MEL_PEERING
+    replace_in(peering, ', ipv6: "2001:db8:ff01::141/64"', "")
+    assert _problems(example) == [
+        f"{MEL_PEERING}:{line_of(peering, 'lan_v4:')}: sites.mel1.peering.ixes.ix-mel: port(s) "
+        "XC-MEL-IX-2 have no ipv6 though route servers or peers have IPv6 addresses: those "
+        "ports would carry no IPv6 session; give each port its ipv6 on lan_v6"
+    ]
+
+
+def test_a_cloud_session_with_one_ipv6_address_is_unusable(example: Path) -> None:
+    clouds = example / CLOUDS
+    replace_in(
+        clouds, "ipv4: 169.254.10.1/30,", 'ipv4: 169.254.10.1/30, ipv6: "2001:db8:c::1/126",'
+    )
+    assert _problems(example) == [
+        f"{CLOUDS}:{line_of(clouds, 'private-1:')}: sites.aus1.peering.aws.aws-syd.vifs.private-1: "
+        "ipv6 is given without peer_ipv6: an IPv6 session needs both addresses; give "
+        "peer_ipv6, or neither for an IPv4-only session"
+    ]

@@ -46,3 +46,15 @@ class Node(BaseModel):
     def set_path(self, path: Path_) -> None:
         """Where this object was written (schema.attach_paths); as fast as `path`."""
         self.__pydantic_private__["_path"] = path  # type: ignore[index]
+
+
+def ipv6_both_ends(ours: object, peer: object) -> None:
+    """A session's IPv6 is our address and the peer's together: with one alone the port gets
+    an address and no session is built, which nothing else would say (rules that count a
+    family's circuits would count it)."""
+    if (ours is None) != (peer is None):
+        given, missing = ("ipv6", "peer_ipv6") if peer is None else ("peer_ipv6", "ipv6")
+        raise ValueError(
+            f"{given} is given without {missing}: an IPv6 session needs both addresses; give "
+            f"{missing}, or neither for an IPv4-only session"
+        )

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from meetme.intent.schema_base import MaxPrefix, Node, SecretRef
+from meetme.intent.schema_base import MaxPrefix, Node, SecretRef, ipv6_both_ends
 from meetme.intent.types import (
     Asn,
     InterfaceV4,
@@ -51,6 +51,11 @@ class CloudSession(Node):
     ipv6: InterfaceV6 | None = None
     peer_ipv6: IPAddress | None = None
     mtu: int = Field(default=1500, ge=1280, le=9216)
+
+    @model_validator(mode="after")
+    def _ipv6_both_ends(self) -> CloudSession:
+        ipv6_both_ends(self.ipv6, self.peer_ipv6)
+        return self
 
 
 class AwsVif(CloudSession):

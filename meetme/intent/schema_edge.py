@@ -8,9 +8,9 @@ Keys are secret references (`secret:NAME`), never values.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from meetme.intent.schema_base import MaxPrefix, Node, SecretRef
+from meetme.intent.schema_base import MaxPrefix, Node, SecretRef, ipv6_both_ends
 from meetme.intent.schema_clouds import Aws, Azure, Gcp
 from meetme.intent.types import (
     Asn,
@@ -66,10 +66,36 @@ class IxNeighbor(SessionOptions):
 
 class Ix(Node):
     lan_v4: PrefixV4
-    lan_v6: PrefixV6 | None = None
+    lan_v6: PrefixV6 | None = Field(
+        default=None,
+        description="Needed, with an ipv6 on every port, once a route server or peer has an "
+        "IPv6 address.",
+    )
     ports: list[IxPort] = Field(min_length=1)
     route_servers: dict[Name, IxNeighbor] = Field(default_factory=dict)
     peers: dict[Name, IxNeighbor] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _ipv6_everywhere_it_runs(self) -> Ix:
+        # IPv6 sessions run wherever a neighbour has an IPv6 address: each needs the LAN (its
+        # imports drop routes to the peering LAN itself, as lan_v4's do) and every port an
+        # address (a port without one would silently have no IPv6 session to anyone)
+        neighbors = [*self.route_servers.values(), *self.peers.values()]
+        if not any(n.ipv6 for n in neighbors):
+            return self
+        if self.lan_v6 is None:
+            raise ValueError(
+                "route servers or peers have IPv6 addresses but the IX has no lan_v6: the "
+                "IPv6 imports could not drop routes to the peering LAN; give lan_v6"
+            )
+        bare = [port.circuit for port in self.ports if port.ipv6 is None]
+        if bare:
+            raise ValueError(
+                f"port(s) {', '.join(bare)} have no ipv6 though route servers or peers have "
+                "IPv6 addresses: those ports would carry no IPv6 session; give each port its "
+                "ipv6 on lan_v6"
+            )
+        return self
 
 
 class DirectCircuit(Node):
@@ -78,8 +104,13 @@ class DirectCircuit(Node):
     circuit: Name
     ipv4: InterfaceV4 = Field(description="Our address with the provider-given length.")
     peer_ipv4: IPAddress
-    ipv6: InterfaceV6 | None = None
+    ipv6: InterfaceV6 | None = Field(default=None, description="With peer_ipv6, or neither.")
     peer_ipv6: IPAddress | None = None
+
+    @model_validator(mode="after")
+    def _ipv6_both_ends(self) -> DirectCircuit:
+        ipv6_both_ends(self.ipv6, self.peer_ipv6)
+        return self
 
 
 class Transit(SessionOptions):
