@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict
+from pydantic import AfterValidator, BaseModel, ConfigDict, model_validator
 
 from meetme.core import addresses
 
@@ -206,6 +206,10 @@ class RouteMapEntry(Model):
     match_community: str | None = None  # a standard community list
     match_large_community: str | None = None
     match_rpki_invalid: bool = False
+    # a route whose AS path holds this many ASNs or more (EDGE-013): IOS-XR `as-path length
+    # ge N`, EOS `match as-path length >= N`, NVUE and FRR an AS-path regex of N ASNs; a
+    # platform without the match drops such routes in BGP instead (Bgp.drop_as_path_length)
+    match_as_path_length_ge: int | None = None
     # the family of `match_prefix_list` in a map serving both families (one policy per VRF,
     # EOS `leak routes ... subscribe-policy`); None: the map's own `afi`
     match_afi: Afi | None = None
@@ -217,10 +221,19 @@ class RouteMapEntry(Model):
         return not (
             self.match_prefix_list
             or self.match_as_path
+            or self.match_as_path_length_ge is not None
             or self.match_community
             or self.match_large_community
             or self.match_rpki_invalid
         )
+
+    @model_validator(mode="after")
+    def _one_as_path_match(self) -> RouteMapEntry:
+        """NVUE and FRR print the length match as an AS-path list of their own, and a clause
+        takes one `match as-path`: a clause matches an AS-path list or a length, not both."""
+        if self.match_as_path is not None and self.match_as_path_length_ge is not None:
+            raise ValueError(f"clause {self.seq} matches an AS-path list and a path length")
+        return self
 
 
 class RouteMap(Model):
@@ -270,6 +283,20 @@ class StaticRoute(Model):
 class RpkiCache(Model):
     address: str
     port: int
+
+
+class AsPathLengthDrop(Model):
+    """BGP's own drop of long AS paths in one VRF, before any route map (NX-OS `maxas-limit`,
+    which has no route-map match for the length): every eBGP route of the VRF whose AS path
+    holds `length` ASNs or more is discarded, whichever session it came from (EDGE-013)."""
+
+    vrf: str | None  # None: the default VRF
+    length: int
+
+    @property
+    def longest_accepted(self) -> int:
+        """The longest path still accepted: the number NX-OS `maxas-limit` takes."""
+        return self.length - 1
 
 
 class BfdTimers(Model):
@@ -334,6 +361,8 @@ class Bgp(Model):
     networks_v6: tuple[str, ...] = ()
     neighbors: tuple[BgpNeighbor, ...] = ()
     rpki_caches: tuple[RpkiCache, ...] = ()  # RTR caches: origin validation
+    # where the platform drops long AS paths in BGP instead of a route-map clause (NX-OS)
+    drop_as_path_length: tuple[AsPathLengthDrop, ...] = ()
 
     @property
     def default_vrf_neighbors(self) -> tuple[BgpNeighbor, ...]:
@@ -368,6 +397,11 @@ class Bgp(Model):
     def in_vrf(self, vrf: str) -> tuple[BgpNeighbor, ...]:
         """The sessions of one VRF."""
         return tuple(n for n in self.neighbors if n.vrf == vrf)
+
+    def drop_as_path_length_in(self, vrf: str | None) -> int | None:
+        """The AS-path length BGP itself drops eBGP routes at in a VRF (None: the default
+        VRF); None: BGP drops none there (a route map may)."""
+        return next((d.length for d in self.drop_as_path_length if d.vrf == vrf), None)
 
 
 class LocalUser(Model):
@@ -678,6 +712,18 @@ class DeviceModel(Model):
     acls: tuple[Acl, ...] = ()
     breakouts: tuple[Breakout, ...] = ()  # cages split into sub-ports, by port number
     srv6: Srv6 | None = None  # its part of the SRv6 domain, if any
+
+    @property
+    def as_path_lengths(self) -> tuple[int, ...]:
+        """The AS-path lengths the route maps' clauses match, ascending: the AS-path lists
+        NVUE and FRR print for them (they have no length match)."""
+        found = {
+            e.match_as_path_length_ge
+            for rm in self.route_maps
+            for e in rm.entries
+            if e.match_as_path_length_ge is not None
+        }
+        return tuple(sorted(found))
 
     def vrf_routes(self, afi: str) -> bool:
         """Whether a plain VRF routes this family (IOS-XR needs the family and its VPN family

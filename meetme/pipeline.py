@@ -26,6 +26,7 @@ from meetme.record import intent_key
 from meetme.validators.config_lint import needs_lint
 from meetme.validators.engine import RULES, UNUSED_WAIVER, apply_standards, run_rules
 from meetme.validators.rules.addr import overlap_findings
+from meetme.validators.rules.edge import long_path_findings
 from meetme.validators.rules.flow import flow_findings
 from meetme.validators.rules.limits import limit_findings
 from meetme.validators.rules.platform import has_gaps, not_reported_twice, platform_findings
@@ -120,11 +121,13 @@ def model_findings(
     loaded: LoadedIntent, fabrics: dict[str, SiteFabric], models: dict[str, DeviceModel]
 ) -> list[Finding]:
     """The findings of the built models: what a platform cannot print (PLAT-*), where routes
-    go (FLOW-*: origins, session VRFs, export policies), SRv6 SIDs that leave and locators
+    go (FLOW-*: origins, session VRFs, export policies), long AS paths every external session
+    drops (EDGE-013), SRv6 SIDs that leave and locators
     that do not arrive (SRV6-*), prefix limits below what sessions carry (LIMIT-*), and
     subnets that overlap on one device (ADDR-018)."""
     found = platform_findings(loaded, models.values())
     found += flow_findings(loaded, fabrics, models.values())
+    found += long_path_findings(loaded, fabrics, models.values())
     found += srv6_findings(loaded, models.values())
     found += limit_findings(loaded, models.values())
     found += overlap_findings(loaded, models.values())

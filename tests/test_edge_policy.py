@@ -10,10 +10,13 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT
-from meetme.generators.model import DeviceModel
-from meetme.validators.policy_eval import Route, Verdict, evaluate
-from test_platform_matrix import _borders_to_eos
+from meetme.generators.model import BgpNeighbor, DeviceModel
+from meetme.validators.policy_eval import Route, Verdict, evaluate, evaluate_import
+from meetme.validators.rules.edge import long_path_findings
+from pydantic import ValidationError
+from test_platform_matrix import _border_on, _borders_to_eos
 
+from meetme.intent.schema_edge import EdgeSettings
 from meetme.pipeline import device_models, lint
 
 ORG = 64500
@@ -33,9 +36,20 @@ def policy(model: DeviceModel, party: str, afi: str, direction: str) -> str:
     raise AssertionError(f"no {afi} session with {party} on {model.hostname}")
 
 
+def session(model: DeviceModel, party: str, afi: str) -> BgpNeighbor:
+    for neighbor in model.bgp.neighbors:
+        if neighbor.party == party and neighbor.afi == afi:
+            return neighbor
+    raise AssertionError(f"no {afi} session with {party} on {model.hostname}")
+
+
 def judge(
     model: DeviceModel, party: str, route: Route, afi: str = "ipv4", direction: str = "in"
 ) -> Verdict:
+    """What the session does with the route: inbound, BGP's own long-path drop (NX-OS) and
+    then the import map; outbound, the export map."""
+    if direction == "in":
+        return evaluate_import(model, session(model, party, afi), route)
     return evaluate(model, policy(model, party, afi, direction), route)
 
 
@@ -179,9 +193,20 @@ LEGITIMATE = {"ipv4": "8.8.8.0/24", "ipv6": "2a00:1450::/32"}
 OUR_AGGREGATE = {"ipv4": "198.51.100.0/24", "ipv6": "2001:db8:4000::/36"}  # organisation.yaml
 
 
-def edge_faults(model: DeviceModel, party: str, afi: str, asn: int) -> list[str]:
+LIMIT = 100  # peering.edge.drop_as_path_length's default: the example sets none
+
+
+def long_path(asn: int, length: int) -> tuple[int, ...]:
+    """A path of `length` ASNs: the party's, then a public ASN prepended (on no bogon list)."""
+    return (asn, *[15169] * (length - 1))
+
+
+def edge_faults(
+    model: DeviceModel, party: str, afi: str, asn: int, limit: int = LIMIT
+) -> list[str]:
     """What is wrong with the edge policy toward `party` for `afi`: a bogon sample let in (or
-    dropped by a clause other than the bogon one), a legitimate Internet route refused, or the
+    dropped by a clause other than the bogon one), a legitimate Internet route refused, one
+    with a path of `limit` ASNs accepted or one a single ASN shorter refused (EDGE-013), or the
     organisation's aggregate not announced. Empty: the policy does its job."""
     faults = []
     for prefix in BOGON_SAMPLES[afi]:
@@ -190,6 +215,12 @@ def edge_faults(model: DeviceModel, party: str, afi: str, asn: int) -> list[str]
             faults.append(f"bogon {prefix}: {verdict.description}")
     if not judge(model, party, Route(LEGITIMATE[afi], as_path=(asn, 15169)), afi).accepted:
         faults.append(f"legitimate {LEGITIMATE[afi]} refused")
+    under = judge(model, party, Route(LEGITIMATE[afi], as_path=long_path(asn, limit - 1)), afi)
+    if not under.accepted:
+        faults.append(f"a path of {limit - 1} ASNs refused: {under.description}")
+    at = judge(model, party, Route(LEGITIMATE[afi], as_path=long_path(asn, limit)), afi)
+    if at.accepted:
+        faults.append(f"a path of {limit} ASNs accepted: {at.description}")
     if not judge(model, party, Route(OUR_AGGREGATE[afi]), afi, direction="out").accepted:
         faults.append(f"our aggregate {OUR_AGGREGATE[afi]} not announced")
     return faults
@@ -283,3 +314,144 @@ def test_aus1_borders_moved_to_eos_keep_the_edge_hygiene(example: Path) -> None:
         ):
             for afi in ("ipv4", "ipv6"):
                 assert edge_faults(moved[border], party, afi, asn) == [], (border, party, afi)
+
+
+# --- EDGE-013: long AS paths dropped on every external session, every platform --------------
+
+
+@pytest.mark.parametrize(
+    ("device", "party", "asn", "afi", "prefix"),
+    [
+        ("aus1-br1", "transit-a", TRANSIT_A, "ipv4", "8.8.8.0/24"),  # IOS-XR
+        ("aus1-br1", "ix-syd/rs1", 64505, "ipv6", "2001:4860::/32"),
+        ("aus1-br2", "ix-syd/content-a", 64505, "ipv4", "8.8.4.0/24"),
+        ("aus1-br1", "pni-cdn", 64503, "ipv4", "192.0.2.0/24"),  # its allow-list
+        ("mel1-br1", "transit-c", 64508, "ipv4", "8.8.8.0/24"),  # EOS
+        ("mel1-br2", "ix-mel/rs1", 64507, "ipv6", "2001:4860::/32"),
+        ("aus1-bl1", "aws-syd/private-1", 64512, "ipv4", "10.100.0.0/16"),  # a cloud, EOS
+    ],
+)
+def test_a_path_of_the_limit_is_dropped_one_shorter_passes(
+    models: dict[str, DeviceModel], device: str, party: str, asn: int, afi: str, prefix: str
+) -> None:
+    """A path of 99 ASNs is accepted, one of 100 dropped by the length clause, on the IOS-XR
+    and EOS borders' Internet sessions and on a border leaf's cloud session."""
+    model = models[device]
+    assert judge(model, party, Route(prefix, as_path=long_path(asn, LIMIT - 1)), afi).accepted
+    verdict = judge(model, party, Route(prefix, as_path=long_path(asn, LIMIT)), afi)
+    assert not verdict.accepted
+    assert verdict.description == "AS path of 100 ASNs or more"
+    longer = judge(model, party, Route(prefix, as_path=long_path(asn, 250)), afi)
+    assert not longer.accepted
+
+
+def _without_length_clause(model: DeviceModel) -> DeviceModel:
+    maps = tuple(
+        rm.model_copy(
+            update={"entries": tuple(e for e in rm.entries if e.match_as_path_length_ge is None)}
+        )
+        for rm in model.route_maps
+    )
+    return model.model_copy(update={"route_maps": maps})
+
+
+def test_the_judge_and_edge_013_refuse_a_policy_without_its_length_clause(
+    models: dict[str, DeviceModel],
+) -> None:
+    """The length clause gone from aus1-br1's and mel1-br1's maps: the judge names the long
+    path let in, and EDGE-013 reports every external session of the device at its intent."""
+    result = lint(EXAMPLE_INTENT)
+    assert long_path_findings(result.loaded, result.fabrics, models.values()) == []
+    for border, party, asn in (
+        ("aus1-br1", "transit-a", TRANSIT_A),
+        ("mel1-br1", "transit-c", 64508),
+    ):
+        leaky = _without_length_clause(models[border])
+        assert edge_faults(leaky, party, "ipv4", asn) == [
+            f"a path of {LIMIT} ASNs accepted: accept: tag class and site"
+        ]
+        found = long_path_findings(result.loaded, result.fabrics, [leaky])
+        external = [n for n in leaky.bgp.neighbors if n.external]
+        assert {f.rule for f in found} == {"EDGE-013"}
+        assert len(found) == len(external)
+        message = next(f.message for f in found if f"transit {party} (" in f.message)
+        assert message.startswith(f"{border}: transit {party} (")
+        assert "with an AS path of 100 ASNs (peering.edge.drop_as_path_length: 100)" in message
+        assert all(f.location.file.endswith("peering.yaml") for f in found)
+
+
+@pytest.mark.parametrize("platform", ["cisco_nxos", "nvidia_nvue"])
+def test_nxos_and_nvue_borders_drop_long_paths(example: Path, platform: str) -> None:
+    """aus1's borders moved to NX-OS (no route-map length match: BGP's `maxas-limit` in the
+    default VRF, so the maps carry no length clause and the model says BGP drops them) and to
+    NVUE (a clause matching an AS-path list of a regex): the judge drops a path of 100, passes
+    99; EDGE-013 has nothing to report."""
+    _border_on(platform)(example)
+    result = lint(example / "intent")
+    moved = device_models(result)
+    br1 = moved["aus1-br1"]
+    assert br1.platform == platform
+    clauses = [e for rm in br1.route_maps for e in rm.entries if e.match_as_path_length_ge]
+    if platform == "cisco_nxos":
+        assert clauses == []
+        assert [(d.vrf, d.length) for d in br1.bgp.drop_as_path_length] == [(None, LIMIT)]
+        # the import map alone would accept it: the model says BGP drops it first
+        transit = session(br1, "transit-a", "ipv4")
+        path = long_path(TRANSIT_A, LIMIT)
+        assert evaluate(br1, transit.route_map_in, Route("8.8.8.0/24", as_path=path)).accepted
+    else:
+        assert clauses and br1.bgp.drop_as_path_length == ()
+    for party, asn in (("transit-a", TRANSIT_A), ("ix-syd/rs1", 64505)):
+        for afi in ("ipv4", "ipv6"):
+            assert edge_faults(br1, party, afi, asn) == [], (party, afi)
+    assert long_path_findings(result.loaded, result.fabrics, moved.values()) == []
+    if platform == "cisco_nxos":  # and without BGP's limit, EDGE-013 names every session
+        bare = br1.model_copy(
+            update={"bgp": br1.bgp.model_copy(update={"drop_as_path_length": ()})}
+        )
+        found = long_path_findings(result.loaded, result.fabrics, [bare])
+        assert found and {f.rule for f in found} == {"EDGE-013"}
+        assert "nor BGP in the default VRF drops it" in found[0].message
+
+
+def test_an_nxos_border_leaf_drops_long_paths_in_the_cloud_vrf(
+    models: dict[str, DeviceModel],
+) -> None:
+    """aus1-bl3 (NX-OS) holds an Azure session in VRF storage: `maxas-limit` there."""
+    bl3 = models["aus1-bl3"]
+    assert bl3.platform == "cisco_nxos"
+    assert [(d.vrf, d.length) for d in bl3.bgp.drop_as_path_length] == [("storage", LIMIT)]
+    for n in bl3.bgp.neighbors:
+        if n.external:
+            prefix = "10.200.0.0/16" if n.afi == "ipv4" else "fd00:200::/48"
+            path = long_path(n.remote_as, LIMIT)
+            verdict = evaluate_import(bl3, n, Route(prefix, as_path=path))
+            assert not verdict.accepted and verdict.clause is None, n.address
+            assert verdict.description == "BGP drops AS paths of 100 ASNs or more"
+
+
+def test_the_limit_is_tunable(example: Path) -> None:
+    """`drop_as_path_length: 50`: 49 ASNs pass, 50 are dropped, on IOS-XR and EOS borders."""
+    for site in ("aus1", "mel1"):
+        peering = example / f"intent/{site}/peering.yaml"
+        text = peering.read_text()
+        assert text.count("        max_prefix_warning_pct: 80\n") == 1
+        peering.write_text(
+            text.replace(
+                "        max_prefix_warning_pct: 80\n",
+                "        max_prefix_warning_pct: 80\n        drop_as_path_length: 50\n",
+            )
+        )
+    tuned = device_models(lint(example / "intent"))
+    assert edge_faults(tuned["aus1-br1"], "transit-a", "ipv4", TRANSIT_A, limit=50) == []
+    assert edge_faults(tuned["mel1-br1"], "transit-c", "ipv6", 64508, limit=50) == []
+
+
+@pytest.mark.parametrize(("length", "valid"), [(1, False), (2, True), (255, True), (256, False)])
+def test_the_limit_is_bounded(length: int, valid: bool) -> None:
+    """1 would drop every route (each path holds the peer's ASN); past 255 is refused."""
+    if valid:
+        assert EdgeSettings(site_code=1, drop_as_path_length=length).drop_as_path_length == length
+    else:
+        with pytest.raises(ValidationError, match="drop_as_path_length"):
+            EdgeSettings(site_code=1, drop_as_path_length=length)

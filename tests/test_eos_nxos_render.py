@@ -516,6 +516,8 @@ def test_eos_route_map_clauses_print_every_match_and_set(r: Rendered) -> None:
                 want.add(f"match {family} address prefix-list {e.match_prefix_list}")
             if e.match_as_path:
                 want.add(f"match as-path {e.match_as_path}")
+            if e.match_as_path_length_ge is not None:  # EDGE-013
+                want.add(f"match as-path length >= {e.match_as_path_length_ge}")
             if e.match_community:
                 want.add(f"match community {e.match_community}")
             if e.match_large_community:
@@ -553,6 +555,8 @@ def test_eos_lists_used_by_route_maps_are_defined(r: Rendered) -> None:
     used = 0
     for block in _route_map_blocks(r).values():
         for line in _children(block, r"^   match (as-path|community|large-community) "):
+            if line.startswith("match as-path length "):
+                continue  # a comparison of the path's length, no list (EDGE-013)
             kind, name = line.split()[1:3]
             defined = {"as-path": as_paths, "community": standard, "large-community": large}
             assert name in defined[kind], line
@@ -806,6 +810,29 @@ def test_nxos_route_map_clauses_print_every_match_and_set(r: Rendered) -> None:
                 # `additive`: the tags are added to what the route carries, never replace it.
                 want.add(f"set large-community {' '.join(e.set_large_communities)} additive")
             assert set(_children(block, r"^  (match|set) ")) == want, (rm.name, e.seq)
+
+
+@pytest.mark.parametrize("r", NXOS_BORDER, ids=_ids(NXOS_BORDER))
+def test_nxos_drops_long_paths_with_maxas_limit_in_each_vrf_of_an_external_session(
+    r: Rendered,
+) -> None:
+    """NX-OS has no route-map length match (EDGE-013): no clause of the model matches the
+    length; `maxas-limit N-1` sits in the `router bgp` / `vrf NAME` block (or `router bgp`
+    itself for the default VRF) of every VRF holding an external session, and nowhere else."""
+    assert not any(e.match_as_path_length_ge for rm in r.model.route_maps for e in rm.entries)
+    vrfs = {n.vrf for n in r.model.bgp.neighbors if n.external}
+    assert {d.vrf for d in r.model.bgp.drop_as_path_length} == vrfs
+    (bgp,) = r.parse.find_objects(r"^router bgp ")
+    found = {}
+    for drop in r.model.bgp.drop_as_path_length:
+        if drop.vrf is None:
+            block = bgp
+        else:
+            (block,) = _children_objs(bgp, rf"^  vrf {re.escape(drop.vrf)}$")
+        found[drop.vrf] = _children(block, r"^\s+maxas-limit ")
+        assert found[drop.vrf] == [f"maxas-limit {drop.length - 1}"], drop
+    everywhere = [o for o in r.parse.find_objects(r"^\s+maxas-limit ")]
+    assert len(everywhere) == len(found)
 
 
 @pytest.mark.parametrize("r", NXOS_BORDER, ids=_ids(NXOS_BORDER))

@@ -242,8 +242,10 @@ def test_every_set_and_policy_used_is_defined(rendered: Rendered) -> None:
         for policy in top(parse, r"route-policy "):
             for line in (c.text.strip() for c in policy.all_children):
                 for test in re.findall(r"(?:if|elseif|and) (.+?)(?= and | then$)", line):
-                    if test == "validation-state is invalid":
-                        continue
+                    if test == "validation-state is invalid" or re.fullmatch(
+                        r"as-path length ge \d+", test
+                    ):
+                        continue  # no set named: RPKI state, the path's length (EDGE-013)
                     prefix, _, ref = test.rpartition(" ")
                     assert prefix in uses, f"{name}: unknown condition in {line!r}"
                     assert ref in defined[uses[prefix]], f"{name}: {line}"
@@ -266,6 +268,8 @@ SAMPLES_V4 = [
     Route("8.8.8.0/24", as_path=(64501, 0)),  # AS 0
     Route("8.8.8.0/24", as_path=(64501, 70000)),  # IANA reserved range
     Route("8.8.8.0/24", as_path=(64505, 174, 15169)),  # transit-free network behind a peer
+    Route("8.8.8.0/24", as_path=(64501, *[15169] * 98)),  # a path of 99 ASNs: passes
+    Route("8.8.8.0/24", as_path=(64501, *[15169] * 99)),  # 100: dropped (EDGE-013)
     Route("8.8.8.0/24", as_path=(64501, 15169), rpki_invalid=True),
     Route("8.8.8.0/24", as_path=(64501, 15169), communities=frozenset({"65535:0"})),
     Route("8.8.8.0/24", as_path=(64501,), large_communities=frozenset({"64500:1:100"})),
@@ -284,6 +288,8 @@ SAMPLES_V6 = [
     Route("2a00:1450::/32", as_path=(64501, 15169)),
     Route("2a00:1450::/32", as_path=(64501, 4200000001)),
     Route("2a00:1450::/32", as_path=(64505, 3356, 15169)),
+    Route("2a00:1450::/32", as_path=(64505, *[15169] * 98)),
+    Route("2a00:1450::/32", as_path=(64505, *[15169] * 99)),
     Route("2a00:1450::/32", as_path=(64501, 15169), rpki_invalid=True),
     Route("2a00:1450::/32", as_path=(64501, 15169), communities=frozenset({"65535:0"})),
     Route("2a00:1450::/32", as_path=(64501,), large_communities=frozenset({"64500:1:300"})),
@@ -356,6 +362,8 @@ class Rpl:
             return self._prefix_set(name, route.prefix)
         if kind == "as-path in":
             return self._as_path_set(name, route.as_path)
+        if kind == "as-path length ge":  # the path holds that many ASNs or more
+            return len(route.as_path) >= int(name)
         if kind == "community matches-any":
             return bool(set(self.sets[("community-set", name)]) & route.communities)
         if kind == "large-community matches-any":

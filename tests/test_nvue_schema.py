@@ -11,12 +11,14 @@ back as an engineer would: every external session hardened, every policy object 
 from __future__ import annotations
 
 import copy
+import ctypes
+import ctypes.util
 import importlib.util
 import re
 import shutil
 import sys
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -36,6 +38,7 @@ from meetme.generators.model import (
     StaticRoute,
 )
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms.spellings import as_path_length_list, as_path_length_regex
 from meetme.generators.render import RenderError, output_name, render_device
 from pydantic import BaseModel, ValidationError
 
@@ -382,9 +385,18 @@ def test_policy_objects_are_defined_and_faithful(
                 match = rule["match"]
                 assert match["type"] == route_map.afi, where
                 assert list(rule["action"]) == [entry.action], where
+                # the length match (EDGE-013) is an as-path-list of its own regex
+                length = entry.match_as_path_length_ge
+                as_path = as_path_length_list(length) if length else entry.match_as_path
+                if length:
+                    (only,) = policy["as-path-list"][as_path]["rule"].values()
+                    assert only == {
+                        "action": "permit",
+                        "aspath-exp": as_path_length_regex(length),
+                    }, where
                 references = {
                     "ip-prefix-list": ("prefix-list", entry.match_prefix_list),
-                    "as-path-list": ("as-path-list", entry.match_as_path),
+                    "as-path-list": ("as-path-list", as_path),
                     "community-list": ("community-list", entry.match_community),
                     "large-community-list": ("large-community-list", entry.match_large_community),
                 }
@@ -1297,3 +1309,32 @@ def test_63_character_names_keep_every_session_description_within_80(
     ]
     assert any(long_name in d for d in sessions)  # names that fit are kept whole
     assert max(len(d) for d in sessions) <= 80
+
+
+def _glibc_ere(expression: str) -> Callable[[str], bool]:
+    """The expression compiled as FRR compiles AS-path regexes: glibc regcomp, REG_EXTENDED
+    (with no `_` in it, FRR's rewrite of `_` does not apply)."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    compiled = ctypes.create_string_buffer(256)  # a regex_t, 64 bytes on x86_64 glibc
+    assert libc.regcomp(compiled, expression.encode(), 1) == 0, expression  # REG_EXTENDED = 1
+
+    def matches(path: str) -> bool:
+        return libc.regexec(compiled, path.encode(), 0, None, 0) == 0
+
+    return matches
+
+
+@pytest.mark.parametrize("length", [2, 50, 100, 255])
+def test_the_as_path_length_regex_counts_asns_under_posix_ere(length: int) -> None:
+    """NVUE's (and the twin's FRR) stand-in for a length match: a path of `length` ASNs or more
+    matches, one ASN fewer does not, whatever the ASNs' digits and with an AS_SET in it."""
+    expression = as_path_length_regex(length)
+    assert "_" not in expression
+    matches = _glibc_ere(expression)
+    for asns in (["15169"], ["64500", "4200000001", "7"]):
+        at, over, under = (" ".join((asns * n)[:n]) for n in (length, length + 1, length - 1))
+        assert matches(at) and matches(over), (length, asns)
+        assert not matches(under), (length, asns)
+    # an AS_SET's members count one each (BGP counts the set as one: dropped a little early)
+    assert matches(" ".join(["64500"] * (length - 1)) + " {1,2}")
+    assert not matches("")

@@ -3,7 +3,9 @@
 Prefix lists: first matching entry decides; no match denies. Without ge/le an entry matches the
 prefix exactly; `le N` widens to lengths up to N, `ge N` from N to the host length (both as on
 EOS, NX-OS, IOS-XR prefix-sets and FRR). Route maps: the first clause whose matches all hold
-decides; no clause matching denies. Used by tests and by `meetme` to show what a policy does.
+decides; no clause matching denies. A clause's AS-path length match holds for a path of that
+many ASNs or more. `evaluate_import` judges a session: BGP's own long-path drop (NX-OS) first,
+then the import map. Used by tests and by `meetme` to show what a policy does.
 `propagate` follows one route across the models' eBGP sessions, hop by hop, as the routers'
 AS-path loop check and route maps would pass it on.
 """
@@ -117,7 +119,27 @@ def _matches(model: DeviceModel, entry: RouteMapEntry, route: Route) -> bool:
             _named(model.community_lists, name), route
         ):
             return False
+    if (
+        entry.match_as_path_length_ge is not None
+        and len(route.as_path) < entry.match_as_path_length_ge
+    ):
+        return False
     return not entry.match_rpki_invalid or route.rpki_invalid
+
+
+def evaluate_import(model: DeviceModel, neighbor: BgpNeighbor, route: Route) -> Verdict:
+    """What a session does with a route it receives: where the device's BGP drops long AS
+    paths itself (NX-OS `maxas-limit`, `Bgp.drop_as_path_length`), an eBGP route that long is
+    discarded before the import map sees it; otherwise the import map decides."""
+    length = model.bgp.drop_as_path_length_in(neighbor.vrf)
+    ebgp = neighbor.remote_as != model.bgp.asn
+    if ebgp and length is not None and len(route.as_path) >= length:
+        return Verdict(
+            accepted=False,
+            clause=None,
+            description=f"BGP drops AS paths of {length} ASNs or more",
+        )
+    return evaluate(model, neighbor.route_map_in, route)
 
 
 def _named(items: tuple[_Named, ...], name: str) -> _Named:
@@ -182,7 +204,9 @@ class PolicyView:
             )
             signature = (rm, lists)
             number = self._policy[key] = self._policies.setdefault(signature, len(self._policies))
-            self._reads_path[number] = any(e.match_as_path for e in rm.entries)
+            self._reads_path[number] = any(
+                e.match_as_path or e.match_as_path_length_ge is not None for e in rm.entries
+            )
         return number
 
     def accepts(
@@ -253,6 +277,10 @@ def propagate(
                     drops.setdefault(peer, path)
                     continue
                 if peer in paths:
+                    continue
+                # BGP's own long-path drop of the receiver's default VRF (NX-OS), eBGP only
+                limit = receiver.bgp.drop_as_path_length_in(None)
+                if not ibgp and limit is not None and len(path) >= limit:
                     continue
                 back = view.in_map(peer, afi, sessions, sender)
                 if back is None or (back and not view.accepts(receiver, back, prefix, path)):

@@ -176,6 +176,7 @@ def build_device(
         ),
         neighbors=neighbors,
         rpki_caches=edge.rpki_caches,
+        drop_as_path_length=tuple(edge.drop_as_path_length),
     )
     evpn = evpn_device(intent, site, name, device, fabric, neighbors, edge.static_routes)
     if mlag is not None and mlag.peer_vlan is None:

@@ -16,6 +16,7 @@ from meetme.generators.model import (
     Acl,
     AclRule,
     Address,
+    AsPathLengthDrop,
     BfdTimers,
     BgpNeighbor,
     Interface,
@@ -43,6 +44,7 @@ class EdgeDevice:
     static_routes: list[StaticRoute] = field(default_factory=list)
     rpki_caches: list[RpkiCache] = field(default_factory=list)
     acls: list[Acl] = field(default_factory=list)
+    drop_as_path_length: list[AsPathLengthDrop] = field(default_factory=list)
 
     def networks(self, afi: str, vrf: str | None = None) -> list[str]:
         """Aggregates we originate in a VRF (None: the default VRF), each anchored by a
@@ -74,9 +76,25 @@ def edge_device(
     if rpki and edge is not None:
         result.rpki_caches = [RpkiCache(address=c.address, port=c.port) for c in edge.rpki_caches]
     site_code = edge.site_code if edge is not None else 0
+    # long AS paths (EDGE-013): a route-map clause where the platform matches the length, else
+    # BGP's own limit in each VRF holding an external session (NX-OS `maxas-limit`)
+    in_route_map = platform.drop_as_path_length == "route_map"
     result.policies, names = build_policies(
-        intent.organisation.asn, site_code, sessions, rpki, lab=site.environment == "lab"
+        intent.organisation.asn,
+        site_code,
+        sessions,
+        rpki,
+        lab=site.environment == "lab",
+        length_in_route_map=in_route_map,
     )
+    if not in_route_map:
+        lengths: dict[str | None, int] = {}
+        for s in sessions:
+            lengths[s.vrf] = min(lengths.get(s.vrf, s.drop_as_path_length), s.drop_as_path_length)
+        result.drop_as_path_length = [
+            AsPathLengthDrop(vrf=vrf, length=length)
+            for vrf, length in sorted(lengths.items(), key=lambda item: item[0] or "")
+        ]
     result.neighbors = [_neighbor(s, names[s], fabric.warning_pct) for s in sessions]
     if internet:
         result.static_routes = [

@@ -3,7 +3,8 @@
 Import, first match wins: drop bogon prefixes, too-long prefixes, our own space, the default
 route (unless asked for), the IX peering LAN, paths with reserved or private ASNs, paths through
 well-known transit networks on peering sessions, RPKI-invalid routes where the platform validates
-origins; then accept — only the explicit allow-list where one is given — tagging each route with
+origins, AS paths of `peering.edge.drop_as_path_length` ASNs or more (EDGE-013); then accept —
+only the explicit allow-list where one is given — tagging each route with
 its class and site as large communities and setting local preference by relationship. A
 graceful-shutdown route (RFC 8326) is accepted at local preference 0.
 Export: never a route learned from any external party (by its class community); otherwise only
@@ -142,12 +143,19 @@ def _as_path_list(name: str, ranges: tuple[AsnRange, ...] | list[AsnRange]) -> A
 
 
 def build_policies(
-    org_asn: int, site_code: int, sessions: list[ExternalSession], rpki: bool, lab: bool
+    org_asn: int,
+    site_code: int,
+    sessions: list[ExternalSession],
+    rpki: bool,
+    lab: bool,
+    length_in_route_map: bool = True,
 ) -> tuple[PolicySet, dict[ExternalSession, tuple[str, str]]]:
     """Policy objects for one device and, per session, its (import, export) route-map names.
 
     In a lab the documentation ranges (RFC 5737/3849/9637 prefixes, RFC 5398 ASNs) stand in for
     real ones, so lab filters let them through; production filters drop them (ADDR-009).
+    `length_in_route_map`: the import maps drop long AS paths themselves (EDGE-013); False
+    where the platform drops them in BGP instead (NX-OS, `Bgp.drop_as_path_length`).
     """
     policies = PolicySet()
     names: dict[ExternalSession, tuple[str, str]] = {}
@@ -170,7 +178,9 @@ def build_policies(
             policies.route_maps[import_name] = RouteMap(
                 name=import_name,
                 afi=session.afi,
-                entries=_import_entries(policies, session, org_asn, site_code, rpki, lab),
+                entries=_import_entries(
+                    policies, session, org_asn, site_code, rpki, lab, length_in_route_map
+                ),
             )
             policies.route_maps[export_name] = RouteMap(
                 name=export_name, afi=session.afi, entries=_export_entries(policies, session)
@@ -184,7 +194,13 @@ def party_tag(party: str) -> str:
 
 
 def _import_entries(
-    policies: PolicySet, s: ExternalSession, org_asn: int, site_code: int, rpki: bool, lab: bool
+    policies: PolicySet,
+    s: ExternalSession,
+    org_asn: int,
+    site_code: int,
+    rpki: bool,
+    lab: bool,
+    length_in_route_map: bool = True,
 ) -> list[RouteMapEntry]:
     afi, sfx = s.afi, SUFFIX[s.afi]
     host = HOST_LENGTH[afi]
@@ -195,6 +211,7 @@ def _import_entries(
         prefix_list: str | None = None,
         as_path: str | None = None,
         rpki_invalid: bool = False,
+        as_path_length_ge: int | None = None,
     ) -> None:
         entries.append(
             RouteMapEntry(
@@ -204,6 +221,7 @@ def _import_entries(
                 match_prefix_list=prefix_list,
                 match_as_path=as_path,
                 match_rpki_invalid=rpki_invalid,
+                match_as_path_length_ge=as_path_length_ge,
             )
         )
 
@@ -264,6 +282,15 @@ def _import_entries(
         deny("a transit-free network behind a peer (route leak)", as_path="AS-TRANSIT-FREE")
     if rpki and s.internet:
         deny("RPKI origin validation invalid", rpki_invalid=True)
+    # absurdly long paths (NLNOG long paths, docs/standards.md#edge-013), on every external
+    # session: a cloud's paths are a few ASNs long, so the clause never drops a route of its
+    # business, while one of 100 ASNs from a cloud is as much a fault as from the Internet
+    # (and on NX-OS the limit holds for the whole VRF anyway, cloud sessions included)
+    if length_in_route_map:
+        deny(
+            f"AS path of {s.drop_as_path_length} ASNs or more",
+            as_path_length_ge=s.drop_as_path_length,
+        )
 
     allow = None
     if s.import_prefixes and not _of(afi, s.import_prefixes):

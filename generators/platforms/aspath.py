@@ -57,3 +57,20 @@ def _pattern(start: int, stop: int) -> str:
         else:
             pattern += f"[{low}-{high}]"
     return pattern
+
+
+def length_regex(length: int) -> str:
+    """A POSIX extended regular expression matching an AS path of `length` ASNs or more, for
+    platforms whose route maps have no length match (NVUE, FRR): `length - 1` runs of digits
+    each followed by a separator, then digits. No `_` (FRR rewrites it to its own delimiter
+    class); an interval expression is POSIX ERE (glibc regcomp with REG_EXTENDED, as FRR
+    compiles AS-path regexes). Each ASN of an AS_SET counts here, where BGP counts the set as
+    one: a path with a set is dropped at most a few ASNs early (sets are deprecated, RFC 9774)."""
+    if length < 2:
+        raise ValueError(f"an AS-path length limit of {length} drops every route")
+    return f"([0-9]+[^0-9]+){{{length - 1}}}[0-9]+"
+
+
+def length_list_name(length: int) -> str:
+    """The AS-path list that stands for a length match where a route map has none."""
+    return f"AS-PATH-LENGTH-GE-{length}"

@@ -160,6 +160,11 @@ class Platform:
     # "per_vrf" - one policy per source VRF serving both families (EOS `leak routes source-vrf
     # VRF subscribe-policy RM`, docs/syntax.md#eos-vrf-leaking)
     vrf_leak_policies: Literal["per_family", "per_vrf"] = "per_family"
+    # how long AS paths are dropped on external sessions (EDGE-013): "route_map" - a clause of
+    # the import map matching the length (IOS-XR, EOS; NVUE and FRR by an AS-path regex);
+    # "bgp" - BGP's own limit in each VRF holding an external session, before any route map
+    # (NX-OS `maxas-limit`, which has no route-map match for the length)
+    drop_as_path_length: Literal["route_map", "bgp"] = "route_map"
     # how a port's speed and a cage's breakout are said (generators/resolve/ports.py)
     ports: PortForms = field(default_factory=PortForms)
     # whether a packet no rule of an ACL matches is dropped (an implicit deny at the end), where

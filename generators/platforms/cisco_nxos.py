@@ -96,6 +96,10 @@ PLATFORM = Platform(
         ),
         first_character="abcdefghijklmnopqrstuvwxyz0123456789",  # the intent takes a-z and _
     ),
+    # NX-OS has no route-map match for the AS-path length; `maxas-limit N` under `router bgp`
+    # and `router bgp` / `vrf NAME` discards eBGP routes whose path holds more than N ASNs
+    # (Ansible cisco.nxos nxos_bgp_global `maxas_limit`, global and per VRF; bgp.j2)
+    drop_as_path_length="bgp",
     push_drivers=("nxos", "nxos_ssh"),
     # `speed <Mb/s>` on a port; `interface breakout module 1 port P map <S>g-<k>x`, whose maps
     # are these (Cisco Nexus-as-Code data model, interface_breakouts `map`;

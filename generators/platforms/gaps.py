@@ -143,13 +143,17 @@ def clauses_after_match_all(_platform: Platform, model: DeviceModel) -> Iterator
 
 
 def _matches(entry: RouteMapEntry) -> bool:
-    return entry.match_rpki_invalid or any(
-        value is not None
-        for value in (
-            entry.match_prefix_list,
-            entry.match_as_path,
-            entry.match_community,
-            entry.match_large_community,
+    return (
+        entry.match_rpki_invalid
+        or entry.match_as_path_length_ge is not None
+        or any(
+            value is not None
+            for value in (
+                entry.match_prefix_list,
+                entry.match_as_path,
+                entry.match_community,
+                entry.match_large_community,
+            )
         )
     )
 

@@ -59,6 +59,9 @@ PLATFORM = Platform(
     ports=PortForms(sub_port_speed=True),
     filters={
         "as_path_regexes": spellings.as_path_regexes,  # no ASN ranges in as-path lists
+        # no AS-path length match in route maps: an as-path-list of a regex stands for it
+        "as_path_length_regex": spellings.as_path_length_regex,
+        "as_path_length_list": spellings.as_path_length_list,
         "yaml_str": spellings.yaml_str,  # YAML quoting by the library, not by hand
     },
     # Transit uN SIDs only, in the default VRF, on Spectrum-4, since Cumulus Linux 5.14 (CLDOCS

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 import yaml
-from meetme.generators.platforms.aspath import range_regexes
+from meetme.generators.platforms.aspath import length_list_name, length_regex, range_regexes
 
 
 def dotted_mac(mac: str) -> str:
@@ -33,6 +33,16 @@ def as_path_regexes(entry: Any) -> list[str]:
     """An as-path entry's ASN range [first, last] as `_`-delimited regular expressions, for
     platforms whose as-path lists have no ranges (EOS, NX-OS, NVUE; IOS-XR for AS 0)."""
     return range_regexes(entry.first, entry.last)
+
+
+def as_path_length_regex(length: int) -> str:
+    """An AS path of `length` ASNs or more as a regular expression (NVUE, FRR)."""
+    return length_regex(length)
+
+
+def as_path_length_list(length: int) -> str:
+    """The name of the AS-path list holding that regular expression."""
+    return length_list_name(length)
 
 
 def yaml_str(value: object) -> str:

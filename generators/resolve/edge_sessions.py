@@ -14,7 +14,12 @@ from meetme.core.providers import providers
 from meetme.core.secret_refs import placeholder, reference_name
 from meetme.intent.schema import Intent, Site
 from meetme.intent.schema_clouds import AzureLink, CloudSession
-from meetme.intent.schema_edge import DirectCircuit, IxNeighbor, SessionOptions
+from meetme.intent.schema_edge import (
+    DROP_AS_PATH_LENGTH,
+    DirectCircuit,
+    IxNeighbor,
+    SessionOptions,
+)
 
 Path_ = tuple[str | int, ...]
 Kind = Literal["transit", "ix_rs", "ix_peer", "pni", "aws", "azure", "gcp"]
@@ -83,6 +88,8 @@ class ExternalSession:
     private_asns_ok: bool  # the peer's own side uses private ASNs (cloud private)
     source: Path_  # intent path of the session's declaration
     vrf: str | None = None  # the tenant VRF a private cloud attachment serves; None: default
+    # a route whose AS path holds this many ASNs or more is dropped (peering.edge, EDGE-013)
+    drop_as_path_length: int = DROP_AS_PATH_LENGTH
 
 
 @dataclass
@@ -116,6 +123,10 @@ class _Collector:
         self.base: Path_ = ("sites", site_name, "peering")
         self.edge = SiteEdge()
         self.aggregates = public_aggregates(intent, site)
+        edge = site.peering.edge
+        self.drop_as_path_length = (
+            edge.drop_as_path_length if edge is not None else DROP_AS_PATH_LENGTH
+        )
 
     def circuit_port(self, circuit: str) -> tuple[str, str, int]:
         xc = self.site.cross_connects[circuit]
@@ -212,6 +223,7 @@ class _Collector:
                 private_asns_ok=not internet,
                 source=source,
                 vrf=vrf,
+                drop_as_path_length=self.drop_as_path_length,
             )
         )
 

@@ -149,6 +149,10 @@ class ServicesPort(Node):
     ipv6: InterfaceV6 | None = None
 
 
+# NLNOG long paths (https://bgpfilterguide.nlnog.net/guides/long_paths/): drop 100 ASNs and more
+DROP_AS_PATH_LENGTH = 100
+
+
 class EdgeSettings(Node):
     """Site-wide edge policy knobs."""
 
@@ -167,6 +171,17 @@ class EdgeSettings(Node):
         "validators), routed in the default VRF.",
     )
     max_prefix_warning_pct: int = Field(default=80, ge=50, le=99)
+    # 2..255: a limit of 1 would drop every eBGP route (each path holds the peer's ASN); 255
+    # keeps NX-OS's `maxas-limit` (limit - 1, no vendor range found) and FRR's regex interval
+    # ({limit - 1}, POSIX RE_DUP_MAX is at least 255) within what is known to be accepted
+    drop_as_path_length: int = Field(
+        default=DROP_AS_PATH_LENGTH,
+        ge=2,
+        le=255,
+        description="Every external session (transit, IX, PNI, cloud) drops a route whose AS "
+        "path holds this many ASNs or more (default 100: a path of 99 passes, 100 is dropped; "
+        "docs/standards.md#edge-013, NLNOG long paths).",
+    )
 
 
 class Peering(Node):

@@ -22,7 +22,11 @@ from importlib import resources
 import jinja2
 
 from meetme.generators.model import BfdTimers, DeviceModel, Interface
-from meetme.generators.platforms.spellings import as_path_regexes
+from meetme.generators.platforms.spellings import (
+    as_path_length_list,
+    as_path_length_regex,
+    as_path_regexes,
+)
 from meetme.twin.names import linux_name
 
 
@@ -127,6 +131,8 @@ def _environment() -> jinja2.Environment:
         autoescape=False,  # router configuration, not HTML
     )
     env.filters["as_path_regexes"] = as_path_regexes
+    env.filters["as_path_length_regex"] = as_path_length_regex
+    env.filters["as_path_length_list"] = as_path_length_list
     env.globals["linux_name"] = linux_name
     return env
 

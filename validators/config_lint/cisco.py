@@ -246,7 +246,8 @@ _IOS_DEFINITIONS = (
 _ROUTE_MAP_MATCHES = (
     (re.compile(r"match ip address prefix-list\s+(.+)"), "ip prefix-list"),
     (re.compile(r"match ipv6 address prefix-list\s+(.+)"), "ipv6 prefix-list"),
-    (re.compile(r"match as-path\s+(.+)"), "ip as-path access-list"),
+    # `match as-path length >= N` (EOS) compares the path's length and names no list
+    (re.compile(r"match as-path\s+(?!length\b)(.+)"), "ip as-path access-list"),
     (re.compile(r"match community\s+(.+)"), "ip community-list"),
     (re.compile(r"match large-community\s+(.+)"), "ip large-community-list"),
     (re.compile(r"sub-route-map\s+(\S+)"), "route-map"),

@@ -11,21 +11,26 @@ from __future__ import annotations
 
 import ipaddress
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from meetme.generators.build.edge_policy import party_tag
 from meetme.generators.build.handoff import vrf_routes
+from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS
-from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.generators.resolve.fabric import SiteFabric
+from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, reported_elsewhere, rule
+from meetme.validators.policy_eval import Route, evaluate_import
 from meetme.validators.rules.addr import asn_uses
 from meetme.validators.rules.peers import peer_asns
 
 from meetme.core.addresses import FAMILY
+from meetme.core.findings import Finding
 from meetme.core.numbering import is_private_asn, reserved_asn
 from meetme.core.problems import listed
 from meetme.core.providers import providers
+from meetme.intent.loader import LoadedIntent
 
 if TYPE_CHECKING:
     from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession, SiteEdge
@@ -468,3 +473,65 @@ def _default_sources(ctx: SiteContext, afi: str) -> list[tuple[str, str, str | N
                 path = (*party.path, "accept_default")
                 sources.append((f"{kind_label} {name}", circuit.circuit, border, path))
     return sources
+
+
+LONG_PATHS = "EDGE-013"
+rule(
+    LONG_PATHS,
+    "error",
+    "Every external session drops routes whose AS path reaches the site's length limit",
+    "A route with an absurdly long AS path (hundreds of prepends) has no business reason and "
+    "has crashed routers and blown up update sizes; a legitimate path is a few ASNs long. "
+    "Every transit, IX, PNI and cloud session must drop a route whose AS path holds "
+    "`peering.edge.drop_as_path_length` ASNs (default 100) or more, by its import policy or, "
+    "where the platform has no length match (NX-OS), by BGP's own limit in the session's VRF. "
+    "Judged on the built device model, as the router would: a route of that length that the "
+    "session would otherwise accept must be dropped.",
+    "docs/standards.md#edge-013; https://bgpfilterguide.nlnog.net/guides/long_paths/",
+)(reported_elsewhere)
+
+# a public route the import policies accept, when the session names no allow-list of its own
+_LONG_PATH_SAMPLE = {"ipv4": "1.1.1.0/24", "ipv6": "2606:4700::/32"}
+_FILLER_ASN = 13335  # a public ASN, on no bogon or transit-free list: prepends behind the peer
+
+
+def long_path_findings(
+    loaded: LoadedIntent, fabrics: Mapping[str, SiteFabric], models: Iterable[DeviceModel]
+) -> list[Finding]:
+    """EDGE-013 on the built models: each external session, given a route it accepts with a
+    path one ASN short of the limit, drops the same route with a path of the limit's length."""
+    found = []
+    for model in models:
+        fabric = fabrics.get(model.site)
+        if fabric is None:
+            continue
+        sessions = {
+            (s.peer_address, s.vrf): s for s in fabric.edge.sessions if s.device == model.hostname
+        }
+        for n in model.bgp.neighbors:
+            s = sessions.get((n.address, n.vrf))
+            if not n.external or s is None:
+                continue
+            message = _accepts_long_path(model, n, s)
+            if message is not None:
+                found.append(finding_at(loaded, LONG_PATHS, message, s.source))
+    return found
+
+
+def _accepts_long_path(model: DeviceModel, n: BgpNeighbor, s: ExternalSession) -> str | None:
+    allowed = [p for p in s.import_prefixes if (":" in p) == (n.afi == "ipv6")]
+    prefix = allowed[0] if allowed else _LONG_PATH_SAMPLE[n.afi]
+    limit = s.drop_as_path_length
+    short = Route(prefix, as_path=(n.remote_as, *[_FILLER_ASN] * (limit - 2)))
+    if not evaluate_import(model, n, short).accepted:
+        return None  # the session accepts nothing of the kind: no length to judge
+    verdict = evaluate_import(model, n, Route(prefix, as_path=(*short.as_path, _FILLER_ASN)))
+    if not verdict.accepted:
+        return None
+    where = f"VRF {n.vrf}" if n.vrf else "the default VRF"
+    return (
+        f"{model.hostname}: {KIND_LABEL.get(n.kind, n.kind)} {s.party} ({n.address}) accepts "
+        f"{prefix} with an AS path of {limit} ASNs (peering.edge.drop_as_path_length: {limit}): "
+        f"neither its import policy {n.route_map_in} (clause {verdict.clause}: "
+        f"{verdict.description}) nor BGP in {where} drops it"
+    )
