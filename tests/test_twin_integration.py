@@ -384,6 +384,45 @@ def test_import_policy_letting_a_bogon_in_fails_edge(clean: None) -> None:
     ]
 
 
+def test_long_paths_are_dropped_at_the_limit_in_frr(clean: None) -> None:
+    """EDGE-013 on FRR 8.4: each transit sends a route with a path of the site's limit (100
+    ASNs) and one a single ASN shorter; the regex AS-path list the FRR templates print for the
+    length match drops the first and passes the second. The length clause taken out of
+    aus1-br1's IPv4 transit-a import: that one session lets the long path in, and the edge
+    check names it."""
+    models, sessions = example_models()
+    br1 = models["aus1-br1"]
+    name = "RM-TRANSIT-TRANSIT-A-IN-V4"
+    maps = tuple(
+        m.model_copy(
+            update={"entries": tuple(e for e in m.entries if e.match_as_path_length_ge is None)}
+        )
+        if m.name == name
+        else m
+        for m in br1.route_maps
+    )
+    models["aus1-br1"] = br1.model_copy(update={"route_maps": maps})
+    twin = twin_of(models, sessions)
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    results = verifier.edge_results()
+    edge = {r.message for r in results}
+    assert "aus1-br1: session transit-a (2001:db8:a::): long path 2400:cb00::/32 rejected" in edge
+    assert "aus1-br2: session transit-b (192.0.2.10): long path 1.0.0.0/24 rejected" in edge
+    assert (
+        "aus1-br1: session transit-a (192.0.2.0): path under the limit 104.16.0.0/13 accepted"
+        in edge
+    )
+    assert (
+        "aus1-br2: session transit-b (2001:db8:b::2): path under the limit 2a06:98c0::/29 "
+        "accepted" in edge
+    )
+    assert [r.message for r in results if not r.ok] == [
+        "aus1-br1: session transit-a (192.0.2.0): long path 1.0.0.0/24 accepted (must be rejected)"
+    ]
+
+
 def test_cloud_attachment_in_the_wrong_vrf_fails_clouds(clean: None) -> None:
     """AWS private-1 serves gpu-a; put its sub-interface and session in storage on bl1."""
     models, sessions = example_models()

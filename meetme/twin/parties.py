@@ -1,8 +1,10 @@
 """Emulated external parties: each transit, IX route server, IX peer and PNI of the default
 VRF is an FRR speaker in its own namespace, announcing a legitimate route of its kind and the
 hostile ones an edge must reject (a bogon, our own aggregate, a too-specific, a default route
-nobody agreed to); one IX peer floods past its prefix limit. What each announcement must meet
-at our edge is written here, by the design standard, not read from the policy under test.
+nobody agreed to, a transit's path of the site's AS-path length limit beside one a single ASN
+shorter, which must pass); one IX peer floods past its prefix limit. What each announcement
+must meet at our edge is written here, by the design standard, not read from the policy under
+test.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ Label = Literal[
     "default route",
     "route leak",
     "flood",
+    "long path",
+    "path under the limit",
 ]
 
 # A route of the kind's everyday business (prefix, AS path behind the party), per family.
@@ -48,6 +52,12 @@ FLOOD_BEYOND = 10  # routes past the limit the flooding peer sends
 # no_transit_leaks list): peer-lock on every peering session drops it (docs/standards.md)
 _LEAKED_TRANSIT = 3356
 _LEAK: dict[Afi, str] = {"ipv4": "4.0.0.0/9", "ipv6": "2001:1900::/32"}
+# A transit's routes with prepended paths (EDGE-013): one of the site's limit in ASNs, which
+# every edge must drop, and one a single ASN shorter, which it must accept (Cloudflare space,
+# prepended with Cloudflare's ASN: public, on no bogon or transit-free list)
+_LONG: dict[Afi, str] = {"ipv4": "1.0.0.0/24", "ipv6": "2400:cb00::/32"}
+_UNDER: dict[Afi, str] = {"ipv4": "104.16.0.0/13", "ipv6": "2a06:98c0::/29"}
+_PREPENDED = 13335
 
 
 @dataclass(frozen=True)
@@ -59,7 +69,7 @@ class Announcement:
 
     @property
     def must_accept(self) -> bool:
-        return self.label in ("legitimate", "agreed default")
+        return self.label in ("legitimate", "agreed default", "path under the limit")
 
 
 @dataclass(frozen=True)
@@ -217,6 +227,14 @@ def _announcements(
             Announcement(_BOGON[afi], afi, path, "bogon"),
             Announcement(_too_specific(legit), afi, path, "too specific"),
             *(Announcement(p, afi, (), "own aggregate") for p in own),
+        ]
+    if kind == "transit":
+        # the path the party sends: its own ASN (BGP prepends it), then `path`; the limit is the
+        # intent's (peering.edge.drop_as_path_length), not read from the policy under test
+        limit = session.drop_as_path_length
+        routes += [
+            Announcement(_LONG[afi], afi, (_PREPENDED,) * (limit - 1), "long path"),
+            Announcement(_UNDER[afi], afi, (_PREPENDED,) * (limit - 2), "path under the limit"),
         ]
     if kind in PEERING and session.remote_as not in TRANSIT_ASNS:
         routes.append(Announcement(_LEAK[afi], afi, (*path, _LEAKED_TRANSIT), "route leak"))
