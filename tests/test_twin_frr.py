@@ -366,3 +366,24 @@ def test_frr_accepts_the_bfd_configuration(tmp_path: Path) -> None:
     for device in ("aus1-bl5", "aus1-br1", "aus1-lf1"):
         done = frr_parse(render_frr(models()[device], bfd=True), tmp_path)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_an_nxos_device_drops_long_paths_with_a_filter_list_in_the_twin() -> None:
+    """NX-OS drops long AS paths with `maxas-limit` in each VRF of an external session (the
+    model's Bgp.drop_as_path_length, EDGE-013); FRR has no such limit, so the twin gives every
+    eBGP session of that VRF an AS-path filter list denying the length, before its route map.
+    aus1-bl3 (NX-OS) holds its Azure sessions in VRF storage: those get it, the default VRF's
+    underlay sessions do not."""
+    bl3 = models()["aus1-bl3"]
+    assert [(d.vrf, d.length) for d in bl3.bgp.drop_as_path_length] == [("storage", 100)]
+    text = render_frr(bl3)
+    assert (
+        "bgp as-path access-list TWIN-MAXAS-100 deny ([0-9]+[^0-9]+){99}[0-9]+\n"
+        "bgp as-path access-list TWIN-MAXAS-100 permit .*\n"
+    ) in text
+    storage = _block(text, "router bgp 4200000023 vrf storage")
+    external = [n for n in bl3.bgp.in_vrf("storage") if n.external]
+    assert external
+    for n in external:
+        assert f"  neighbor {n.address} filter-list TWIN-MAXAS-100 in\n" in storage + "\n"
+    assert text.count("filter-list TWIN-MAXAS-100 in") == len(external)

@@ -88,6 +88,8 @@ FEATURES: tuple[Feature, ...] = (
         ("border",),
     ),
     Feature("RPKI origin validation", ("border",), "rpki", gaps.RPKI, refused_by=(gaps.rpki,)),
+    # NX-OS by `maxas-limit` per VRF, NVUE by an AS-path regex (Platform.drop_as_path_length)
+    Feature("long AS paths dropped on external sessions (EDGE-013)", ("border", "border_leaf")),
     Feature(
         "VRF-lite handoff, border side (sessions in plain VRFs)",
         ("border",),
