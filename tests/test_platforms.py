@@ -118,7 +118,13 @@ def test_vendor_spellings() -> None:
     assert set(PLATFORMS["arista_eos"].filters) == {"as_path_regexes", "dotted_mac", "eos_esi"}
     # EOS `evpn ethernet-segment` `identifier`: the 10-byte ESI as five groups of four digits
     assert eos_esi("00:44:38:39:FF:00:01:00:00:2a") == "0044:3839:ff00:0100:002a"
-    assert set(PLATFORMS["nvidia_nvue"].filters) == {"as_path_regexes", "yaml_str"}
+    # NVUE has no AS-path length match: a list of one regex stands in (EDGE-013)
+    assert set(PLATFORMS["nvidia_nvue"].filters) == {
+        "as_path_regexes",
+        "as_path_length_list",
+        "as_path_length_regex",
+        "yaml_str",
+    }
     # private 16-bit ASNs as EOS, NX-OS and NVUE as-path lists need them: one regex per digit run
     entry = AsPathEntry(seq=10, action="deny", first=64512, last=65534, description="private")
     assert as_path_regexes(entry) == [
