@@ -1338,3 +1338,35 @@ def test_the_as_path_length_regex_counts_asns_under_posix_ere(length: int) -> No
     # an AS_SET's members count one each (BGP counts the set as one: dropped a little early)
     assert matches(" ".join(["64500"] * (length - 1)) + " {1,2}")
     assert not matches("")
+
+
+def test_a_long_path_drop_in_the_form_a_platform_cannot_print_is_refused() -> None:
+    """NX-OS drops long AS paths with BGP's own limit, the others with a route-map clause: a
+    model holding the other form would render without the drop, so the template refuses it
+    (PLAT-027), naming the clause or the VRF."""
+    models = device_models(lint(EXAMPLE_INTENT))
+    nxos = models["aus1-bl3"]
+    assert nxos.platform == "cisco_nxos" and nxos.bgp.drop_as_path_length
+    route_map = nxos.route_maps[0]
+    clause = route_map.entries[0].model_copy(
+        update={"match_as_path_length_ge": 100, "match_as_path": None}
+    )
+    with_clause = nxos.model_copy(
+        update={
+            "route_maps": (
+                route_map.model_copy(update={"entries": (clause, *route_map.entries[1:])}),
+                *nxos.route_maps[1:],
+            )
+        }
+    )
+    with pytest.raises(RenderError, match=f"PLAT-027 .*{route_map.name} clause {clause.seq}"):
+        render_device(with_clause)
+    nvue = models["aus1-bl5"]
+    assert nvue.platform == PLATFORM and not nvue.bgp.drop_as_path_length
+    drop = nxos.bgp.drop_as_path_length[0]
+    with_bgp_drop = nvue.model_copy(
+        update={"bgp": nvue.bgp.model_copy(update={"drop_as_path_length": (drop,)})}
+    )
+    with pytest.raises(RenderError, match=f"PLAT-027 .*VRF {drop.vrf}"):
+        render_device(with_bgp_drop)
+    render_device(nvue)  # the model as built renders

@@ -68,5 +68,6 @@ PLATFORM = Platform(
         gaps.trunks_with_vlans,
         gaps.segments_off_mlag,
         gaps.mlag_peer_link,
+        gaps.as_path_length_form,
     ),
 )

@@ -77,5 +77,6 @@ PLATFORM = Platform(
         gaps.static_next_hop,
         gaps.vrf_sessions_in_plain_vrfs,
         gaps.no_host_bonds,
+        gaps.as_path_length_form,
     ),
 )

@@ -157,5 +157,6 @@ PLATFORM = Platform(
         gaps.vlan_names,
         gaps.vrf_names,
         gaps.list_names,
+        gaps.as_path_length_form,
     ),
 )

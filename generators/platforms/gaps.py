@@ -38,6 +38,7 @@ USER_NAME = "PLAT-023"
 VLAN_NAME = "PLAT-024"
 LIST_NAME = "PLAT-025"
 HOSTNAME = "PLAT-026"
+AS_PATH_LENGTH_FORM = "PLAT-027"
 
 RULE_IDS = (
     RPKI,
@@ -65,6 +66,7 @@ RULE_IDS = (
     VLAN_NAME,
     LIST_NAME,
     HOSTNAME,
+    AS_PATH_LENGTH_FORM,
 )
 
 
@@ -337,6 +339,30 @@ def vlan_names(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
                 f"{len(vlan.name)} characters, and its `name` takes at most {longest}; shorten "
                 "the tenant's or the network's name",
             )
+
+
+def as_path_length_form(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A long-path drop in the form the platform does not print: a route-map clause matching
+    the AS-path length where the platform drops long paths in BGP (NX-OS `maxas-limit`), or
+    a BGP-level drop where its templates print the route-map clause only (EDGE-013)."""
+    if platform.drop_as_path_length == "bgp":
+        for route_map in model.route_maps:
+            for entry in route_map.entries:
+                if entry.match_as_path_length_ge is not None:
+                    yield Gap(
+                        AS_PATH_LENGTH_FORM,
+                        f"route-map {route_map.name} clause {entry.seq} matching the AS-path "
+                        "length",
+                        "the platform has no route-map match for the length; it drops long "
+                        "paths with BGP's own limit (Bgp.drop_as_path_length)",
+                    )
+        return
+    for drop in model.bgp.drop_as_path_length:
+        yield Gap(
+            AS_PATH_LENGTH_FORM,
+            f"BGP's own drop of AS paths of {drop.length} ASNs in VRF {drop.vrf or 'default'}",
+            "the platform drops long paths with a clause of each import route map instead",
+        )
 
 
 def hostname(platform: Platform, model: DeviceModel) -> Iterator[Gap]:

@@ -92,5 +92,6 @@ PLATFORM = Platform(
         gaps.mlag_peer_link,
         gaps.vrf_names,
         gaps.hostname,
+        gaps.as_path_length_form,
     ),
 )

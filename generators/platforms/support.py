@@ -52,6 +52,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.vlan_names: gaps.VLAN_NAME,
     gaps.list_names: gaps.LIST_NAME,
     gaps.hostname: gaps.HOSTNAME,
+    gaps.as_path_length_form: gaps.AS_PATH_LENGTH_FORM,
 }
 
 

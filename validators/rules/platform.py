@@ -322,6 +322,17 @@ _limit(
     "hostname (^[^.]*$)",
 )
 _limit(
+    limits.AS_PATH_LENGTH_FORM,
+    "Long AS paths are dropped in the form the platform prints",
+    "EDGE-013 drops routes with long AS paths on every external session: with a clause of "
+    "the import route map where the platform matches the path length (IOS-XR, EOS; NVUE by "
+    "an AS-path regex), with BGP's own per-VRF limit on NX-OS, which has no such match. A "
+    "device model holding the other form would render without it and accept every long "
+    "path; no intent reaches it (the builders choose the form): it guards the model.",
+    "docs/standards.md#edge-013 (Cisco's cisco.nxos nxos_bgp_global: maxas_limit; NLNOG "
+    "BGP filter guide, long paths)",
+)
+_limit(
     limits.PREFIX_LIMIT_RANGE,
     "Prefix and EVPN route limits fit the range the platform takes",
     "The intent takes prefix limits up to 10,000,000; NX-OS's `maximum-prefix` takes 1 to "
