@@ -254,6 +254,9 @@ class Engine:
             result.status, result.detail = "failed", f"connect: {self._describe(exc)}"
             return item
         step("connect", "ok", f"{target.entry.driver} {result.host}")
+        if not self._identity(target, driver):
+            self._quietly(driver.close)
+            return item
         if target.entry.driver == "eos" and not self._inspect(target, driver):
             self._quietly(driver.close)
             return item
@@ -509,6 +512,32 @@ class Engine:
             result.status = UNKNOWN
 
     # ---- what is pending on a device before meetme touches it -------------------------------
+
+    def _identity(self, target: Target, driver: Any) -> bool:
+        """Before anything is inspected or loaded: the device answering at the inventory's
+        address names itself, over the driver's own API, as the inventory's device (or as
+        the model's hostname). Swapped addresses, or an alias of another device's address,
+        would otherwise replace that other device's config with this one's."""
+        expected = sorted({target.name, target.model.hostname})
+        try:
+            answered = str(device_hostname(target.entry.driver, driver) or "").strip()
+        except Exception as exc:
+            return self._stopped(
+                target, "identity", f"cannot read the device's hostname: {self._describe(exc)}"
+            )
+        wanted = {x.casefold() for x in expected}
+        # a device may answer with its FQDN (a domain name configured): its first label counts
+        if answered.casefold() in wanted or answered.split(".")[0].casefold() in wanted:
+            self._step(target)("identity", "ok", f"the device answers as {answered}")
+            return True
+        shown = " or ".join(expected)
+        return self._stopped(
+            target,
+            "identity",
+            f"the device at {self.results[target.name].host} answers as "
+            f"{answered or '(no hostname)'!r}, not as {shown}: the inventory's address may be "
+            "another device's (swapped or aliased); nothing was loaded",
+        )
 
     def _sessions(self, driver: Any) -> dict[str, dict[str, Any]]:
         """EOS config sessions that hold the lock or a commit awaiting its confirm."""
@@ -902,6 +931,22 @@ class Engine:
         # closing a dead session must not hide the real outcome
         with contextlib.suppress(Exception):
             action()
+
+
+def device_hostname(driver_name: str, driver: Any) -> str:
+    """The hostname the device reports over the driver's own API.
+
+    - meetme's adapters (nxos, iosxr_netconf, nvue) say it themselves: reported_hostname();
+    - EOS over eAPI: `show hostname` answers {"hostname", "fqdn"} (NAPALM 5.2's EOSDriver.
+      get_facts reads the same command and the same two keys, napalm/eos/eos.py);
+    - any other NAPALM driver (iosxr, nxos_ssh): get_facts()["hostname"], NAPALM's
+      documented facts (napalm.base.base.NetworkDriver.get_facts)."""
+    if hasattr(driver, "reported_hostname"):
+        return str(driver.reported_hostname())
+    if driver_name == "eos":
+        reply = driver.device.run_commands(["show hostname"])
+        return str(reply[0]["hostname"])
+    return str(driver.get_facts()["hostname"])
 
 
 def _address(target: Target) -> str:

@@ -245,25 +245,72 @@ def load_inventory(path: Path, display_name: str | None = None) -> LoadedInvento
     return loaded
 
 
+# The port each driver connects to when the inventory gives none: NAPALM 5.2's EOSDriver
+# (through pyeapi: DEFAULT_HTTPS_PORT 443, DEFAULT_HTTP_PORT 80) and NXOSDriver (443 for
+# https, 80 for http), IOSXRNETCONFDriver (830), IOSXRDriver and NXOSSSHDriver (SSH, 22);
+# meetme's NVUE adapter (deploy/nvue_rest.py: 8765).
+_DEFAULT_PORTS: dict[tuple[str, str], int] = {
+    ("eos", "https"): 443,
+    ("eos", "http"): 80,
+    ("nxos", "https"): 443,
+    ("nxos", "http"): 80,
+}
+_SSH_OR_OWN_PORT = {"iosxr": 22, "nxos_ssh": 22, "iosxr_netconf": 830, "nvue": 8765}
+# `localhost` and names under it are the loopback addresses (RFC 6761 section 6.3): decided
+# here without asking any resolver
+_LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+
+def default_port(entry: DeviceEntry) -> int | None:
+    """The port the driver connects to: the inventory's, else the driver's default."""
+    if entry.port is not None:
+        return entry.port
+    transport = entry.transport or "https"
+    return _DEFAULT_PORTS.get((entry.driver, transport), _SSH_OR_OWN_PORT.get(entry.driver))
+
+
+def _host_identities(host: str) -> frozenset[str]:
+    """What a host value can reach, decided without the network: an IP literal as one
+    canonical address (an IPv4-mapped IPv6 address as its IPv4 address; a zone kept),
+    `localhost` (and names under .localhost) as the loopback addresses, any other name as
+    itself (case and a trailing dot aside). No DNS lookup is made."""
+    name = host.rstrip(".").casefold()
+    address, _, zone = name.partition("%")
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        if name == "localhost" or name.endswith(".localhost"):
+            return _LOOPBACK
+        return frozenset({name})
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return frozenset({str(ip) + (f"%{zone}" if zone else "")})
+
+
 def _shared_hosts(loaded: LoadedInventory) -> list[Problem]:
     """Two devices at one host and port: a typo that would push one device's whole config
-    (hostname, loopbacks, router ID, every link address) onto the other."""
-    first: dict[tuple[str, int | None], str] = {}
+    (hostname, loopbacks, router ID, every link address) onto the other. The driver's
+    default port is filled in, and aliases of one address count as one host: `localhost` and
+    127.0.0.1 or ::1, 127.0.0.1 and ::ffff:127.0.0.1 (no DNS lookup: two names that a
+    resolver maps to one address are caught at push time, by the identity step)."""
+    seen: list[tuple[frozenset[str], int | None, str]] = []
     problems = []
     for device, entry in loaded.inventory.devices.items():
-        key = (entry.host.rstrip(".").casefold(), entry.port)
-        if key in first:
-            at = f"{entry.host}" + (f" port {entry.port}" if entry.port else "")
+        hosts, port = _host_identities(entry.host), default_port(entry)
+        first = next((d for h, p, d in seen if p == port and h & hosts), None)
+        if first is not None:
+            at = f"{entry.host}" + (f" port {port}" if port else "")
+            other = loaded.inventory.devices[first]
+            alias = "" if other.host == entry.host else f" ({other.host})"
             problems.append(
                 Problem(
                     loaded.value_at("devices", device, "host"),
-                    f"{device} is at {at}, as {first[key]} is: a push would replace one "
+                    f"{device} is at {at}, as {first} is{alias}: a push would replace one "
                     "device's config with the other's; give each device its own host or port",
                     "bad-value",
                 )
             )
-        else:
-            first[key] = device
+        seen.append((hosts, port, device))
     return problems
 
 

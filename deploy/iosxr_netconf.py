@@ -39,6 +39,10 @@ from ncclient import manager
 from ncclient.operations.rpc import RPCError
 
 BASE_NS = "urn:ietf:params:xml:ns:netconf:base:1.0"
+# the running hostname (operational data): Cisco-IOS-XR-shellutil-oper system-time/uptime/
+# host-name, the leaf NAPALM 5.2's iosxr_netconf get_facts reads (napalm/iosxr_netconf/
+# constants.py FACTS_RPC_REQ, iosxr_netconf.py get_facts)
+SHELLUTIL_OPER_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-shellutil-oper"
 CLI_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-cli-cfg"
 DIFF_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-cli-diff-act"
 _SESSION_ID = re.compile(r"<(?:\w+:)?session-id>\s*(\d+)\s*<")
@@ -72,6 +76,23 @@ class IosxrNetconf(IOSXRNETCONFDriver):  # type: ignore[misc]
             raise ConnectionException(f"{type(exc).__name__}: {exc}") from exc
 
     # ---- before any change --------------------------------------------------------------------
+
+    def reported_hostname(self) -> str:
+        """The router's running hostname: <get> with a subtree filter on Cisco-IOS-XR-
+        shellutil-oper system-time/uptime/host-name (RFC 6241 §7.7; the leaf NAPALM's
+        get_facts reads). Only this leaf is asked for, not the whole of get_facts."""
+        query = etree.Element(
+            f"{{{SHELLUTIL_OPER_NS}}}system-time", nsmap={None: SHELLUTIL_OPER_NS}
+        )
+        uptime = etree.SubElement(query, f"{{{SHELLUTIL_OPER_NS}}}uptime")
+        etree.SubElement(uptime, f"{{{SHELLUTIL_OPER_NS}}}host-name")
+        reply = self.device.get(filter=("subtree", query))
+        root = etree.fromstring(reply.data_xml.encode())
+        found = root.find(
+            f".//{{{SHELLUTIL_OPER_NS}}}system-time/{{{SHELLUTIL_OPER_NS}}}uptime/"
+            f"{{{SHELLUTIL_OPER_NS}}}host-name"
+        )
+        return (found.text or "").strip() if found is not None else ""
 
     def pending(self) -> list[str]:
         """Take the candidate lock; what holds it instead, by session, when it is refused."""

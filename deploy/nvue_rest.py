@@ -120,6 +120,14 @@ class NvueRest:
 
     # ---- before any change ---------------------------------------------------------------------
 
+    def reported_hostname(self) -> str:
+        """The switch's name: GET /nvue_v1/system, the REST twin of `nv show system`, which
+        shows "the hostname, version information, the switch uptime ..." (NVUE Command
+        Reference, Show Commands, "System"; the GET method "is equivalent to the nv show
+        commands", Cumulus Linux user guide, "NVUE API")."""
+        system = self._get("/system") or {}
+        return str(system.get("hostname") or "")
+
     def confirm_status(self) -> str | None:
         """What awaits a confirm on the switch, as `nv config apply --confirm-status` says it
         (NVUE command reference, "Config Commands": it "shows the amount of time left before

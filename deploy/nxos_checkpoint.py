@@ -61,6 +61,12 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         # True: this push replaces with the switch's commit-timeout (commit_timeout_fits)
         self.reverts_itself = False
 
+    def reported_hostname(self) -> str:
+        """The switch's own name: `show hostname` over NX-API answers {"hostname": NAME}
+        (Cisco Nexus 9000 Series NX-API CLI Reference, Release 9.2(x), "show hostname")."""
+        body = self._send_command("show hostname") or {}
+        return str(body.get("hostname") or "")
+
     def release(self) -> tuple[int, int] | None:
         """(major, minor) of the running NX-OS, from `show version`; None if unreadable."""
         body = self._send_command("show version") or {}

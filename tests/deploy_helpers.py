@@ -13,6 +13,7 @@ from meetme.cli import app
 runner = CliRunner()
 APPLIED = [
     ("connect", "ok"),
+    ("identity", "ok"),
     ("inspect", "ok"),
     ("load", "ok"),
     ("diff", "ok"),

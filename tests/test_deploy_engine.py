@@ -30,11 +30,15 @@ class FakeDriver:
         self.peers = model_peers
         self.fail = fail
         self.bgp_up = bgp_up
+        self.hostname = ""  # the device the fake plays (run() names it)
 
     def _call(self, name: str) -> None:
         self.calls.append(name)
         if name == self.fail:
             raise RuntimeError(f"{name} went wrong")
+
+    def get_facts(self) -> dict[str, Any]:  # the identity step reads the hostname
+        return {"hostname": self.hostname}
 
     def load_replace_candidate(self, config: str) -> None:
         self._call("load_replace_candidate")
@@ -76,6 +80,7 @@ def run(driver_name: str, device: str, **fake: Any) -> tuple[FakeDriver, Engine,
     if model.evpn is not None:  # the EVPN sessions, Established like the rest
         peers |= {p.address: p.remote_as for p in model.evpn.peers}
     driver = FakeDriver(peers, **fake)
+    driver.hostname = model.hostname
     credentials = Credentials(username="u", password="secret:p")
     first = DeviceEntry.model_validate(
         {"host": "127.0.0.1", "driver": driver_name, "stage": "lab", "wave": 1}

@@ -16,6 +16,7 @@ from meetme.deploy.secret_store import SecretStore, env_name
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.core.problems import IntentError
 
 runner = CliRunner()
 
@@ -254,6 +255,68 @@ def test_two_devices_at_one_host_and_port_are_refused(lab: Lab) -> None:
         and f"aus1-sp2 is at 127.0.0.1 port {port}, as aus1-sp1 is" in output
     )
     assert all(lab.untouched(n) for n in SPINES)
+
+
+@pytest.mark.parametrize("alias", ["localhost", "LOCALHOST.", "::ffff:127.0.0.1"])
+def test_an_alias_of_another_devices_address_is_refused(lab: Lab, alias: str) -> None:
+    path = lab.write_inventory()
+    lines = path.read_text().splitlines()
+    sp1 = next(i for i, x in enumerate(lines) if x.startswith("  aus1-sp1:"))
+    sp3 = next(i for i, x in enumerate(lines) if x.startswith("  aus1-sp3:"))
+    port = lines[sp1].split("port: ")[1].split(",")[0]
+    lines[sp3] = re.sub(
+        r"host: 127\.0\.0\.1, port: \d+,", f"host: '{alias}', port: {port},", lines[sp3]
+    )
+    path.write_text("\n".join(lines) + "\n")
+    code, output = plan()
+    assert code == 2, output
+    column = lines[sp3].index(f"'{alias}'") + 1
+    assert f"inventory.yaml:{sp3 + 1}:{column}: error[bad-value]" in output
+    assert f"aus1-sp3 is at {alias} port {port}, as aus1-sp1 is (127.0.0.1)" in output
+    assert all(lab.untouched(n) for n in SPINES)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "shared"),
+    [
+        ("{host: 10.0.0.1, driver: eos}", "{host: 10.0.0.1, port: 443, driver: eos}", True),
+        (
+            "{host: 10.0.0.1, transport: http, driver: eos}",
+            "{host: 10.0.0.1, port: 80, driver: eos}",
+            True,  # one socket, 10.0.0.1:80, whichever protocol each expects there
+        ),
+        (
+            "{host: 10.0.0.1, transport: http, driver: eos}",
+            "{host: 10.0.0.1, port: 80, transport: http, driver: eos}",
+            True,
+        ),
+        ("{host: 10.0.0.1, driver: nvue}", "{host: 10.0.0.1, port: 8765, driver: nvue}", True),
+        (
+            "{host: 10.0.0.1, driver: iosxr_netconf}",
+            "{host: 10.0.0.1, port: 830, driver: iosxr_netconf}",
+            True,
+        ),
+        ("{host: 10.0.0.1, driver: eos}", "{host: 10.0.0.1, driver: nvue}", False),
+        ("{host: 10.0.0.1, driver: eos}", "{host: 10.0.0.2, driver: eos}", False),
+        ("{host: sp1.lab, driver: eos}", "{host: SP1.LAB., driver: eos}", True),
+    ],
+)
+def test_the_drivers_default_port_is_filled_in_before_comparing(
+    tmp_path: Path, first: str, second: str, shared: bool
+) -> None:
+    path = tmp_path / "inventory.yaml"
+    common = "stage: lab, wave: 1, credentials: {username: u, password: 'secret:p'}"
+    one = first.replace("}", f", {common}}}")
+    two = second.replace("}", f", {common}}}")
+    path.write_text(f"devices:\n  a: {one}\n  b: {two}\n")
+    if not shared:
+        load_inventory(path)
+        return
+    with pytest.raises(IntentError) as caught:
+        load_inventory(path)
+    [problem] = caught.value.problems
+    assert problem.location.line == 3 and problem.kind == "bad-value"
+    assert "b is at" in problem.message and "as a is" in problem.message
 
 
 @pytest.mark.parametrize(

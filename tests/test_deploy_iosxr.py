@@ -61,6 +61,7 @@ def test_a_second_push_finds_nothing_to_change(xr_lab: Lab) -> None:
     for name in ("aus1-br1", "aus1-br2"):
         assert steps(second, name) == [
             ("connect", "ok"),
+            ("identity", "ok"),
             ("inspect", "ok"),
             ("load", "ok"),
             ("diff", "ok"),
@@ -82,7 +83,12 @@ def test_a_refused_line_changes_nothing_and_stops_the_waves(xr_lab: Lab) -> None
     assert xr_lab.unchanged("aus1-br1") and clean(xr_lab, "aus1-br1")
     assert xr_lab.untouched("aus1-br2")
     records = journal(xr_lab.repo / "push.jsonl")
-    assert steps(records, "aus1-br1") == [("connect", "ok"), ("inspect", "ok"), ("load", "failed")]
+    assert steps(records, "aus1-br1") == [
+        ("connect", "ok"),
+        ("identity", "ok"),
+        ("inspect", "ok"),
+        ("load", "failed"),
+    ]
     load = next(r for r in records if r["step"] == "load")
     assert "Invalid input detected" in load["detail"] and "bgp router-id 10.0.0.1" in load["detail"]
     assert steps(records, "aus1-br2") == [("skip", "skipped")]
@@ -135,7 +141,7 @@ def test_connection_dropped_during_commit_the_router_reverts_and_meetme_verifies
     # RFC 6241 §8.4.1: the end of the committing session reverted it, before any timer
     assert "revert: session 1 ended before its confirm" in emulator.events
     records = journal(xr_lab.repo / "push.jsonl")
-    assert steps(records, "aus1-br1")[4:] == [
+    assert steps(records, "aus1-br1")[5:] == [
         ("commit", "failed"),
         ("rollback", "failed"),
         ("await-timer", "waiting"),
@@ -186,6 +192,7 @@ def test_a_slow_router_times_the_load_out_and_leaves_nothing_behind(xr_lab: Lab)
     records = journal(xr_lab.repo / "push.jsonl")
     assert steps(records, "aus1-br1") == [
         ("connect", "ok"),
+        ("identity", "ok"),
         ("inspect", "ok"),
         ("load", "failed"),
         ("cleanup", "ok"),
@@ -239,7 +246,11 @@ def test_someone_elses_lock_is_named_before_any_change(xr_lab: Lab) -> None:
     assert code == 1, output
 
     records = journal(xr_lab.repo / "push.jsonl")
-    assert steps(records, "aus1-br1") == [("connect", "ok"), ("inspect", "failed")]
+    assert steps(records, "aus1-br1") == [
+        ("connect", "ok"),
+        ("identity", "ok"),
+        ("inspect", "failed"),
+    ]
     inspect = next(r for r in records if r["step"] == "inspect")
     assert "locked by NETCONF session 41" in inspect["detail"]
     assert xr_lab.unchanged("aus1-br1") and emulator.lock_holder == 41

@@ -58,7 +58,12 @@ def test_a_refused_patch_changes_nothing_and_stops_the_waves(nv_lab: Lab) -> Non
 
     assert nv_lab.unchanged("aus1-lf1") and nv_lab.untouched("aus1-lf2")
     records = journal(nv_lab.repo / "push.jsonl")
-    assert steps(records, "aus1-lf1") == [("connect", "ok"), ("inspect", "ok"), ("load", "failed")]
+    assert steps(records, "aus1-lf1") == [
+        ("connect", "ok"),
+        ("identity", "ok"),
+        ("inspect", "ok"),
+        ("load", "failed"),
+    ]
     load = next(r for r in records if r["step"] == "load")
     assert "'RM-UNDERLAY-V4-IN' is not valid" in load["detail"]
     assert nv_lab.emulators["aus1-lf1"].revisions == {}  # the revision was dropped
@@ -96,7 +101,7 @@ def test_connection_dropped_during_the_apply_the_switch_timer_reverts(nv_lab: La
     assert nv_lab.unchanged("aus1-lf1")
     assert "revert: confirm timer of changeset/netops/1" in emulator.events  # the switch
     records = journal(nv_lab.repo / "push.jsonl")
-    assert steps(records, "aus1-lf1")[4:] == [
+    assert steps(records, "aus1-lf1")[5:] == [
         ("commit", "failed"),
         ("rollback", "failed"),
         ("await-timer", "waiting"),
@@ -179,7 +184,11 @@ def test_someone_elses_apply_awaiting_its_confirm_is_named_and_left_alone(nv_lab
     with emulator.lock:  # a colleague's `nv config apply --confirm 600s`, not yet confirmed
         emulator.revisions["changeset/alice/7"] = {
             "state": "pending",
-            "config": {**copy.deepcopy(emulator.applied), "system": {"hostname": "alice"}},
+            # her change (a new banner), not another name: the switch is still aus1-lf1
+            "config": {
+                **copy.deepcopy(emulator.applied),
+                "system": {**emulator.applied["system"], "message": {"pre-login": "alice"}},
+            },
         }
     assert emulator.nv("nv config apply changeset/alice/7 --confirm 600s -y")[0] == 0
     before = emulator.running_config()
@@ -188,7 +197,11 @@ def test_someone_elses_apply_awaiting_its_confirm_is_named_and_left_alone(nv_lab
     assert code == 1
     assert states == {"aus1-lf1": "failed", "aus1-lf2": "skipped"}
     records = journal(nv_lab.repo / "push.jsonl")
-    assert steps(records, "aus1-lf1") == [("connect", "ok"), ("inspect", "failed")]
+    assert steps(records, "aus1-lf1") == [
+        ("connect", "ok"),
+        ("identity", "ok"),
+        ("inspect", "failed"),
+    ]
     inspect = next(r for r in records if r["step"] == "inspect")
     assert re.search(
         r"an apply awaiting its confirm \(changeset/alice/7: (600|5\d\d) seconds left before the "

@@ -40,9 +40,9 @@ def test_clean_push_commits_all_three_and_journals_each_step(lab: Lab) -> None:
         assert steps(records, name) == APPLIED
         mine = [r for r in records if r["device"] == name]
         assert mine[0]["step"] == "connect" and "diff_sha256" not in mine[0]
-        hashes = {r["diff_sha256"] for r in mine[3:]}  # diff, commit, post-checks, confirm
+        hashes = {r["diff_sha256"] for r in mine[4:]}  # diff, commit, post-checks, confirm
         assert len(hashes) == 1 and hashes.pop().startswith("sha256:")
-        assert "+router bgp 4200009000" in mine[3]["diff"]
+        assert "+router bgp 4200009000" in mine[4]["diff"]
     assert all(r["ts"].endswith("Z") and r["run"] == records[0]["run"] for r in records)
     # wave 2 starts only once wave 1 is confirmed
     order = [(r["device"], r["step"]) for r in records]
@@ -137,7 +137,7 @@ def test_connection_dropped_during_commit_is_reverted_by_the_confirm_timer(lab: 
     assert not any(e.endswith("(reverted)") for e in emulator.events)  # the timer, not meetme
     records = journal(lab.repo / "push.jsonl")
     sp1 = steps(records, "aus1-sp1")
-    assert sp1[4:] == [
+    assert sp1[5:] == [
         ("commit", "failed"),
         ("rollback", "failed"),
         ("await-timer", "waiting"),

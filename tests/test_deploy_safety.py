@@ -120,7 +120,7 @@ def test_a_load_that_times_out_cleans_its_own_session_up(lab: Lab) -> None:
     records = journal(lab.repo / "push.jsonl")
     run = records[0]["run"]
     sp2 = steps(records, "aus1-sp2")
-    assert sp2[:3] == [("connect", "ok"), ("inspect", "ok"), ("load", "failed")]
+    assert sp2[:4] == [("connect", "ok"), ("identity", "ok"), ("inspect", "ok"), ("load", "failed")]
     assert ("cleanup", "ok") in sp2
     cleanup = next(r for r in records if r["device"] == "aus1-sp2" and r["step"] == "cleanup")
     assert f"aborted our session meetme-{run}" in cleanup["detail"]

@@ -18,8 +18,9 @@ IOS-XR adapter through it, run end to end against it:
   session, <cancel-commit>; without <persist>, the end of the session that issued a confirmed
   commit reverts it at once (§8.4.1), and ends release its lock and drop its uncommitted
   candidate changes;
-- <get-config> with the <cli> filter, <get> answering the three operational subtrees NAPALM's
-  iosxr_netconf getters read (BGP neighbours, interfaces, LLDP neighbours) from the running
+- <get-config> with the <cli> filter, <get> answering the operational subtrees NAPALM's
+  iosxr_netconf getters read (BGP neighbours, interfaces, LLDP neighbours, and
+  shellutil-oper system-time/uptime/host-name: the running config's hostname) from the running
   config: every configured neighbour Established, every interface up, LLDP hearing the lab's
   cabling;
 - <close-session>.
@@ -64,6 +65,7 @@ DIFF_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-cli-diff-act"
 BGP_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-ipv4-bgp-oper"
 INT_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-pfi-im-cmd-oper"
 LLDP_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-ethernet-lldp-oper"
+SHELLUTIL_NS = "http://cisco.com/ns/yang/Cisco-IOS-XR-shellutil-oper"
 CAPABILITIES = (
     "urn:ietf:params:netconf:base:1.0",
     "urn:ietf:params:netconf:capability:candidate:1.0",
@@ -523,7 +525,22 @@ class NetconfEmulator(LabDevice):
             return self._interfaces()
         if LLDP_NS in request:
             return self._lldp()
+        if SHELLUTIL_NS in request:
+            return self._system_time()
         return ""
+
+    def _system_time(self) -> str:
+        """Cisco-IOS-XR-shellutil-oper system-time/uptime: host-name is the running config's
+        `hostname` (what NAPALM's get_facts reads); a router without one is called ios."""
+        name = next(
+            (x.split()[1] for x in self.running if re.fullmatch(r"hostname \S+", x.strip())),
+            "ios",
+        )
+        return (
+            f'<system-time xmlns="{SHELLUTIL_NS}"><uptime>'
+            f"<host-name>{_escape(name)}</host-name><uptime>60</uptime>"
+            "</uptime></system-time>"
+        )
 
     def _bgp(self) -> str:
         asn, router_id, neighbours = _bgp_of(self.running)

@@ -13,9 +13,10 @@ confirm (`nv config apply <rev> --confirm <N>s -y`, `--confirm-yes`, `--confirm-
   reverts at once; `nv config apply --confirm-status` names the revision awaiting its
   confirm and the seconds left (NVIDIA documents what it reports, not its wording: this one
   is the emulator's own);
-- operational reads: GET /nvue_v1/system, /vrf, /vrf/V/router/bgp/neighbor (every configured
-  neighbour established), /interface (every configured interface up, `link.speed` the speed
-  the lab was built with, as `nv show interface <i> link` shows it: 400G),
+- operational reads: GET /nvue_v1/system (`hostname`: the applied config's), /vrf,
+  /vrf/V/router/bgp/neighbor (every configured neighbour established), /interface (every
+  configured interface up, `link.speed` the speed the lab was built with, as `nv show
+  interface <i> link` shows it: 400G),
   /interface/I/lldp (the lab's cabling), /evpn/vni/N (`remote-vtep`: the fabric's VTEPs,
   once the config has `nve` and maps N). Their field names follow `nv show ... -o json` as
   NAPALM's community Cumulus driver reads them; not checked against a switch.
@@ -173,7 +174,10 @@ class NvueEmulator(HttpAndSshDevice):
                 del self.revisions[name]
                 return 200, {}
         if path == "/nvue_v1/system" and method == "GET":
-            return 200, {"hostname": self.hostname, "build": "Cumulus Linux 5.16.0"}
+            # `nv show system`: the applied config's system.hostname (a switch without one
+            # answers cumulus, Cumulus Linux's default name)
+            name = (self.applied.get("system") or {}).get("hostname") or "cumulus"
+            return 200, {"hostname": name, "build": "Cumulus Linux 5.16.0"}
         if path == "/nvue_v1/vrf" and method == "GET":
             return 200, {v: {} for v in self.applied.get("vrf", {}) | {"default": {}}}
         if match := re.fullmatch(r"/nvue_v1/vrf/([^/]+)/router/bgp/neighbor", path):

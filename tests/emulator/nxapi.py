@@ -12,9 +12,10 @@ and to meetme's checkpoint adapter (deploy/nxos_checkpoint.py) on top of it:
   "Generating Rollback Patch"), `rollback running-config file F` and `rollback running-config
   checkpoint NAME` (atomic: a line the switch refuses leaves the running config as it was),
   `copy running-config startup-config`, `delete bootflash:F no-prompt`, `terminal dont-ask`;
-- `show hostname`, `show interface`, `show bgp all summary vrf all` and `show lldp neighbors
-  detail` (text, as NAPALM's TextFSM template reads it), from the running config: every
-  configured neighbour Established, every interface up, LLDP hearing the lab's cabling.
+- `show hostname` (the running config's `hostname`), `show interface`, `show bgp all
+  summary vrf all` and `show lldp neighbors detail` (text, as NAPALM's TextFSM template
+  reads it), from the running config: every configured neighbour Established, every
+  interface up, LLDP hearing the lab's cabling.
 
 - `show version` (`nxos_ver_str`, the release the emulator plays: 10.3(4a) unless told);
 - from 9.3(1) on, `configure replace bootflash:F commit-timeout N` (atomic like the rollback;
@@ -185,10 +186,10 @@ class NxapiEmulator(HttpAndSshDevice):
     def _execute(self, command: str, raw: bool) -> dict[str, Any] | None:
         if command in ("terminal dont-ask", "no terminal dont-ask"):
             return None
-        if command == "show hostname":
-            return {"body": {"hostname": self.hostname}}
+        if command == "show hostname":  # the configured name (NX-API CLI reference 9.2(x))
+            return {"body": {"hostname": self._configured_name()}}
         if command == "show version":
-            return {"body": {"nxos_ver_str": self.version, "host_name": self.hostname}}
+            return {"body": {"nxos_ver_str": self.version, "host_name": self._configured_name()}}
         if match := re.fullmatch(r"configure replace (\S+) commit-timeout (\d+)", command):
             return self._replace_with_timer(match.group(1), int(match.group(2)), raw)
         if command == "configure replace commit":
@@ -248,6 +249,13 @@ class NxapiEmulator(HttpAndSshDevice):
         if command == "show lldp neighbors detail":
             return _msg(self._lldp(), True)
         raise CommandError("% Invalid command\n")
+
+    def _configured_name(self) -> str:
+        """The running config's `hostname` (a switch without one is called switch)."""
+        return next(
+            (x.split()[1] for x in self.running if re.fullmatch(r"hostname \S+", x.strip())),
+            "switch",
+        )
 
     def _replace_with_timer(self, name: str, seconds: int, raw: bool) -> dict[str, Any] | None:
         major, minor = (int(x) for x in re.findall(r"\d+", self.version)[:2])
