@@ -263,7 +263,10 @@ class Engine:
         if hasattr(driver, "pending") and not self._inspect_lock(target, driver):
             self._quietly(driver.close)
             return item
-        if hasattr(driver, "checkpoint_name") and not self._inspect_journal(target, driver):
+        if hasattr(driver, "checkpoint_name") and not (  # NX-OS: leftovers first, so that
+            # a device the journal's look stops keeps no secrets file either
+            self._clean_leftovers(target, driver) and self._inspect_journal(target, driver)
+        ):
             self._quietly(driver.close)
             return item
         if target.entry.driver == "nvue" and not self._inspect_confirm(target, driver):
@@ -519,12 +522,13 @@ class Engine:
         the model's hostname). Swapped addresses, or an alias of another device's address,
         would otherwise replace that other device's config with this one's."""
         expected = sorted({target.name, target.model.hostname})
+        earlier = self.previous.get(target.name)  # kept for the next run (journal.py)
+        extra = {"interrupted": earlier} if earlier else {}
         try:
             answered = str(device_hostname(target.entry.driver, driver) or "").strip()
         except Exception as exc:
-            return self._stopped(
-                target, "identity", f"cannot read the device's hostname: {self._describe(exc)}"
-            )
+            detail = f"cannot read the device's hostname: {self._describe(exc)}"
+            return self._stopped(target, "identity", detail, **extra)
         wanted = {x.casefold() for x in expected}
         # a device may answer with its FQDN (a domain name configured): its first label counts
         if answered.casefold() in wanted or answered.split(".")[0].casefold() in wanted:
@@ -537,7 +541,36 @@ class Engine:
             f"the device at {self.results[target.name].host} answers as "
             f"{answered or '(no hostname)'!r}, not as {shown}: the inventory's address may be "
             "another device's (swapped or aliased); nothing was loaded",
+            **extra,
         )
+
+    def _clean_leftovers(self, target: Target, driver: Any) -> bool:
+        """NX-OS: a push killed before its end leaves its candidate, secrets resolved, in
+        bootflash:meetme-<run>.cfg (deploy/nxos_checkpoint.py); delete every such file of
+        another run (meetme's own naming) before this push goes on. Other files are left.
+        A failure stops the device, the journal's memory of an interrupted push kept."""
+        earlier = self.previous.get(target.name)
+        extra = {"interrupted": earlier} if earlier else {}
+
+        def failed(detail: str) -> bool:
+            return self._stopped(target, "cleanup", detail, **extra)
+
+        try:
+            found = sorted(driver.leftover_candidates())
+        except Exception as exc:
+            return failed(f"cannot list bootflash: for leftovers: {self._describe(exc)}")
+        for name in found:
+            try:
+                driver.delete_file(name)
+            except Exception as exc:
+                return failed(f"delete bootflash:{name}: {self._describe(exc)}")
+            self._step(target)(
+                "cleanup",
+                "ok",
+                f"deleted bootflash:{name}, the candidate file an earlier meetme push left "
+                "(it holds that push's secrets in clear)",
+            )
+        return True
 
     def _sessions(self, driver: Any) -> dict[str, dict[str, Any]]:
         """EOS config sessions that hold the lock or a commit awaiting its confirm."""
@@ -865,9 +898,9 @@ class Engine:
         result = self.results[target.name]
         result.status, result.detail = "skipped", why
 
-    def _stopped(self, target: Target, name: str, detail: str) -> bool:
+    def _stopped(self, target: Target, name: str, detail: str, **extra: Any) -> bool:
         """Step `name` failed and stops this device: journalled, and the result says where."""
-        self._step(target)(name, "failed", detail)
+        self._step(target)(name, "failed", detail, **extra)
         result = self.results[target.name]
         result.status = "failed"
         result.detail = f"{name}: {detail}"

@@ -9,7 +9,9 @@ its getters (get_bgp_neighbors, get_interfaces, get_lldp_neighbors), and changes
 
 - the candidate goes to `bootflash:meetme-<run>.cfg` over SCP (paramiko and scp, both
   NAPALM's dependencies) on the inventory's `ssh_port`, and is deleted when the push ends:
-  it holds the secrets in clear while it exists;
+  it holds the secrets in clear while it exists. A push killed before its end leaves it
+  there: every later push lists bootflash: at its inspect and deletes every
+  `meetme-<run>.cfg` of another run (leftover_candidates, engine._clean_leftovers);
 - before the replace, `checkpoint meetme-<run>`: a named checkpoint of the running config,
   so that the way back is exactly the config before this push, whoever else uses the switch
   (Cisco Nexus 9000 NX-OS System Management Configuration Guide, "Configuring the Rollback
@@ -44,6 +46,10 @@ from typing import Any
 
 from napalm.base.exceptions import ReplaceConfigException
 from napalm.nxos.nxos import NXOSDriver
+
+# the candidate files meetme writes: meetme-<run id>.cfg, the run id 12 hex digits
+# (deploy_cli: uuid4().hex[:12]); nothing else on bootflash: is meetme's to delete
+_OWN_FILE = re.compile(r"meetme-[0-9a-f]{12}\.cfg")
 
 
 class CommitOutcomeUnknown(Exception):
@@ -171,7 +177,35 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         the running config alone."""
         if not self.reverts_itself:
             self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
-        self._delete(self.candidate_file)
+        # the file of an interrupted run restored with --clean-own-sessions may be gone
+        # already (a later run's inspect deletes leftovers): deleting a missing file fails
+        if self.candidate_file in self._own_files():
+            self._delete(self.candidate_file)
+
+    def leftover_candidates(self) -> list[str]:
+        """meetme's candidate files on bootflash: of other runs, `meetme-<run id>.cfg` (run
+        ids are 12 hex digits), left by a push that never reached its end (killed, or cut off
+        before discard_config/forget). `dir bootflash:` prints one entry a line: size, date,
+        time, name (the layout NAPALM's NXOSDriverBase._check_file_exists quotes:
+        `71803    Sep 06 14:13:33 2023  rollback_config.txt`); other files are not ours."""
+        return sorted(self._own_files() - {self.candidate_file})
+
+    def _own_files(self) -> set[str]:
+        """Every meetme-<run id>.cfg on bootflash:, this push's included."""
+        reply = self._send_command("dir bootflash:", raw_text=True)
+        text = str(reply.get("msg", "") if isinstance(reply, dict) else reply or "")
+        found = set()
+        for line in text.splitlines():
+            fields = line.split()
+            if len(fields) >= 2 and fields[0].isdigit() and _OWN_FILE.fullmatch(fields[-1]):
+                found.add(fields[-1])
+        return found
+
+    def delete_file(self, name: str) -> None:
+        """Delete one file of bootflash: (a leftover of leftover_candidates)."""
+        if not _OWN_FILE.fullmatch(name):
+            raise ValueError(f"{name} is not a candidate file meetme wrote")
+        self._delete(name)
 
     def get_remote_vteps(self, vnis: tuple[int, ...] = ()) -> set[str]:
         """`show nve peers` in JSON: TABLE_nve_peers/ROW_nve_peers (one row a dict, several a

@@ -15,7 +15,7 @@ from emulator.lab import example_models
 from meetme.deploy.checks import Expected, check_bgp
 from meetme.deploy.engine import Engine
 from meetme.deploy.inventory import Credentials, DeviceEntry, Settings
-from meetme.deploy.journal import Journal
+from meetme.deploy.journal import Journal, interrupted_devices
 from meetme.deploy.secret_store import SecretStore
 from meetme.deploy.targets import Target
 
@@ -193,3 +193,35 @@ def test_an_nxos_rollback_patch_is_counted_by_its_commands() -> None:
     empty = "Collecting Running-Config\n#Generating Rollback Patch\nRollback Patch is Empty"
     assert diff_counts(empty) == (0, 0)
     assert diff_counts("+ hostname a\n- hostname b\n+ description c") == (2, 1)
+
+
+def test_a_device_stopped_at_identity_keeps_the_journals_memory_of_an_interrupted_push(
+    tmp_path: Path,
+) -> None:
+    model = example_models()["aus1-lf3"]
+    driver = FakeDriver({})
+    driver.hostname = "aus1-lf4"  # the address answers as another device
+    entry = DeviceEntry.model_validate(
+        {"host": "127.0.0.1", "driver": "nxos_ssh", "stage": "lab", "wave": 1}
+    )
+    credentials = Credentials(username="u", password="secret:p")
+    target = Target("aus1-lf3", entry, model, Path("x.cfg"), "hostname x\n", credentials)
+    store = SecretStore({"p": "pw"})
+    path = tmp_path / "j.jsonl"
+    journal_ = Journal(path, store, {"run": "t2", "command": "push", "stage": "lab"})
+    earlier = "run t1 stopped after commit ok at 2026-01-01T00:00:00Z with no confirm or rollback"
+    engine = Engine(
+        [target],
+        SETTINGS,
+        store,
+        journal_,
+        lambda *a: driver,
+        sleep=lambda s: None,
+        previous={"aus1-lf3": earlier},
+    )
+    [result] = engine.push()
+    assert result.status == "failed" and result.detail.startswith("identity: ")
+    assert "answers as 'aus1-lf4', not as aus1-lf3" in result.detail
+    assert driver.calls == ["close"]  # nothing loaded
+    journal_.close()
+    assert interrupted_devices([path], "lab") == {"aus1-lf3": earlier}  # the next run knows

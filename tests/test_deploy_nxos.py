@@ -194,7 +194,9 @@ def test_a_push_killed_after_its_replace_is_found_and_cleaned_by_its_checkpoint(
     inspect = [r for r in journal(nx_lab.repo / "push.jsonl") if r["step"] == "inspect"][-1]
     assert inspect["status"] == "failed"
     assert f"checkpoint meetme-{killed_run} holds the config before it" in inspect["detail"]
-    assert not nx_lab.unchanged("aus1-lf3")  # the retry touched nothing
+    assert not nx_lab.unchanged("aus1-lf3")  # the retry touched nothing but the leftover:
+    with emulator.lock:  # the killed run's candidate (its secrets) is deleted all the same
+        assert f"meetme-{killed_run}.cfg" not in emulator.files
 
     code, states = statuses("--clean-own-sessions")
     assert code == 0, states
@@ -281,3 +283,41 @@ def test_a_connection_cut_off_on_10x_leaves_old_or_new_and_says_which(
     tail = steps(journal(nx10_lab.repo / "push.jsonl"), "aus1-lf3")[-2:]
     assert tail == [("await-timer", "waiting"), ("verify", "ok")]
     assert nx10_lab.untouched("aus1-lf4")
+
+
+@pytest.mark.parametrize("fixture", ["nx_lab", "nx10_lab"])
+def test_a_candidate_file_a_killed_push_left_is_deleted_by_the_next_push(
+    fixture: str, request: pytest.FixtureRequest
+) -> None:
+    lab: Lab = request.getfixturevalue(fixture)
+    emulator = lab.emulators["aus1-lf3"]
+    leftover = "meetme-0123456789ab.cfg"  # what a push killed mid-way leaves on bootflash:
+    secret = NX_USER_HASHES["aus1-monitor-hash-sha256"]
+    # files meetme did not write, whatever their name looks like: left alone
+    kept = ["meetme-notes.cfg", "old-meetme-0123456789ab.cfg", "meetme-0123456789ab.cfg.bak"]
+    with emulator.lock:
+        emulator.files[leftover] = [f"username monitor password 5 {secret} role network-operator"]
+        for name in kept:
+            emulator.files[name] = ["! someone's own file"]
+
+    code, output = push()
+    assert code == 0, output
+    with emulator.lock:
+        assert sorted(f for f in emulator.files if f.startswith("meetme-")) == sorted(
+            f for f in kept if f.startswith("meetme-")
+        )  # neither the leftover nor this push's own candidate
+        assert all(name in emulator.files for name in kept) and emulator.checkpoints == {}
+    assert is_new(lab, "aus1-lf3")
+    records = journal(lab.repo / "push.jsonl")
+    assert (
+        steps(records, "aus1-lf3")
+        == [
+            *APPLIED[:2],  # connect, identity
+            ("cleanup", "ok"),  # before the inspect: a device it stops keeps no secrets file
+            *APPLIED[2:],
+        ]
+    )
+    [cleanup] = [r for r in records if r["device"] == "aus1-lf3" and r["step"] == "cleanup"]
+    assert f"deleted bootflash:{leftover}" in cleanup["detail"]
+    assert steps(records, "aus1-lf4") == APPLIED  # nothing left there: no cleanup step
+    assert secret not in output and secret not in (lab.repo / "push.jsonl").read_text()

@@ -11,7 +11,8 @@ and to meetme's checkpoint adapter (deploy/nxos_checkpoint.py) on top of it:
   config), `show diff rollback-patch file A file B` (the patch as commands, after
   "Generating Rollback Patch"), `rollback running-config file F` and `rollback running-config
   checkpoint NAME` (atomic: a line the switch refuses leaves the running config as it was),
-  `copy running-config startup-config`, `delete bootflash:F no-prompt`, `terminal dont-ask`;
+  `copy running-config startup-config`, `delete bootflash:F no-prompt`, `dir bootflash:`
+  (text: size, date, time, name per file), `terminal dont-ask`;
 - `show hostname` (the running config's `hostname`), `show interface`, `show bgp all
   summary vrf all` and `show lldp neighbors detail` (text, as NAPALM's TextFSM template
   reads it), from the running config: every configured neighbour Established, every
@@ -237,9 +238,14 @@ class NxapiEmulator(HttpAndSshDevice):
                 self._drop()
             return _msg("Copy complete.\n", raw)
         if match := re.fullmatch(r"delete (\S+)( no-prompt)?", command):
-            self.files.pop(_file(match.group(1)), None)
-            self.raw_files.pop(_file(match.group(1)), None)
+            name = _file(match.group(1))
+            if name not in self.files and name not in self.raw_files:
+                raise CommandError("No such file or directory\n")
+            self.files.pop(name, None)
+            self.raw_files.pop(name, None)
             return _msg("", raw)
+        if command in ("dir", "dir bootflash:"):
+            return _msg(self._dir(), True)
         if command == "show interface":
             return {"body": self._interfaces()}
         if command == "show bgp all summary vrf all":
@@ -249,6 +255,21 @@ class NxapiEmulator(HttpAndSshDevice):
         if command == "show lldp neighbors detail":
             return _msg(self._lldp(), True)
         raise CommandError("% Invalid command\n")
+
+    def _dir(self) -> str:
+        """`dir bootflash:` as NX-OS prints it (the layout NAPALM's nxos driver quotes): one
+        line per file, size, date, time, name; then the usage of the file system."""
+        names = sorted(set(self.files) | set(self.raw_files))
+        lines = []
+        for name in names:
+            size = len(self.raw_files.get(name) or "\n".join(self.files.get(name, [])))
+            lines.append(f"{size:>12}    Dec 04 04:00:00 2026  {name}")
+        used = 6211682304
+        return (
+            "\n".join(lines)
+            + "\n\nUsage for bootflash://sup-local\n"
+            + f"{used} bytes used\n{116526366720 - used} bytes free\n116526366720 bytes total\n"
+        )
 
     def _configured_name(self) -> str:
         """The running config's `hostname` (a switch without one is called switch)."""
