@@ -12,7 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -366,19 +366,22 @@ def _without_bogon_filter(route_map: RouteMap) -> RouteMap:
     return route_map.model_copy(update={"entries": entries})
 
 
-def test_import_policy_letting_a_bogon_in_fails_edge(clean: None) -> None:
+def _edge_results_with(map_name: str, edit: Callable[[RouteMap], RouteMap]) -> list[Result]:
+    """The twin's edge checks with one of aus1-br1's route maps edited."""
     models, sessions = example_models()
     br1 = models["aus1-br1"]
-    maps = tuple(
-        _without_bogon_filter(m) if m.name == "RM-TRANSIT-TRANSIT-A-IN-V4" else m
-        for m in br1.route_maps
-    )
+    maps = tuple(edit(m) if m.name == map_name else m for m in br1.route_maps)
     models["aus1-br1"] = br1.model_copy(update={"route_maps": maps})
     twin = twin_of(models, sessions)
     runtime.up(twin)
     verifier = Verifier(twin)
     verifier.settle()
-    bad = [r for r in verifier.edge_results() if not r.ok]
+    return list(verifier.edge_results())
+
+
+def test_import_policy_letting_a_bogon_in_fails_edge(clean: None) -> None:
+    results = _edge_results_with("RM-TRANSIT-TRANSIT-A-IN-V4", _without_bogon_filter)
+    bad = [r for r in results if not r.ok]
     assert [r.message for r in bad] == [
         "aus1-br1: session transit-a (192.0.2.0): bogon 100.64.0.0/10 accepted (must be rejected)"
     ]
@@ -390,23 +393,12 @@ def test_long_paths_are_dropped_at_the_limit_in_frr(clean: None) -> None:
     length match drops the first and passes the second. The length clause taken out of
     aus1-br1's IPv4 transit-a import: that one session lets the long path in, and the edge
     check names it."""
-    models, sessions = example_models()
-    br1 = models["aus1-br1"]
-    name = "RM-TRANSIT-TRANSIT-A-IN-V4"
-    maps = tuple(
-        m.model_copy(
+    results = _edge_results_with(
+        "RM-TRANSIT-TRANSIT-A-IN-V4",
+        lambda m: m.model_copy(
             update={"entries": tuple(e for e in m.entries if e.match_as_path_length_ge is None)}
-        )
-        if m.name == name
-        else m
-        for m in br1.route_maps
+        ),
     )
-    models["aus1-br1"] = br1.model_copy(update={"route_maps": maps})
-    twin = twin_of(models, sessions)
-    runtime.up(twin)
-    verifier = Verifier(twin)
-    verifier.settle()
-    results = verifier.edge_results()
     edge = {r.message for r in results}
     assert "aus1-br1: session transit-a (2001:db8:a::): long path 2400:cb00::/32 rejected" in edge
     assert "aus1-br2: session transit-b (192.0.2.10): long path 1.0.0.0/24 rejected" in edge
