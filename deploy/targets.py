@@ -27,7 +27,7 @@ from meetme.deploy.secret_positions import (
 )
 from meetme.deploy.secret_store import SecretStore, origin, placeholders_in, resolve
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import output_name
+from meetme.generators.sources import output_name
 
 from meetme.core.problems import IntentError, Location, Problem
 from meetme.core.secret_refs import REFERENCE_RE

@@ -18,7 +18,6 @@ import hashlib
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,13 @@ import jinja2.bccache
 from meetme.generators import platforms as platforms_package
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS, Gap, Platform, only_built_in
+from meetme.generators.sources import (
+    RenderError,
+    output_name,
+    settled_checks,
+    template_digest,
+    template_folder,
+)
 from pydantic import BaseModel
 
 from meetme.core.problems import shown
@@ -39,10 +45,6 @@ ENTRY_TEMPLATE = "device.j2"
 # The model fields the builders fill with secret_refs.placeholder(...) (generators/model.py):
 # the only values that may hold a placeholder, and then nothing else.
 SECRET_FIELDS = frozenset({"password", "password_hash"})
-
-
-class RenderError(Exception):
-    """A template failed on a device model: a bug in meetme's templates, never in intent."""
 
 
 class PlatformGapError(RenderError):
@@ -141,14 +143,8 @@ def environment(platform: str, templates: Path | None = None) -> jinja2.Environm
 
 
 def _environment(plugin: Platform, templates: Path | None) -> jinja2.Environment:
-    if templates is not None:
-        folder = str(templates / plugin.name)
-    elif plugin.templates is not None:
-        folder = str(plugin.templates)
-    else:
-        folder = str(resources.files("meetme.templates").joinpath(plugin.name))
     env = _FencedEnvironment(
-        loader=_Loader(folder),
+        loader=_Loader(template_folder(plugin, templates)),
         bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,  # a missing model field is a bug, never a blank
         trim_blocks=True,
@@ -160,26 +156,6 @@ def _environment(plugin: Platform, templates: Path | None) -> jinja2.Environment
     return env
 
 
-# The up-to-date checks that held during the current `settled` block (None: outside one).
-_SETTLED: set[Callable[[], bool]] | None = None
-
-
-@contextlib.contextmanager
-def settled() -> Iterator[None]:
-    """Within the block, each template is checked against its file once: jinja2 asks the
-    disk (a stat) each time a template is used, some 40 times per device, and a batch of
-    devices renders with the templates as they were when it began."""
-    global _SETTLED
-    if _SETTLED is not None:  # an enclosing block holds
-        yield
-        return
-    _SETTLED = set()
-    try:
-        yield
-    finally:
-        _SETTLED = None
-
-
 class _Loader(jinja2.FileSystemLoader):
     """jinja2's loader, whose up-to-date check answers from `_SETTLED` once it held."""
 
@@ -189,13 +165,14 @@ class _Loader(jinja2.FileSystemLoader):
         source, filename, uptodate = super().get_source(environment, template)
 
         def checked() -> bool:
-            if _SETTLED is None:
+            held = settled_checks()
+            if held is None:
                 return uptodate()
-            if checked in _SETTLED:
+            if checked in held:
                 return True
             current = uptodate()
             if current:
-                _SETTLED.add(checked)
+                held.add(checked)
             return current
 
         return source, filename, checked
@@ -308,31 +285,7 @@ def render_traced(
         asked = sorted(env.asked)
     finally:
         env.asked = None
-    return files, {name: template_digest(env, name) for name in asked}
-
-
-ABSENT = "absent"
-# (loader's folders, name) -> (digest, still up to date): each template is hashed once while
-# it is unchanged on disk, not once per device.
-_DIGESTS: dict[tuple[str, str], tuple[str, Callable[[], bool]]] = {}
-
-
-def template_digest(env: jinja2.Environment, name: str) -> str:
-    """sha256 of the template's source as the environment's loader reads it, or ABSENT."""
-    if env.loader is None:  # pragma: no cover - every environment here has one
-        return ABSENT
-    key = (repr(getattr(env.loader, "searchpath", id(env.loader))), name)
-    found = _DIGESTS.get(key)
-    if found is not None and found[1]():
-        return found[0]
-    try:
-        source, _, uptodate = env.loader.get_source(env, name)
-    except jinja2.TemplateNotFound:
-        return ABSENT
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()
-    if uptodate is not None:
-        _DIGESTS[key] = (digest, uptodate)
-    return digest
+    return files, {name: template_digest(model.platform, templates, name) for name in asked}
 
 
 def render_device(model: DeviceModel, templates: Path | None = None) -> str:
@@ -424,12 +377,6 @@ def _strings(model: BaseModel) -> Iterator[tuple[str, str]]:
 
 def _printable(text: str) -> str:
     return text if text.isprintable() else shown(text)
-
-
-def output_name(model: DeviceModel) -> str:
-    """rendered/<site>/<device><suffix> of the device's main file, relative to the output
-    folder."""
-    return f"{model.site}/{model.hostname}{PLATFORMS[model.platform].file_suffix}"
 
 
 def _template_line(exc: BaseException) -> str:

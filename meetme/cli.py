@@ -436,7 +436,7 @@ def _render_or_exit(
     intent_dir: Path, show_findings: bool, jobs: int | None, hashes_of: Path | None
 ) -> tuple[dict[str, str], LintResult]:
     """Lint and render in memory; exit 1 on error findings, 2 unusable, 3 template failure."""
-    from meetme.generators.render import RenderError
+    from meetme.generators.sources import RenderError
     from meetme.pipeline import rendered_files
 
     result = _lint_or_exit(intent_dir, jobs=jobs, hashes_of=hashes_of)
@@ -646,7 +646,7 @@ def diff_command(
     REPO/rendered, and for the base side from REPO/rendered as committed at --base (--full:
     render every device). Exit 0; 2 when the working-tree intent is unusable or git cannot
     give the ref; 3 when a template cannot render a device (a bug in meetme)."""
-    from meetme.generators.render import RenderError
+    from meetme.generators.sources import RenderError
     from meetme.gitdiff import DiffError, diff_intent, markdown_report
 
     intent_dir, rendered = _folders(repo, intent, None)

@@ -29,7 +29,7 @@ from typing import TypeVar
 
 from meetme.core.background import Background, forked_child
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name, render_traced, settled
+from meetme.generators.sources import RenderError, output_name, settled
 from meetme.validators.config_lint import RenderedConfig, lint_configs
 
 # Below this many devices per worker, starting workers costs more than it saves; an explicit
@@ -65,6 +65,8 @@ class Outcome:
 
 def work(job: Job, templates: Path | None = None) -> Outcome:
     """Render one device and lint what it rendered."""
+    from meetme.generators.render import render_traced  # Jinja2 only where a device renders
+
     try:
         files, used = render_traced(job.model, templates)
     except RenderError as exc:

@@ -229,7 +229,7 @@ def _base_rendered(top: Path, base: str, rendered: Path, root: Path) -> Path | N
 
 def _render(intent_dir: Path, jobs: int | None = 1, cache: Cache | None = None) -> _Side:
     """Lint and render; a template failure (RenderError, a meetme bug) goes to the caller."""
-    from meetme.generators.render import output_name
+    from meetme.generators.sources import output_name
 
     result = lint(intent_dir, jobs=jobs, cache=cache)
     models = device_models(result)

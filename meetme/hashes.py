@@ -10,8 +10,9 @@ of rendering and linting them, only when all of these still hold:
 
 - the file was written by this meetme: same version, same Python, Jinja2 and PyYAML, and same
   code (digest of the modules that shape and render a model and lint the text:
-  generators/model.py (its properties reach the templates), generators/render.py and the
-  modules its fence against unsafe values reads (intent/types.py, core/secret_refs.py),
+  generators/model.py (its properties reach the templates), generators/render.py and
+  generators/sources.py, the modules its fence against unsafe values reads (intent/types.py,
+  core/secret_refs.py),
   generators/platforms/, validators/config_lint/, this module and meetme/devicework.py);
   anything else discards the whole file; each entry's signature covers this stamp too, so an
   edited stamp voids every entry;
@@ -46,10 +47,10 @@ import platform
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import yaml
 
 from meetme import devicework
@@ -57,7 +58,7 @@ from meetme.core.findings import Finding
 from meetme.devicework import Hit, Outcome
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
-from meetme.generators.render import environment, template_digest
+from meetme.generators.sources import template_digest
 from meetme.outputs import read_manifest, sha256
 from meetme.record import (
     RECORD_AT,
@@ -128,8 +129,10 @@ class Cache:
         entry = self.entries.get(model.hostname)
         if entry is None or entry.model != digest or set(entry.files) != _own_files(model):
             return None
-        env = environment(model.platform, templates)
-        if any(template_digest(env, name) != d for name, d in entry.templates.items()):
+        if any(
+            template_digest(model.platform, templates, name) != d
+            for name, d in entry.templates.items()
+        ):
             return None
         files: dict[str, str] = {}
         for relative, expected in entry.files.items():
@@ -199,7 +202,7 @@ def stamp() -> dict[str, object]:
             format=FORMAT,
             meetme=release,
             python=platform.python_version(),
-            jinja2=jinja2.__version__,
+            jinja2=version("jinja2"),  # read, not imported: an unchanged site renders nothing
             pyyaml=yaml.__version__,  # writes and reads back every NVUE file
             code=_code_digest(),
         )
@@ -208,13 +211,16 @@ def stamp() -> dict[str, object]:
 
 def _code_digest() -> str:
     from meetme.core import secret_refs
-    from meetme.generators import model, platforms, render
+    from meetme.generators import model, platforms, sources
     from meetme.intent import types
     from meetme.validators import config_lint
 
     # render's fence against unsafe values reads intent/types.py and core/secret_refs.py
-    shaping = (model, render, devicework, types, secret_refs)
+    shaping = (model, sources, devicework, types, secret_refs)
     files = [Path(str(m.__file__)) for m in shaping] + [Path(__file__)]
+    # found, not imported: a run whose devices all still hold never needs Jinja2
+    render = find_spec("meetme.generators.render")
+    files.append(Path(str(render.origin if render is not None else "")))
     for package in (platforms, config_lint):
         files += sorted(Path(str(package.__file__)).parent.rglob("*.py"))
     digest = hashlib.sha256()

@@ -17,8 +17,8 @@ from meetme.core.problems import Location
 from meetme.devicework import Job, Outcome
 from meetme.generators.build.devices import build_models
 from meetme.generators.model import DeviceModel
-from meetme.generators.render import RenderError, output_name, settled
 from meetme.generators.resolve.fabric import SiteFabric, resolve_fabric
+from meetme.generators.sources import RenderError, output_name, settled
 from meetme.hashes import Cache, hashes_text, model_digest
 from meetme.intent.loader import LoadedIntent, display_path, load_intent
 from meetme.outputs import write_folder

@@ -164,7 +164,7 @@ def test_meetme_lint_exits_1_naming_the_file_and_line(
     """The same bug as a user meets it: `meetme lint` on the repository fails."""
     templates = broken_templates("cisco_iosxr/bgp.j2", XR_LIMIT, "")
     monkeypatch.setattr(
-        "meetme.devicework.render_traced", lambda m, _=None: render_traced(m, templates)
+        "meetme.generators.render.render_traced", lambda m, _=None: render_traced(m, templates)
     )
 
     run = CliRunner().invoke(app, ["lint"])

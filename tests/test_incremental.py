@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.metadata
 import json
 import shutil
 from collections.abc import Callable
@@ -198,11 +199,17 @@ def test_entries_that_name_another_devices_files_are_not_trusted(example: Path) 
     assert runner.invoke(app, ["check"]).exit_code == 0  # check reads both back as rendered
 
 
+def _release(name: str, changed: str, release: str) -> str:
+    """The installed release of `name`, but `release` for the distribution `changed`."""
+    return release if name == changed else importlib.metadata.version(name)
+
+
 @pytest.mark.parametrize(
     ("key", "target", "value"),
     [
-        ("meetme", "meetme.hashes.version", lambda name: "99.0.0"),
-        ("jinja2", "jinja2.__version__", "9.9.9"),
+        ("meetme", "meetme.hashes.version", lambda name: _release(name, "meetme", "99.0.0")),
+        # read from its distribution: an unchanged site never imports Jinja2
+        ("jinja2", "meetme.hashes.version", lambda name: _release(name, "jinja2", "9.9.9")),
         ("code", "meetme.hashes._code_digest", lambda: "0" * 64),  # a module of the renderer
         ("python", "meetme.hashes.platform.python_version", lambda: "3.99.0"),
         ("pyyaml", "yaml.__version__", "9.9.9"),  # writes and reads every NVUE file
@@ -451,3 +458,31 @@ def test_compiled_templates_are_kept_per_code_and_other_codes_are_removed(
     finally:
         monkeypatch.undo()
         rendering._compile_stamp.cache_clear()
+
+
+def test_a_template_digest_is_of_the_text_jinja2_reads(tmp_path: Path) -> None:
+    """The content hashes digest templates without Jinja2 (generators/sources.py): the digest
+    must be of exactly what Jinja2's loader reads, CRLF line ends included, and follow an
+    edit made between runs; a name Jinja2 finds nothing for is absent."""
+    import jinja2
+    from meetme.generators.sources import ABSENT, settled, template_digest
+
+    folder = tmp_path / "arista_eos"
+    folder.mkdir()
+    (folder / "a.j2").write_bytes(b"hostname x\r\nend\r\n")
+    (folder / "d.j2").mkdir()
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)))
+    source = env.loader.get_source(env, "a.j2")[0] if env.loader else ""
+    assert source == "hostname x\nend\n"
+    digest = template_digest("arista_eos", tmp_path, "a.j2")
+    assert digest == hashlib.sha256(b"hostname x\nend\n").hexdigest()
+    with settled():
+        assert template_digest("arista_eos", tmp_path, "a.j2") == digest
+        (folder / "a.j2").write_text("hostname y\n")
+        # a batch of devices renders with the templates as they were when it began
+        assert template_digest("arista_eos", tmp_path, "a.j2") == digest
+    assert template_digest("arista_eos", tmp_path, "a.j2") == (
+        hashlib.sha256(b"hostname y\n").hexdigest()
+    )
+    for name in ("missing.j2", "d.j2", "../arista_eos/a.j2"):
+        assert template_digest("arista_eos", tmp_path, name) == ABSENT
