@@ -443,6 +443,9 @@ class EvpnVlan(Model):
     svi: Interface | None = None
     gateway_v4: Address | None = None
     gateway_v6: Address | None = None
+    # the SVI sends IPv6 router advertisements: it has an IPv6 gateway and the intent's network
+    # does not turn them off (`router_advertisement: false`); docs/syntax.md#nvue-evpn
+    router_advertisement: bool = False
 
 
 class EvpnVrf(Model):

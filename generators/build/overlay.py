@@ -197,6 +197,9 @@ def _vlan(
         svi=svi,
         gateway_v4=gateway_v4,
         gateway_v6=gateway_v6,
+        router_advertisement=svi is not None
+        and gateway_v6 is not None
+        and network.router_advertisement,
     )
 
 

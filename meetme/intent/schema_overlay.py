@@ -58,6 +58,12 @@ class Network(Node):
         default=None, description="Anycast gateway address with length."
     )
     gateway_v6: InterfaceV6 | None = None
+    router_advertisement: bool = Field(
+        default=True,
+        description="Send IPv6 router advertisements from the IPv6 gateway (hosts using SLAAC or "
+        "RA learn their default router only from them); false for hosts configured statically. "
+        "Only with gateway_v6.",
+    )
     mtu: Mtu = 9000
     racks: list[Name] = Field(default_factory=list, description="Racks whose leaves carry it.")
     leaves: list[Name] = Field(default_factory=list, description="Further leaves that carry it.")
