@@ -261,6 +261,65 @@ def test_an_ipv6_only_vrf_is_expected_to_hold_an_ipv6_default_only(tmp_path: Pat
     ]
 
 
+def test_a_dual_stack_cloud_route_is_expected_in_each_family_on_every_leaf(
+    tmp_path: Path,
+) -> None:
+    """An AWS private VIF with IPv6 beside IPv4: each leaf's VRF must hold the cloud's IPv6
+    range too (FLOW-006 promises it), and a leaf that lacks it fails tenant-vrfs by name."""
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    private_vrfs_online(repo)
+    clouds = repo / "intent/aus1/clouds.yaml"
+    for vif, ours, peer in (
+        (
+            "ipv4: 169.254.10.1/30, peer_ipv4: 169.254.10.2",
+            "2600:1f14:aa::1/125",
+            "2600:1f14:aa::2",
+        ),
+        (
+            "ipv4: 169.254.10.5/30, peer_ipv4: 169.254.10.6",
+            "2600:1f14:aa::9/125",
+            "2600:1f14:aa::a",
+        ),
+    ):
+        replace_in(clouds, vif, f'{vif}, ipv6: "{ours}", peer_ipv6: "{peer}"')
+    replace_in(
+        clouds,
+        "private-1: {type: private, vrf: gpu-a, receive: [10.100.0.0/16]",
+        'private-1: {type: private, vrf: gpu-a, receive: [10.100.0.0/16, "2600:1f14:100::/56"]',
+    )
+    replace_in(
+        clouds,
+        "private-2: {type: private, vrf: gpu-a, receive: [10.100.0.0/16]",
+        'private-2: {type: private, vrf: gpu-a, receive: [10.100.0.0/16, "2600:1f14:100::/56"]',
+    )
+    twin = _twin("aus1", lint_repo(repo))
+    answers = _defaults(twin, storage_default=True)
+
+    results = Verifier(twin, answers).tenant_results()
+    assert all(r.ok for r in results), [r.message for r in results if not r.ok]
+    v6 = {r.message for r in results if "2600:1f14:100::/56" in r.subject}
+    # the leaves whose gpu-a routes IPv6 (lf5 and lf6 hold only IPv4 networks of it), from
+    # each of the two VIFs
+    assert v6 == {
+        f"aus1-lf{n}: VRF gpu-a has aws-syd/{vif}'s 2600:1f14:100::/56"
+        for n in (1, 2, 3, 4)
+        for vif in ("private-1", "private-2")
+    }
+
+    def without_v6_range(ns: str, command: str) -> Any:
+        found = answers(ns, command)
+        return {p: v for p, v in found.items() if p != "2600:1f14:100::/56"}
+
+    lacking = [r for r in Verifier(twin, without_v6_range).tenant_results() if not r.ok]
+    assert {r.message for r in lacking} == {
+        f"aus1-lf{n}: VRF gpu-a lacks aws-syd/{vif}'s 2600:1f14:100::/56: none of the border "
+        "leaves of VRF gpu-a (aus1-bl1, aus1-bl2, aus1-bl5, aus1-bl6) has it"
+        for n in (1, 2, 3, 4)
+        for vif in ("private-1", "private-2")
+    }
+
+
 def test_every_host_pings_its_gateways_and_border_leaves_the_single_network_vrf_too(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -376,14 +376,15 @@ class Verifier:
         return self._receives(clouds=True)
 
     # -- tenant VRFs on the leaves ---------------------------------------------------------
-    def cloud_routes(self) -> dict[str, list[tuple[str, str]]]:
-        """VRF -> (prefix, cloud) of every cloud's legitimate route learned into it."""
-        found: dict[str, list[tuple[str, str]]] = {}
+    def cloud_routes(self) -> dict[str, list[tuple[str, str, str]]]:
+        """VRF -> (family, prefix, cloud) of every cloud's legitimate route learned into it,
+        in each family the cloud's sessions carry."""
+        found: dict[str, list[tuple[str, str, str]]] = {}
         for party in self.twin.party_plans:
             for vrf in sorted({s.vrf for s in party.sessions if s.vrf}):
                 for a in party.announcements:
-                    if a.must_accept and a.afi == "ipv4":
-                        found.setdefault(vrf, []).append((a.prefix, party.name))
+                    if a.must_accept:
+                        found.setdefault(vrf, []).append((a.afi, a.prefix, party.name))
         return {vrf: sorted(set(routes)) for vrf, routes in found.items()}
 
     def _vrf_routes(self, leaf: str, vrf: str, afi: str = "ipv4") -> dict[str, list[Any]]:
@@ -406,8 +407,7 @@ class Verifier:
                     wanted = []
                 else:
                     wanted = [(_DEFAULT[afi], f"the default route ({afi})")]
-                if afi == "ipv4":
-                    wanted += [(p, f"{cloud}'s {p}") for p, cloud in clouds.get(vrf, [])]
+                wanted += [(p, f"{cloud}'s {p}") for a, p, cloud in clouds.get(vrf, []) if a == afi]
                 for prefix, what in wanted:
                     ok = bool(routes.get(prefix))
                     why = "" if ok else self._why_missing(vrf, prefix, afi)
