@@ -256,6 +256,67 @@ def test_addr017_a_vtep_without_a_vtep_pool_is_taken_from_the_loopbacks(example:
     ]
 
 
+# ADDR-019: IPv6 loopbacks only with an IPv6 underlay (both pools.loopback_v6 and
+# pools.p2p_v6; mel1 has both)
+
+MEL1_SITE = "intent/mel1/site.yaml"
+MEL1_DEVICES = "intent/mel1/devices.yaml"
+MEL1_LOOPBACKS_V6 = "      loopback_v6: 2001:db8:2:ff::/64\n"
+MEL1_P2P_V6 = "      p2p_v6: 2001:db8:2:1000::/52\n"
+ADDR019_TAIL = (
+    "the underlay runs no IPv6 sessions: they are originated into BGP and no session carries "
+    "them, so no other device reaches them"
+)
+
+
+def _mel1_own_loopback_v6(example: Path, management: str, address: str) -> int:
+    devices = example / MEL1_DEVICES
+    replace_in(
+        devices,
+        f"management: {management}\n",
+        f'management: {management}\n        loopback_v6: "{address}"\n',
+    )
+    return line_of(devices, f'loopback_v6: "{address}"')
+
+
+def test_addr019_both_ipv6_pools_run_an_ipv6_underlay(example: Path) -> None:
+    _mel1_own_loopback_v6(example, "192.168.20.101/24", "2001:db8:2:ff::1:65/128")
+    assert findings_of(lint_repo(example), "ADDR-019") == []
+
+
+def test_addr019_a_loopback_pool_without_a_p2p_pool(example: Path) -> None:
+    replace_in(example / MEL1_SITE, MEL1_P2P_V6, "")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-019") == [
+        f"{MEL1_SITE}:{line_of(example / MEL1_SITE, 'loopback_v6:')}: site mel1's "
+        "pools.loopback_v6 2001:db8:2:ff::/64 gives every device an IPv6 loopback, but without "
+        f"pools.p2p_v6 {ADDR019_TAIL}; add pools.p2p_v6 (a /127 per fabric link), or drop "
+        "pools.loopback_v6"
+    ]
+    assert {f.severity for f in result.findings if f.rule == "ADDR-019"} == {"warning"}
+
+
+def test_addr019_no_ipv6_loopbacks_at_all_is_fine(example: Path) -> None:
+    """An IPv4-only fabric (a p2p_v6 pool alone renders link addresses, not loopbacks)."""
+    replace_in(example / MEL1_SITE, MEL1_LOOPBACKS_V6, "")
+    assert findings_of(lint_repo(example), "ADDR-019") == []
+
+
+@pytest.mark.parametrize("p2p_v6", [True, False])
+def test_addr019_loopbacks_written_on_devices_without_the_pool(example: Path, p2p_v6: bool) -> None:
+    replace_in(example / MEL1_SITE, MEL1_LOOPBACKS_V6, "")
+    if not p2p_v6:
+        replace_in(example / MEL1_SITE, MEL1_P2P_V6, "")
+    line = _mel1_own_loopback_v6(example, "192.168.20.101/24", "2001:db8:2:ff::65/128")
+    _mel1_own_loopback_v6(example, "192.168.20.102/24", "2001:db8:2:ff::66/128")
+    missing = "pools.loopback_v6" if p2p_v6 else "pools.loopback_v6 and pools.p2p_v6"
+    assert findings_of(lint_repo(example), "ADDR-019") == [
+        f"{MEL1_DEVICES}:{line}: site mel1 has IPv6 loopbacks on its devices (mel1-lf101 "
+        "loopback_v6 2001:db8:2:ff::65/128, mel1-lf102 loopback_v6 2001:db8:2:ff::66/128), "
+        f"but without {missing} {ADDR019_TAIL}; add {missing}, or drop the devices' loopback_v6"
+    ]
+
+
 # ADDR-018: no two interfaces of a device hold overlapping subnets in one VRF (built models)
 
 DCI = "intent/dci.yaml"

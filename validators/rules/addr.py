@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from meetme.generators.build.edge_policy import GLOBAL_LONGEST
-from meetme.generators.build.underlay import loopback_pools
+from meetme.generators.build.underlay import loopback_pools, underlay_v6
 from meetme.generators.model import DeviceModel, Interface
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
@@ -685,7 +685,7 @@ def own_loopbacks_in_pools(ctx: SiteContext) -> Iterator[Hit]:
     for loopback in _loopbacks(ctx):
         passed = pools[loopback.address.version]
         if not loopback.explicit or not passed:
-            continue  # drawn from its pool; or a family the underlay does not run
+            continue  # drawn from its pool; or a family the underlay does not run (ADDR-019)
         if any(loopback.address.ip in pool for pool in passed):
             continue
         lost = {
@@ -698,6 +698,48 @@ def own_loopbacks_in_pools(ctx: SiteContext) -> Iterator[Hit]:
             f"underlay's route maps pass: it is never advertised, and {lost}; take a free "
             f"address of pools.{own}, or widen that pool",
             loopback.path,
+        )
+
+
+@rule(
+    "ADDR-019",
+    "warning",
+    "IPv6 loopbacks come with an IPv6 underlay",
+    "A device's IPv6 loopback is originated into BGP's IPv6 family, but the underlay runs IPv6 "
+    "sessions only when the site has both a loopback_v6 and a p2p_v6 pool. With the loopback "
+    "and no IPv6 underlay the /128 is configured and announced to no one: no session carries "
+    "it and no other device reaches it. Harmless until an IPv6 service (an SRv6 source, IPv6 "
+    "management, IPv6 EVPN peering) is pointed at it, and then silently dead.",
+    "docs/standards.md#addr-019",
+)
+def v6_loopbacks_need_v6_underlay(ctx: SiteContext) -> Iterator[Hit]:
+    """One warning per site: at its loopback_v6 pool, else at the first device that writes one."""
+    if underlay_v6(ctx.site):
+        return
+    pools = ctx.site.pools
+    missing = " and ".join(
+        f"pools.{key}" for key in ("loopback_v6", "p2p_v6") if getattr(pools, key) is None
+    )
+    tail = (
+        f"but without {missing} the underlay runs no IPv6 sessions: they are originated into "
+        "BGP and no session carries them, so no other device reaches them"
+    )
+    if pools.loopback_v6 is not None:
+        yield Hit(
+            f"site {ctx.name}'s pools.loopback_v6 {pools.loopback_v6} gives every device an "
+            f"IPv6 loopback, {tail}; add pools.p2p_v6 (a /127 per fabric link), or drop "
+            "pools.loopback_v6",
+            (*ctx.base, "pools", "loopback_v6"),
+        )
+        return
+    # without the pool, only the devices that write their own have one
+    written = [lo for lo in _loopbacks(ctx) if lo.key == "loopback_v6"]
+    if written:
+        yield Hit(
+            f"site {ctx.name} has IPv6 loopbacks on its devices "
+            f"({listed([lo.label for lo in written])}), {tail}; add {missing}, or drop the "
+            "devices' loopback_v6",
+            written[0].path,
         )
 
 
