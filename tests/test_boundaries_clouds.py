@@ -173,6 +173,83 @@ def test_gcp003_attachment_subnet_one_bit_off_a_29(example: Path, length: int) -
     ]
 
 
+# GCP-003 for IPv6: Google's IPv6 allocation length is unsourced, so only uniqueness across the
+# attachments (sorted: mel-ead1, mel-ead2, syd-ead1, syd-ead2; two Cloud Routers)
+
+GCP_PEER_V4 = {
+    "syd-ead1": "169.254.20.1",
+    "syd-ead2": "169.254.20.9",
+    "mel-ead1": "169.254.21.1",
+    "mel-ead2": "169.254.21.9",
+}
+GCP_V6 = {  # attachment: (ours, Google's), a /125 each
+    "syd-ead1": ("2001:db8:c9:1::2/125", "2001:db8:c9:1::1"),
+    "syd-ead2": ("2001:db8:c9:2::2/125", "2001:db8:c9:2::1"),
+    "mel-ead1": ("2001:db8:c9:3::2/125", "2001:db8:c9:3::1"),
+    "mel-ead2": ("2001:db8:c9:4::2/125", "2001:db8:c9:4::1"),
+}
+
+
+def _gcp_dual_stack(example: Path, **changed: tuple[str, str]) -> Path:
+    """Every Google attachment dual-stack (GCP_V6, with `changed` ones); gpu-a routes IPv6."""
+    clouds = example / CLOUDS
+    for name, peer_v4 in GCP_PEER_V4.items():
+        ours, theirs = changed.get(name.replace("-", "_"), GCP_V6[name])
+        replace_in(
+            clouds,
+            f"peer_ipv4: {peer_v4}, ",
+            f'peer_ipv4: {peer_v4}, ipv6: "{ours}", peer_ipv6: "{theirs}", ',
+        )
+    return clouds
+
+
+def test_gcp003_distinct_ipv6_subnets_pass(example: Path) -> None:
+    _gcp_dual_stack(example)
+    result = lint_repo(example)
+    assert findings_of(result, "GCP-003") == []
+    assert findings_of(result, "EDGE-008") == []
+
+
+@pytest.mark.parametrize(
+    ("syd_ead1", "clash"),
+    [
+        # the same /125 as mel-ead2, on the other Cloud Router: the later name is reported
+        (("2001:db8:c9:4::3/125", "2001:db8:c9:4::4"), "2001:db8:c9:4::/125 of mel-ead2"),
+        # a /64 holding mel-ead1's /125: overlapping, not equal
+        (("2001:db8:c9:3::1:2/64", "2001:db8:c9:3::1:1"), "2001:db8:c9:3::/125 of mel-ead1"),
+        # the /125 next to mel-ead2's (::8 to ::f): apart
+        (("2001:db8:c9:4::a/125", "2001:db8:c9:4::9"), None),
+    ],
+)
+def test_gcp003_an_ipv6_subnet_of_another_attachment(
+    example: Path, syd_ead1: tuple[str, str], clash: str | None
+) -> None:
+    clouds = _gcp_dual_stack(example, syd_ead1=syd_ead1)
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, 'syd-ead1:')}: Google attachment gcp-ic/syd-ead1 ipv6 "
+        f"{syd_ead1[0]} overlaps {clash}; each attachment has its own IPv6 subnet: use the one "
+        "Google allocated to the attachment"
+    ]
+    assert findings_of(lint_repo(example), "GCP-003") == (expected if clash else [])
+
+
+@pytest.mark.parametrize("peer", ["2001:db8:c9:3::7", "2001:db8:c9:3::8"])
+def test_gcp003_leaves_a_google_ipv6_peer_off_our_subnet_to_edge008(
+    example: Path, peer: str
+) -> None:
+    """The peer on our subnet is checked once, for every session, by EDGE-008: ::7 is the
+    last address of mel-ead1's /125, ::8 the first past it."""
+    clouds = _gcp_dual_stack(example, mel_ead1=("2001:db8:c9:3::2/125", peer))
+    result = lint_repo(example)
+    assert findings_of(result, "GCP-003") == []
+    expected = [
+        f"{CLOUDS}:{line_of(clouds, 'mel-ead1:')}: Google attachment gcp-ic/mel-ead1 peer "
+        f"{peer} is not on our subnet 2001:db8:c9:3::/125 (2001:db8:c9:3::2/125 on aus1-bl5 "
+        "swp10.303); the session would never come up: correct the peer or our address"
+    ]
+    assert findings_of(result, "EDGE-008") == (expected if peer.endswith("::8") else [])
+
+
 # AZ-003: Azure reserves 65515-65520 and peers from 12076
 
 SITE = "intent/aus1/site.yaml"

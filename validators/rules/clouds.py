@@ -520,10 +520,13 @@ def gcp_attachment_mtu(ctx: SiteContext) -> Iterator[Hit]:
     "GCP-003",
     "error",
     f"Google attachments peer on distinct /{_GCP_LINK_LOCAL['prefix_length']}s inside "
-    f"{_GCP_LINK_LOCAL['range']}",
+    f"{_GCP_LINK_LOCAL['range']}, and on distinct IPv6 subnets",
     f"Google allocates each attachment a /{_GCP_LINK_LOCAL['prefix_length']} from "
     f"{_GCP_LINK_LOCAL['range']}, unique across the VPC's "
-    "Cloud Routers; another length or range does not match the Cloud Router's address.",
+    "Cloud Routers; another length or range does not match the Cloud Router's address. A "
+    "dual-stack attachment's IPv6 peering subnet (ipv6) is unique across them too; Google's "
+    "IPv6 allocation length and range are not verified from a source, so for IPv6 only "
+    "uniqueness is checked (the peer address on our subnet is EDGE-008's).",
     f"docs/standards.md#gcp-003; {GCP_VLAN}",
 )
 def gcp_link_local_subnets(ctx: SiteContext) -> Iterator[Hit]:
@@ -532,6 +535,7 @@ def gcp_link_local_subnets(ctx: SiteContext) -> Iterator[Hit]:
     length = facts["prefix_length"]
     for name, gcp in sorted(ctx.site.peering.gcp.items()):
         taken: dict[ipaddress.IPv4Network | ipaddress.IPv6Network, str] = {}
+        taken_v6: list[tuple[ipaddress.IPv6Network, str]] = []
         for attachment_name, attachment in sorted(gcp.attachments.items()):
             net = ipaddress.ip_interface(attachment.ipv4).network
             where = f"Google attachment {name}/{attachment_name} ipv4 {attachment.ipv4}"
@@ -549,6 +553,20 @@ def gcp_link_local_subnets(ctx: SiteContext) -> Iterator[Hit]:
                 )
             else:
                 taken[net] = attachment_name
+            if attachment.ipv6 is None:
+                continue
+            # no sourced IPv6 length: subnets of any length must not overlap, not only be equal
+            net6 = ipaddress.IPv6Interface(attachment.ipv6).network
+            clash = next((t for t in taken_v6 if t[0].overlaps(net6)), None)
+            if clash is not None:
+                yield Hit(
+                    f"Google attachment {name}/{attachment_name} ipv6 {attachment.ipv6} "
+                    f"overlaps {clash[0]} of {clash[1]}; each attachment has its own IPv6 "
+                    "subnet: use the one Google allocated to the attachment",
+                    (*attachment.path, "ipv6"),
+                )
+            else:
+                taken_v6.append((net6, attachment_name))
 
 
 @rule(
