@@ -630,11 +630,35 @@ def test_eos_rpki_caches_feed_origin_validation(r: Rendered) -> None:
     bgp = _router_bgp(r)
     caches = r.model.bgp.rpki_caches
     assert caches
+    named = {  # the example's (mel1's services LAN) and the edge variant's caches
+        "10.9.2.11": "RPKI-10-9-2-11",
+        "10.9.2.12": "RPKI-10-9-2-12",
+        "10.9.0.11": "RPKI-10-9-0-11",
+        "10.9.0.12": "RPKI-10-9-0-12",
+    }
     for rpki in caches:
-        (block,) = [c for c in bgp.children if c.text == f"   rpki cache {rpki.address}"]
+        (block,) = [c for c in bgp.children if c.text == f"   rpki cache {named[rpki.address]}"]
         assert _children(block, rf"^      host {re.escape(rpki.address)} port {rpki.port}$")
     (validation,) = [c for c in bgp.children if c.text == "   rpki origin-validation"]
     assert _children(validation, r"^      ebgp local$")
+
+
+def test_eos_rpki_caches_are_named_without_colons() -> None:
+    """An IPv6 cache's address goes under `host`; its name holds no ':' (hunt-ipv6 9), and
+    each name follows its own address, not its place in the list."""
+    base = EOS_BORDER[0].model
+    caches = [
+        RpkiCache(address="2001:db8:9:2::12", port=3323),
+        RpkiCache(address="10.9.0.11", port=323),
+        RpkiCache(address="2001:db8:9:2:0:0:0:13", port=3323),  # written uncompressed
+    ]
+    r = _eos(base.model_copy(update={"bgp": base.bgp.model_copy(update={"rpki_caches": caches})}))
+    blocks = [c for c in _router_bgp(r).children if c.text.startswith("   rpki cache ")]
+    assert [(c.text, [k.text for k in c.children]) for c in blocks] == [
+        ("   rpki cache RPKI-2001-db8-9-2--12", ["      host 2001:db8:9:2::12 port 3323"]),
+        ("   rpki cache RPKI-10-9-0-11", ["      host 10.9.0.11 port 323"]),
+        ("   rpki cache RPKI-2001-db8-9-2--13", ["      host 2001:db8:9:2:0:0:0:13 port 3323"]),
+    ]
 
 
 def test_eos_discard_routes_anchor_the_originated_aggregates() -> None:

@@ -23,6 +23,7 @@ from meetme.generators.platforms.spellings import (
     as_path_regexes,
     dotted_mac,
     eos_esi,
+    eos_rpki_cache_name,
     netmask,
     yaml_str,
 )
@@ -115,9 +116,19 @@ def test_vendor_spellings() -> None:
     assert netmask("10.0.0.1/32") == "255.255.255.255"
     assert set(PLATFORMS["cisco_nxos"].filters) == {"dotted_mac", "as_path_regexes"}
     assert set(PLATFORMS["cisco_iosxr"].filters) == {"netmask", "as_path_regexes"}
-    assert set(PLATFORMS["arista_eos"].filters) == {"as_path_regexes", "dotted_mac", "eos_esi"}
+    assert set(PLATFORMS["arista_eos"].filters) == {
+        "as_path_regexes",
+        "dotted_mac",
+        "eos_esi",
+        "eos_rpki_cache_name",
+    }
     # EOS `evpn ethernet-segment` `identifier`: the 10-byte ESI as five groups of four digits
     assert eos_esi("00:44:38:39:FF:00:01:00:00:2a") == "0044:3839:ff00:0100:002a"
+    # EOS `rpki cache NAME`: the address with ':' and '.' as '-', compressed first
+    assert eos_rpki_cache_name("10.9.0.12") == "RPKI-10-9-0-12"
+    assert eos_rpki_cache_name("2001:db8:9:2::12") == "RPKI-2001-db8-9-2--12"
+    assert eos_rpki_cache_name("2001:DB8:9:2:0:0:0:12") == "RPKI-2001-db8-9-2--12"
+    assert eos_rpki_cache_name("::ffff:10.9.0.12") == "RPKI---ffff-a09-c"
     # NVUE has no AS-path length match: a list of one regex stands in (EDGE-013)
     assert set(PLATFORMS["nvidia_nvue"].filters) == {
         "as_path_regexes",

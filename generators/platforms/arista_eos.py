@@ -51,6 +51,7 @@ PLATFORM = Platform(
         "as_path_regexes": spellings.as_path_regexes,  # no ASN ranges in as-path lists
         "dotted_mac": spellings.dotted_mac,  # `lacp system-id 0000.0000.0010`
         "eos_esi": spellings.eos_esi,  # `identifier 0000:0000:0000:0000:0010`
+        "eos_rpki_cache_name": spellings.eos_rpki_cache_name,  # `rpki cache RPKI-10-9-0-12`
     },
     # `leak routes source-vrf VRF subscribe-policy RM` under `router general`: one policy per
     # source VRF for both families (Arista EOS User Manual, "Inter-VRF Local Route Leaking").

@@ -24,6 +24,16 @@ def eos_esi(esi: str) -> str:
     return ":".join(digits[i : i + 4] for i in range(0, 20, 4))
 
 
+def eos_rpki_cache_name(address: str) -> str:
+    """10.9.0.12 -> RPKI-10-9-0-12, 2001:db8:9::12 -> RPKI-2001-db8-9--12: EOS `rpki cache NAME`
+    takes a name (the address goes under `host`), and no source says one may hold ':'. Derived
+    from the address, so adding, removing or reordering caches renames none of the others; the
+    compressed forms keep distinct addresses apart (IPv4 never has '--', IPv6 always has more
+    separators than IPv4)."""
+    compressed = ipaddress.ip_address(address).compressed
+    return "RPKI-" + compressed.replace(":", "-").replace(".", "-")
+
+
 def netmask(cidr: str) -> str:
     """10.1.0.1/31 -> 255.255.255.254 (IOS-XR's `ipv4 address A MASK`)."""
     return str(ipaddress.ip_interface(cidr).netmask)
