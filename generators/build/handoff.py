@@ -293,7 +293,9 @@ def handoff_of(
                         # reset the session; at most what the platform takes (an IPv6
                         # /48 le 64 admits 131,071, a /32 billions)
                         max_prefix=max(
-                            vrf.max_prefix,
+                            vrf.max_prefix_v6
+                            if afi == "ipv6" and vrf.max_prefix_v6 is not None
+                            else vrf.max_prefix,
                             min(sum(map(admitted, accepted)), platform.max_prefix_limit),
                         ),
                         max_prefix_warning_pct=fabric.warning_pct,

@@ -338,7 +338,7 @@ def _cloud_sessions(
     path: Path_,
     remote_as: int,
     key: str | None,
-    max_prefix: int,
+    max_prefix: tuple[int, int | None],
     export: tuple[str, ...],
     bfd: tuple[bool, int, int],
     vrf: str | None,
@@ -354,7 +354,11 @@ def _cloud_sessions(
         vlan=session.vlan,
         vrf=vrf,
     )
-    for local, peer in ((session.ipv4, session.peer_ipv4), (session.ipv6, session.peer_ipv6)):
+    v4, v6 = max_prefix  # the limit of both families, and IPv6's own where the intent gives one
+    for local, peer, limit in (
+        (session.ipv4, session.peer_ipv4, v4),
+        (session.ipv6, session.peer_ipv6, v4 if v6 is None else v6),
+    ):
         if local is None or peer is None:
             continue
         c.session(
@@ -366,7 +370,7 @@ def _cloud_sessions(
             peer=peer,
             remote_as=remote_as,
             options=None,
-            max_prefix=max_prefix,
+            max_prefix=limit,
             source=path,
             bfd=bfd,
             key=key,
@@ -388,7 +392,7 @@ def _aws(c: _Collector) -> None:
                 (*c.base, "aws", name, "vifs", vif_name),
                 vif.amazon_asn,
                 vif.key,
-                vif.max_prefix,
+                (vif.max_prefix, vif.max_prefix_v6),
                 tuple(vif.advertise),
                 (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
                 vif.vrf,
@@ -421,7 +425,7 @@ def _azure(c: _Collector) -> None:
                     (*c.base, "azure", name, "peerings", peering_name, role),
                     facts["microsoft_asn"],
                     peering.key,
-                    peering.max_prefix,
+                    (peering.max_prefix, peering.max_prefix_v6),
                     tuple(peering.advertise),
                     (True, facts["bfd"]["interval"], facts["bfd"]["multiplier"]),
                     peering.vrf,
@@ -441,7 +445,7 @@ def _gcp(c: _Collector) -> None:
                 (*c.base, "gcp", name, "attachments", attachment_name),
                 gcp.cloud_router_asn,
                 attachment.key,
-                attachment.max_prefix,
+                (attachment.max_prefix, attachment.max_prefix_v6),
                 tuple(attachment.advertise),
                 (True, gcp.bfd_interval, facts["bfd_multiplier"]),
                 attachment.vrf,

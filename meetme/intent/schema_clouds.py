@@ -70,7 +70,15 @@ class AwsVif(CloudSession):
         "of the VRF (FLOW-006). Empty: everything the import filters let through.",
     )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
-    max_prefix: MaxPrefix = Field(default=100, description="Routes we accept from AWS.")
+    max_prefix: MaxPrefix = Field(
+        default=100,
+        description="Routes we accept from AWS on each session (IPv6 too, unless "
+        "max_prefix_v6 says otherwise).",
+    )
+    max_prefix_v6: MaxPrefix | None = Field(
+        default=None,
+        description="Routes we accept from AWS on each IPv6 session; default: max_prefix.",
+    )
     gtsm: bool = False
 
 
@@ -100,7 +108,15 @@ class AzurePeering(Node):
         "of the VRF (FLOW-006). Empty: everything the import filters let through.",
     )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
-    max_prefix: MaxPrefix = Field(default=4000, description="Routes we accept from Microsoft.")
+    max_prefix: MaxPrefix = Field(
+        default=4000,
+        description="Routes we accept from Microsoft on each session (IPv6 too, unless "
+        "max_prefix_v6 says otherwise).",
+    )
+    max_prefix_v6: MaxPrefix | None = Field(
+        default=None,
+        description="Routes we accept from Microsoft on each IPv6 session; default: max_prefix.",
+    )
     mtu: int = Field(default=1500, ge=1280, le=9216)
 
 
@@ -124,7 +140,15 @@ class GcpAttachment(CloudSession):
         "of the VRF (FLOW-006). Empty: everything the import filters let through.",
     )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
-    max_prefix: MaxPrefix = Field(default=1000, description="Routes we accept from Google.")
+    max_prefix: MaxPrefix = Field(
+        default=1000,
+        description="Routes we accept from Google on each session (IPv6 too, unless "
+        "max_prefix_v6 says otherwise).",
+    )
+    max_prefix_v6: MaxPrefix | None = Field(
+        default=None,
+        description="Routes we accept from Google on each IPv6 session; default: max_prefix.",
+    )
     mtu: int = Field(default=1440, ge=1280, le=9216)
 
 

@@ -36,7 +36,15 @@ class HandoffVrf(Node):
         le=1_000_000,
         description="Routes accepted on each handoff session of this VRF before it is reset "
         "(and retried after 5 minutes); raised to what the session's import policy admits "
-        "where that is more (the border accepts export_north and its subnets to /24).",
+        "where that is more (the border accepts export_north and its subnets to /24). IPv6 "
+        "sessions too, unless max_prefix_v6 says otherwise.",
+    )
+    max_prefix_v6: int | None = Field(
+        default=None,
+        ge=1,
+        le=1_000_000,
+        description="max_prefix for the VRF's IPv6 handoff sessions (raised the same way); "
+        "default: max_prefix.",
     )
 
 
