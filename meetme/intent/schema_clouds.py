@@ -8,7 +8,7 @@ references (`secret:NAME`), never values. A private attachment names the tenant 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -58,6 +58,22 @@ class CloudSession(Node):
         return self
 
 
+def _limit(default: int | None, provider: str) -> Any:
+    """A cloud session's prefix limit: `max_prefix` (a number, both families) or
+    `max_prefix_v6` (None: the IPv6 sessions take max_prefix)."""
+    if default is None:
+        return Field(
+            default=None,
+            description=f"Routes we accept from {provider} on each IPv6 session; default: "
+            "max_prefix.",
+        )
+    return Field(
+        default=default,
+        description=f"Routes we accept from {provider} on each session (IPv6 too, unless "
+        "max_prefix_v6 says otherwise).",
+    )
+
+
 class AwsVif(CloudSession):
     type: Literal["private", "transit", "public"]
     amazon_asn: Asn
@@ -70,15 +86,8 @@ class AwsVif(CloudSession):
         "of the VRF (FLOW-006). Empty: everything the import filters let through.",
     )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
-    max_prefix: MaxPrefix = Field(
-        default=100,
-        description="Routes we accept from AWS on each session (IPv6 too, unless "
-        "max_prefix_v6 says otherwise).",
-    )
-    max_prefix_v6: MaxPrefix | None = Field(
-        default=None,
-        description="Routes we accept from AWS on each IPv6 session; default: max_prefix.",
-    )
+    max_prefix: MaxPrefix = _limit(100, "AWS")
+    max_prefix_v6: MaxPrefix | None = _limit(None, "AWS")
     gtsm: bool = False
 
 
@@ -108,15 +117,8 @@ class AzurePeering(Node):
         "of the VRF (FLOW-006). Empty: everything the import filters let through.",
     )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
-    max_prefix: MaxPrefix = Field(
-        default=4000,
-        description="Routes we accept from Microsoft on each session (IPv6 too, unless "
-        "max_prefix_v6 says otherwise).",
-    )
-    max_prefix_v6: MaxPrefix | None = Field(
-        default=None,
-        description="Routes we accept from Microsoft on each IPv6 session; default: max_prefix.",
-    )
+    max_prefix: MaxPrefix = _limit(4000, "Microsoft")
+    max_prefix_v6: MaxPrefix | None = _limit(None, "Microsoft")
     mtu: int = Field(default=1500, ge=1280, le=9216)
 
 
@@ -140,15 +142,8 @@ class GcpAttachment(CloudSession):
         "of the VRF (FLOW-006). Empty: everything the import filters let through.",
     )
     vrf: Name | None = Field(default=None, description=VRF_HELP)
-    max_prefix: MaxPrefix = Field(
-        default=1000,
-        description="Routes we accept from Google on each session (IPv6 too, unless "
-        "max_prefix_v6 says otherwise).",
-    )
-    max_prefix_v6: MaxPrefix | None = Field(
-        default=None,
-        description="Routes we accept from Google on each IPv6 session; default: max_prefix.",
-    )
+    max_prefix: MaxPrefix = _limit(1000, "Google")
+    max_prefix_v6: MaxPrefix | None = _limit(None, "Google")
     mtu: int = Field(default=1440, ge=1280, le=9216)
 
 
