@@ -155,6 +155,13 @@ def diff_counts(diff: str) -> tuple[int, int]:
     return len(commands) - removed, removed
 
 
+def _names_itself(answered: str, names: list[str]) -> bool:
+    """Whether the hostname a device answers with is one of `names`; a device may answer
+    with its FQDN (a domain name configured): its first label counts."""
+    wanted = {x.casefold() for x in names}
+    return answered.casefold() in wanted or answered.split(".")[0].casefold() in wanted
+
+
 class Engine:
     def __init__(
         self,
@@ -529,11 +536,21 @@ class Engine:
         except Exception as exc:
             detail = f"cannot read the device's hostname: {self._describe(exc)}"
             return self._stopped(target, "identity", detail, **extra)
-        wanted = {x.casefold() for x in expected}
-        # a device may answer with its FQDN (a domain name configured): its first label counts
-        if answered.casefold() in wanted or answered.split(".")[0].casefold() in wanted:
+        first = target.entry.answers_as  # a new box, not yet renamed by meetme
+        if _names_itself(answered, expected):
             self._step(target)("identity", "ok", f"the device answers as {answered}")
             return True
+        if first is not None and _names_itself(answered, [first]):
+            self._step(target)(
+                "identity",
+                "ok",
+                f"the device answers as {answered}, the inventory's answers_as (a freshly "
+                f"provisioned box): this push renames it {target.model.hostname}",
+                answers_as=first,
+            )
+            return True
+        if first is not None:
+            expected.append(f"{first} (answers_as)")
         shown = " or ".join(expected)
         return self._stopped(
             target,

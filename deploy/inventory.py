@@ -143,11 +143,26 @@ class DeviceEntry(_Model):
     ssh_port: int | None = Field(
         None, ge=1, le=65535, description="SSH port: nxos SCP copy, nvue confirm step (22)"
     )
+    answers_as: str | None = Field(
+        None,
+        description="the hostname a freshly provisioned device answers with until meetme's "
+        "first push renames it (e.g. localhost): identity accepts it besides the device's "
+        "own name; remove it once that push is confirmed",
+    )
 
     @field_validator("host")
     @classmethod
     def _host_is_an_address_or_a_name(cls, value: str) -> str:
         return _host(value)
+
+    @field_validator("answers_as")
+    @classmethod
+    def _answers_as_is_a_host_name(cls, value: str | None) -> str | None:
+        if value is not None and not _HOST_NAME.fullmatch(value):
+            raise ValueError(
+                f"answers_as {shown(value)} is not a host name (letters, digits, '-' and '.')"
+            )
+        return value
 
     @model_validator(mode="after")
     def _transport_fits_driver(self) -> DeviceEntry:
@@ -239,7 +254,7 @@ def load_inventory(path: Path, display_name: str | None = None) -> LoadedInvento
                 for p in missing_credentials
             ]
         )
-    shared = _shared_hosts(loaded)
+    shared = _shared_hosts(loaded) + _answers_as_another(loaded)
     if shared:
         raise IntentError(shared)
     return loaded
@@ -311,6 +326,27 @@ def _shared_hosts(loaded: LoadedInventory) -> list[Problem]:
                 )
             )
         seen.append((hosts, port, device))
+    return problems
+
+
+def _answers_as_another(loaded: LoadedInventory) -> list[Problem]:
+    """An `answers_as` naming another device of the inventory: the identity step would take
+    that device, answering at this one's address (swapped addresses), for a new box."""
+    names = {name.casefold(): name for name in loaded.inventory.devices}
+    problems = []
+    for device, entry in loaded.inventory.devices.items():
+        first = (entry.answers_as or "").rstrip(".")
+        other = names.get(first.casefold()) or names.get(first.split(".")[0].casefold())
+        if first and other is not None and other != device:
+            problems.append(
+                Problem(
+                    loaded.value_at("devices", device, "answers_as"),
+                    f"{device} answers_as {other}, another device of this inventory: a "
+                    f"device answering as {other} at {device}'s address is {other} (swapped "
+                    "addresses), never a new box; give the name the new box answers with",
+                    "bad-value",
+                )
+            )
     return problems
 
 

@@ -11,8 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
-from deploy_helpers import APPLIED, statuses
+from deploy_helpers import APPLIED, is_new, statuses
 from emulator.lab import Lab, journal, steps
+from typer.testing import CliRunner
+
+from meetme.cli import app
 
 _ADDRESS = re.compile(r"(port: \d+, )(?:transport: http, )?(?:ssh_port: \d+, )?")
 
@@ -93,3 +96,92 @@ def test_a_device_renamed_by_hand_is_stopped_at_identity(lab: Lab) -> None:
     identity = next(r for r in records if r["device"] == "aus1-sp3" and r["step"] == "identity")
     assert "answers as 'spare-box', not as aus1-sp3" in identity["detail"]
     assert steps(records, "aus1-sp3") == [("connect", "ok"), ("identity", "failed")]
+
+
+def _answers_as(path: Path, device: str, name: str) -> None:
+    """Give `device`'s inventory entry `answers_as: name`."""
+    text = path.read_text()
+    entry = f"  {device}: {{"
+    assert entry in text
+    path.write_text(text.replace(entry, f"{entry}answers_as: {name}, ", 1))
+
+
+def test_a_new_box_answering_as_its_answers_as_is_pushed_and_renamed(lab: Lab) -> None:
+    """First provisioning: the box still answers with its factory name; the inventory says
+    so for that device alone, the push goes on and the box is renamed by it."""
+    emulator = lab.emulators["aus1-sp3"]
+    with emulator.lock:
+        emulator.running.children[0].line = "hostname localhost"
+    _answers_as(lab.write_inventory(), "aus1-sp3", "localhost")
+
+    code, states = statuses()
+    assert code == 0, states
+    assert set(states.values()) == {"committed"}
+    assert is_new(lab, "aus1-sp3")  # renamed aus1-sp3 by the push
+    records = journal(lab.repo / "push.jsonl")
+    identity = next(r for r in records if r["device"] == "aus1-sp3" and r["step"] == "identity")
+    assert identity["detail"] == (
+        "the device answers as localhost, the inventory's answers_as (a freshly provisioned "
+        "box): this push renames it aus1-sp3"
+    )
+    assert identity["answers_as"] == "localhost"
+
+    # answers_as left in place: the renamed box now answers with its own name
+    code, states = statuses()
+    assert code == 0 and states["aus1-sp3"] == "unchanged", states
+    last = journal(lab.repo / "push.jsonl")[-20:]
+    assert any(
+        r["device"] == "aus1-sp3" and r.get("detail") == "the device answers as aus1-sp3"
+        for r in last
+    )
+
+
+def test_answers_as_is_one_name_for_one_device(lab: Lab) -> None:
+    """A box answering with another name than the one given is still stopped, and another
+    device's answers_as does not cover it."""
+    emulator = lab.emulators["aus1-sp3"]
+    with emulator.lock:
+        emulator.running.children[0].line = "hostname spare-box"
+    path = lab.write_inventory()
+    _answers_as(path, "aus1-sp3", "localhost")
+    _answers_as(path, "aus1-sp2", "spare-box")
+
+    code, states = statuses()
+    assert code == 1 and states["aus1-sp3"] == "failed", states
+    records = journal(lab.repo / "push.jsonl")
+    identity = next(r for r in records if r["device"] == "aus1-sp3" and r["step"] == "identity")
+    assert (
+        "answers as 'spare-box', not as aus1-sp3 or localhost (answers_as)" in (identity["detail"])
+    )
+    assert steps(records, "aus1-sp3") == [("connect", "ok"), ("identity", "failed")]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            "aus1-sp2",
+            "aus1-sp3 answers_as aus1-sp2, another device of this inventory: a device "
+            "answering as aus1-sp2 at aus1-sp3's address is aus1-sp2 (swapped addresses), "
+            "never a new box; give the name the new box answers with",
+        ),
+        (  # its FQDN, as a device with a domain name answers
+            "AUS1-SP2.lab.example.",
+            "aus1-sp3 answers_as aus1-sp2, another device of this inventory: a device "
+            "answering as aus1-sp2 at aus1-sp3's address is aus1-sp2 (swapped addresses), "
+            "never a new box; give the name the new box answers with",
+        ),
+        ("'switch 1'", "answers_as 'switch 1' is not a host name (letters, digits, '-' and '.')"),
+    ],
+)
+def test_an_answers_as_that_could_hide_a_swap_is_refused(
+    lab: Lab, value: str, message: str
+) -> None:
+    path = lab.write_inventory()
+    _answers_as(path, "aus1-sp3", value)
+    line = next(i for i, x in enumerate(path.read_text().splitlines(), 1) if "aus1-sp3:" in x)
+    result = CliRunner().invoke(app, ["plan", "--stage", "lab"])
+    assert result.exit_code == 2, result.output
+    assert f"inventory.yaml:{line}:" in result.output
+    assert message in result.output
+    assert all(lab.untouched(name) for name in lab.emulators)
