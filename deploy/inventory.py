@@ -108,7 +108,8 @@ class Settings(_Model):
 
 
 # An RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens, each at
-# most 63 characters, 253 in all (RFC 1123 section 2.1; RFC 1035 section 2.3.4).
+# most 63 characters, 253 in all (RFC 1123 section 2.1; RFC 1035 section 2.3.4), the last
+# label not all digits (RFC 1123 section 2.1: a name is never dotted-decimal; _host).
 _LABEL = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
 _HOST_NAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*\.?")
 _ZONE = re.compile(r"[A-Za-z0-9_.-]{1,64}")  # an IPv6 zone: an interface name
@@ -123,6 +124,13 @@ def _host(value: str) -> str:
         if ipaddress.ip_address(address) and (not zone or _ZONE.fullmatch(zone)):
             return value
     if _HOST_NAME.fullmatch(value):
+        top = value.rstrip(".").rsplit(".", 1)[-1]
+        if top.isdigit():  # `10.0.0.999`, `1.2.3`, `sw1.123`: resolvers read these as numbers
+            raise ValueError(
+                f"host {shown(value)} is neither an IP address nor a host name: its last label "
+                f"{shown(top)} is all digits, which a host name's never is (RFC 1123 section "
+                "2.1), and it is no IPv4 address (four numbers 0-255)"
+            )
         return value
     raise ValueError(
         f"host {shown(value)} is neither an IP address nor a host name (letters, digits, '-' "

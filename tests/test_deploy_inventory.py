@@ -343,3 +343,45 @@ def test_a_users_hash_secret_must_be_the_hash_its_device_takes(
         assert all(lab.untouched(n) for n in SPINES)
     else:
         assert message not in output
+
+
+@pytest.mark.parametrize(
+    ("host", "refused"),
+    [
+        ("127.0.0.255", False),  # the highest octet: an IPv4 address
+        ("127.0.0.256", True),  # one past it: no address, and no name either
+        ("10.0.0.999", True),
+        ("1.2.3", True),  # three numbers: some resolvers read it as 1.2.0.3
+        ("sw1.lab", False),
+        ("sw1.123", True),  # the last label all digits
+        ("sw1.123.", True),  # the same, fully qualified
+        ("123", True),
+        ("sw1.lab1", False),  # digits in the last label, not only digits
+    ],
+)
+def test_a_dotted_number_that_is_no_ipv4_address_is_refused(
+    lab: Lab, host: str, refused: bool
+) -> None:
+    """RFC 1123 section 2.1: a host name's last label is never all digits, so `10.0.0.999` is
+    neither an address nor a name. It is named at its inventory line before any connection
+    (exit 2), not left to fail at `connect` with the resolver's 'Name or service not known'."""
+    path = lab.write_inventory()
+    lines = path.read_text().splitlines()
+    index = next(i for i, x in enumerate(lines) if x.startswith("  aus1-sp2:"))
+    lines[index] = lines[index].replace("host: 127.0.0.1,", f"host: {json.dumps(host)},")
+    path.write_text("\n".join(lines) + "\n")
+    column = lines[index].index(json.dumps(host)) + 1
+    code, output = plan("--device", "aus1-sp2")
+    if refused:
+        assert code == 2, output
+        top = host.rstrip(".").rsplit(".", 1)[-1]
+        assert (
+            f"inventory.yaml:{index + 1}:{column}: error[bad-value]: devices.aus1-sp2.host: "
+            f"host '{host}' is neither an IP address nor a host name: its last label '{top}' "
+            "is all digits" in " ".join(output.split())
+        ), output
+        assert "1 problem(s); no device was touched." in output
+        assert lab.untouched("aus1-sp2")
+    else:  # past every pre-flight check: clean, or failing only at the connection
+        assert "inventory.yaml" not in output, output
+        assert code in (0, 1), output
