@@ -130,8 +130,20 @@ class SecretStore:
         return "".join(parts)
 
 
+class SecretsEntryError(IntentError):
+    """Some entries of a secrets file are refused: the others are still usable, so that the
+    run can name every secret missing besides (`refused`: the secret names of the entries
+    refused, already named at their line, not to be reported missing again)."""
+
+    def __init__(self, problems: list[Problem], values: dict[str, str], refused: set[str]) -> None:
+        super().__init__(problems)
+        self.values = values
+        self.refused = refused
+
+
 def read_secrets_file(path: Path) -> dict[str, str]:
-    """A YAML mapping NAME: value, refused when git could commit it."""
+    """A YAML mapping NAME: value, refused when git could commit it. A file refused as a whole
+    raises IntentError; one with only some entries refused, SecretsEntryError."""
     name = str(path)
     if not path.is_file() and not path.is_fifo():  # a pipe: `--secrets <(pass show lab)`
         what = "is a folder, not a file" if path.is_dir() else "file not found"
@@ -148,6 +160,7 @@ def read_secrets_file(path: Path) -> dict[str, str]:
             [Problem(Location(name, 1, 1), "a secrets file is a mapping NAME: value", "wrong-type")]
         )
     bad: list[Problem] = []
+    refused: set[str] = set()
     values: dict[str, str] = {}
     for key, value in data.items():
         where = source.positions.get((key,), Location(name, 1, 1))
@@ -165,10 +178,11 @@ def read_secrets_file(path: Path) -> dict[str, str]:
             bad.append(
                 Problem(where, f"the value of {key} must be a string; quote it", "bad-value")
             )
+            refused.add(str(key))
         else:
             values[str(key)] = value
     if bad:
-        raise IntentError(bad)
+        raise SecretsEntryError(bad, values, refused)
     return values
 
 
@@ -192,6 +206,20 @@ def resolve(
     environ: Mapping[str, str] | None = None,
 ) -> SecretStore:
     """Every named secret, or IntentError naming each missing one and where it is needed."""
+    store, problems = resolve_partly(names, where_needed, file_values, environ)
+    if problems:
+        raise IntentError(problems)
+    return store
+
+
+def resolve_partly(
+    names: Iterable[str],
+    where_needed: Mapping[str, Location],
+    file_values: Mapping[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[SecretStore, list[Problem]]:
+    """The secrets that resolve, and a problem for each that does not: the run checks the
+    values it has further and names every problem at once."""
     environ = os.environ if environ is None else environ
     file_values = file_values or {}
     values: dict[str, str] = {}
@@ -247,9 +275,7 @@ def resolve(
             )
         else:
             values[name] = value
-    if problems:
-        raise IntentError(problems)
-    return SecretStore(values)
+    return SecretStore(values), problems
 
 
 def _git_refusal(path: Path) -> str | None:

@@ -8,7 +8,9 @@ is ever left half-way because of them.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +27,13 @@ from meetme.deploy.secret_positions import (
     misplaced_placeholders,
     value_forms,
 )
-from meetme.deploy.secret_store import SecretStore, origin, placeholders_in, resolve
+from meetme.deploy.secret_store import (
+    SecretStore,
+    env_name,
+    origin,
+    placeholders_in,
+    resolve_partly,
+)
 from meetme.generators.model import DeviceModel
 from meetme.generators.sources import output_name
 
@@ -234,9 +242,12 @@ def resolve_secrets(
     loaded: LoadedInventory,
     file_values: dict[str, str] | None = None,
     environ: dict[str, str] | None = None,
+    refused: Collection[str] = (),
 ) -> SecretStore:
     """Every secret the run needs, from the environment or the secrets file; refused when a
-    value also stands as ordinary text of the run, or a login the driver cannot send."""
+    value also stands as ordinary text of the run, or a login the driver cannot send. Every
+    problem is named at once. `refused`: names whose secrets-file entry was refused (and
+    named there): not reported missing again unless the environment has them."""
     where: dict[str, Location] = {}
     logins: dict[str, set[str]] = {}  # secret name -> the drivers that send it as a login
     for target in targets:
@@ -254,8 +265,10 @@ def resolve_secrets(
             if match:
                 where.setdefault(match.group(1), loaded.value_at(*credentials_path, field))
                 logins.setdefault(match.group(1), set()).add(target.entry.driver)
-    store = resolve(where, where, file_values, environ)
-    problems = _ordinary_text(store, targets, loaded, where, environ)
+    present = os.environ if environ is None else environ
+    names = [n for n in where if n not in refused or env_name(n) in present]
+    store, problems = resolve_partly(names, where, file_values, environ)
+    problems += _ordinary_text(store, targets, loaded, where, environ)
     problems += _unsendable_logins(store, logins, where, environ)
     problems += _misformed_hashes(store, targets, where, environ)
     if problems:
@@ -329,7 +342,7 @@ def _unsendable_logins(
     problems: list[Problem] = []
     for name, drivers in sorted(logins.items()):
         limited = sorted(d for d in drivers if d in _LOGIN_CHARSETS)
-        if not limited:
+        if not limited or name not in store.values:  # unresolved: named as such already
             continue
         driver = limited[0]
         charset = _LOGIN_CHARSETS[driver]

@@ -348,9 +348,14 @@ def _preflight(
     overrides: dict[str, Any],
     allow_drift: bool = False,
 ) -> tuple[list[Target], Settings, SecretStore, list[str]]:
-    """Everything that can be checked without a device; any problem exits 2 right here."""
+    """Everything that can be checked without a device; any problem exits 2 right here.
+
+    One run names every problem: each stage's problems are collected and the run stops once,
+    at the end. Only work that needs a failed stage is skipped (no targets without the
+    inventory and a clean lint, no secrets to resolve without targets or a readable secrets
+    file); a drifted file or a refused secrets-file entry hides nothing else."""
     from meetme.deploy.inventory import load_inventory
-    from meetme.deploy.secret_store import loose_permissions, read_secrets_file
+    from meetme.deploy.secret_store import SecretsEntryError, loose_permissions, read_secrets_file
     from meetme.deploy.targets import (
         drift_problems,
         lockout_risk,
@@ -362,49 +367,86 @@ def _preflight(
 
     inventory_file = inventory_path or repo / "inventory.yaml"
     given = {k: v for k, v in overrides.items() if v is not None}
-    settings_problems: list[Problem] = []
+    problems: list[Problem] = []
+    loaded: LoadedInventory | None = None
+    settings: Settings | None = None
     try:
         loaded = load_inventory(inventory_file, display_path(inventory_file))
-        # checked first and reported with the rest: one run names every problem
+    except IntentError as exc:
+        problems += exc.problems
+    if loaded is not None:
         settings, settings_problems = _settings(loaded, given)
-        result = lint(intent or repo / "intent")
-        if result.errors:
-            err.print(
-                f"lint found {len(result.errors)} error(s) in the intent; run `meetme lint` "
-                "and fix them before touching devices"
+        problems += settings_problems
+    result = lint(intent or repo / "intent")
+    lint_failed = bool(result.errors)
+    targets: list[Target] | None = None
+    if loaded is not None and not lint_failed:
+        try:
+            targets = select_targets(
+                loaded,
+                device_models(result),
+                out_dir or repo / "rendered",
+                stage.value,
+                only,
+                command == "push",
             )
-            raise typer.Exit(EXIT_FINDINGS)
-        models = device_models(result)
-        targets = select_targets(
-            loaded, models, out_dir or repo / "rendered", stage.value, only, command == "push"
-        )
+        except IntentError as exc:
+            problems += exc.problems
+    drifted: list[str] = []
+    if targets is not None:
         drift = drift_problems(targets, rendered_files(result))
         if drift and command == "push" and not allow_drift:
-            raise IntentError(drift)
-        for problem in drift:  # plan shows the diff; --allow-drift pushes it, journaled
-            err.print(
-                f"[yellow]warning[/]: {escape(str(problem.location))}: {escape(problem.message)}"
-            )
-        drifted = [p.message.split(":", 1)[0] for p in drift]
+            problems += drift  # refused, and the secrets are still checked below
+        else:
+            for problem in drift:  # plan shows the diff; --allow-drift pushes it, journaled
+                err.print(
+                    f"[yellow]warning[/]: {escape(str(problem.location))}: "
+                    f"{escape(problem.message)}"
+                )
+            drifted = [p.message.split(":", 1)[0] for p in drift]
         for target in targets:
             risk = lockout_risk(target)
             if risk:  # push refuses it above; plan shows the diff, which makes the point
                 err.print(f"[yellow]warning[/]: {escape(risk)}")
-        file_values = None
-        if secrets_path is not None:
+    file_values: dict[str, str] | None = None
+    refused: set[str] = set()
+    file_readable = True
+    if secrets_path is not None:
+        try:
             file_values = read_secrets_file(secrets_path)
-            if loose_permissions(secrets_path):
-                err.print(
-                    f"[yellow]warning[/]: {escape(str(secrets_path))} is readable by group or "
-                    "others; "
-                    "chmod 600 it"
-                )
-        store = resolve_secrets(targets, loaded, file_values)
-    except IntentError as exc:
-        _unusable(IntentError([*settings_problems, *exc.problems]), fmt)
-    if settings is None:
-        _unusable(IntentError(settings_problems), fmt)
+        except SecretsEntryError as exc:  # the other entries still count
+            problems += exc.problems
+            file_values, refused = exc.values, exc.refused
+        except IntentError as exc:  # unreadable as a whole: which secret it holds is unknown
+            problems += exc.problems
+            file_readable = False
+        if file_readable and loose_permissions(secrets_path):
+            err.print(
+                f"[yellow]warning[/]: {escape(str(secrets_path))} is readable by group or "
+                "others; chmod 600 it"
+            )
+    store: SecretStore | None = None
+    if targets is not None and loaded is not None and file_readable:
+        try:
+            store = resolve_secrets(targets, loaded, file_values, refused=refused)
+        except IntentError as exc:
+            problems += exc.problems
+    if problems:
+        if lint_failed:  # said too, with the count, so that this run names everything
+            _lint_failed(len(result.errors))
+        _unusable(IntentError(problems), fmt)
+    if lint_failed:
+        _lint_failed(len(result.errors))
+        raise typer.Exit(EXIT_FINDINGS)
+    assert targets is not None and settings is not None and store is not None
     return targets, settings, store, drifted
+
+
+def _lint_failed(errors: int) -> None:
+    err.print(
+        f"lint found {errors} error(s) in the intent; run `meetme lint` and fix them before "
+        "touching devices"
+    )
 
 
 def _settings(

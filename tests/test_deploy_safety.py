@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -55,6 +56,68 @@ def test_a_hand_edited_rendered_file_is_refused_unless_allow_drift(lab: Lab) -> 
     assert BACKDOOR in lab.emulators["aus1-sp2"].running_config()
     start = journal(lab.repo / "push.jsonl")[0]
     assert start["step"] == "run-start" and start["allow_drift"] == ["aus1-sp2"]
+
+
+def test_a_drifted_file_does_not_hide_a_missing_secret(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One run names every problem: the engineer who fixes the drift is not sent back by a
+    secret the first run kept quiet about (hunt-push 5)."""
+    path = lab.rendered("aus1-sp2")
+    anchor = next(x for x in path.read_text().splitlines() if x.startswith("username netops "))
+    path.write_text(path.read_text().replace(anchor, f"{anchor}\n{BACKDOOR}"))
+    drift_line = line_of(path, BACKDOOR)
+    needing = lab.rendered("aus1-sp1")
+    secret_line = line_of(needing, "<<secret:bgp-aus1-br1>>")
+    secret_column = needing.read_text().splitlines()[secret_line - 1].index("<<secret:") + 1
+    monkeypatch.delenv("MEETME_SECRET_BGP_AUS1_BR1")
+
+    code, output = push()
+    assert code == 2, output
+    text = " ".join(output.split())
+    assert (
+        f"rendered/aus1/aus1-sp1.cfg:{secret_line}:{secret_column}: error[missing-secret]: "
+        "secret 'bgp-aus1-br1' is not set: export MEETME_SECRET_BGP_AUS1_BR1" in text
+    ), output
+    assert (
+        f"rendered/aus1/aus1-sp2.cfg:{drift_line}:1: error[rendered-drift]: aus1-sp2: the "
+        "rendered file differs from what the intent renders" in text
+    ), output
+    assert "2 problem(s); no device was touched." in output
+    assert all(lab.untouched(n) for n in lab.emulators)
+    assert not (lab.repo / "push.jsonl").exists()
+
+
+def test_a_refused_secrets_file_entry_does_not_hide_the_other_missing_secrets(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`lab-admin: [...]` is named at its line; the secrets neither the file nor the
+    environment gives are named too, and lab-admin is not called missing as well."""
+    secrets = tmp_path / "secrets.yaml"
+    secrets.write_text("bgp-aus1-br1: 'bgp-Key-zX93#p'\nlab-admin: [Adm1n-pw, Q7v!lab]\n")
+    secrets.chmod(0o600)
+    monkeypatch.delenv("MEETME_SECRET_LAB_ADMIN")
+    monkeypatch.delenv("MEETME_SECRET_BGP_AUS1_BR1")  # the file gives this one
+    monkeypatch.delenv("MEETME_SECRET_AUS1_MONITOR_HASH")  # nobody gives this one
+    needing = lab.rendered("aus1-sp1")
+    hash_line = line_of(needing, "<<secret:aus1-monitor-hash>>")
+    hash_column = needing.read_text().splitlines()[hash_line - 1].index("<<secret:") + 1
+
+    code, output = push("--secrets", str(secrets))
+    assert code == 2, output
+    text = " ".join(output.split())
+    assert (
+        f"{secrets}:2:1: error[bad-value]: the value of lab-admin must be a string; quote it"
+        in text
+    ), output
+    assert (
+        f"rendered/aus1/aus1-sp1.cfg:{hash_line}:{hash_column}: error[missing-secret]: "
+        "secret 'aus1-monitor-hash' is not set" in text
+    ), output
+    assert "secret 'lab-admin' is not set" not in text
+    assert "secret 'bgp-aus1-br1'" not in text  # resolved from the file
+    assert "2 problem(s); no device was touched." in output
+    assert all(lab.untouched(n) for n in lab.emulators)
 
 
 def test_a_retry_after_a_push_killed_in_its_post_check_never_says_unchanged(
