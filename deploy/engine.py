@@ -13,6 +13,9 @@ A push runs the waves in ascending order. Inside a wave, devices are worked on i
 
 When the management connection is lost after a commit with a timer, meetme cannot roll back;
 it waits for the device's own timer, then reconnects and verifies that the change is gone.
+
+`interrupt()` (Ctrl-C, meetme/deploy_cli.py) stops the run as a failure does, with the reason
+said: nothing starts any more, the devices in flight finish, run-end says `interrupted`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -55,6 +58,7 @@ OWN_SESSION_PREFIX = "meetme-"  # every config session meetme opens on EOS: meet
 # States of an EOS config session that hold the configuration lock (napalm's _lock refuses
 # any of them with a bare SessionLockedException) or a commit still waiting for its confirm.
 _BLOCKING_STATES = {"pending", "pendingCommitTimer"}
+INTERRUPTED_SKIP = "interrupted (Ctrl-C): not started"
 
 
 @dataclass
@@ -190,10 +194,18 @@ class Engine:
         # EOS config sessions meetme opens carry this name: recognisable as ours on the device
         self.session_name = f"{OWN_SESSION_PREFIX}{journal.run.get('run', 'run')}"
         self.stop = threading.Event()
+        # Ctrl-C (deploy_cli's SIGINT handler): no device or wave starts any more
+        self.interrupted = threading.Event()
         self.results = {
             t.name: DeviceResult(t.name, t.entry.wave, t.entry.driver, _address(t))
             for t in self.targets
         }
+
+    def interrupt(self) -> None:
+        """Start nothing more: devices not started are skipped, later waves too; a device in
+        flight finishes (confirmed or rolled back, a candidate not yet committed discarded)."""
+        self.interrupted.set()
+        self.stop.set()
 
     # ---- the two commands -------------------------------------------------------------------
 
@@ -209,17 +221,23 @@ class Engine:
         for wave in sorted({t.entry.wave for t in self.targets}):
             members = [t for t in self.targets if t.entry.wave == wave]
             if self.stop.is_set():
+                why = "an earlier wave failed; this wave was not started"
+                if self.interrupted.is_set():
+                    why = INTERRUPTED_SKIP
                 for target in members:
-                    self._skip(target, "an earlier wave failed; this wave was not started")
+                    self._skip(target, why)
                 continue
             live = self._parallel(members, self._prepare)
-            failed = [x for x in live if x.driver is None]
-            if failed:
+            failed = [x for x in live if x.driver is None and x.result.status != "skipped"]
+            if failed or self.interrupted.is_set():
                 self.stop.set()
                 culprit = ", ".join(x.target.name for x in failed)
+                why = f"wave {wave} aborted before any commit: {culprit}"
+                if not failed:
+                    why = f"interrupted (Ctrl-C) before any commit of wave {wave}"
                 for item in live:
                     if item.driver is not None:
-                        self._discard(item, f"wave {wave} aborted before any commit: {culprit}")
+                        self._discard(item, why)
                 continue
             changed = [x for x in live if x.result.diff]
             for item in live:
@@ -248,6 +266,9 @@ class Engine:
     def _prepare(self, target: Target) -> _Live:
         result = self.results[target.name]
         item = _Live(target, result)
+        if self.interrupted.is_set():  # queued behind the concurrency limit: not started
+            self._skip(target, INTERRUPTED_SKIP)
+            return item
         step = self._step(target)
         refusal = self._resolve(item)
         if refusal:  # pre-flight refuses these; this guards callers that skip it
@@ -325,7 +346,10 @@ class Engine:
         target, result, driver = item.target, item.result, item.driver
         step = self._step(target)
         if self.stop.is_set():
-            self._discard(item, "not started: another device of the wave failed")
+            why = "not started: another device of the wave failed"
+            if self.interrupted.is_set():
+                why = "not committed: interrupted (Ctrl-C) before its commit"
+            self._discard(item, why)
             result.status = "skipped"
             return
         confirm = target.entry.driver in COMMIT_CONFIRM_DRIVERS
@@ -955,6 +979,8 @@ class Engine:
         self.journal.record(step, status, outcome=counts)
 
     def _outcome(self) -> str:
+        if self.interrupted.is_set():  # the counts say how each device ended
+            return "interrupted"
         statuses = {r.status for r in self.results.values()}
         if UNKNOWN in statuses:
             return UNKNOWN
@@ -971,7 +997,12 @@ class Engine:
             return []
         workers = min(self.settings.concurrency, len(batch))
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="meetme") as pool:
-            return list(pool.map(work, batch))
+            futures = [pool.submit(work, item) for item in batch]
+            pending = set(futures)
+            while pending:  # never one unbounded wait: CPython runs a signal handler (Ctrl-C)
+                # in this thread only, between bytecodes, so a short timeout lets it run at once
+                pending = wait(pending, timeout=0.2).not_done
+            return [future.result() for future in futures]
 
     def _describe(self, exc: BaseException) -> str:
         return describe(exc, self.secrets.mask)

@@ -2,15 +2,20 @@
 
 Exit codes: 0 every device fine; 1 a device failed (and was left as it was, rolled back or
 reverted); 2 unusable input (inventory, intent, secrets, a refused device), before any device
-is touched; 3 a device's state is unknown (see the journal and check it by hand).
+is touched; 3 a device's state is unknown (see the journal and check it by hand); 130
+interrupted by Ctrl-C (the devices in flight finished, the rest skipped).
 Module import stays light: pydantic models, napalm and the pipeline load inside the commands.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import logging
+import os
+import signal
+import sys
 import threading
 import uuid
 from datetime import UTC, datetime
@@ -34,12 +39,16 @@ from meetme.core.problems import (
 from meetme.outputs import FileFault, check_report_path, is_journal, writing
 
 if TYPE_CHECKING:
-    from meetme.deploy.engine import DeviceResult
+    from collections.abc import Callable, Iterator
+    from types import FrameType
+
+    from meetme.deploy.engine import DeviceResult, Engine
     from meetme.deploy.inventory import LoadedInventory, Settings
     from meetme.deploy.secret_store import SecretStore
     from meetme.deploy.targets import Target
 
 EXIT_UNKNOWN = 3
+EXIT_INTERRUPTED = 128 + signal.SIGINT  # Ctrl-C, as the shell reports a process it ended
 
 deploy_app = typer.Typer(pretty_exceptions_enable=False)
 out = Console(highlight=False, soft_wrap=True)
@@ -286,7 +295,8 @@ def _run(
             run_info=run_info,
         )
         try:
-            results = engine.plan() if command == "plan" else engine.push()
+            with _interrupts_stop(engine):
+                results = engine.plan() if command == "plan" else engine.push()
         except OSError as exc:  # the journal could not be written (devices' errors are results)
             _journal_failed(journal_path, exc, touched=any(r["device"] for r in journal.records))
         except Exception as exc:  # never a traceback: its locals could hold resolved configs
@@ -308,8 +318,58 @@ def _run(
     statuses = {r.status for r in results}
     if "unknown" in statuses:
         raise typer.Exit(EXIT_UNKNOWN)
+    if engine.interrupted.is_set():  # every device in flight ended, the rest never started
+        raise typer.Exit(EXIT_INTERRUPTED)
     ok = {"changes", "no-changes", "not-supported", "committed", "unchanged"}
     raise typer.Exit(EXIT_OK if statuses <= ok else EXIT_FINDINGS)
+
+
+INTERRUPT_NOTICE = (
+    "interrupt received: finishing the devices in flight (each confirmed or rolled back; a "
+    "candidate not yet committed is discarded); devices not started and later waves are "
+    "skipped. Press Ctrl-C again to leave at once, leaving the devices in flight to their "
+    "own confirm timers"
+)
+LEAVING_NOTICE = (
+    "second interrupt: leaving now; the devices in flight are left to their confirm timers "
+    "(the journal names them, and the next push finds them there)"
+)
+
+
+@contextlib.contextmanager
+def _interrupts_stop(engine: Engine) -> Iterator[None]:
+    """Ctrl-C during the run: the first stops the engine starting anything (the run then
+    ends as usual, with its table and run-end, exit 130); the second leaves at once, as a
+    kill would. Python's own ^C would instead wait, silent, for the devices in flight,
+    then leave without the table or the journal's end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers belong to the main thread
+        return
+    previous = signal.signal(signal.SIGINT, _interrupt_handler(engine))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt_handler(engine: Engine) -> Callable[[int, FrameType | None], None]:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if engine.interrupted.is_set():
+            _say(LEAVING_NOTICE)
+            with contextlib.suppress(OSError):
+                sys.stdout.flush()
+            os._exit(EXIT_INTERRUPTED)  # no finalizer may talk to a device any more
+        else:
+            engine.interrupt()
+            _say(INTERRUPT_NOTICE)
+
+    return handler
+
+
+def _say(text: str) -> None:
+    with contextlib.suppress(OSError):  # a closed stderr must not turn ^C into a traceback
+        err.print(text, markup=False)
+        sys.stderr.flush()
 
 
 def _check_journal(

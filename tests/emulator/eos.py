@@ -35,6 +35,7 @@ import json
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -231,6 +232,9 @@ class Faults:
     miscabled: dict[str, tuple[str, str]] = field(default_factory=dict)
     wrong_speed: dict[str, int] = field(default_factory=dict)  # port -> Mbit/s it runs at
     missing_vtep: set[str] = field(default_factory=set)  # remote VTEPs never heard of
+    # called with each request's commands before the device runs them, in the request's
+    # thread: a test's hook to act at a given step (^C while the commit is on its way)
+    on_request: Callable[[list[str]], None] | None = None
 
 
 class _Cli:
@@ -312,6 +316,8 @@ class EosEmulator(LabDevice):
         cli = _Cli()
         results: list[dict[str, Any]] = []
         texts = [(c["cmd"] if isinstance(c, dict) else str(c)).strip() for c in commands]
+        if self.faults.on_request is not None:
+            self.faults.on_request(texts)
         if self.faults.slow_load and "rollback clean-config" in texts:
             delay, self.faults.slow_load = self.faults.slow_load, 0.0  # one shot
             time.sleep(delay)  # outside the lock: other requests are served meanwhile
