@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from emulator.lab import REPO, SECRET_ENV, SPINES, Lab, example_models
@@ -385,3 +386,28 @@ def test_a_dotted_number_that_is_no_ipv4_address_is_refused(
     else:  # past every pre-flight check: clean, or failing only at the connection
         assert "inventory.yaml" not in output, output
         assert code in (0, 1), output
+
+
+def test_lint_errors_do_not_hide_the_inventorys_problems(
+    lab: Lab, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The intent's lint errors and the inventory's problems are independent: one run names
+    both (exit 2, the inventory's problem at its line); lint errors alone stay exit 1."""
+    failing = SimpleNamespace(errors=["one", "two"])
+    monkeypatch.setattr("meetme.pipeline.lint", lambda folder: failing)
+    code, output = plan()
+    assert code == 1, output
+    assert "lint found 2 error(s) in the intent; run `meetme lint`" in output
+
+    path = lab.repo / "inventory.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("wave: 1}", "wavee: 1}", 1))
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if x.startswith("  aus1-sp1:"))
+    code, output = plan()
+    assert code == 2, output
+    assert "lint found 2 error(s) in the intent; run `meetme lint`" in output
+    assert f"inventory.yaml:{line}:" in output
+    assert "unknown key 'wavee' in devices.aus1-sp1; did you mean 'wave'?" in output
+    assert f"inventory.yaml:{line}:3: error[missing-key]: devices.aus1-sp1 has no 'wave'" in output
+    assert "2 problem(s); no device was touched." in output
+    assert all(lab.untouched(n) for n in SPINES)
