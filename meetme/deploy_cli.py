@@ -348,8 +348,10 @@ def _interrupts_stop(engine: Engine) -> Iterator[None]:
     previous = signal.signal(signal.SIGINT, _interrupt_handler(engine))
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    finally:  # None: a handler not set from Python (an embedding); Python's own then
+        signal.signal(
+            signal.SIGINT, previous if previous is not None else signal.default_int_handler
+        )
 
 
 def _interrupt_handler(engine: Engine) -> Callable[[int, FrameType | None], None]:
