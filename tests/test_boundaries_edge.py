@@ -45,14 +45,33 @@ def test_edge002_threshold_just_outside_the_range(example: Path, pct: int, why: 
 # EDGE-007: at least two RPKI caches
 
 
-def test_edge007_the_same_cache_twice_counts_once(example: Path) -> None:
+def test_edge007_one_cache_is_not_enough(example: Path) -> None:
     peering = example / PEERING
-    replace_in(peering, "{address: 10.9.0.12, port: 3323}", "{address: 10.9.0.11, port: 3324}")
+    replace_in(peering, "          - {address: 10.9.0.12, port: 3323}\n", "")
     assert findings_of(lint_repo(example), "EDGE-007") == [
         f"{PEERING}:{line_of(peering, 'rpki_caches:')}: the Internet sessions validate route "
         "origins against 1 RPKI cache(s) (only 10.9.0.11); list at least 2 independent RTR "
         "caches in rpki_caches"
     ]
+
+
+def test_the_same_cache_address_twice_is_unusable(example: Path) -> None:
+    """Routers key a cache by its address (IOS-XR `rpki server A`, EOS's name from it): a
+    second port at one address would silently replace the first entry's."""
+    peering = example / PEERING
+    replace_in(peering, "{address: 10.9.0.12, port: 3323}", "{address: 10.9.0.11, port: 3324}")
+    assert _problems(example) == [
+        f"{PEERING}:{line_of(peering, '10.9.0.11, port: 3323')}: "
+        "sites.aus1.peering.edge.rpki_caches: rpki_caches lists 10.9.0.11 twice (ports 3323 "
+        "and 3324): routers key an RTR cache by its address, so one entry would replace the "
+        "other; give each cache its own address"
+    ]
+
+
+def test_two_caches_at_two_addresses_on_one_port_are_two(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "{address: 10.9.0.12, port: 3323}", "{address: 10.9.0.13, port: 3323}")
+    assert findings_of(lint_repo(example), "EDGE-007") == []
 
 
 # EDGE-002 and EDGE-007 judge the Internet edge only where there is one

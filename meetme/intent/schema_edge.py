@@ -8,7 +8,9 @@ Keys are secret references (`secret:NAME`), never values.
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+import ipaddress
+
+from pydantic import Field, field_validator, model_validator
 
 from meetme.intent.schema_base import MaxPrefix, Node, SecretRef, ipv6_both_ends
 from meetme.intent.schema_clouds import Aws, Azure, Gcp
@@ -171,6 +173,24 @@ class EdgeSettings(Node):
         "validators), routed in the default VRF.",
     )
     max_prefix_warning_pct: int = Field(default=80, ge=50, le=99)
+
+    @field_validator("rpki_caches")
+    @classmethod
+    def _one_cache_per_address(cls, caches: list[RpkiCache]) -> list[RpkiCache]:
+        # IOS-XR (`rpki server ADDRESS`) and EOS (`rpki cache` named after its address) key a
+        # cache by its address: a second entry at one address would replace the first there
+        seen: dict[str, int] = {}
+        for cache in caches:
+            address = str(ipaddress.ip_address(cache.address))
+            if address in seen:
+                raise ValueError(
+                    f"rpki_caches lists {address} twice (ports {seen[address]} and "
+                    f"{cache.port}): routers key an RTR cache by its address, so one entry "
+                    "would replace the other; give each cache its own address"
+                )
+            seen[address] = cache.port
+        return caches
+
     # 2..255: a limit of 1 would drop every eBGP route (each path holds the peer's ASN); 255
     # keeps NX-OS's `maxas-limit` (limit - 1, no vendor range found) and FRR's regex interval
     # ({limit - 1}, POSIX RE_DUP_MAX is at least 255) within what is known to be accepted

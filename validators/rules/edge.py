@@ -233,7 +233,7 @@ def rpki_caches(ctx: SiteContext) -> Iterator[Hit]:
     if settings is None or not any(s.internet for s in edge_of(ctx).sessions):
         return
     needed = providers()["internet"]["rpki_min_caches"]["value"]
-    caches = sorted({str(c.address) for c in settings.rpki_caches})  # one server, one cache
+    caches = sorted(str(c.address) for c in settings.rpki_caches)  # one per address (schema)
     if len(caches) < needed:
         have = f"only {listed(caches)}" if caches else "none"
         yield Hit(
