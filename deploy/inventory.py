@@ -12,6 +12,7 @@ import contextlib
 import difflib
 import ipaddress
 import re
+import socket
 from pathlib import Path
 from typing import Any, Literal
 
@@ -131,11 +132,27 @@ def _host(value: str) -> str:
                 f"{shown(top)} is all digits, which a host name's never is (RFC 1123 section "
                 "2.1), and it is no IPv4 address (four numbers 0-255)"
             )
+        read = _read_as_ipv4(value)
+        if read is not None:  # `0x7f000001`, `0x7f.1`: an address written so no check sees it
+            raise ValueError(
+                f"host {shown(value)} is read by the system's resolver as the IPv4 address "
+                f"{read} (hexadecimal numbers); write the address as {read}"
+            )
         return value
     raise ValueError(
         f"host {shown(value)} is neither an IP address nor a host name (letters, digits, '-' "
         "and '.'); a port goes in port:, never in host:"
     )
+
+
+def _read_as_ipv4(value: str) -> str | None:
+    """The IPv4 address the C library's inet_aton (which getaddrinfo uses before any DNS
+    lookup) reads in `value`, if any: it takes hexadecimal, octal and fewer than four parts,
+    so `0x7f000001` connects to 127.0.0.1 while the duplicate-host check compares names."""
+    try:
+        return str(ipaddress.IPv4Address(socket.inet_aton(value.rstrip("."))))
+    except OSError:
+        return None
 
 
 class DeviceEntry(_Model):

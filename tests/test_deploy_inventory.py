@@ -411,3 +411,35 @@ def test_lint_errors_do_not_hide_the_inventorys_problems(
     assert f"inventory.yaml:{line}:3: error[missing-key]: devices.aus1-sp1 has no 'wave'" in output
     assert "2 problem(s); no device was touched." in output
     assert all(lab.untouched(n) for n in SPINES)
+
+
+@pytest.mark.parametrize(
+    ("host", "read"),
+    [
+        ("0x7f000001", "127.0.0.1"),  # one hexadecimal number: the loopback, as sp1 is
+        ("0x7f.0.0.0x2", "127.0.0.2"),
+        ("0xdead.lab", None),  # a name: its last label is letters
+        ("deadbeef", None),  # no 0x: a name, never a number to the resolver
+    ],
+)
+def test_a_host_the_resolver_reads_as_an_address_is_refused(
+    tmp_path: Path, host: str, read: str | None
+) -> None:
+    """glibc's inet_aton, which getaddrinfo tries before DNS, reads `0x7f000001` as
+    127.0.0.1: written so, a device's address escapes the duplicate-host check."""
+    path = tmp_path / "inventory.yaml"
+    common = "driver: eos, stage: lab, wave: 1, credentials: {username: u, password: 'secret:p'}"
+    path.write_text(
+        f"devices:\n  a: {{host: 127.0.0.1, {common}}}\n  b: {{host: '{host}', {common}}}\n"
+    )
+    if read is None:
+        load_inventory(path)
+        return
+    with pytest.raises(IntentError) as caught:
+        load_inventory(path)
+    [problem] = caught.value.problems
+    assert problem.location.line == 3 and problem.kind == "bad-value"
+    assert problem.message.endswith(
+        f"host '{host}' is read by the system's resolver as the IPv4 address {read} "
+        f"(hexadecimal numbers); write the address as {read}"
+    )
