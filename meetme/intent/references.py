@@ -322,7 +322,7 @@ def _site_problems(
             )
 
     for group_name, group in _mapping(site, "redundancy_groups").items():
-        for index, member in enumerate(_get(group, "members") or []):
+        for index, member in enumerate(_list(group, "members")):
             if isinstance(member, str) and member not in devices:
                 yield (
                     unknown_name("device", member, devices),
@@ -511,10 +511,10 @@ def _tenant_references(
                     at(*base, "vrf"),
                     DANGLING,
                 )
-            for index, rack in enumerate(_get(network, "racks") or []):
+            for index, rack in enumerate(_list(network, "racks")):
                 if isinstance(rack, str) and rack not in racks:
                     yield unknown_name("rack", rack, racks), at(*base, "racks", index), DANGLING
-            for index, leaf in enumerate(_get(network, "leaves") or []):
+            for index, leaf in enumerate(_list(network, "leaves")):
                 if isinstance(leaf, str) and leaf not in devices:
                     yield (
                         unknown_name("device", leaf, devices),
