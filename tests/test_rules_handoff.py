@@ -282,6 +282,42 @@ def test_handoff015_one_public_prefix_at_two_sites(example: Path) -> None:
     ]
 
 
+# --- HANDOFF-017: a site's aggregate draws only its own public prefixes ---------------------
+
+
+def _mel1_aggregate(repo: Path, aggregate: str) -> Path:
+    site = repo / "intent/mel1/site.yaml"
+    replace_in(site, "  mel1:\n", f"  mel1:\n    aggregates: {{public: [{aggregate}]}}\n")
+    return site
+
+
+def test_handoff017_a_site_aggregate_over_another_sites_public_prefix(example: Path) -> None:
+    """mel1 announces 2001:db8:4000::/40 by itself: the Internet sends aus1's front ends
+    (2001:db8:4000:50::/64) to mel1, which has only the /40's discard route for them."""
+    site = _mel1_aggregate(example, '"2001:db8:4000::/40"')
+    result = lint_repo(example)
+    assert findings_of(result, "HANDOFF-017") == [
+        f"intent/mel1/site.yaml:{line_of(site, 'aggregates:')}: site mel1's public aggregate "
+        "2001:db8:4000::/40 overlaps public 2001:db8:4000:50::/64 of handoff VRF gpu-a of site "
+        "aus1: the Internet would send that tenant's traffic to mel1's borders, which do not "
+        "leak it and drop it at the aggregate's discard route; keep each site's aggregates "
+        "clear of the other sites' public prefixes"
+    ]
+    assert result.errors
+
+
+def test_handoff017_boundaries(example: Path) -> None:
+    """2001:db8:4000:40::/60 ends at :4f::, one /64 short of aus1's :50::/64 (just outside);
+    2001:db8:4000:50::/60 begins at it (just inside). mel1's own :60::/64 under its aggregate
+    is the design."""
+    site = _mel1_aggregate(example, '"2001:db8:4000:40::/60", "2001:db8:4000:60::/60"')
+    assert findings_of(lint_repo(example), "HANDOFF-017") == []
+    replace_in(site, '"2001:db8:4000:40::/60"', '"2001:db8:4000:50::/60"')
+    assert [m.split(": ", 1)[1][:60] for m in findings_of(lint_repo(example), "HANDOFF-017")] == [
+        "site mel1's public aggregate 2001:db8:4000:50::/60 overlaps "
+    ]
+
+
 # --- HANDOFF-016, PHY-003/004: the handoff survives one border leaf or room -----------------
 
 

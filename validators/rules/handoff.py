@@ -583,6 +583,40 @@ def public_at_one_site(ctx: SiteContext) -> Iterator[Hit]:
                     )
 
 
+@rule(
+    "HANDOFF-017",
+    "error",
+    "A site's public aggregate holds no other site's public prefix",
+    "A site's public aggregate (`sites.S.aggregates.public`) is announced from its borders "
+    "only, more specific than the organisation's aggregate every site announces: the Internet "
+    "sends every address inside it to this site. Another site's `public` prefix there is "
+    "drawn to borders that never leak it into their Internet table (each border leaks its own "
+    "site's handoff VRFs' public prefixes), and the aggregate's discard anchor drops it, "
+    "whichever site's edge is up.",
+    "docs/standards.md#handoff-017; RFC 4632 section 5.1 (longest match) "
+    "https://www.rfc-editor.org/rfc/rfc4632",
+)
+def site_aggregates_hold_own_public(ctx: SiteContext) -> Iterator[Hit]:
+    """At this site's aggregate, each other site's public prefix that overlaps it."""
+    for index, written in enumerate(ctx.site.aggregates.public):
+        aggregate = ipaddress.ip_network(written)
+        for other_name, other in sorted(ctx.loaded.intent.sites.items()):
+            if other_name == ctx.name or other.handoff is None:
+                continue
+            for vrf, wanted in sorted(other.handoff.vrfs.items()):
+                for prefix in wanted.public:
+                    if not aggregate.overlaps(ipaddress.ip_network(prefix)):
+                        continue
+                    yield Hit(
+                        f"site {ctx.name}'s public aggregate {written} overlaps public "
+                        f"{prefix} of handoff VRF {vrf} of site {other_name}: the Internet "
+                        f"would send that tenant's traffic to {ctx.name}'s borders, which do "
+                        "not leak it and drop it at the aggregate's discard route; keep each "
+                        "site's aggregates clear of the other sites' public prefixes",
+                        (*ctx.base, "aggregates", "public", index),
+                    )
+
+
 def _rides_srv6(ctx: SiteContext, vrf: str, other_site: str) -> bool:
     """Whether the VRF rides SRv6 between this site and `other_site` (then SRV6-011 judges
     their address space)."""
