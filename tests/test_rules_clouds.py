@@ -10,6 +10,7 @@ import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from meetme.generators.model import DeviceModel
 from meetme.validators.engine import all_rules
+from meetme.validators.policy_eval import Route, evaluate
 
 from meetme.pipeline import device_models
 
@@ -511,6 +512,50 @@ def test_cloud005_an_ipv6_receive_on_an_ipv4_expressroute_peering(example: Path)
         "2001:db8:110::/48 is IPv6, but the attachment has no IPv6 BGP session to bring it: "
         "give the attachment its IPv6 addresses (both ends), or drop the entry"
     ]
+
+
+# --- CLOUD-007: a default route advertised to a cloud ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "flagged"),
+    [("0.0.0.0/0", True), ("::/0", True), ("10.0.0.0/8", False), ("10.0.0.0/7", False)],
+)
+def test_cloud007_a_default_route_advertised_to_a_cloud(
+    example: Path, extra: str, flagged: bool
+) -> None:
+    """A /0 of either family is the discard default; the shortest private aggregates a tenant
+    writes (a /8, even a /7 over it) are aggregates like any other (FLOW-001 and CLOUD-006
+    judge them)."""
+    clouds = clouds_of(example)
+    replace_in(clouds, PRIVATE_1, PRIVATE_1.replace("[10.50.0.0/16]", f'[10.50.0.0/16, "{extra}"]'))
+    found = findings_of(lint_repo(example), "CLOUD-007")
+    if not flagged:
+        assert found == []
+        return
+    assert found == [
+        f"{CLOUDS}:{line_of(clouds, extra)}: AWS aws-syd/private-1 advertises the default route "
+        f"{extra}: the border leaf would anchor it with a discard route in VRF gpu-a and send it "
+        "to every leaf of the VRF, where it draws the tenant's Internet traffic into the "
+        "discard, and its own-space filters would drop everything the cloud sends; advertise "
+        "the VRF's aggregates only"
+    ]
+
+
+def test_cloud007_the_discard_default_it_prevents(example: Path) -> None:
+    """What the rule keeps from the border leaf: a discard default in the tenant VRF, which
+    `network` originates beside the aggregate, and an own-space import filter that holds every
+    route, the cloud's agreed range included."""
+    clouds = clouds_of(example)
+    replace_in(clouds, PRIVATE_1, PRIVATE_1.replace("[10.50.0.0/16]", "[10.50.0.0/16, 0.0.0.0/0]"))
+    bl1 = device_models(lint_repo(example))["aus1-bl1"]
+    assert [(r.prefix, r.discard) for r in bl1.static_routes if r.vrf == "gpu-a"] == [
+        ("0.0.0.0/0", True),
+        ("10.50.0.0/16", True),
+    ]
+    vif = next(n for n in bl1.bgp.neighbors if n.party == "aws-syd/private-1")
+    verdict = evaluate(bl1, vif.route_map_in, Route("10.100.0.0/16", as_path=(64512,)))
+    assert (verdict.accepted, verdict.description) == (False, "our own address space")
 
 
 # --- CLOUD-006: an advertised prefix equal to one of the VRF's subnets -----------------------

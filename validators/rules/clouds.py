@@ -836,6 +836,42 @@ def cloud_advertise_shorter_than_subnets(ctx: SiteContext) -> Iterator[Hit]:
                 )
 
 
+@rule(
+    "CLOUD-007",
+    "error",
+    "A cloud attachment advertises no default route",
+    "The border leaf originates each `advertise:` prefix of a private attachment in the tenant "
+    "VRF, anchored by a discard route (CLOUD-006), and the overlay carries it to every leaf of "
+    "the VRF. A default route there is a discard default: on the border leaf it beats the "
+    "borders' default (a static route against BGP), at every other leaf it competes with it on "
+    "a shorter AS path, so the tenant's Internet traffic is dropped at the border leaf; and the "
+    "own-space filters (the import policy, the ingress ACL) then hold everything, so every "
+    "route and packet from the cloud is dropped too. meetme can only originate what it "
+    "advertises, never pass on the default the VRF learns from the borders.",
+    "docs/standards.md#cloud-007; docs/standards.md#flow-003",
+)
+def cloud_advertise_no_default(ctx: SiteContext) -> Iterator[Hit]:
+    seen: set[Path_] = set()
+    for session in edge_of(ctx).sessions:
+        if session.kind not in CLOUD_KINDS or session.vrf is None:
+            continue
+        base = _attachment_path(session.source)
+        if base in seen:
+            continue  # one attachment's sessions share its list
+        seen.add(base)
+        for index, prefix in enumerate(session.export_prefixes):
+            if ipaddress.ip_network(prefix).prefixlen != 0:
+                continue
+            yield Hit(
+                f"{_cloud_label(f'{session.kind}:{session.party}')} advertises the default "
+                f"route {prefix}: the border leaf would anchor it with a discard route in VRF "
+                f"{session.vrf} and send it to every leaf of the VRF, where it draws the "
+                "tenant's Internet traffic into the discard, and its own-space filters would "
+                "drop everything the cloud sends; advertise the VRF's aggregates only",
+                (*base, "advertise", index),
+            )
+
+
 Agreed = dict[tuple[str, str], dict[str, tuple[list[str], Path_]]]
 
 
