@@ -558,6 +558,36 @@ def test_cloud007_the_discard_default_it_prevents(example: Path) -> None:
     assert (verdict.accepted, verdict.description) == (False, "our own address space")
 
 
+# --- CLOUD-008: the prefix limit holds the agreed ranges ---------------------------------------
+
+RECEIVE_1 = "private-1: {type: private, vrf: gpu-a, receive: [10.100.0.0/16]"
+
+
+@pytest.mark.parametrize(
+    ("count", "limit", "flagged"), [(100, None, False), (101, None, True), (101, 101, False)]
+)
+def test_cloud008_more_agreed_ranges_than_the_prefix_limit(
+    example: Path, count: int, limit: int | None, flagged: bool
+) -> None:
+    """private-1 keeps AWS's default limit of 100 routes: 100 agreed /24s fit it exactly, a
+    101st tears the session down when AWS sends it; a limit of 101 holds them again."""
+    clouds = clouds_of(example)
+    receive = RECEIVE_1.replace("[10.100.0.0/16]", prefixes("10.100.0.0/16", 24, count))
+    if limit is not None:
+        receive = receive.replace("{type: private,", f"{{max_prefix: {limit}, type: private,")
+    replace_in(clouds, RECEIVE_1, receive)
+    found = findings_of(lint_repo(example), "CLOUD-008")
+    if not flagged:
+        assert found == []
+        return
+    assert found == [
+        f"{CLOUDS}:{line_of(clouds, 'private-1:')}: AWS aws-syd/private-1 agrees to send 101 "
+        "IPv4 ranges (receive:), but its sessions accept at most 100 routes (max_prefix): the "
+        "provider sending what was agreed tears them down; set max_prefix to 101 or more, with "
+        "headroom, or agree fewer, shorter ranges"
+    ]
+
+
 # --- CLOUD-006: an advertised prefix equal to one of the VRF's subnets -----------------------
 
 

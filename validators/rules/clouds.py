@@ -872,6 +872,41 @@ def cloud_advertise_no_default(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+@rule(
+    "CLOUD-008",
+    "error",
+    "A cloud session's prefix limit holds the ranges agreed with the provider",
+    "`receive:` lists the ranges the provider agreed to send, each promised to every leaf of "
+    "the VRF (FLOW-006); the session's prefix limit (`max_prefix`, `max_prefix_v6`) counts "
+    "what it accepts. A limit below the number of agreed ranges of its family is exceeded the "
+    "moment the provider sends what was agreed, and the session is torn down: every route of "
+    "the cloud and the tenant's way to it go with it, on every link of the attachment at once.",
+    "docs/standards.md#cloud-008; docs/standards.md#edge-001",
+)
+def cloud_limits_hold_agreed_ranges(ctx: SiteContext) -> Iterator[Hit]:
+    seen: set[tuple[Path_, str]] = set()
+    for session in edge_of(ctx).sessions:
+        if session.kind not in CLOUD_KINDS or session.max_prefix is None:
+            continue
+        base = _attachment_path(session.source)
+        if (base, session.afi) in seen:
+            continue  # one attachment's sessions of a family share its list and limit
+        seen.add((base, session.afi))
+        agreed = {p for p in session.import_prefixes if (":" in p) == (session.afi == "ipv6")}
+        if len(agreed) <= session.max_prefix:
+            continue
+        v6 = session.afi == "ipv6" and (*base, "max_prefix_v6") in ctx.loaded.positions
+        field = "max_prefix_v6" if v6 else "max_prefix"
+        yield Hit(
+            f"{_cloud_label(f'{session.kind}:{session.party}')} agrees to send "
+            f"{len(agreed)} {FAMILY[session.afi]} ranges (receive:), but its sessions accept "
+            f"at most {session.max_prefix} routes ({field}): the provider sending what was "
+            f"agreed tears them down; set {field} to {len(agreed)} or more, with headroom, or "
+            "agree fewer, shorter ranges",
+            (*base, field),
+        )
+
+
 Agreed = dict[tuple[str, str], dict[str, tuple[list[str], Path_]]]
 
 
