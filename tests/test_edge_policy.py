@@ -70,6 +70,50 @@ def test_the_default_route_is_accepted_only_where_asked_for(
 
 
 @pytest.mark.parametrize(
+    ("party", "afi", "prefix", "accepted"),
+    [
+        # IPv4: /8 is the shortest the Internet carries; /7 and the halves of the address
+        # space (a default route in disguise) are dropped, even where the default is accepted
+        ("transit-a", "ipv4", "12.0.0.0/8", True),
+        ("transit-a", "ipv4", "12.0.0.0/7", False),
+        ("transit-a", "ipv4", "0.0.0.0/1", False),
+        ("transit-a", "ipv4", "128.0.0.0/1", False),
+        ("ix-syd/rs1", "ipv4", "128.0.0.0/1", False),
+        ("ix-syd/content-a", "ipv4", "0.0.0.0/1", False),
+        # IPv6: /16 passes, /15 and shorter do not
+        ("transit-a", "ipv6", "2400::/16", True),
+        ("transit-a", "ipv6", "2400::/15", False),
+        ("ix-syd/rs1", "ipv6", "2000::/3", False),
+        ("ix-syd/content-a", "ipv6", "::/1", False),
+    ],
+)
+def test_internet_import_drops_prefixes_too_short_for_the_global_table(
+    models: dict[str, DeviceModel], party: str, afi: str, prefix: str, accepted: bool
+) -> None:
+    """0.0.0.0/1 + 128.0.0.0/1 from an IX peer beat the transits' default for every address
+    outside the full table, and reached the Internet table past the default-route clause."""
+    asn = {"transit-a": TRANSIT_A, "ix-syd/rs1": 64505, "ix-syd/content-a": 64505}[party]
+    verdict = judge(models["aus1-br1"], party, Route(prefix, as_path=(asn,)), afi)
+    if accepted:
+        assert verdict.accepted, f"{prefix} dropped by {verdict.description}"
+    else:
+        assert (verdict.accepted, verdict.description) == (
+            False,
+            "too short for the global table",
+        )
+
+
+def test_the_default_route_is_not_too_short(models: dict[str, DeviceModel]) -> None:
+    """The short-prefix clause starts at /1: a transit's default (`accept_default: true`) still
+    passes, and the IX's is dropped as a default route, by its own clause."""
+    br1 = models["aus1-br1"]
+    for afi, default in (("ipv4", "0.0.0.0/0"), ("ipv6", "::/0")):
+        assert judge(br1, "transit-a", Route(default, as_path=(TRANSIT_A,)), afi).accepted
+        verdict = judge(br1, "ix-syd/rs1", Route(default, as_path=(64505,)), afi)
+        assert verdict.description == "default route"
+
+
+@pytest.mark.parametrize(
     ("route", "why"),
     [
         (Route("10.0.0.0/8", as_path=(TRANSIT_A,)), "bogon"),
@@ -284,7 +328,8 @@ def test_the_judge_refuses_an_eos_policy_without_its_bogon_clause(
     models: dict[str, DeviceModel],
 ) -> None:
     """The bogon clause itself gone from mel1-br1's IPv6 transit import: every sample is let
-    in, and the judge names each."""
+    in but fe80::/10, shorter than a /16, which the short-prefix clause still drops; the judge
+    names each."""
     shipped = models["mel1-br1"]
     name = policy(shipped, "transit-c", "ipv6", "in")
     maps = tuple(
@@ -297,7 +342,11 @@ def test_the_judge_refuses_an_eos_policy_without_its_bogon_clause(
     )
     leaky = shipped.model_copy(update={"route_maps": maps})
     faults = edge_faults(leaky, "transit-c", "ipv6", 64508)
-    assert faults == [f"bogon {p}: accept: tag class and site" for p in BOGON_SAMPLES["ipv6"]]
+    assert faults == [
+        f"bogon {p}: "
+        + ("too short for the global table" if p == "fe80::/10" else "accept: tag class and site")
+        for p in BOGON_SAMPLES["ipv6"]
+    ]
 
 
 def test_aus1_borders_moved_to_eos_keep_the_edge_hygiene(example: Path) -> None:

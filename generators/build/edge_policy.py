@@ -1,11 +1,11 @@
 """Routing policy for external sessions, per party type (docs/standards.md#edge-policy).
 
-Import, first match wins: drop bogon prefixes, too-long prefixes, our own space, the default
-route (unless asked for), the IX peering LAN, paths with reserved or private ASNs, paths through
-well-known transit networks on peering sessions, RPKI-invalid routes where the platform validates
-origins, AS paths of `peering.edge.drop_as_path_length` ASNs or more (EDGE-013); then accept —
-only the explicit allow-list where one is given — tagging each route with
-its class and site as large communities and setting local preference by relationship. A
+Import, first match wins: drop bogon prefixes, too-long and too-short prefixes, our own space,
+the default route (unless asked for), the IX peering LAN, paths with reserved or private ASNs,
+paths through well-known transit networks on peering sessions, RPKI-invalid routes where the
+platform validates origins, AS paths of `peering.edge.drop_as_path_length` ASNs or more
+(EDGE-013); then accept — only the explicit allow-list where one is given — tagging each route
+with its class and site as large communities and setting local preference by relationship. A
 graceful-shutdown route (RFC 8326) is accepted at local preference 0.
 Export: never a route learned from any external party (by its class community); otherwise only
 our aggregates to Internet parties and only the declared prefixes to a cloud.
@@ -87,6 +87,11 @@ HOST_LENGTH = {"ipv4": 32, "ipv6": 128}
 # the longest prefixes the Internet's table carries (RFC 7454 section 6.1.3; NLNOG small
 # prefixes): longer ones are dropped on import, ours and everyone else's
 GLOBAL_LONGEST = {"ipv4": 24, "ipv6": 48}
+# the shortest the Internet's table carries, the default route aside (an RIR's largest
+# allocation): a shorter one from an Internet party is a default route in disguise, 0.0.0.0/1
+# and 128.0.0.0/1 beat every `accept_default: false` and the transits' own default (DENOG
+# routing guide, prefix length filtering; NLNOG small prefixes' `ge 8 le 24`)
+GLOBAL_SHORTEST = {"ipv4": 8, "ipv6": 16}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
 
 
@@ -242,6 +247,11 @@ def _import_entries(
         deny(
             "too long for the global table",
             prefix_list=policies.prefix_list(f"PL-TOO-LONG-{sfx}", afi, [too_long]),
+        )
+        too_short = (anything, 1, GLOBAL_SHORTEST[afi] - 1)  # ge 1: the default is judged below
+        deny(
+            "too short for the global table",
+            prefix_list=policies.prefix_list(f"PL-TOO-SHORT-{sfx}", afi, [too_short]),
         )
     # our own space sent back: an Internet party's copy of our aggregates, or a cloud echoing
     # the tenant prefixes we advertise to it (either would pull our traffic out of the site)
