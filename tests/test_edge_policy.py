@@ -99,8 +99,27 @@ def test_internet_import_drops_prefixes_too_short_for_the_global_table(
     else:
         assert (verdict.accepted, verdict.description) == (
             False,
-            "too short for the global table",
+            "too short: a default route in disguise",
         )
+
+
+def test_a_cloud_without_receive_sends_no_default_in_disguise(example: Path) -> None:
+    """Google's attachments without `receive:` accept whatever the Cloud Router sends but the
+    tenant's own space and a default: 0.0.0.0/1 and 128.0.0.0/1 would have taken every leaf
+    of VRF gpu-a to Google for the Internet, past the borders' default. /8 still passes (a VNet
+    or VPC can be a whole 10.0.0.0/8)."""
+    clouds = example / "intent/aus1/clouds.yaml"
+    clouds.write_text(clouds.read_text().replace("receive: [10.120.0.0/16], ", ""))
+    bl5 = device_models(lint(example / "intent"))["aus1-bl5"]
+    for afi, prefix, accepted, why in (
+        ("ipv4", "0.0.0.0/1", False, "too short: a default route in disguise"),
+        ("ipv4", "128.0.0.0/1", False, "too short: a default route in disguise"),
+        ("ipv4", "10.0.0.0/7", False, "too short: a default route in disguise"),
+        ("ipv4", "10.0.0.0/8", True, "accept: tag class and site"),
+        ("ipv4", "0.0.0.0/0", False, "default route"),
+    ):
+        verdict = judge(bl5, "gcp-ic/syd-ead1", Route(prefix, as_path=(16550,)), afi)
+        assert (verdict.accepted, verdict.description) == (accepted, why), prefix
 
 
 def test_the_default_route_is_not_too_short(models: dict[str, DeviceModel]) -> None:
@@ -344,7 +363,11 @@ def test_the_judge_refuses_an_eos_policy_without_its_bogon_clause(
     faults = edge_faults(leaky, "transit-c", "ipv6", 64508)
     assert faults == [
         f"bogon {p}: "
-        + ("too short for the global table" if p == "fe80::/10" else "accept: tag class and site")
+        + (
+            "too short: a default route in disguise"
+            if p == "fe80::/10"
+            else "accept: tag class and site"
+        )
         for p in BOGON_SAMPLES["ipv6"]
     ]
 

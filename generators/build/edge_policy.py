@@ -88,9 +88,9 @@ HOST_LENGTH = {"ipv4": 32, "ipv6": 128}
 # prefixes): longer ones are dropped on import, ours and everyone else's
 GLOBAL_LONGEST = {"ipv4": 24, "ipv6": 48}
 # the shortest the Internet's table carries, the default route aside (an RIR's largest
-# allocation): a shorter one from an Internet party is a default route in disguise, 0.0.0.0/1
-# and 128.0.0.0/1 beat every `accept_default: false` and the transits' own default (DENOG
-# routing guide, prefix length filtering; NLNOG small prefixes' `ge 8 le 24`)
+# allocation): a shorter one from any party is a default route in disguise, 0.0.0.0/1 and
+# 128.0.0.0/1 get past `accept_default: false` and beat the default the tenants should use
+# (DENOG routing guide, prefix length filtering; NLNOG small prefixes' `ge 8 le 24`)
 GLOBAL_SHORTEST = {"ipv4": 8, "ipv6": 16}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
 
@@ -248,11 +248,6 @@ def _import_entries(
             "too long for the global table",
             prefix_list=policies.prefix_list(f"PL-TOO-LONG-{sfx}", afi, [too_long]),
         )
-        too_short = (anything, 1, GLOBAL_SHORTEST[afi] - 1)  # ge 1: the default is judged below
-        deny(
-            "too short for the global table",
-            prefix_list=policies.prefix_list(f"PL-TOO-SHORT-{sfx}", afi, [too_short]),
-        )
     # our own space sent back: an Internet party's copy of our aggregates, or a cloud echoing
     # the tenant prefixes we advertise to it (either would pull our traffic out of the site)
     own = _of(afi, s.export_prefixes)
@@ -266,12 +261,20 @@ def _import_entries(
                 f"PL-{owner}OWN-ORLONGER-{sfx}", afi, _orlonger(own, afi)
             ),
         )
+    default = "0.0.0.0/0" if afi == "ipv4" else "::/0"
     if not s.accept_default:
-        default = "0.0.0.0/0" if afi == "ipv4" else "::/0"
         deny(
             "default route",
             prefix_list=policies.prefix_list(f"PL-DEFAULT-{sfx}", afi, [(default, None, None)]),
         )
+    # a default route in disguise (0.0.0.0/1 + 128.0.0.0/1), from any party: it beats the
+    # transits' default at the border, the borders' in a tenant VRF; ge 1 leaves the default
+    # itself to the clause above
+    too_short = (default, 1, GLOBAL_SHORTEST[afi] - 1)
+    deny(
+        "too short: a default route in disguise",
+        prefix_list=policies.prefix_list(f"PL-TOO-SHORT-{sfx}", afi, [too_short]),
+    )
     if s.peer_lan is not None:
         lan_name = f"PL-IXLAN-{party_tag(s.party.split('/')[0])}-{sfx}"
         deny(
