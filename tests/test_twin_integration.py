@@ -136,6 +136,14 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert "aus1-br1: session transit-a (2001:db8:a::): agreed default ::/0 accepted" in edge
     assert "aus1-br1: session pni-cdn (192.0.2.16): default route 0.0.0.0/0 rejected" in edge
     assert "aus1-br2: session pni-cdn (192.0.2.18): own aggregate 198.51.100.0/24 rejected" in edge
+    # half the address space from a transit that may send a default: still refused, in FRR
+    assert (
+        "aus1-br1: session transit-a (192.0.2.0): default in disguise 128.0.0.0/1 rejected" in edge
+    )
+    assert (
+        "aus1-br1: session transit-a (2001:db8:a::): default in disguise 8000::/1 rejected" in edge
+    )
+    assert not [m for m in edge if "default in disguise" in m and "rejected" not in m]
     flood = {r.message for r in by_check["prefix-limit"]}
     assert (
         "aus1-br1: session ix-syd/content-a (203.0.113.50, ipv4) sent 1210 routes past its "

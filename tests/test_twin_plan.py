@@ -104,6 +104,15 @@ def test_parties_announce_legitimate_and_hostile_routes_and_one_peer_floods() ->
     pni = {(a.prefix, a.label) for a in parties["pni-cdn"].announcements}
     assert ("192.0.2.0/24", "legitimate") in pni
     assert ("0.0.0.0/0", "default route") in pni  # a PNI's default is hostile
+    # every party sends half the address space, which no import may take for a route: the
+    # transit that may send a default too, in both families
+    assert ("128.0.0.0/1", "default in disguise") in labels
+    assert ("128.0.0.0/1", "default in disguise") in pni
+    assert {a.prefix for a in transit.announcements if a.label == "default in disguise"} == {
+        "128.0.0.0/1",
+        "8000::/1",
+    }
+    assert not next(a for a in transit.announcements if a.prefix == "8000::/1").must_accept
     # every peering party leaks a transit-free network's route, which peer-lock drops; a
     # route server passes it on behind its member, as it passes the member's own routes
     leaks = {
@@ -275,9 +284,11 @@ def test_tenant_vrfs_are_namespaces_with_their_l3vni_and_handoff_pairs() -> None
         ("aus1-bl1", "gpu-a", ("10.50.0.0/16",))
     ]
     # a cloud announces the range agreed with it (`receive:`) and, hostile, a default route
+    # and half the address space (a default in disguise)
     assert [(a.prefix, a.label) for a in aws.announcements] == [
         ("10.100.0.0/16", "legitimate"),
         ("0.0.0.0/0", "default route"),
+        ("128.0.0.0/1", "default in disguise"),
     ]
 
 

@@ -1,10 +1,10 @@
 """Emulated external parties: each transit, IX route server, IX peer and PNI of the default
 VRF is an FRR speaker in its own namespace, announcing a legitimate route of its kind and the
 hostile ones an edge must reject (a bogon, our own aggregate, a too-specific, a default route
-nobody agreed to, a transit's path of the site's AS-path length limit beside one a single ASN
-shorter, which must pass); one IX peer floods past its prefix limit. What each announcement
-must meet at our edge is written here, by the design standard, not read from the policy under
-test.
+nobody agreed to, half the address space as a default in disguise, a transit's path of the
+site's AS-path length limit beside one a single ASN shorter, which must pass); one IX peer
+floods past its prefix limit. What each announcement must meet at our edge is written here, by
+the design standard, not read from the policy under test.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ Label = Literal[
     "own aggregate",
     "too specific",
     "default route",
+    "default in disguise",
     "route leak",
     "flood",
     "long path",
@@ -47,6 +48,9 @@ _LEGITIMATE: dict[str, dict[Afi, tuple[str, tuple[int, ...]]]] = {
 CLOUDS = frozenset(CLOUD_KINDS)
 _BOGON: dict[Afi, str] = {"ipv4": "100.64.0.0/10", "ipv6": "fc00::/7"}  # RFC 6598, RFC 4193
 _DEFAULT: dict[Afi, str] = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
+# half the address space, shorter than anything allocated: beside its other half, a default
+# route no `accept_default` clause sees, which every party's import must drop
+_DISGUISED: dict[Afi, str] = {"ipv4": "128.0.0.0/1", "ipv6": "8000::/1"}
 FLOOD_BEYOND = 10  # routes past the limit the flooding peer sends
 # A peer's leak of a transit-free network's route (Level 3 space behind AS 3356, on NLNOG's
 # no_transit_leaks list): peer-lock on every peering session drops it (docs/standards.md)
@@ -244,6 +248,7 @@ def _announcements(
         routes.append(Announcement(_DEFAULT[afi], afi, (), "agreed default"))
     else:
         routes.append(Announcement(_DEFAULT[afi], afi, path, "default route"))
+    routes.append(Announcement(_DISGUISED[afi], afi, path, "default in disguise"))
     return routes
 
 
