@@ -1,4 +1,4 @@
-"""MGMT-001..005, the management feature: management addressing that would lock a device out
+"""MGMT-001..006, the management feature: management addressing that would lock a device out
 after a replace push."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 
-MGMT_RULES = ("MGMT-001", "MGMT-002", "MGMT-003", "MGMT-004", "MGMT-005")
+MGMT_RULES = ("MGMT-001", "MGMT-002", "MGMT-003", "MGMT-004", "MGMT-005", "MGMT-006")
 DEVICES = "intent/aus1/devices.yaml"
 SITE = "intent/aus1/site.yaml"
 LF1 = "management: 192.168.10.101/24"  # aus1-lf1, the first NVUE leaf
@@ -152,6 +152,27 @@ def test_mgmt004_an_ipv6_management_network_is_refused(example: Path) -> None:
         "meetme renders an IPv4 management network only; give the management network IPv4 "
         "addresses",
     ]
+
+
+@pytest.mark.parametrize(
+    ("vrf", "refused"), [("default", True), ("Default", True), ("defaults", False)]
+)
+def test_mgmt006_the_management_vrf_is_not_the_global_table(
+    example: Path, vrf: str, refused: bool
+) -> None:
+    """Was 16 CFG-010 findings in the rendered files of aus1's 8 EOS and IOS-XR devices (EOS
+    `vrf instance default`, SSH and eAPI shut in the VRF they were meant to answer in), none
+    at the intent line that must change."""
+    site = example / SITE
+    replace_in(site, "vrf: MGMT", f"vrf: {vrf}")
+    result = lint_repo(example)
+    expected = [
+        f"{SITE}:{line_of(site, f'vrf: {vrf}')}: management VRF {vrf} is the global routing "
+        "table: 8 device(s) (first: aus1-bl1) would put their management port, its default "
+        "route and services beside the data plane; name a VRF of its own (such as MGMT)"
+    ]
+    assert findings_of(result, "MGMT-006") == (expected if refused else [])
+    assert [f.rule for f in result.errors] == (["MGMT-006"] if refused else [])
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import ipaddress
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from meetme.generators.platforms import PLATFORMS
 from meetme.validators.engine import Hit, SiteContext, rule
 
 from meetme.core import addresses
@@ -281,3 +282,38 @@ def management_servers_reachable(ctx: SiteContext) -> Iterator[Hit]:
                     "name a server on the management network",
                     where,
                 )
+
+
+# Every platform's global routing table (EVPN-024 keeps tenant VRFs off it for the same reason).
+GLOBAL_TABLE = "default"
+
+
+@rule(
+    "MGMT-006",
+    "error",
+    "The management VRF is a VRF of its own, not the global table",
+    "EOS and IOS-XR put the management port in the site's `management.vrf` (NX-OS and Cumulus "
+    "Linux in their own fixed one). Named `default`, it is the global table: the rendered "
+    "config would define a VRF of the global table's name, the management gateway's default "
+    "route would join the data plane's routes and the management services would answer on "
+    "every fabric and Internet-facing address. Every such rendered file fails CFG-010 "
+    "(management services in the management VRF only), far from the one intent line that must "
+    "change.",
+    "docs/standards.md#mgmt-006; docs/standards.md#mgmt-plane",
+)
+def management_vrf_is_its_own(ctx: SiteContext) -> Iterator[Hit]:
+    vrf = ctx.site.management.vrf
+    if vrf.lower() != GLOBAL_TABLE:
+        return
+    named = sorted(
+        name
+        for name, device in ctx.site.devices.items()
+        if PLATFORMS[device.platform].fixed_management_vrf is None
+    )
+    if named:
+        yield Hit(
+            f"management VRF {vrf} is the global routing table: {len(named)} device(s) (first: "
+            f"{named[0]}) would put their management port, its default route and services "
+            "beside the data plane; name a VRF of its own (such as MGMT)",
+            (*ctx.site.management.path, "vrf"),
+        )
