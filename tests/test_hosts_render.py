@@ -367,6 +367,20 @@ def test_nxos_vpc_anycast_vtep_is_the_nve_loopback_secondary() -> None:
         ]
 
 
+def test_nxos_vpc_leaves_advertise_type5_routes_from_their_own_vtep_address() -> None:
+    """A vPC pair's type-5 routes left with the shared (secondary) VTEP address as next hop, so
+    a prefix one leaf alone holds was sent half the time to its peer and black-holed there
+    (Cisco: advertise-pip with advertise virtual-rmac, always together). A VTEP without vPC
+    has no PIP of its own to choose and prints neither."""
+    for leaf, asn in (("aus1-lf3", "4200000103"), ("aus1-lf4", "4200000104")):
+        parse = nxos(pairs()[leaf])
+        assert under(parse, f"router bgp {asn}", "address-family l2vpn evpn") == ["advertise-pip"]
+        assert "  advertise virtual-rmac" in block(parse, "interface nve1")
+    bl3 = pairs()["aus1-bl3"]  # an NX-OS border leaf without vPC
+    assert "advertise-pip" not in bl3
+    assert "advertise virtual-rmac" not in bl3
+
+
 def test_nxos_vpc_host_port_channel_and_member() -> None:
     for leaf in ("aus1-lf3", "aus1-lf4"):
         parse = nxos(pairs()[leaf])

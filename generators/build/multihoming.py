@@ -153,6 +153,10 @@ def mlag_of(site: Site, name: str) -> Mlag | None:
             ),
             domain_id=mlag_domain(site, attachment),
             keepalive_source=site.devices[name].management.split("/")[0],
+            # the shared address is a secondary on the leaf's own VTEP loopback: the primary is
+            # an address of this leaf alone to advertise type-5 routes from
+            advertise_pip=platform.mlag_vtep == "loopback_secondary"
+            and attachment.anycast_vtep is not None,
         )
         if platform.mlag_peer_vlan is None:
             return mlag
