@@ -2,6 +2,7 @@
 with 1 of 4, an extra spine-to-super-spine link, every leaf on one ASN) each stop the lint with
 a TOPO finding at the intent line; each limit is tried just inside and just outside."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,62 @@ def test_topo001_border_leaf_with_a_spine_link_reaches_every_spine(example: Path
         f"{DEVICES}:{line}: border_leaf aus1-bl1 reaches 1 of 4 spines (no link to aus1-sp2, "
         "aus1-sp3, aus1-sp4); link it to every spine by a link rule or explicit links"
     ]
+
+
+def _without_borders(repo: Path) -> None:
+    """aus1 with no border routers: no edge, no handoff, no DCI; its border leaves keep only
+    their cloud attachments and are cabled to nothing (their link rules were to the borders)."""
+    site = repo / "intent/aus1"
+    devices = site / "devices.yaml"
+    devices.write_text(re.sub(r"      aus1-br\d:\n(        .*\n)+", "", devices.read_text()))
+    (site / "peering.yaml").write_text(
+        "sites:\n  aus1:\n    peering:\n      edge: {site_code: 101}\n"
+    )
+    circuits = site / "circuits.yaml"
+    circuits.write_text(re.sub(r".*XC-(IX|TA|TB|PNI)-.*\n", "", circuits.read_text()))
+    links = site / "links.yaml"
+    text = re.sub(r"      - name: spine-to-border.*\n(        .*\n)+", "", links.read_text())
+    links.write_text(text[: text.index("      # Border leaves are dual-homed")])
+    attachments = site / "attachments.yaml"
+    attachments.write_text(attachments.read_text().split("    # VRF-lite from")[0])
+    (repo / "intent/dci.yaml").unlink()
+    replace_in(repo / "intent/srv6.yaml", "[aus1-br1, aus1-br2, aus1-lf1", "[aus1-lf1")
+
+
+def test_topo001_border_leaves_of_a_site_without_borders_reach_the_spines(example: Path) -> None:
+    """Without border routers PHY-006 checks nothing, and an uncabled border leaf lint clean:
+    it rendered EVPN sessions to the spines' loopbacks with no underlay to reach them, and its
+    cloud routes never left it."""
+    _without_borders(example)
+    result = lint_repo(example)
+    expected = [
+        f"{DEVICES}:{line_of(example / DEVICES, f'aus1-bl{n}:')}: border_leaf aus1-bl{n} has no "
+        "uplink to any spine; link it to every spine of aus1 (aus1-sp1, aus1-sp2, aus1-sp3, "
+        "aus1-sp4) by a link rule or explicit links"
+        for n in range(1, 7)
+    ]
+    assert findings_of(result, "TOPO-001") == expected
+    assert [f.rule for f in result.errors] == ["TOPO-001"] * 6
+
+
+def test_topo001_border_leaves_cabled_to_every_spine_without_borders_are_clean(
+    example: Path,
+) -> None:
+    _without_borders(example)
+    rules = "".join(
+        f"      - name: border-leaf-to-spine-{platform}\n"
+        f'        a: {{role: border_leaf, platform: {platform}, interface: "{port}", '
+        "first: 20, peer_id_base: 11}\n"
+        '        b: {role: spine, interface: "Ethernet{n}/1", first: 40, peer_id_base: 21}\n'
+        "        speed: 100G\n"
+        for platform, port in (
+            ("arista_eos", "Ethernet{n}/1"),
+            ("cisco_nxos", "Ethernet1/{n}"),
+            ("nvidia_nvue", "swp{n}"),
+        )
+    )
+    append(example / "intent/aus1/links.yaml", rules)
+    assert lint_repo(example).errors == []
 
 
 # TOPO-002: a 3-tier site: two EOS super-spines take the borders' links from the spines ------

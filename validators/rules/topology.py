@@ -98,7 +98,8 @@ def _reach(
     "bandwidth, and unequal links make ECMP send the same share over fewer or slower links. "
     "A leaf in a pod needs the spines of its pod; in a site without pods (or a leaf in none "
     "where no spine is in none) every spine of the site. A border leaf is checked once it has "
-    "a spine link; one cabled to the borders only is PHY-006's.",
+    "a spine link, or always in a site without border routers, where the spines are its only "
+    "way into the fabric; one cabled to the borders only is PHY-006's.",
     "docs/standards.md#topo-001; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
 )
 def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
@@ -107,9 +108,12 @@ def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
         return
     uplinks = _uplinks(ctx, {name for name, _ in all_spines})
     linked = set(uplinks)
+    # without border routers (PHY-006 checks the uplinks toward them), a border leaf reaches
+    # the fabric through the spines only: uncabled, its EVPN sessions had no underlay
+    borderless = not _by_id(ctx, "border")
     by_pod: dict[str | None, list[tuple[str, Device]]] = defaultdict(list)
     for name, device in _by_id(ctx, *LEAF_TIER):
-        if device.role == "leaf" or name in linked:
+        if device.role == "leaf" or name in linked or borderless:
             by_pod[device.pod].append((name, device))
     for pod, leaves in by_pod.items():
         spines = [name for name, spine in all_spines if spine.pod == pod]
