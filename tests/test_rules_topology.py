@@ -179,6 +179,29 @@ def test_topo001_border_leaves_cabled_to_every_spine_without_borders_are_clean(
     assert lint_repo(example).errors == []
 
 
+def test_topo001_leaves_of_a_site_without_spines(example: Path) -> None:
+    """aus1 without its spines linted clean on the leaves: each rendered no underlay session
+    and no EVPN peer, so no network spanning two leaves joined up. The border leaves still
+    uplink to the borders (PHY-006's)."""
+    devices = example / DEVICES
+    devices.write_text(re.sub(r"      aus1-sp\d:\n(        .*\n)+", "", devices.read_text()))
+    links = example / "intent/aus1/links.yaml"
+    links.write_text(
+        re.sub(
+            r"      - name: (spine-to-border|leaf-to-spine-\w+).*\n(        .*\n)+",
+            "",
+            links.read_text(),
+        )
+    )
+    expected = [
+        f"{DEVICES}:{line_of(devices, f'{leaf}:')}: leaf {leaf} has no spine to uplink to: "
+        "aus1 has none, so it has no underlay session and no EVPN peer; add spines (role: "
+        "spine) and link it to every one by a link rule or explicit links"
+        for leaf in ("aus1-lf1", "aus1-lf2", "aus1-lf5", "aus1-lf6", "aus1-lf3", "aus1-lf4")
+    ]
+    assert findings_of(lint_repo(example), "TOPO-001") == expected
+
+
 # TOPO-002: a 3-tier site: two EOS super-spines take the borders' links from the spines ------
 
 

@@ -99,18 +99,21 @@ def _reach(
     "A leaf in a pod needs the spines of its pod; in a site without pods (or a leaf in none "
     "where no spine is in none) every spine of the site. A border leaf is checked once it has "
     "a spine link, or always in a site without border routers, where the spines are its only "
-    "way into the fabric; one cabled to the borders only is PHY-006's.",
+    "way into the fabric; one cabled to the borders only is PHY-006's. A site with leaves but "
+    "neither spines nor super-spines gives its VTEPs no underlay and no EVPN peer at all.",
     "docs/standards.md#topo-001; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
 )
 def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
     all_spines = _by_id(ctx, "spine")
-    if not all_spines:
-        return
-    uplinks = _uplinks(ctx, {name for name, _ in all_spines})
-    linked = set(uplinks)
     # without border routers (PHY-006 checks the uplinks toward them), a border leaf reaches
     # the fabric through the spines only: uncabled, its EVPN sessions had no underlay
     borderless = not _by_id(ctx, "border")
+    if not all_spines:
+        if not _by_id(ctx, "super_spine"):  # super-spines serve a VTEP whose pod has no spine
+            yield from _no_spines(ctx, borderless)
+        return
+    uplinks = _uplinks(ctx, {name for name, _ in all_spines})
+    linked = set(uplinks)
     by_pod: dict[str | None, list[tuple[str, Device]]] = defaultdict(list)
     for name, device in _by_id(ctx, *LEAF_TIER):
         if device.role == "leaf" or name in linked or borderless:
@@ -130,6 +133,20 @@ def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
                 f"{device.role} {name} is in pod {pod}, which has no spine; give pod {pod} "
                 "spines or move the leaf to a pod that has them",
                 (*device.path, "pod"),
+            )
+
+
+def _no_spines(ctx: SiteContext, borderless: bool) -> Iterator[Hit]:
+    """Leaves (and border leaves with no border to uplink to) of a site without spines or
+    super-spines: no underlay beyond the leaf and no EVPN route server, so no VTEP learns
+    another's networks."""
+    for name, device in _by_id(ctx, *LEAF_TIER):
+        if device.role == "leaf" or borderless:
+            yield Hit(
+                f"{device.role} {name} has no spine to uplink to: {ctx.name} has none, so it "
+                "has no underlay session and no EVPN peer; add spines (role: spine) and link "
+                "it to every one by a link rule or explicit links",
+                device.path,
             )
 
 
