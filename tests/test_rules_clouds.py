@@ -18,7 +18,7 @@ CLOUD_RULES = (
     "AWS-001", "AWS-002", "AWS-003", "AWS-004", "AWS-005",
     "AZ-001", "AZ-002", "AZ-003", "AZ-004", "AZ-006",
     "GCP-001", "GCP-002", "GCP-003", "GCP-004", "GCP-006",
-    "CLOUD-003", "CLOUD-004",
+    "CLOUD-003", "CLOUD-004", "CLOUD-007", "CLOUD-008", "CLOUD-009",
 )  # fmt: skip
 CLOUDS = "intent/aus1/clouds.yaml"
 PRIVATE_1_KEY = ', key: "secret:aws-dx-aus1", advertise: [10.50.0.0/16]}'
@@ -287,6 +287,38 @@ def test_az004_premium_takes_10000(example: Path) -> None:
         clouds, "advertise: [10.60.0.0/16]\n", f"advertise: {prefixes('10.64.0.0/10', 24, 4001)}\n"
     )
     assert findings_of(lint_repo(example), "AZ-004") == []
+
+
+CIRCUITS = "intent/aus1/circuits.yaml"
+
+
+@pytest.mark.parametrize(
+    ("ends", "role"),
+    [
+        (("aus1-sp1", "Ethernet40/1", "aus1-sp2", "Ethernet40/1"), "spine"),
+        (("aus1-br1", "HundredGigE0/0/0/27", "aus1-br2", "HundredGigE0/0/0/27"), "border"),
+        (("aus1-lf3", "Ethernet1/40", "aus1-lf4", "Ethernet1/40"), None),  # VTEPs: fine
+    ],
+)
+def test_cloud009_a_private_attachment_lands_on_a_vtep(
+    example: Path, ends: tuple[str, str, str, str], role: str | None
+) -> None:
+    """ExpressRoute landed on the spines linted clean: they rendered VRF storage and its
+    session with no VXLAN tunnel endpoint, exporting the cloud's routes to no VTEP."""
+    circuits = example / CIRCUITS
+    for n, (device, port) in enumerate((ends[:2], ends[2:]), start=1):
+        replace_in(
+            circuits,
+            f"device: aus1-bl{n + 2}, interface: Ethernet1/9",
+            f"device: {device}, interface: {port}",
+        )
+    expected = [
+        f"{CIRCUITS}:{line_of(circuits, f'XC-AZ-{n}:')}: Azure er-syd/private is on circuit "
+        f"XC-AZ-{n}, which lands on {device}, a {role}: only a VTEP carries a cloud's routes "
+        "into its tenant VRF over EVPN; land the circuit on a border leaf"
+        for n, device in ((1, ends[0]), (2, ends[2]))
+    ]
+    assert findings_of(lint_repo(example), "CLOUD-009") == (expected if role else [])
 
 
 def test_az006_committed_above_the_circuit_bandwidth(example: Path) -> None:

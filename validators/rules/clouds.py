@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any, get_args
 
 from meetme.generators.build.edge_device import vrf_subnets
-from meetme.generators.resolve.allocate import device_asn
+from meetme.generators.resolve.allocate import VTEP_ROLES, device_asn
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.edge import edge_of
@@ -904,6 +904,39 @@ def cloud_limits_hold_agreed_ranges(ctx: SiteContext) -> Iterator[Hit]:
             f"agreed tears them down; set {field} to {len(agreed)} or more, with headroom, or "
             "agree fewer, shorter ranges",
             (*base, field),
+        )
+
+
+@rule(
+    "CLOUD-009",
+    "error",
+    "A private cloud attachment's circuit lands on a VTEP",
+    "A private attachment's session lives in its tenant VRF, whose routes reach the VRF's "
+    "leaves as EVPN type-5 routes from the VTEP that holds the session. A spine or super-spine "
+    "has no VXLAN tunnel endpoint: it renders the VRF and the session, and exports the "
+    "cloud's routes with a next hop no VTEP can tunnel to; a border router's VRF is a plain "
+    "VRF-lite one, which the handoff imports nothing but the default route from. Either way "
+    "the cloud is reachable from nowhere in the tenant, and nothing fails loudly.",
+    "docs/standards.md#cloud-009; docs/architecture.md#north-south; RFC 9136 section 3 (the "
+    "IP prefix route, its next hop the NVE that originates it) "
+    "https://www.rfc-editor.org/rfc/rfc9136",
+)
+def cloud_circuits_on_vteps(ctx: SiteContext) -> Iterator[Hit]:
+    seen: set[str] = set()
+    for session in edge_of(ctx).sessions:
+        # public ones (AWS public VIF, Azure Microsoft peering) stay in the default VRF
+        if session.kind not in CLOUD_KINDS or session.vrf is None or session.circuit in seen:
+            continue
+        seen.add(session.circuit)
+        device = ctx.site.devices.get(session.device)
+        if device is None or device.role in VTEP_ROLES:
+            continue
+        yield Hit(
+            f"{_cloud_label(f'{session.kind}:{session.party}')} is on circuit "
+            f"{session.circuit}, which lands on {session.device}, a {device.role}: only a VTEP "
+            "carries a cloud's routes into its tenant VRF over EVPN; land the circuit on a "
+            "border leaf",
+            (*ctx.site.cross_connects[session.circuit].path, "device"),
         )
 
 
