@@ -1,4 +1,4 @@
-"""EDGE-001..012: each rule passes on the example and fails on one realistic edit."""
+"""EDGE-001..012 and EDGE-014: each rule passes on the example and fails on one realistic edit."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 
-EDGE_RULES = tuple(f"EDGE-{n:03}" for n in range(1, 13))
+EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), "EDGE-014")
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 
@@ -348,3 +348,36 @@ def test_edge012_names_only_the_site_whose_default_hangs_on_one_circuit(example:
     replace_in(example / PEERING, TA_SECOND, "")
     messages = findings_of(lint_repo(example), "EDGE-012")
     assert len(messages) == 1 and messages[0].startswith(PEERING)
+
+
+CIRCUITS = "intent/aus1/circuits.yaml"
+
+
+@pytest.mark.parametrize(
+    ("device", "port", "role"),
+    [
+        ("aus1-bl{n}", "Ethernet20/1", "border_leaf"),
+        ("aus1-sp{n}", "Ethernet40/1", "spine"),
+        ("aus1-br{n}", "HundredGigE0/0/0/20", None),  # the example: on the borders
+    ],
+)
+def test_edge014_an_internet_circuit_lands_on_a_border(
+    example: Path, device: str, port: str, role: str | None
+) -> None:
+    """transit-a landed on the EOS border leaves was told only that its RPKI caches had no
+    route there (FLOW-005); without caches it rendered a full-table transit session into a
+    border leaf's underlay."""
+    circuits = example / CIRCUITS
+    for n in (1, 2):
+        replace_in(
+            circuits,
+            f"device: aus1-br{n}, interface: HundredGigE0/0/0/20",
+            f"device: {device.format(n=n)}, interface: {port}",
+        )
+    expected = [
+        f"{CIRCUITS}:{line_of(circuits, f'XC-TA-{n}:')}: transit transit-a is on circuit "
+        f"XC-TA-{n}, which lands on {device.format(n=n)}, a {role}: the Internet's parties peer "
+        "on the border routers; land it on one of aus1-br1, aus1-br2"
+        for n in (1, 2)
+    ]
+    assert findings_of(lint_repo(example), "EDGE-014") == (expected if role else [])

@@ -402,6 +402,39 @@ def party_names_distinct(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+# the Internet's parties: what the borders' default VRF (the Internet table) peers with
+INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
+
+
+@rule(
+    "EDGE-014",
+    "error",
+    "An Internet party's circuit lands on a border router",
+    "Transits, IXes and PNIs peer in the borders' default VRF, the Internet table, which the "
+    "edge policy, RPKI, the aggregates and the handoff's leaks are built around. A circuit on "
+    "a spine, leaf or border leaf puts a full table and the edge sessions into that device's "
+    "underlay, whose route maps carry loopbacks only, with none of the borders' protections, "
+    "and the tenants' default route never sees it.",
+    "docs/standards.md#edge-014",
+)
+def internet_circuits_on_borders(ctx: SiteContext) -> Iterator[Hit]:
+    seen: set[str] = set()
+    for session in edge_of(ctx).sessions:
+        if session.kind not in INTERNET_KINDS or session.circuit in seen:
+            continue
+        seen.add(session.circuit)
+        role = ctx.site.devices[session.device].role
+        if role == "border":
+            continue
+        borders = sorted(n for n, d in ctx.site.devices.items() if d.role == "border")
+        yield Hit(
+            f"{label(session)} is on circuit {session.circuit}, which lands on "
+            f"{session.device}, a {role}: the Internet's parties peer on the border routers; "
+            f"land it on one of {', '.join(borders) or 'the borders (none defined)'}",
+            (*ctx.site.cross_connects[session.circuit].path, "device"),
+        )
+
+
 @rule(
     "EDGE-012",
     "warning",
