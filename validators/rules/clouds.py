@@ -848,7 +848,8 @@ def cloud_advertise_shorter_than_subnets(ctx: SiteContext) -> Iterator[Hit]:
     "own-space filters (the import policy, the ingress ACL) then hold everything, so every "
     "route and packet from the cloud is dropped too. meetme can only originate what it "
     "advertises, never pass on the default the VRF learns from the borders.",
-    "docs/standards.md#cloud-007; docs/standards.md#flow-003",
+    "docs/standards.md#cloud-007; docs/standards.md#flow-003; RFC 4271 section 9.1.2.2 (the "
+    "shorter AS path preferred) https://www.rfc-editor.org/rfc/rfc4271",
 )
 def cloud_advertise_no_default(ctx: SiteContext) -> Iterator[Hit]:
     seen: set[Path_] = set()
@@ -881,7 +882,8 @@ def cloud_advertise_no_default(ctx: SiteContext) -> Iterator[Hit]:
     "what it accepts. A limit below the number of agreed ranges of its family is exceeded the "
     "moment the provider sends what was agreed, and the session is torn down: every route of "
     "the cloud and the tenant's way to it go with it, on every link of the attachment at once.",
-    "docs/standards.md#cloud-008; docs/standards.md#edge-001",
+    "docs/standards.md#cloud-008; docs/standards.md#edge-001; RFC 4486 section 4 (the session "
+    "closed at the maximum number of prefixes) https://www.rfc-editor.org/rfc/rfc4486",
 )
 def cloud_limits_hold_agreed_ranges(ctx: SiteContext) -> Iterator[Hit]:
     seen: set[tuple[Path_, str]] = set()
