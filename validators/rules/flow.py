@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from meetme.generators.build.handoff import AFIS, vrf_routes
+from meetme.generators.build.overlay import VTEP_ROLES
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
@@ -421,6 +422,8 @@ def _rpki_reachable(model: DeviceModel) -> Iterator[tuple[str, str, Path_]]:
     """Each RPKI cache has a connected subnet or a static route in the default VRF."""
     if not model.bgp.rpki_caches:
         return  # most devices validate nothing: no subnet to parse
+    if model.role != "border":
+        return  # an Internet circuit off the borders: EDGE-014 says where it belongs
     covering = [
         addresses.interface(address.cidr).network
         for i in (*model.loopbacks, *model.interfaces)
@@ -534,6 +537,8 @@ def _exports(
         flow = flows.get((n.address, n.vrf))
         if flow is None:
             continue
+        if n.kind in CLOUD_KINDS and n.vrf is not None and model.role not in VTEP_ROLES:
+            continue  # a private cloud circuit off the VTEPs: CLOUD-009 says where it belongs
         vrf_name = n.vrf or DEFAULT_VRF
         origins = _originated(model, n.vrf)
         for prefix, path in flow.export_paths.items():
