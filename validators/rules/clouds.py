@@ -14,7 +14,7 @@ from typing import Any, get_args
 
 from meetme.generators.build.edge_device import vrf_subnets
 from meetme.generators.resolve.allocate import VTEP_ROLES, device_asn
-from meetme.generators.resolve.edge_sessions import CLOUD_KINDS
+from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, ExternalSession
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.edge import edge_of
 
@@ -802,6 +802,19 @@ def cloud_families_have_sessions(ctx: SiteContext) -> Iterator[Hit]:
                 )
 
 
+def _private_attachments(ctx: SiteContext) -> Iterator[tuple[ExternalSession, Path_, str]]:
+    """One session of each private cloud attachment, the attachment's intent path and its
+    tenant VRF: the attachment's sessions share one advertise and receive list."""
+    seen: set[Path_] = set()
+    for session in edge_of(ctx).sessions:
+        if session.kind not in CLOUD_KINDS or session.vrf is None:
+            continue
+        base = _attachment_path(session.source)
+        if base not in seen:
+            seen.add(base)
+            yield session, base, session.vrf
+
+
 @rule(
     "CLOUD-006",
     "error",
@@ -816,20 +829,13 @@ def cloud_families_have_sessions(ctx: SiteContext) -> Iterator[Hit]:
 )
 def cloud_advertise_shorter_than_subnets(ctx: SiteContext) -> Iterator[Hit]:
     subnets = vrf_subnets(ctx.site)
-    seen: set[Path_] = set()
-    for session in edge_of(ctx).sessions:
-        if session.kind not in CLOUD_KINDS or session.vrf is None:
-            continue
-        base = _attachment_path(session.source)
-        if base in seen:
-            continue  # one attachment's sessions share its list
-        seen.add(base)
+    for session, base, vrf in _private_attachments(ctx):
         for index, prefix in enumerate(session.export_prefixes):
             net = ipaddress.ip_network(prefix)
-            if net in subnets.get(session.vrf, []):
+            if net in subnets.get(vrf, []):
                 yield Hit(
                     f"{_cloud_label(f'{session.kind}:{session.party}')} advertises {prefix}, "
-                    f"a subnet of VRF {session.vrf} itself: its discard anchor on the border "
+                    f"a subnet of VRF {vrf} itself: its discard anchor on the border "
                     "leaf would beat the subnet's own route there; advertise a prefix shorter "
                     "than the subnet (the VRF's aggregate)",
                     (*base, "advertise", index),
@@ -852,21 +858,14 @@ def cloud_advertise_shorter_than_subnets(ctx: SiteContext) -> Iterator[Hit]:
     "shorter AS path preferred) https://www.rfc-editor.org/rfc/rfc4271",
 )
 def cloud_advertise_no_default(ctx: SiteContext) -> Iterator[Hit]:
-    seen: set[Path_] = set()
-    for session in edge_of(ctx).sessions:
-        if session.kind not in CLOUD_KINDS or session.vrf is None:
-            continue
-        base = _attachment_path(session.source)
-        if base in seen:
-            continue  # one attachment's sessions share its list
-        seen.add(base)
+    for session, base, vrf in _private_attachments(ctx):
         for index, prefix in enumerate(session.export_prefixes):
             if ipaddress.ip_network(prefix).prefixlen != 0:
                 continue
             yield Hit(
                 f"{_cloud_label(f'{session.kind}:{session.party}')} advertises the default "
                 f"route {prefix}: the border leaf would anchor it with a discard route in VRF "
-                f"{session.vrf} and send it to every leaf of the VRF, where it draws the "
+                f"{vrf} and send it to every leaf of the VRF, where it draws the "
                 "tenant's Internet traffic into the discard, and its own-space filters would "
                 "drop everything the cloud sends; advertise the VRF's aggregates only",
                 (*base, "advertise", index),
