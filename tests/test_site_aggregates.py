@@ -25,8 +25,22 @@ def _aggregates(repo: Path, site: str, public: list[str], private: tuple[str, ..
     )
 
 
+def _mel1_public_elsewhere(repo: Path) -> None:
+    """mel1's public prefixes moved out of the halves aus1 takes below: a site aggregate over
+    another site's public prefix would draw its traffic to the wrong site (HANDOFF-017)."""
+    tenants = repo / "intent/mel1/tenants.yaml"
+    for old, new in (
+        ("198.51.100.193/27", "198.51.100.65/27"),
+        ("198.51.100.192/27", "198.51.100.64/27"),
+        ('"2001:db8:4000:60::1/64"', '"2001:db8:4100:60::1/64"'),
+        ('"2001:db8:4000:60::/64"', '"2001:db8:4100:60::/64"'),
+    ):
+        replace_in(tenants, old, new)
+
+
 def test_a_sites_public_aggregate_is_announced_by_its_borders_only(example: Path) -> None:
     # the halves of the organisation's space that hold aus1's handoff public prefixes
+    _mel1_public_elsewhere(example)
     _aggregates(example, "aus1", ["198.51.100.128/25", "2001:db8:4000::/40"])
     result = lint_repo(example)
     assert [f.rule for f in result.findings if f.severity == "error"] == []
