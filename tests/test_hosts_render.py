@@ -30,6 +30,8 @@ from meetme.pipeline import device_models, lint, render_all
 
 TENANTS = "intent/aus1/tenants.yaml"
 ATTACHMENTS = "intent/aus1/attachments.yaml"
+CLOUDS = "intent/aus1/clouds.yaml"
+CIRCUITS = "intent/aus1/circuits.yaml"
 # storage-back-1 (VLAN 211) and storage-back-2 (VLAN 212) also on the EOS border leaves
 STORAGE_ON_EOS = (
     "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10]}",
@@ -114,12 +116,26 @@ def add(repo: Path, name: str, body: str) -> Path:
     return add_attachment(repo, name, body)
 
 
+def without_aws(repo: Path) -> None:
+    """The example without its AWS on-ramp (circuits XC-AWS-1/2 on aus1-bl1/bl2): a cloud
+    session on one leaf of an EOS MLAG pair is refused (PLAT-028)."""
+    clouds = repo / CLOUDS
+    text = clouds.read_text()
+    clouds.write_text(text[: text.index("      aws:\n")] + text[text.index("      azure:\n") :])
+    circuits = repo / CIRCUITS
+    lines = circuits.read_text().splitlines(keepends=True)
+    circuits.write_text("".join(line for line in lines if "XC-AWS-" not in line))
+
+
 def _scenario(*attachments: tuple[str, str]) -> dict[str, str]:
-    """The example with `attachments` added: each device's rendered text, after a clean lint."""
+    """The example with `attachments` added: each device's rendered text, after a clean lint.
+    An MLAG pair of the EOS border leaves takes their AWS on-ramp away (PLAT-028)."""
     repo = Path(tempfile.mkdtemp(prefix="meetme-hosts-"))
     try:
         shutil.copytree(EXAMPLE_INTENT, repo / "intent")
         replace_in(repo / TENANTS, *STORAGE_ON_EOS)
+        if any("mode: mlag" in body and "aus1-bl1" in body for _, body in attachments):
+            without_aws(repo)
         for name, body in attachments:
             add(repo, name, body)
         result = lint(repo / "intent")
@@ -379,6 +395,40 @@ def test_nxos_vpc_leaves_advertise_type5_routes_from_their_own_vtep_address() ->
     bl3 = pairs()["aus1-bl3"]  # an NX-OS border leaf without vPC
     assert "advertise-pip" not in bl3
     assert "advertise virtual-rmac" not in bl3
+
+
+def test_eos_mlag_border_leaf_cloud_session_behind_the_shared_vtep_is_refused(
+    example: Path,
+) -> None:
+    """An EOS MLAG pair sources VXLAN from its one shared Loopback1 address, so the AWS routes
+    a border leaf learns on its own circuit left in type-5 routes with that address as next
+    hop and were black-holed at the other leaf about half the time: lint was clean and the
+    pair rendered. Each cloud session is now PLAT-028 at its circuit's device: line, naming
+    the routes; the NX-OS vPC pairs (advertise-pip) and NVUE's MLAG pair are not."""
+    add(example, "mdf-eos-mlag", EOS_MLAG)
+    replace_in(example / TENANTS, *STORAGE_ON_EOS)
+    found = findings_of(lint_repo(example), "PLAT-028")
+    circuits = example / CIRCUITS
+
+    def finding(leaf: str, peer: str, circuit: str, vif: str, address: str, vrf: str) -> str:
+        received = "10.100.0.0/16" if vrf == "gpu-a" else "10.101.0.0/16"
+        return (
+            f"{CIRCUITS}:{line_of(circuits, circuit + ':')}: {leaf} (Arista EOS) cannot render "
+            f"the aws session {address} in VRF {vrf} (aws-syd/{vif}, {circuit}) on one leaf of "
+            f"the MLAG pair with {peer}: what it learns ({received}) this leaf alone holds, yet "
+            "EVPN type-5 routes carry it with the pair's shared VTEP 10.0.1.211 as next hop: "
+            f"remote VTEPs tunnel about half of that traffic to {peer}, which drops it unless a "
+            "session of its own learns the same; neither a per-leaf VTEP nor per-VRF peering "
+            "over the peer link is modelled here yet: land the circuit on a leaf outside an "
+            "MLAG pair"
+        )
+
+    assert found == [
+        finding("aus1-bl1", "aus1-bl2", "XC-AWS-1", "private-1", "169.254.10.2", "gpu-a"),
+        finding("aus1-bl1", "aus1-bl2", "XC-AWS-1", "transit-1", "169.254.11.2", "storage"),
+        finding("aus1-bl2", "aus1-bl1", "XC-AWS-2", "private-2", "169.254.10.6", "gpu-a"),
+        finding("aus1-bl2", "aus1-bl1", "XC-AWS-2", "transit-2", "169.254.11.6", "storage"),
+    ]
 
 
 def test_nxos_vpc_host_port_channel_and_member() -> None:

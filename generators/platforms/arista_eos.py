@@ -70,5 +70,6 @@ PLATFORM = Platform(
         gaps.segments_off_mlag,
         gaps.mlag_peer_link,
         gaps.as_path_length_form,
+        gaps.vrf_sessions_behind_shared_vtep,
     ),
 )

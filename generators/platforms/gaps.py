@@ -39,6 +39,7 @@ VLAN_NAME = "PLAT-024"
 LIST_NAME = "PLAT-025"
 HOSTNAME = "PLAT-026"
 AS_PATH_LENGTH_FORM = "PLAT-027"
+SHARED_VTEP_ROUTES = "PLAT-028"
 
 RULE_IDS = (
     RPKI,
@@ -67,6 +68,7 @@ RULE_IDS = (
     LIST_NAME,
     HOSTNAME,
     AS_PATH_LENGTH_FORM,
+    SHARED_VTEP_ROUTES,
 )
 
 
@@ -459,3 +461,48 @@ def prefix_limit_range(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
             f"it takes 1-{platform.max_prefix_limit}; lower the limit, or put what needs more "
             "on another platform",
         )
+
+
+def vrf_sessions_behind_shared_vtep(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A cloud session in a tenant VRF on an MLAG leaf whose routes leave with the shared VTEP."""
+    mlag = model.mlag
+    if mlag is None or mlag.anycast_vtep is None or mlag.advertise_pip:
+        return
+    for neighbor in model.bgp.neighbors:
+        if neighbor.vrf is None or not neighbor.external:
+            continue
+        who = ", ".join(p for p in (neighbor.party, neighbor.circuit) if p) or neighbor.kind
+        routes = ", ".join(_accepted_prefixes(model, neighbor.route_map_in)) or "its routes"
+        path = (
+            ("sites", model.site, "cross_connects", neighbor.circuit, "device")
+            if neighbor.circuit
+            else None
+        )
+        yield Gap(
+            SHARED_VTEP_ROUTES,
+            f"the {neighbor.kind} session {neighbor.address} in VRF {neighbor.vrf} ({who}) on "
+            f"one leaf of the MLAG pair with {mlag.peer}",
+            f"what it learns ({routes}) this leaf alone holds, yet EVPN type-5 routes carry it "
+            f"with the pair's shared VTEP {mlag.anycast_vtep} as next hop: remote VTEPs tunnel "
+            f"about half of that traffic to {mlag.peer}, which drops it unless a session of "
+            "its own learns the same; neither a per-leaf VTEP nor per-VRF peering over the "
+            "peer link is modelled here yet: land the circuit on a leaf outside an MLAG pair",
+            path,
+        )
+
+
+def _accepted_prefixes(model: DeviceModel, route_map: str) -> list[str]:
+    """The prefixes the permit clauses of `route_map` match by prefix list, in order."""
+    lists = {pl.name: pl for pl in model.prefix_lists}
+    found: list[str] = []
+    for rm in model.route_maps:
+        if rm.name != route_map:
+            continue
+        for entry in rm.entries:
+            pl = lists.get(entry.match_prefix_list or "")
+            if entry.action != "permit" or pl is None:
+                continue
+            found += [
+                e.prefix for e in pl.entries if e.action == "permit" and e.prefix not in found
+            ]
+    return found

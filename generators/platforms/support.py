@@ -53,6 +53,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.list_names: gaps.LIST_NAME,
     gaps.hostname: gaps.HOSTNAME,
     gaps.as_path_length_form: gaps.AS_PATH_LENGTH_FORM,
+    gaps.vrf_sessions_behind_shared_vtep: gaps.SHARED_VTEP_ROUTES,
 }
 
 

@@ -364,6 +364,22 @@ _limit(
     "vpc 1-4096)",
 )
 
+_limit(
+    limits.SHARED_VTEP_ROUTES,
+    "A cloud session on an MLAG leaf needs its routes past the pair's shared VTEP",
+    "An MLAG pair sources VXLAN from one shared VTEP address, and every EVPN type-5 route "
+    "either leaf originates carries it as next hop. A route one leaf alone learns (its cloud "
+    "session in a tenant VRF) is then tunnelled by remote VTEPs to whichever leaf the "
+    "underlay hashes to, and the leaf without it drops the traffic: about half of it whenever "
+    "the other leaf's own session is down or carries other routes. NX-OS vPC leaves "
+    "advertise from their own address (advertise-pip); Arista documents a per-VRF iBGP "
+    "session over the peer link (AVD mlag_ibgp_peering_vrfs) and a per-leaf VTEP "
+    "(multi-VTEP MLAG, `vxlan mlag source-interface`), neither modelled yet: meetme refuses "
+    "the session instead.",
+    "docs/standards.md#plat-028 (Cisco Nexus 9000 NX-OS VXLAN Configuration Guide 10.6(x), "
+    "'Configuring vPC Multi-Homing', Advertising Primary IP Address; Arista AVD eos_designs "
+    "mlag_ibgp_peering_vrfs; Arista EOS TOI 'EVPN - MLAG single homed hosts')",
+)
 
 # Gap rules whose problem a design rule reports on every platform, from the intent, before
 # any model is built: where that rule fired, the gap would say the same thing again.
