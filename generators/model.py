@@ -591,9 +591,10 @@ class Mlag(Model):
     peer_link_mtu: int | None = None
     peer_address_v4: str | None = None  # the other leaf's address on the peer VLAN
     keepalive_source: str | None = None  # this leaf's management address (NX-OS keepalive)
-    # NX-OS vPC: type-5 routes carry this leaf's own VTEP address (PIP), not the shared one,
-    # with the leaf's own router MAC (advertise-pip with advertise virtual-rmac): a prefix one
-    # leaf alone learns (a cloud session, a leaf's own route) is not sent to its peer to die
+    # type-5 routes carry this leaf's own VTEP address (PIP), not the shared one, with the
+    # leaf's own router MAC: a prefix one leaf alone learns (a cloud session, a leaf's own
+    # route) is not sent to its peer to die. NX-OS vPC: advertise-pip with advertise
+    # virtual-rmac; NVUE: evpn route-advertise nexthop-setting system-ip-mac (its default)
     advertise_pip: bool = False
 
 

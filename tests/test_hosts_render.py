@@ -510,6 +510,24 @@ def _nvue_interfaces(text: str) -> dict[str, Any]:
     raise AssertionError("no `set` document")
 
 
+def _nvue_evpn(text: str) -> dict[str, Any]:
+    for doc in yaml.safe_load(text):
+        if "set" in doc:
+            return dict(doc["set"]["evpn"])
+    raise AssertionError("no `set` document")
+
+
+def test_nvue_mlag_leaves_advertise_type5_routes_from_their_own_vtep_address() -> None:
+    """NVUE's MLAG pair (aus1-lf1/lf2) sends type-5 routes from each leaf's own address and
+    router MAC, as Cumulus does by default (CLDOCS 5.16 Inter-subnet Routing): printed on both
+    leaves, so the file says it and a route one leaf alone holds is not tunnelled to the other;
+    a VTEP outside an MLAG pair (aus1-lf5, ESI) has no shared address and prints nothing."""
+    for leaf in ("aus1-lf1", "aus1-lf2"):
+        evpn = _nvue_evpn(pairs()[leaf])
+        assert evpn["route-advertise"] == {"nexthop-setting": "system-ip-mac"}, leaf
+    assert "route-advertise" not in _nvue_evpn(pairs()["aus1-lf5"])
+
+
 def test_nvue_single_homed_access_port_and_lacp_bond() -> None:
     interfaces = _nvue_interfaces(pairs()["aus1-lf1"])
     assert interfaces["swp20"] == {

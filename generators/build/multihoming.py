@@ -153,9 +153,11 @@ def mlag_of(site: Site, name: str) -> Mlag | None:
             ),
             domain_id=mlag_domain(site, attachment),
             keepalive_source=site.devices[name].management.split("/")[0],
-            # the shared address is a secondary on the leaf's own VTEP loopback: the primary is
-            # an address of this leaf alone to advertise type-5 routes from
-            advertise_pip=platform.mlag_vtep == "loopback_secondary"
+            # NX-OS: the shared address is a secondary on the leaf's own VTEP loopback, the
+            # primary an address of this leaf alone to advertise type-5 routes from; NVUE: the
+            # VXLAN source stays the leaf's own address beside `mlag shared-address`. EOS
+            # sources VXLAN from the shared address itself: no address of its own (PLAT-028)
+            advertise_pip=platform.mlag_vtep in ("loopback_secondary", "shared_address")
             and attachment.anycast_vtep is not None,
         )
         if platform.mlag_peer_vlan is None:
