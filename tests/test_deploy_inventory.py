@@ -17,7 +17,7 @@ from meetme.deploy.secret_store import SecretStore, env_name
 from typer.testing import CliRunner
 
 from meetme.cli import app
-from meetme.core.problems import IntentError
+from meetme.core.problems import IntentError, Problem
 
 runner = CliRunner()
 
@@ -277,6 +277,16 @@ def test_an_alias_of_another_devices_address_is_refused(lab: Lab, alias: str) ->
     assert all(lab.untouched(n) for n in SPINES)
 
 
+def _one_bad_value_on_line_3(path: Path) -> Problem:
+    """The one problem an inventory whose device b (line 3) clashes with device a is refused
+    with."""
+    with pytest.raises(IntentError) as caught:
+        load_inventory(path)
+    [problem] = caught.value.problems
+    assert problem.location.line == 3 and problem.kind == "bad-value"
+    return problem
+
+
 @pytest.mark.parametrize(
     ("first", "second", "shared"),
     [
@@ -313,10 +323,7 @@ def test_the_drivers_default_port_is_filled_in_before_comparing(
     if not shared:
         load_inventory(path)
         return
-    with pytest.raises(IntentError) as caught:
-        load_inventory(path)
-    [problem] = caught.value.problems
-    assert problem.location.line == 3 and problem.kind == "bad-value"
+    problem = _one_bad_value_on_line_3(path)
     assert "b is at" in problem.message and "as a is" in problem.message
 
 
@@ -435,10 +442,7 @@ def test_a_host_the_resolver_reads_as_an_address_is_refused(
     if read is None:
         load_inventory(path)
         return
-    with pytest.raises(IntentError) as caught:
-        load_inventory(path)
-    [problem] = caught.value.problems
-    assert problem.location.line == 3 and problem.kind == "bad-value"
+    problem = _one_bad_value_on_line_3(path)
     assert problem.message.endswith(
         f"host '{host}' is read by the system's resolver as the IPv4 address {read} "
         f"(hexadecimal numbers); write the address as {read}"
