@@ -17,6 +17,9 @@ from meetme.generators.model import DeviceModel
 
 from meetme.intent.schema_base import MAX_PREFIX
 
+# The global routing table's name on every platform: no tenant or management VRF may take it.
+GLOBAL_VRF = "default"
+
 IntentPath = tuple[str | int, ...]
 
 

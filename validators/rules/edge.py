@@ -18,7 +18,7 @@ from meetme.generators.build.edge_policy import party_tag
 from meetme.generators.build.handoff import vrf_routes
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.platforms import PLATFORMS
-from meetme.generators.resolve.edge_sessions import CLOUD_KINDS
+from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, reported_elsewhere, rule
 from meetme.validators.policy_eval import Route, evaluate_import
@@ -400,10 +400,6 @@ def party_names_distinct(ctx: SiteContext) -> Iterator[Hit]:
                 "policy; rename one",
                 path,
             )
-
-
-# the Internet's parties: what the borders' default VRF (the Internet table) peers with
-INTERNET_KINDS = ("transit", "ix_rs", "ix_peer", "pni")
 
 
 @rule(

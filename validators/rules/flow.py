@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.build.overlay import VTEP_ROLES
 from meetme.generators.model import BgpNeighbor, DeviceModel
+from meetme.generators.platforms.base import GLOBAL_VRF
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import finding_at, reported_elsewhere, rule
@@ -33,7 +34,6 @@ RPKI_REACHABLE = "FLOW-005"
 CLOUD_ROUTES_REACH = "FLOW-006"
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 P2P_POOL = {"ipv4": "p2p_v4", "ipv6": "p2p_v6"}  # the pools the handoff links are numbered from
-DEFAULT_VRF = "default"
 
 Path_ = tuple[str | int, ...]
 
@@ -410,7 +410,7 @@ def _exports_exact(
             if verdict.accepted:
                 yield (
                     EXPORTS_EXACT,
-                    f"VRF {n.vrf or DEFAULT_VRF}, {model.hostname}: {_party(n)} would also "
+                    f"VRF {n.vrf or GLOBAL_VRF}, {model.hostname}: {_party(n)} would also "
                     f"export {route.prefix}, which is not agreed for it: its export policy "
                     f"{n.route_map_out} passes it ({_clause(verdict)}); the route leaks at "
                     f"{model.hostname}",
@@ -539,7 +539,7 @@ def _exports(
             continue
         if n.kind in CLOUD_KINDS and n.vrf is not None and model.role not in VTEP_ROLES:
             continue  # a private cloud circuit off the VTEPs: CLOUD-009 says where it belongs
-        vrf_name = n.vrf or DEFAULT_VRF
+        vrf_name = n.vrf or GLOBAL_VRF
         origins = _originated(model, n.vrf)
         for prefix, path in flow.export_paths.items():
             if _afi(prefix) != n.afi:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms.base import GLOBAL_VRF
 from meetme.validators.engine import Hit, SiteContext, rule
 
 from meetme.core import addresses
@@ -284,10 +285,6 @@ def management_servers_reachable(ctx: SiteContext) -> Iterator[Hit]:
                 )
 
 
-# Every platform's global routing table (EVPN-024 keeps tenant VRFs off it for the same reason).
-GLOBAL_TABLE = "default"
-
-
 @rule(
     "MGMT-006",
     "error",
@@ -303,7 +300,7 @@ GLOBAL_TABLE = "default"
 )
 def management_vrf_is_its_own(ctx: SiteContext) -> Iterator[Hit]:
     vrf = ctx.site.management.vrf
-    if vrf.lower() != GLOBAL_TABLE:
+    if vrf.lower() != GLOBAL_VRF:
         return
     named = sorted(
         name

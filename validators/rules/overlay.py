@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, get_args
 from meetme.generators.build.handoff import vrf_tag
 from meetme.generators.build.overlay import OVERLAY_ROLES, VTEP_ROLES, route_target
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms.base import GLOBAL_VRF
 from meetme.generators.platforms.support import renders
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
@@ -231,11 +232,6 @@ def vrf_names_unique(ctx: SiteContext) -> Iterator[Hit]:
                 "rename one",
                 vrf.vrf.path,
             )
-
-
-# The global table's name on every platform; with each platform's management VRF and reserved
-# words (generators/platforms/), the names no tenant VRF may take on any platform.
-GLOBAL_VRF = "default"
 
 
 @rule(
