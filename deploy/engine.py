@@ -283,23 +283,26 @@ class Engine:
             return item
         step("connect", "ok", f"{target.entry.driver} {result.host}")
         if not self._identity(target, driver):
-            self._quietly(driver.close)
+            self._close(driver)
             return item
         if target.entry.driver == "eos" and not self._inspect(target, driver):
-            self._quietly(driver.close)
+            self._close(driver)
             return item
         if hasattr(driver, "pending") and not self._inspect_lock(target, driver):
-            self._quietly(driver.close)
+            self._close(driver)
             return item
         if hasattr(driver, "checkpoint_name") and not (  # NX-OS: leftovers first, so that
             # a device the journal's look stops keeps no secrets file either
             self._clean_leftovers(target, driver) and self._inspect_journal(target, driver)
         ):
-            self._quietly(driver.close)
+            self._close(driver)
             return item
         if target.entry.driver == "nvue" and not self._inspect_confirm(target, driver):
-            self._quietly(driver.close)
+            self._close(driver)
             return item
+        if target.entry.driver == "eos":  # napalm's attribute: our session name, not napalm_<µs>;
+            # set at the load, so that closing a driver stopped before it aborts nothing
+            driver.config_session = self.session_name
         try:
             driver.load_replace_candidate(config=item.resolved)
         except Exception as exc:
@@ -311,7 +314,7 @@ class Engine:
                 # session pending, locking every later push. Wait for it and abort it.
                 self._clean_after_lost_load(target, driver)
             self._quietly(driver.discard_config)
-            self._quietly(driver.close)
+            self._close(driver)
             if hasattr(driver, "pending") and type(exc).__name__ != "ReplaceConfigException":
                 step(  # NETCONF: the session's end drops its candidate changes and lock
                     "cleanup",
@@ -327,7 +330,7 @@ class Engine:
             step("diff", "failed", self._describe(exc))
             result.status, result.detail = "failed", f"diff: {self._describe(exc)}"
             self._quietly(driver.discard_config)
-            self._quietly(driver.close)
+            self._close(driver)
             return item
         result.diff = diff
         result.diff_sha256 = diff_hash(diff)
@@ -376,7 +379,7 @@ class Engine:
                 # A rollback here could restore an older commit than ours: leave it to a person.
                 result.status = UNKNOWN
                 result.detail += "; state unknown: compare with `meetme plan`"
-                self._quietly(driver.close)
+                self._close(driver)
             return
         if getattr(driver, "reverts_itself", False):
             how = (
@@ -412,7 +415,7 @@ class Engine:
                 if checkpointed:
                     self._restore_checkpoint(item, "confirm")
                     return
-                self._quietly(driver.close)
+                self._close(driver)
                 self._await_timer(item, started, "confirm")
                 return
             saved = "commit confirmed and saved"
@@ -420,7 +423,7 @@ class Engine:
                 saved = f"saved (copy running-config startup-config); {self.session_name} removed"
             step("confirm", "ok", saved)
         result.status = "committed"
-        self._quietly(driver.close)
+        self._close(driver)
 
     def _post_checks(self, target: Target, driver: Any, step: Callable[..., Any]) -> CheckResult:
         """The post-checks from the device model, in order, each journaled with its evidence;
@@ -472,13 +475,13 @@ class Engine:
             if confirm and phase == "commit" and not driver.has_pending_commit():
                 step("rollback", "ok", "nothing to roll back: the commit did not take effect")
                 self._quietly(driver.discard_config)
-                self._quietly(driver.close)
+                self._close(driver)
                 result.status = "failed"
                 result.detail = result.detail or "commit refused; nothing changed"
                 return
             if getattr(driver, "reverts_itself", False):  # NX-OS commit-timeout: no way to
                 self._quietly(driver.discard_config)  # revert sooner was found documented
-                self._quietly(driver.close)
+                self._close(driver)
                 self._await_timer(
                     item,
                     started,
@@ -489,7 +492,7 @@ class Engine:
             driver.rollback()
         except Exception as exc:
             step("rollback", "failed", self._describe(exc))
-            self._quietly(driver.close)
+            self._close(driver)
             if confirm:
                 self._await_timer(item, started, phase)
             else:
@@ -499,7 +502,7 @@ class Engine:
         how = "pending commit aborted" if confirm else "previous configuration restored"
         step("rollback", "ok", how)
         result.status = "rolled-back"
-        self._quietly(driver.close)
+        self._close(driver)
 
     def _await_timer(self, item: _Live, started: float, phase: str, why: str = "") -> None:
         """The device is out of reach after a timed commit (or, `why`, is left to its timer):
@@ -524,7 +527,7 @@ class Engine:
                 diff = self._diff_of(driver)
             finally:
                 self._quietly(driver.discard_config)
-                self._quietly(driver.close)
+                self._close(driver)
         except Exception as exc:
             step("verify", "failed", f"still out of reach: {self._describe(exc)}; check by hand")
             result.status = UNKNOWN
@@ -916,8 +919,6 @@ class Engine:
         username = target.credentials.username  # written out (inventory.Credentials)
         password = self.secrets.get(target.credentials.password)
         driver = self.factory(target, username, password, self.settings.connect_timeout)
-        if target.entry.driver == "eos":  # napalm's attribute: our session name, not napalm_<µs>
-            driver.config_session = self.session_name
         if hasattr(driver, "checkpoint_name"):  # NX-OS: our checkpoint, meetme-<run id>
             driver.checkpoint_name = self.session_name
         return driver
@@ -929,7 +930,7 @@ class Engine:
             step("discard", "ok", why)
         except Exception as exc:
             step("discard", "failed", f"{why}; {self._describe(exc)}")
-        self._quietly(item.driver.close)
+        self._close(item.driver)
         if item.result.status == "pending":
             item.result.status = "discarded"
             item.result.detail = why
@@ -1006,6 +1007,15 @@ class Engine:
 
     def _describe(self, exc: BaseException) -> str:
         return describe(exc, self.secrets.mask)
+
+    @classmethod
+    def _close(cls, driver: Any) -> None:
+        """Close the driver, then forget its EOS session name: napalm's __del__ closes a
+        driver again whenever the garbage collector reaches it, in whichever thread, and
+        would send `configure session <name> abort` to the device at that random moment."""
+        cls._quietly(driver.close)
+        if getattr(driver, "config_session", None) is not None:
+            driver.config_session = None
 
     @staticmethod
     def _quietly(action: Callable[[], Any]) -> None:
