@@ -113,9 +113,9 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert report["passed"] is True and done.returncode == 0
     assert report["skipped"] == []  # the pair's iBGP runs: border-pair is exercised
     # 460 sessions declared on 18 devices (the border pair's iBGP and each handoff VRF's
-    # IPv4 and IPv6 sessions among them), but the flooded peer's two IPv4 sessions, which
-    # the prefix-limit check covers
-    assert len(by_check["sessions"]) == 462 - 2
+    # IPv4 and IPv6 sessions among them), but the flooded peers' sessions of the flooded
+    # family (content-a's two IPv4, eyeball-b's two IPv6), which the prefix-limit check covers
+    assert len(by_check["sessions"]) == 462 - 4
     assert any(
         r.message == "aus1-br1: session border pair aus1-br2 FourHundredGigE0/0/0/24 "
         "(2001:db8:0:1000::101, ipv6Unicast) is Established"
@@ -148,6 +148,19 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert (
         "aus1-br1: session ix-syd/content-a (203.0.113.50, ipv4) sent 1210 routes past its "
         "limit and is Idle (PfxCt)" in flood
+    )
+    assert (
+        "aus1-br2: session ix-syd/eyeball-b (2001:db8:ff00::60, ipv6) sent 2510 routes past "
+        "its limit and is Idle (PfxCt)" in flood
+    )
+    # each flooding peer's other family is not flooded and stays up
+    assert (
+        "aus1-br1: session ix-syd/content-a (2001:db8:ff00::50, ipv6), not flooded, is "
+        "Established" in flood
+    )
+    assert (
+        "aus1-br1: session ix-syd/eyeball-b (203.0.113.60, ipv4), not flooded, is Established"
+        in flood
     )
     # the public /26 is leaked into the Internet table, yet only our aggregates leave
     exports = {r.message for r in by_check["exports"]}
@@ -421,6 +434,34 @@ def test_long_paths_are_dropped_at_the_limit_in_frr(clean: None) -> None:
     assert [r.message for r in results if not r.ok] == [
         "aus1-br1: session transit-a (192.0.2.0): long path 1.0.0.0/24 accepted (must be rejected)"
     ]
+
+
+def test_an_ipv6_limit_above_the_flood_fails_prefix_limit(clean: None) -> None:
+    """eyeball-b floods 2,510 IPv6 routes, 10 past its agreed 2,500 (max_prefix_v6); aus1-br2's
+    limit on that session raised to 2,600 lets them all in, and the prefix-limit check names
+    that one session; aus1-br1's, at 2,500, is torn down as it must be."""
+    models, sessions = example_models()
+    br2 = models["aus1-br2"]
+    neighbors = tuple(
+        n.model_copy(update={"max_prefix": 2600}) if n.address == "2001:db8:ff00::60" else n
+        for n in br2.bgp.neighbors
+    )
+    models["aus1-br2"] = br2.model_copy(
+        update={"bgp": br2.bgp.model_copy(update={"neighbors": neighbors})}
+    )
+    twin = twin_of(models, sessions)
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    results = verifier.flood_results()
+    assert [r.message for r in results if not r.ok] == [
+        "aus1-br2: session ix-syd/eyeball-b (2001:db8:ff00::60, ipv6) sent 2510 routes past its "
+        "limit and is Established (must be torn down by the limit)"
+    ]
+    assert (
+        "aus1-br1: session ix-syd/eyeball-b (2001:db8:ff00::60, ipv6) sent 2510 routes past its "
+        "limit and is Idle (PfxCt)" in {r.message for r in results}
+    )
 
 
 def test_cloud_attachment_in_the_wrong_vrf_fails_clouds(clean: None) -> None:

@@ -125,11 +125,21 @@ def test_parties_announce_legitimate_and_hostile_routes_and_one_peer_floods() ->
         ("2001:1900::/32", (15169, 3356)),
     ]
     assert leaks["transit-a"] == []  # a transit sends us transit-free networks' routes
+    # each family's limit is flooded by its own IX peer: content-a's IPv4 (max_prefix_v4:
+    # 1200), then eyeball-b, the next peer, its IPv6 (max_prefix_v6: 2500)
     flooding = [p for p in parties.values() if p.flood_afi]
-    assert [(p.name, p.flood_count) for p in flooding] == [("ix-syd/content-a", 1200 + 10)]
+    assert sorted((p.name, p.flood_afi, p.flood_count) for p in flooding) == [
+        ("ix-syd/content-a", "ipv4", 1200 + 10),
+        ("ix-syd/eyeball-b", "ipv6", 2500 + 10),
+    ]
     config = example_twin().node("ix-syd/content-a").config
     assert "  network 20.4.185.0/24" in config  # the 1210th /24
     assert "  network 20.4.186.0/24" not in config
+    assert "2a00:" not in config  # its IPv6 sessions carry only its own routes
+    eyeball = example_twin().node("ix-syd/eyeball-b").config
+    assert "  network 2a00:9cd::/32" in eyeball  # the 2510th /32
+    assert "  network 2a00:9ce::/32" not in eyeball
+    assert "  network 20.0.0.0/24" not in eyeball
     rs = example_twin().node("ix-syd/rs1").config
     assert "  neighbor 203.0.113.10 route-server-client" in rs
 

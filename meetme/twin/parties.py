@@ -3,13 +3,14 @@ VRF is an FRR speaker in its own namespace, announcing a legitimate route of its
 hostile ones an edge must reject (a bogon, our own aggregate, a too-specific, a default route
 nobody agreed to, half the address space as a default in disguise, a transit's path of the
 site's AS-path length limit beside one a single ASN shorter, which must pass); one IX peer
-floods past its prefix limit. What each announcement must meet at our edge is written here, by
-the design standard, not read from the policy under test.
+per family floods past its prefix limit. What each announcement must meet at our edge is
+written here, by the design standard, not read from the policy under test.
 """
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -144,8 +145,12 @@ def _too_specific(prefix: str) -> str:
     return str(next(net.subnets(new_prefix=max(longer, net.prefixlen + 1))))
 
 
-def flood_prefixes(count: int) -> list[str]:
-    """`count` distinct public /24s (20.0.0.0/14 onwards) that pass every edge filter."""
+def flood_prefixes(count: int, afi: Afi = "ipv4") -> list[str]:
+    """`count` distinct public prefixes that pass every edge filter: IPv4 /24s from
+    20.0.0.0/14 onwards, IPv6 /32s from 2a00::/32 onwards (RIPE NCC space, within 2a00::/16
+    for up to 65,536 of them; no other party announces there)."""
+    if afi == "ipv6":
+        return [f"2a00:{i:x}::/32" for i in range(count)]
     return [f"20.{i // 256}.{i % 256}.0/24" for i in range(count)]
 
 
@@ -155,11 +160,13 @@ def plan_party(
     devices: dict[str, DeviceModel],
     ifaces: dict[str, str],
     *,
-    flood: bool,
+    flood: Collection[Afi] = (),
     bfd: bool = False,
 ) -> PartyPlan:
     """The speaker of one party: its addresses on each segment, its sessions toward our
-    routers, and what it announces. `flood`: may this party be the one that floods."""
+    routers, and what it announces. `flood`: the families no party floods yet; an IX peer
+    with limited sessions of one of them floods it (the first, IPv4 before IPv6), so each
+    family's limit is proven by its own peer and that peer's other family stays up."""
     first = found[0][0]
     kind = first.kind
     interfaces: dict[str, list[str]] = {ifname: [] for ifname in ifaces.values()}
@@ -193,10 +200,12 @@ def plan_party(
         legit = next((a for a in party.announcements if a.must_accept and a.afi == "ipv4"), None)
         if legit is not None:
             party.loopback = str(next(ipaddress.ip_network(legit.prefix).hosts()))
-    limits = [s.max_prefix for s, _, _ in found if s.afi == "ipv4" and s.max_prefix]
-    if flood and kind == "ix_peer" and limits:
-        party.flood_afi = "ipv4"
-        party.flood_count = min(limits) + FLOOD_BEYOND
+    for afi in ("ipv4", "ipv6"):
+        limits = [s.max_prefix for s, _, _ in found if s.afi == afi and s.max_prefix]
+        if afi in flood and kind == "ix_peer" and limits:
+            party.flood_afi = afi
+            party.flood_count = min(limits) + FLOOD_BEYOND
+            break
     return party
 
 
@@ -254,6 +263,6 @@ def _announcements(
 
 def render_party(party: PartyPlan) -> str:
     """The party's frr.conf."""
-    flood = flood_prefixes(party.flood_count) if party.flood_afi else []
+    flood = flood_prefixes(party.flood_count, party.flood_afi) if party.flood_afi else []
     text = template("party.j2").render(party=party, flood=flood, bfd_stretch=BFD_STRETCH)
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

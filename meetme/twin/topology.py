@@ -572,12 +572,13 @@ def _external_segments(
             bridge = namespace(twin.site, f"lan{lan}")
             lan += 1
         twin.segments.append(Segment(key, tuple(endpoints), bridge))
-    flood_done = False
+    unflooded: set[parties.Afi] = {"ipv4", "ipv6"}  # each family's prefix limit, flooded once
     for party, found in sorted(party_sessions.items()):
         party_plan = parties.plan_party(
-            party, found, devices, party_ifaces[party], flood=not flood_done, bfd=twin.bfd
+            party, found, devices, party_ifaces[party], flood=unflooded, bfd=twin.bfd
         )
-        flood_done = flood_done or party_plan.flood_afi is not None
+        if party_plan.flood_afi:
+            unflooded.discard(party_plan.flood_afi)
         twin.party_plans.append(party_plan)
         twin.nodes.append(
             Node(
