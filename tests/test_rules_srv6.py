@@ -7,7 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import findings_of, line_of, lint_repo, private_vrfs_online, replace_in
+from conftest import (
+    findings_of,
+    line_of,
+    lint_repo,
+    mel1_borders_to_iosxr,
+    private_vrfs_online,
+    replace_in,
+)
 from srv6_example import add_third_site
 from typer.testing import CliRunner
 
@@ -389,6 +396,120 @@ def test_srv6_012_sites_with_no_family_in_common(example: Path, v6_only: bool) -
         "give them networks of one family"
     ]
     assert findings_of(lint_repo(example), "SRV6-012") == (expected if v6_only else [])
+
+
+# --- SRV6-013 ---------------------------------------------------------------------------------
+
+AUS1_LINKS = "intent/aus1/links.yaml"
+MEL1_LINKS = "intent/mel1/links.yaml"
+
+
+def _pair_link_mtu(repo: Path, links: str, index: int, speed: str, mtu: int) -> int:
+    """The `index`-th explicit link (a border pair link) of a site at IP MTU `mtu`; its line."""
+    replace_in(
+        repo / links,
+        f"index: {index}, speed: {speed}}}",
+        f"index: {index}, speed: {speed}, mtu: {mtu}}}",
+    )
+    return line_of(repo / links, f"index: {index}, speed: {speed}, mtu: {mtu}}}")
+
+
+def _pair_finding(links: str, line: int, site: str, port: str, mtu: int) -> str:
+    """SRV6-013's message for a pair link, written out: storage's networks are 9000 bytes (the
+    network default) at every site, so 9040 is the least a pair link on its way carries."""
+    return (
+        f"{links}:{line}: border pair link {site}-br1 {port} - {site}-br2 {port} carries IP "
+        f"packets of {mtu} bytes, but the SRv6 domain's IS-IS runs over it and VRF storage "
+        "crosses it over SRv6 with networks of up to 9000 bytes: 9000 + 40 (outer IPv6) + 0 "
+        "(SRH) = 9040, dropped whenever a border reaches the far site through its pair (its own "
+        "DCI circuit down); raise the link's mtu to at least 9040 or lower the networks'"
+    )
+
+
+@pytest.mark.parametrize(("mtu", "found"), [(9040, False), (9039, True), (1500, True)])
+def test_srv6_013_a_pair_link_of_a_vrf_site_carries_the_encapsulated_packet(
+    example: Path, mtu: int, found: bool
+) -> None:
+    """storage rides SRv6 between aus1 and mel1 (both on IOS-XR): aus1's first pair link at
+    `mtu`. Before SRV6-013 a pair link at an Internet MTU of 1500 linted clean (EVPN-001 skips
+    the pair, SRV6-002 reads the DCI circuits only), and IS-IS ran over it."""
+    mel1_borders_to_iosxr(example)
+    line = _pair_link_mtu(example, AUS1_LINKS, 0, "400G", mtu)
+    expected = [_pair_finding(AUS1_LINKS, line, "aus1", "FourHundredGigE0/0/0/24", mtu)]
+    assert findings_of(lint_repo(example), "SRV6-013") == (expected if found else [])
+
+
+def test_srv6_013_leaves_a_pair_link_alone_where_no_vrf_rides_srv6(example: Path) -> None:
+    """The same 1500-byte pair link with mel1's borders in the domain but no SRv6 VRF: the
+    pair carries no tenant packet, and nothing is said."""
+    mel1_borders_to_iosxr(example)
+    replace_in(example / SRV6, "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n", "")
+    _pair_link_mtu(example, AUS1_LINKS, 0, "400G", 1500)
+    assert findings_of(lint_repo(example), "SRV6-013") == []
+
+
+def _chain_of_three_sites(repo: Path, vrf_sites: str) -> None:
+    """aus1 - mel1 - per1, every border on IOS-XR and in the domain, per1 (a copy of mel1)
+    joined to mel1 by one circuit; storage rides SRv6 between `vrf_sites`."""
+    mel1_borders_to_iosxr(repo)
+    srv6 = repo / SRV6
+    replace_in(srv6, "    mel1: {id: 2}\n", "    mel1: {id: 2, devices: []}\n")
+    add_third_site(repo)
+    replace_in(srv6, "mel1: {id: 2, devices: []}", "mel1: {id: 2}")
+    replace_in(
+        srv6,
+        "    storage: {id: 10, sites: [aus1, mel1]}\n",
+        f"    storage: {{id: 10, sites: [{vrf_sites}]}}\n",
+    )
+    tenants = repo / "intent/per1/tenants.yaml"  # public space of per1's own (HANDOFF-015)
+    for old, new in (
+        ("198.51.100.193/27", "198.51.100.225/27"),
+        ("198.51.100.192/27", "198.51.100.224/27"),
+        ("2001:db8:4000:60", "2001:db8:4000:70"),
+    ):
+        replace_in(tenants, old, new, count=2 if old.startswith("2001") else 1)
+    replace_in(
+        repo / DCI,
+        "  diverse_groups:",
+        "    mel-per-1:\n"
+        "      index: 2\n"
+        "      a: {site: mel1, device: mel1-br1, interface: FourHundredGigE0/0/0/28, "
+        "room: mel1-mmr1, entrance: east}\n"
+        "      b: {site: per1, device: per1-br1, interface: FourHundredGigE0/0/0/28, "
+        "room: per1-mmr1, entrance: east}\n"
+        "      speed: 400G\n"
+        "      latency_ms: 20\n"
+        "      leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 55000, "
+        "term_months: 36}\n"
+        "  diverse_groups:",
+    )
+
+
+@pytest.mark.parametrize(
+    ("vrf_sites", "named"), [("aus1, per1", ["mel1", "per1"]), ("aus1, mel1", ["mel1"])]
+)
+def test_srv6_013_a_pair_link_in_a_site_between_two_vrf_sites(
+    example: Path, vrf_sites: str, named: list[str]
+) -> None:
+    """One pair link of mel1 and one of per1 at 1500 bytes. per1's circuit lands on mel1-br1
+    and aus1's second one on mel1-br2, so storage between aus1 and per1 crosses mel1's pair,
+    which is checked though mel1 is not one of its sites. Between aus1 and mel1, per1 leads
+    nowhere else: its pair link is on no way of storage and is not named."""
+    _chain_of_three_sites(example, vrf_sites)
+    assert lint_repo(example).errors == []
+    per1_links = "intent/per1/links.yaml"
+    lines = {
+        "mel1": _pair_link_mtu(example, MEL1_LINKS, 0, "100G", 1500),
+        "per1": _pair_link_mtu(example, per1_links, 1, "100G", 1500),
+    }
+    where = {
+        "mel1": (MEL1_LINKS, "HundredGigE0/0/0/29"),
+        "per1": (per1_links, "HundredGigE0/0/0/30"),
+    }
+    expected = [
+        _pair_finding(where[site][0], lines[site], site, where[site][1], 1500) for site in named
+    ]
+    assert findings_of(lint_repo(example), "SRV6-013") == expected
 
 
 # --- PLAT-018 / PLAT-019: the platforms that cannot -------------------------------------------

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations
 
 from meetme.generators.build.handoff import AFIS, vrf_routes
+from meetme.generators.build.links import pair_link
 from meetme.generators.build.srv6 import dci_ip_mtu
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
@@ -486,6 +487,63 @@ def vrf_sites_share_a_family(ctx: SiteContext) -> Iterator[Hit]:
 
 def _families(afis: Iterable[str]) -> str:
     return " and ".join(FAMILY[afi] for afi in sorted(afis))
+
+
+@rule(
+    "SRV6-013",
+    "error",
+    "The border pair links of the SRv6 domain carry the largest tenant packet in its SRv6 "
+    "encapsulation",
+    "The borders' IS-IS runs over the links between the two borders of a site when both are in "
+    "the domain, so those links are on the way of the VRFs' SRv6 packets: a border whose own DCI "
+    "circuit is down (the failure DCI-002 plans for) reaches the far site through its pair, and "
+    "so does every flow through a site that has one border on the way (a third site between two "
+    "sites of a VRF). Each such packet is a tenant packet plus 40 bytes of outer IPv6 (no SRH: "
+    "one uSID carrier). A pair link whose IP MTU is below that drops exactly the large packets, "
+    "while its BGP and IS-IS, which send small ones, stay up: the failover looks healthy and "
+    "large transfers hang. EVPN-001 leaves these links out (they carry no VXLAN), and SRV6-002 "
+    "checks the DCI circuits only. Exactly fitting passes.",
+    "docs/standards.md#srv6-013",
+)
+def pair_links_carry_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
+    intent = ctx.loaded.intent
+    srv6 = intent.srv6
+    if srv6 is None or ctx.name not in srv6.sites:
+        return
+    joined = _joined(intent)
+    riding: list[tuple[int, str]] = []  # (largest network MTU, VRF) of the VRFs crossing here
+    for vrf, entry in sorted(srv6.vrfs.items()):
+        tenant_mtu = _largest_mtu(intent, vrf, entry.sites)
+        if tenant_mtu is None:
+            continue
+        through = any(ctx.name in ends and _between(ends, entry.sites, joined) for ends in joined)
+        if ctx.name in entry.sites or through:
+            riding.append((tenant_mtu, vrf))
+    if not riding:
+        return
+    tenant_mtu = max(m for m, _ in riding)
+    vrf = next(v for m, v in riding if m == tenant_mtu)  # the first by name of the largest
+    need = tenant_mtu + OUTER_IPV6 + SRH_BYTES
+    inside = locators(intent)
+    devices = ctx.site.devices
+    for link in ctx.fabric.links:
+        if link.a.device not in inside or link.b.device not in inside:
+            continue
+        if not pair_link(intent, ctx.site, devices[link.a.device], link.b):
+            continue  # IS-IS runs over the pair links only (generators/build/srv6.py)
+        end = min((link.b, link.a), key=lambda e: e.ip_mtu)  # b first: as EVPN-001 points
+        if end.ip_mtu >= need:
+            continue
+        yield Hit(
+            f"border pair link {link.a.device} {link.a.interface} - {link.b.device} "
+            f"{link.b.interface} carries IP packets of {end.ip_mtu} bytes, but the SRv6 "
+            f"domain's IS-IS runs over it and VRF {vrf} crosses it over SRv6 with networks of "
+            f"up to {tenant_mtu} bytes: {tenant_mtu} + {OUTER_IPV6} (outer IPv6) + {SRH_BYTES} "
+            f"(SRH) = {need}, dropped whenever a border reaches the far site through its pair "
+            f"(its own DCI circuit down); raise the link's mtu to at least {need} or lower the "
+            "networks'",
+            end.ip_mtu_source,
+        )
 
 
 rule(
