@@ -512,6 +512,58 @@ def test_srv6_013_a_pair_link_in_a_site_between_two_vrf_sites(
     assert findings_of(lint_repo(example), "SRV6-013") == expected
 
 
+# --- SRV6-014 ---------------------------------------------------------------------------------
+
+
+def _finding_014(repo: Path, border: str) -> str:
+    line = line_of(repo / "intent/mel1/devices.yaml", f"      {border}:")
+    return (
+        f"intent/mel1/devices.yaml:{line}: {border} carries SRv6 VRF storage but has no IPv6 "
+        f"loopback (site mel1 has no pools.loopback_v6 and {border} sets no loopback_v6): the "
+        "VPN sessions between the sites' borders run between IPv6 loopbacks, which also source "
+        f"the SRv6 encapsulation, so the other sites' borders render no session to {border} and "
+        "its own never come up; give site mel1 a pools.loopback_v6"
+    )
+
+
+MEL1_LOOPBACK_V6 = "      loopback_v6: 2001:db8:2:ff::/64\n"
+
+
+@pytest.mark.parametrize("case", ["pool", "no pool", "br1 own", "no vrf"])
+def test_srv6_014_a_border_of_an_srv6_vrf_needs_an_ipv6_loopback(example: Path, case: str) -> None:
+    """mel1's IOS-XR borders carry storage over SRv6. Without mel1's loopback_v6 pool the lint
+    was clean, and aus1-br1 rendered no VPN session to mel1's borders while theirs pointed at
+    aus1 from a Loopback0 with no IPv6 address; the VRF reached nothing across the sites."""
+    mel1_borders_to_iosxr(example)
+    if case != "pool":
+        replace_in(example / "intent/mel1/site.yaml", MEL1_LOOPBACK_V6, "")
+    if case == "br1 own":  # a device's own address counts
+        replace_in(
+            example / "intent/mel1/devices.yaml",
+            "        management: 192.168.20.11/24\n",
+            "        management: 192.168.20.11/24\n        loopback_v6: 2001:db8:2:ff::1/128\n",
+        )
+    if case == "no vrf":  # in the domain but carrying no VRF: no session, nothing encapsulated
+        replace_in(example / SRV6, "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n", "")
+    expected = {
+        "pool": [],
+        "no pool": [_finding_014(example, "mel1-br1"), _finding_014(example, "mel1-br2")],
+        "br1 own": [_finding_014(example, "mel1-br2")],
+        "no vrf": [],
+    }[case]
+    assert findings_of(lint_repo(example), "SRV6-014") == expected
+
+
+def test_srv6_014_stops_the_half_rendered_vpn(example: Path) -> None:
+    """What a user runs: `meetme render` exits 1 and writes nothing, naming both borders."""
+    mel1_borders_to_iosxr(example)
+    replace_in(example / "intent/mel1/site.yaml", MEL1_LOOPBACK_V6, "")
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 1, result.output
+    assert result.output.count("SRV6-014") == 2
+    assert not (example / "rendered").exists()
+
+
 # --- PLAT-018 / PLAT-019: the platforms that cannot -------------------------------------------
 
 

@@ -19,6 +19,7 @@ from meetme.generators.build.links import pair_link
 from meetme.generators.build.srv6 import dci_ip_mtu
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.resolve import allocate
 from meetme.generators.resolve.srv6 import (
     FORMATS,
     SRV6_SID_SPACE,
@@ -544,6 +545,44 @@ def pair_links_carry_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
             "networks'",
             end.ip_mtu_source,
         )
+
+
+@rule(
+    "SRV6-014",
+    "error",
+    "Every border that carries an SRv6 VRF has an IPv6 loopback",
+    "The VPN sessions that carry an SRv6 VRF between sites run between the borders' IPv6 "
+    "loopbacks (iBGP with update-source Loopback0), and that address is the source of every "
+    "packet the border encapsulates (IOS-XR `segment-routing srv6 encapsulation "
+    "source-address`, which Cisco requires once SRv6 carries L3VPN). A border of the VRF "
+    "without one gets no session from the other sites' borders, and its own sessions have no "
+    "address to come from: the VRF reaches nothing across the sites, though each site's "
+    "config looks complete.",
+    "docs/standards.md#srv6-014",
+)
+def vrf_borders_have_ipv6_loopbacks(ctx: SiteContext) -> Iterator[Hit]:
+    srv6 = _domain(ctx)
+    if srv6 is None:
+        return
+    intent = ctx.loaded.intent
+    for site_name in sorted({s for entry in srv6.vrfs.values() for s in entry.sites}):
+        if site_name not in intent.sites or site_name not in srv6.sites:
+            continue  # a wrong name is the reader's (exit 2)
+        site = intent.sites[site_name]
+        vrfs = sorted(v for v, e in srv6.vrfs.items() if site_name in e.sites)
+        for name in members(intent, site_name):
+            device = site.devices[name]
+            if device.role != "border" or allocate.loopback_v6(site, device) is not None:
+                continue
+            yield Hit(
+                f"{name} carries SRv6 {'VRF' if len(vrfs) == 1 else 'VRFs'} {listed(vrfs)} "
+                f"but has no IPv6 loopback (site {site_name} has no pools.loopback_v6 and "
+                f"{name} sets no loopback_v6): the VPN sessions between the sites' borders run "
+                "between IPv6 loopbacks, which also source the SRv6 encapsulation, so the other "
+                f"sites' borders render no session to {name} and its own never come up; give "
+                f"site {site_name} a pools.loopback_v6",
+                ("sites", site_name, "devices", name),
+            )
 
 
 rule(
