@@ -512,6 +512,39 @@ def test_srv6_013_a_pair_link_in_a_site_between_two_vrf_sites(
     assert findings_of(lint_repo(example), "SRV6-013") == expected
 
 
+# --- SRV6-015 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", ["pool", "no pool", "first link's own", "no vrf"])
+def test_srv6_015_a_pair_link_inside_the_domain_has_ipv6(example: Path, case: str) -> None:
+    """mel1's IOS-XR borders hold locators and IS-IS runs over their two pair links. Without
+    mel1's p2p_v6 pool the lint said nothing about SRv6 (ADDR-019 warns of the loopbacks only)
+    and the pair links were rendered into IS-IS's IPv6 topology with no IPv6 address."""
+    mel1_borders_to_iosxr(example)
+    site = example / "intent/mel1/site.yaml"
+    if case != "pool":
+        replace_in(site, "      p2p_v6: 2001:db8:2:1000::/52\n", "")
+    if case == "first link's own":  # a link's own ipv6 counts
+        replace_in(
+            example / MEL1_LINKS,
+            "index: 0, speed: 100G}",
+            'index: 0, speed: 100G, ipv6: "2001:db8:2:1000::/127"}',
+        )
+    if case == "no vrf":  # in the domain all the same: IS-IS is rendered over the pair
+        replace_in(example / SRV6, "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n", "")
+    expected = [
+        f"{MEL1_LINKS}:{line_of(example / MEL1_LINKS, f'index: {i}, speed: 100G')}: border "
+        f"pair link mel1-br1 {port} - mel1-br2 {port} has no IPv6 address (site mel1 has no "
+        "pools.p2p_v6 and the link sets no ipv6), but both borders hold SRv6 locators and the "
+        "domain's IS-IS runs its IPv6 topology over it: no SRv6 packet can cross the pair, so "
+        "a border whose DCI circuit is down reaches no other site through it; give site mel1 "
+        "a pools.p2p_v6 or the link an ipv6"
+        for i, port in ((0, "HundredGigE0/0/0/29"), (1, "HundredGigE0/0/0/30"))
+    ]
+    want = {"pool": [], "first link's own": expected[1:]}.get(case, expected)
+    assert findings_of(lint_repo(example), "SRV6-015") == want
+
+
 # --- SRV6-014 ---------------------------------------------------------------------------------
 
 

@@ -548,6 +548,42 @@ def pair_links_carry_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
 
 
 @rule(
+    "SRV6-015",
+    "error",
+    "A border pair link inside the SRv6 domain has IPv6 addresses",
+    "meetme renders the borders' IS-IS over the links between a site's two borders when both "
+    "hold locators, in its IPv6 topology only. IS-IS gives an IPv6 route the neighbour's "
+    "link-local address as next hop, so a port with no IPv6 is in no IPv6 topology: no SRv6 "
+    "packet crosses the pair, and a border whose DCI circuit is down, or a site between two "
+    "sites of a VRF whose way in and way out land on different borders, has no way through "
+    "while the IS-IS stanza reads as if it had one. DCI-012 asks the same of the DCI circuits.",
+    "docs/standards.md#srv6-015",
+)
+def pair_links_in_domain_have_ipv6(ctx: SiteContext) -> Iterator[Hit]:
+    intent = ctx.loaded.intent
+    if intent.srv6 is None or ctx.name not in intent.srv6.sites:
+        return
+    inside = locators(intent)
+    devices = ctx.site.devices
+    for link in ctx.fabric.links:
+        if link.subnet_v6 is not None:
+            continue
+        if link.a.device not in inside or link.b.device not in inside:
+            continue
+        if not pair_link(intent, ctx.site, devices[link.a.device], link.b):
+            continue  # IS-IS runs over the pair links only (generators/build/srv6.py)
+        yield Hit(
+            f"border pair link {link.a.device} {link.a.interface} - {link.b.device} "
+            f"{link.b.interface} has no IPv6 address (site {ctx.name} has no pools.p2p_v6 and "
+            "the link sets no ipv6), but both borders hold SRv6 locators and the domain's IS-IS "
+            "runs its IPv6 topology over it: no SRv6 packet can cross the pair, so a border "
+            "whose DCI circuit is down reaches no other site through it; give site "
+            f"{ctx.name} a pools.p2p_v6 or the link an ipv6",
+            link.source,
+        )
+
+
+@rule(
     "SRV6-014",
     "error",
     "Every border that carries an SRv6 VRF has an IPv6 loopback",
