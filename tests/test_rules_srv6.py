@@ -545,6 +545,43 @@ def test_srv6_015_a_pair_link_inside_the_domain_has_ipv6(example: Path, case: st
     assert findings_of(lint_repo(example), "SRV6-015") == want
 
 
+# --- SRV6-016 ---------------------------------------------------------------------------------
+
+
+def _loop_finding(repo: Path, far: str, near: str, far_spines: str, near_spines: str) -> str:
+    site = f"intent/{near}/site.yaml"
+    return (
+        f"{site}:{line_of(repo / site, '    asn:')}: VRF storage rides SRv6 from {far} to {near}, "
+        f"and {far}'s routes of it can arrive with AS paths holding ASN 4200009000 "
+        f"({far_spines}), which {near_spines} of {near} also run: BGP drops a route whose AS "
+        "path holds its own ASN (meetme renders no allowas-in), so "
+        f"{far}'s storage prefixes stop there; give the two sites ASNs of their own"
+    )
+
+
+@pytest.mark.parametrize(
+    ("shared_spine", "rides", "found"),
+    [(4200008999, True, True), (4200009000, True, False), (4200008999, False, False)],
+)
+def test_srv6_016_two_sites_of_a_vrf_on_one_spine_asn(
+    example: Path, shared_spine: int, rides: bool, found: bool
+) -> None:
+    """mel1's pod spines take asn.shared.spine + the pod id: 4200008999 gives pod1's spines
+    aus1's spine ASN 4200009000 (4200009000 gives them 4200009001, pod2 4200009002). storage's
+    routes cross each site's spines, so with storage riding SRv6 each site's spines drop the
+    other's (the lint was clean); without the VRF the sites share no route and nothing is said."""
+    mel1_borders_to_iosxr(example)
+    replace_in(example / "intent/mel1/site.yaml", "spine: 4200109100", f"spine: {shared_spine}")
+    if not rides:
+        replace_in(example / SRV6, "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n", "")
+    aus1_spines = "aus1-sp1, aus1-sp2, aus1-sp3, aus1-sp4"
+    expected = [
+        _loop_finding(example, "mel1", "aus1", "mel1-sp11, mel1-sp12", aus1_spines),
+        _loop_finding(example, "aus1", "mel1", aus1_spines, "mel1-sp11, mel1-sp12"),
+    ]
+    assert findings_of(lint_repo(example), "SRV6-016") == (expected if found else [])
+
+
 # --- SRV6-014 ---------------------------------------------------------------------------------
 
 

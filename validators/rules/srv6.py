@@ -40,6 +40,7 @@ from meetme.intent.schema_srv6 import Srv6
 SID_BLOCK_NEVER_LEAKS = "SRV6-003"
 EDGE_DROPS_SIDS = "SRV6-005"
 LOCATORS_CROSS_THE_FABRIC = "SRV6-006"
+NO_LOOP_ACROSS_SITES = "SRV6-016"
 # node uSIDs at E000 and above are local IDs (Cisco 8000 SRv6 guide, uSID local ID block from
 # 0xE000; EOS `end usid` takes 0x1-0xDFFF): a site's byte is at most 0xDF
 MAX_SITE_ID = 0xDF
@@ -661,14 +662,138 @@ rule(
 )(lambda _ctx: iter(()))
 
 
+rule(
+    NO_LOOP_ACROSS_SITES,
+    "error",
+    "The routes an SRv6 VRF carries between sites hold no ASN of a device that must learn them",
+    "A VRF riding SRv6 joins the sites' BGP: a route of one site reaches the other with its "
+    "whole AS path (the leaf that originates it, the spines and super-spines on the way, the "
+    "border leaf, then the borders), and every border leaf, spine and leaf of the other site "
+    "drops a route whose AS path holds its own ASN (RFC 4271 section 9.1.2; meetme renders no "
+    "allowas-in). Two sites numbered from one plan (the same asn.base, the same shared spine "
+    "ASN: a site copied from another) each pass their own lint, and the VRF carries nothing "
+    "between them past the first device whose ASN the far site also uses. Each far site's "
+    "routes are followed over its EVPN sessions to its border leaves (policy_eval.propagate), "
+    "and each device of the near site that carries them (its border leaves and spines, the "
+    "VTEPs of the VRF) is compared with what they hold.",
+    "docs/standards.md#srv6-016; RFC 4271 section 9.1.2; RFC 7938 section 5.2.2 (ASNs reused "
+    "across clusters need allowas-in)",
+)(lambda _ctx: iter(()))
+
+
 def srv6_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
-    """SRV6-003, SRV6-005 and SRV6-006 on the built models."""
+    """SRV6-003, SRV6-005, SRV6-006 and SRV6-016 on the built models."""
     models = list(models)
     return (
         _sid_leaks(loaded, models)
         + _unfiltered_ports(loaded, models)
         + _stranded_locators(loaded, models)
+        + _looped_routes(loaded, models)
     )
+
+
+TRANSIT_ROLES = ("spine", "super_spine")  # carry every VTEP's routes, whatever its VRFs
+
+
+def _looped_routes(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]:
+    """SRV6-016: per SRv6 VRF and ordered pair of its sites, the ASNs the far site's routes of
+    the VRF carry when its border leaves hand them to its borders, against the ASN of each
+    device of the near site that must pass them on or hold them."""
+    intent = loaded.intent
+    if intent.srv6 is None:
+        return []
+    by_site: dict[str, dict[str, DeviceModel]] = {}
+    for model in models:
+        by_site.setdefault(model.site, {})[model.hostname] = model
+    views = {site: PolicyView(mine) for site, mine in by_site.items()}
+    found = []
+    for vrf, entry in sorted(intent.srv6.vrfs.items()):
+        sites = [s for s in dict.fromkeys(entry.sites) if _hands_off(intent, s, vrf, by_site)]
+        held = {s: _asns_carried(intent, s, vrf, by_site[s], views[s]) for s in sites}
+        for near in sites:
+            needing = _needing(intent, near, vrf, by_site[near], views[near])
+            for far in (s for s in sites if s != near):
+                for asn, far_devices in sorted(held[far].items()):
+                    clash = sorted(n for n in needing if by_site[near][n].bgp.asn == asn)
+                    if not clash:
+                        continue
+                    found.append(
+                        finding_at(
+                            loaded,
+                            NO_LOOP_ACROSS_SITES,
+                            f"VRF {vrf} rides SRv6 from {far} to {near}, and {far}'s routes of "
+                            f"it can arrive with AS paths holding ASN {asn} "
+                            f"({listed(sorted(far_devices))}), which {listed(clash)} of "
+                            f"{near} also {'runs' if len(clash) == 1 else 'run'}: BGP drops a "
+                            "route whose AS path holds its own ASN (meetme renders no "
+                            f"allowas-in), so {far}'s {vrf} prefixes stop there; give the two "
+                            "sites ASNs of their own",
+                            ("sites", near, "asn"),
+                        )
+                    )
+    return found
+
+
+def _hands_off(
+    intent: Intent, site_name: str, vrf: str, by_site: dict[str, dict[str, DeviceModel]]
+) -> bool:
+    site = intent.sites.get(site_name)
+    return (
+        site_name in by_site
+        and site is not None
+        and site.handoff is not None
+        and vrf in site.handoff.vrfs
+    )
+
+
+def _asns_carried(
+    intent: Intent, site_name: str, vrf: str, mine: dict[str, DeviceModel], view: PolicyView
+) -> dict[int, set[str]]:
+    """Each ASN on the AS path of some route of the VRF as the site's border leaves hand it
+    to the borders (theirs prepended), with the site's devices that run it."""
+    handoff = intent.sites[site_name].handoff
+    border_leaves = [b for b in handoff.border_leaves if b in mine] if handoff else []
+    asns: set[int] = set()
+    for origin in _origins(mine, vrf):  # EVPN sessions carry no route maps: one walk per VTEP
+        spread = propagate(mine, origin, "0.0.0.0/0", "overlay", view=view)
+        for leaf in border_leaves:
+            if leaf in spread.paths:
+                asns.update((mine[leaf].bgp.asn, *spread.paths[leaf]))
+    held: dict[int, set[str]] = {}
+    for name, model in mine.items():
+        if model.bgp.asn in asns:
+            held.setdefault(model.bgp.asn, set()).add(name)
+    return held
+
+
+def _origins(mine: dict[str, DeviceModel], vrf: str) -> list[str]:
+    """Every VTEP with a gateway of the VRF: EVPN originates the VRF's subnets from them."""
+    return sorted(
+        name
+        for name, model in mine.items()
+        if model.evpn is not None
+        and any(
+            vlan.vrf == vrf and (vlan.gateway_v4 is not None or vlan.gateway_v6 is not None)
+            for vlan in model.evpn.vlans
+        )
+    )
+
+
+def _needing(
+    intent: Intent, site_name: str, vrf: str, mine: dict[str, DeviceModel], view: PolicyView
+) -> set[str]:
+    """The site's devices another site's routes of the VRF must reach or pass: its border
+    leaves, and every spine, super-spine and VTEP of the VRF their EVPN sessions reach."""
+    handoff = intent.sites[site_name].handoff
+    border_leaves = [b for b in handoff.border_leaves if b in mine] if handoff else []
+    needing = set(border_leaves)
+    for leaf in border_leaves:
+        for name in propagate(mine, leaf, "0.0.0.0/0", "overlay", view=view).paths:
+            model = mine[name]
+            vrfs = {v.name for v in model.evpn.vrfs} if model.evpn else set()
+            if model.role in TRANSIT_ROLES or vrf in vrfs:
+                needing.add(name)
+    return needing
 
 
 def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]:
