@@ -12,7 +12,8 @@ from meetme.validators.rules.addr import _first_overlap
 DEVICES = "intent/aus1/devices.yaml"
 
 
-# ADDR-006: only a border running the organisation ASN is exempt from "internal ASNs are private"
+# ADDR-006: a border's ASN is not internal (ADDR-020 wants the organisation's); any other
+# device's is, even the organisation's ASN
 
 ADDR006_TAIL = (
     ": not a private ASN; internal ASNs must be private (64512-65534 or 4200000000-4294967294)"
@@ -34,11 +35,15 @@ def test_addr006_leaf_with_the_organisation_asn_is_not_exempt(example: Path) -> 
     ]
 
 
-def test_addr006_border_with_another_public_asn_is_not_exempt(example: Path) -> None:
+def test_addr006_leaves_a_border_with_another_asn_to_addr020(example: Path) -> None:
+    """A border's ASN is not internal: ADDR-006 once told the user to make it private, which
+    lints clean and breaks every session of the border; ADDR-020 wants the organisation's."""
     devices = example / DEVICES
     line = _give_asn(devices, "192.168.10.11/24", 64499)
-    assert findings_of(lint_repo(example), "ADDR-006") == [
-        f"{DEVICES}:{line}: aus1-br1 (ASN 64499){ADDR006_TAIL}"
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-006") == []
+    assert [hit.split(": border ")[0] for hit in findings_of(result, "ADDR-020")] == [
+        f"{DEVICES}:{line}"
     ]
 
 

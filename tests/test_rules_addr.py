@@ -3,7 +3,9 @@
 from pathlib import Path
 
 import pytest
-from conftest import findings_of, line_of, lint_repo, replace_in
+from conftest import findings_of, line_of, lint_repo, mel1_borders_to_iosxr, replace_in
+
+from meetme.pipeline import LintResult
 
 ADDR_RULES = tuple(f"ADDR-00{n}" for n in range(1, 10))
 
@@ -306,3 +308,101 @@ def test_addr006_leaf_asns_up_to_the_last_private_asn_are_fine(example: Path) ->
     result = lint_repo(example)
     assert findings_of(result, "ADDR-006") == []
     assert findings_of(result, "ADDR-007") == []
+
+
+# ADDR-020: a border runs the organisation's ASN (64500 in the example)
+
+AUS1_BR1_PARTIES = "ix-syd/content-a, ix-syd/eyeball-b, ix-syd/rs1, ix-syd/rs2 and 3 more"
+MEL1_PARTIES = "ix-mel/rs1, ix-mel/rs2, transit-c, transit-d"
+ADDR020_PAIR = (
+    "the links to aus1-br2 carry the underlay instead of the border pair's iBGP, so the pair "
+    "no longer shares its Internet table"
+)
+ADDR020_SRV6 = (
+    "the other sites' borders peer with it for the SRv6 VPN in eBGP between loopbacks, with no "
+    "multihop and no policy, so no VPN route crosses"
+)
+
+
+def _addr020(border: str, asn: int, parties: str, *broken: str) -> str:
+    return "; ".join(
+        (
+            f"border {border} has ASN {asn}, not the organisation's ASN 64500: its sessions to "
+            f"{parties} would open from {asn} while the parties expect 64500, so they never "
+            "establish",
+            *broken,
+            "remove its asn: line",
+        )
+    )
+
+
+def _placed(result: LintResult, rule_id: str) -> list[tuple[str, int, int, str]]:
+    return [
+        (f.location.file, f.location.line, f.location.column, f.message)
+        for f in result.findings
+        if f.rule == rule_id
+    ]
+
+
+def test_addr020_a_border_with_a_private_asn_of_its_own(example: Path) -> None:
+    """aus1-br1 given a private ASN: ADDR-006 has nothing to say, and before ADDR-020 the lint
+    was clean while aus1-br1 rendered its transit and IX sessions from 4200100001 and its links
+    to aus1-br2 as underlay sessions (loopbacks only) instead of the pair's iBGP."""
+    devices = add_to_device(example, "192.168.10.11/24", "asn: 4200100001")
+    result = lint_repo(example)
+    assert _placed(result, "ADDR-020") == [
+        (
+            "intent/aus1/devices.yaml",
+            line_of(devices, "asn: 4200100001"),
+            9,
+            _addr020("aus1-br1", 4200100001, AUS1_BR1_PARTIES, ADDR020_PAIR),
+        )
+    ]
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["ADDR-020"]
+
+
+@pytest.mark.parametrize(("asn", "found"), [(64499, True), (64500, False), (64501, True)])
+def test_addr020_only_the_organisation_asn_may_be_written_on_a_border(
+    example: Path, asn: int, found: bool
+) -> None:
+    """Writing the organisation's own ASN on a border changes nothing rendered; one either side
+    of it (public, so ADDR-006 once told the user to make it private) is ADDR-020's alone."""
+    devices = add_to_device(example, "192.168.10.11/24", f"asn: {asn}")
+    result = lint_repo(example)
+    expected = [
+        f"intent/aus1/devices.yaml:{line_of(devices, f'asn: {asn}')}: "
+        + _addr020("aus1-br1", asn, AUS1_BR1_PARTIES, ADDR020_PAIR)
+    ]
+    assert findings_of(result, "ADDR-020") == (expected if found else [])
+    assert findings_of(result, "ADDR-006") == []
+
+
+def test_addr020_a_leaf_may_override_its_asn(example: Path) -> None:
+    add_to_device(example, "192.168.10.101/24", "asn: 4200000901")
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-020") == []
+    assert not result.errors
+
+
+def test_addr020_both_borders_of_a_site_in_the_srv6_vpn(example: Path) -> None:
+    """mel1's borders on IOS-XR, storage riding SRv6 to aus1, both given one private ASN: the
+    pair's iBGP survives (one ASN), but the VPN sessions to aus1's borders rendered as eBGP
+    between loopbacks with no multihop and no route policy, and the Internet sessions from
+    4200100001; the lint was clean. One finding per border, at its own asn: line."""
+    mel1_borders_to_iosxr(example)
+    devices = example / "intent/mel1/devices.yaml"
+    for address in ("192.168.20.11/24", "192.168.20.12/24"):
+        replace_in(
+            devices, f"management: {address}\n", f"management: {address}\n        asn: 4200100001\n"
+        )
+    result = lint_repo(example)
+    assert _placed(result, "ADDR-020") == [
+        (
+            "intent/mel1/devices.yaml",
+            line_of(devices, "asn: 4200100001", occurrence),
+            9,
+            _addr020(border, 4200100001, MEL1_PARTIES, ADDR020_SRV6),
+        )
+        for occurrence, border in ((1, "mel1-br1"), (2, "mel1-br2"))
+    ]
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["ADDR-020"] * 2

@@ -118,7 +118,9 @@ class Device(Node):
     loopback_v4: InterfaceV4 | None = Field(default=None, description="Override the pool.")
     loopback_v6: InterfaceV6 | None = None
     vtep_v4: InterfaceV4 | None = None
-    asn: Asn | None = Field(default=None, description="Override the ASN scheme.")
+    asn: Asn | None = Field(
+        default=None, description="Override the ASN scheme (not on a border: ADDR-020)."
+    )
     failure_domains: dict[Name, Name] = Field(default_factory=dict)
     pod: Name | None = Field(
         default=None,

@@ -19,6 +19,7 @@ from meetme.generators.model import DeviceModel, Interface
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.indexes import memo
+from meetme.generators.resolve.srv6 import locators
 from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, reported_elsewhere, rule
 from meetme.validators.rules.peers import peer_asns
 
@@ -394,12 +395,11 @@ def _listed(uses: list[AsnUse]) -> str:
     "error",
     "Internal ASNs are private",
     "Using someone else's public ASN inside the fabric breaks loop detection if routes ever "
-    "meet the Internet. Internal means every device ASN except the organisation ASN on a "
-    "border. Reserved ASNs are ADDR-007's finding.",
+    "meet the Internet. Internal means every device ASN but a border's, which is the "
+    "organisation's (ADDR-020). Reserved ASNs are ADDR-007's finding.",
     "RFC 6996 https://www.rfc-editor.org/rfc/rfc6996",
 )
 def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
-    org_asn = ctx.loaded.intent.organisation.asn
     for path, uses in sorted(asn_uses(ctx).items(), key=lambda item: str(item[0])):
         # a base plus a device id can run past the last ASN: that is no ASN at all
         beyond = [use for use in uses if use.asn > LAST_ASN]
@@ -414,7 +414,7 @@ def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
             for use in uses
             if use.role is not None
             and use.asn <= LAST_ASN
-            and not (use.role == "border" and use.asn == org_asn)
+            and use.role != "border"  # a border runs the organisation's ASN: ADDR-020
             and not is_private_asn(use.asn)
             and reserved_asn(use.asn) is None
         ]
@@ -485,6 +485,69 @@ def organisation_asn_public(ctx: SiteContext) -> Iterator[Hit]:
             f"({PRIVATE_RANGES}); originate from the public ASN assigned to you",
             ORG_ASN,
         )
+
+
+@rule(
+    "ADDR-020",
+    "error",
+    "A border router runs the organisation's ASN",
+    "Every session a border holds assumes it runs the organisation's ASN: transits, IX route "
+    "servers and peers and PNIs are configured by the providers to expect it, other sites' "
+    "borders peer with it in iBGP between loopbacks for the SRv6 VPN, and its pair partner in "
+    "iBGP over the pair link. An `asn:` override on a border renders every one of those "
+    "sessions from that ASN instead: the Internet sessions never establish, the VPN sessions "
+    "become eBGP between loopbacks with no multihop and no policy, which never come up and, "
+    "once up, would exchange nothing (RFC 8212), and a pair of two ASNs shares no Internet "
+    "table (its link carries the underlay, loopbacks only).",
+    "docs/standards.md#addr-020; RFC 4271 section 6.2 (an OPEN from an unexpected AS is "
+    "refused: Bad Peer AS); RFC 4364 section 4.3.1 (iBGP between PEs); RFC 8212",
+)
+def border_runs_organisation_asn(ctx: SiteContext) -> Iterator[Hit]:
+    intent = ctx.loaded.intent
+    org_asn = intent.organisation.asn
+    for name, device in sorted(ctx.site.devices.items(), key=lambda item: item[1].id):
+        if device.role != "border" or device.asn is None or device.asn == org_asn:
+            continue
+        yield Hit(
+            f"border {name} has ASN {device.asn}, not the organisation's ASN {org_asn}: "
+            f"{'; '.join(_what_breaks(ctx, name, device.asn, org_asn))}; remove its asn: line",
+            (*device.path, "asn"),
+        )
+
+
+def _what_breaks(ctx: SiteContext, name: str, asn: int, org_asn: int) -> list[str]:
+    """What a border running `asn` instead of the organisation's ASN loses, as rendered."""
+    intent = ctx.loaded.intent
+    parties = sorted({s.party for s in ctx.fabric.edge.sessions if s.device == name and s.internet})
+    sessions = f"its sessions to {listed(parties, 4)}" if parties else "any Internet session"
+    broken = [
+        f"{sessions} would open from {asn} while the parties expect {org_asn}, so they never "
+        "establish"
+    ]
+    partners = sorted(
+        {
+            remote.device
+            for _local, remote, _link in ctx.fabric.links_of(name)
+            if ctx.site.devices[remote.device].role == "border"
+            and allocate.device_asn(intent, ctx.site, ctx.site.devices[remote.device]) != asn
+        }
+    )
+    if partners:
+        broken.append(
+            f"the links to {listed(partners, 4)} carry the underlay instead of the border "
+            "pair's iBGP, so the pair no longer shares its Internet table"
+        )
+    srv6 = intent.srv6
+    if (
+        srv6 is not None
+        and name in locators(intent)
+        and any(ctx.name in vrf.sites and len(set(vrf.sites)) > 1 for vrf in srv6.vrfs.values())
+    ):
+        broken.append(
+            "the other sites' borders peer with it for the SRv6 VPN in eBGP between "
+            "loopbacks, with no multihop and no policy, so no VPN route crosses"
+        )
+    return broken
 
 
 def _written_prefixes(node: object, path: Path_) -> Iterator[tuple[Network, str, Path_]]:
