@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import line_of, lint_repo, move_device
+from conftest import findings_of, line_of, lint_repo, move_device, replace_in
 from meetme.generators.model import (
     Address,
     AsPathEntry,
@@ -447,3 +447,16 @@ def test_an_eos_border_in_the_srv6_domain_is_refused_once_per_fault(example: Pat
     result = lint_repo(example)
     rules = [f.rule for f in result.findings if f.rule in ("PLAT-019", "SRV6-005")]
     assert rules == ["PLAT-019"]
+
+
+def test_an_eos_spine_in_the_srv6_domain_is_refused_once(example: Path) -> None:
+    """A locator EOS cannot render is PLAT-019's; SRV6-006 reported it again, as a locator
+    "the underlay policies on the way do not let through" to aus1-sp2..sp4: a second report
+    of one fault, under a cause that sends the reader to the wrong place."""
+    srv6 = example / "intent/srv6.yaml"
+    replace_in(srv6, "aus1-lf1, aus1-lf2]}", "aus1-lf1, aus1-lf2, aus1-sp1]}")
+    result = lint_repo(example)
+    assert [(f.rule, f.location.file, f.location.line) for f in result.errors] == [
+        ("PLAT-019", "intent/srv6.yaml", line_of(srv6, "aus1-sp1]}"))
+    ]
+    assert findings_of(result, "SRV6-006") == []

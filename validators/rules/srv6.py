@@ -19,6 +19,7 @@ from meetme.generators.build.links import pair_link
 from meetme.generators.build.srv6 import dci_ip_mtu
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms.gaps import srv6_locator
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.srv6 import (
     FORMATS,
@@ -808,6 +809,8 @@ def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[
         member = by_name.get(name)
         if member is None or member.role == "border":
             continue
+        if any(srv6_locator(PLATFORMS[member.platform], member)):
+            continue  # a locator its platform cannot render is PLAT-019's: one report
         if member.site not in sites:
             mine = {m.hostname: m for m in models if m.site == member.site}
             sites[member.site] = (mine, PolicyView(mine))  # read once for all its locators
