@@ -4,17 +4,19 @@ example becomes, what each party announces, and the one-line refusals of the com
 from __future__ import annotations
 
 import os
+import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
+from meetme.generators.model import PrefixListEntry
 from typer.testing import CliRunner
 
 from meetme.cli import app
 from meetme.pipeline import device_models, lint
 from meetme.twin import names, runtime
 from meetme.twin.picture import svg
-from meetme.twin.topology import Twin, plan
+from meetme.twin.topology import Twin, _admitted, plan
 from meetme.twin.verify import Result, Verifier
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
@@ -175,6 +177,33 @@ def test_each_border_expects_the_public_prefixes_its_export_leaks_permit() -> No
     twin = example_twin()
     expected = [("gpu-a", "198.51.100.128/26"), ("gpu-a", "2001:db8:4000:50::/64")]
     assert twin.public == {"aus1-br1": expected, "aus1-br2": expected}
+
+
+def test_a_public_prefix_covering_its_subnet_expects_the_subnet_it_leaks(tmp_path: Path) -> None:
+    """`public: [2001:db8:4000:50::/60]` covering the /64 gateway subnet lints clean (HANDOFF-007
+    takes a covering prefix) and leaks the /64 through `/60 le 64`; nothing originates the /60,
+    so the Internet table holds the /64 and the twin expects it, not the /60 as written."""
+    shutil.copytree(EXAMPLE, tmp_path / "intent")
+    path = tmp_path / "intent" / "aus1" / "attachments.yaml"
+    text = path.read_text()
+    assert '"2001:db8:4000:50::/64"]' in text
+    path.write_text(text.replace('"2001:db8:4000:50::/64"]', '"2001:db8:4000:50::/60"]'))
+    result = lint(tmp_path / "intent")
+    assert not [f for f in result.findings if f.severity == "error"]
+    twin = plan("aus1", device_models(result), result.fabrics["aus1"].edge.sessions)
+    expected = [("gpu-a", "198.51.100.128/26"), ("gpu-a", "2001:db8:4000:50::/64")]
+    assert twin.public == {"aus1-br1": expected, "aus1-br2": expected}
+
+
+def test_a_ranged_entry_admits_the_subnets_within_its_lengths_only() -> None:
+    entry = PrefixListEntry(seq=10, action="permit", prefix="10.0.0.0/16", le=24)
+    subnets = ["10.0.0.0/16", "10.0.1.0/24", "10.0.2.0/25", "10.1.0.0/24", "2001:db8::/64"]
+    assert _admitted(entry, subnets) == ["10.0.0.0/16", "10.0.1.0/24"]  # /16 to /24, inside
+    at_least = PrefixListEntry(seq=10, action="permit", prefix="10.0.0.0/16", ge=17, le=24)
+    assert _admitted(at_least, subnets) == ["10.0.1.0/24"]
+    exact = PrefixListEntry(seq=10, action="permit", prefix="10.0.0.0/16")
+    assert _admitted(exact, subnets) == ["10.0.0.0/16"]  # as written, present or not
+    assert _admitted(entry, ["10.0.2.0/25"]) == []  # none: the plan expects the entry itself
 
 
 def test_the_plan_survives_its_state_file() -> None:

@@ -15,7 +15,7 @@ import ipaddress
 import json
 from dataclasses import asdict, dataclass, field
 
-from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
+from meetme.generators.model import BgpNeighbor, DeviceModel, Interface, PrefixListEntry
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.twin import parties
 from meetme.twin.frr import bfd_profiles, gateway_svis, render_frr, vrf_names
@@ -242,6 +242,7 @@ def plan(
     `bfd`, every session the model runs BFD on runs it (bfdd)."""
     twin = Twin(site, bfd=bfd)
     devices = {name: m for name, m in sorted(models.items()) if m.site == site}
+    subnets = _vrf_subnets(devices)
     for name, model in devices.items():
         twin.nodes.append(
             Node(
@@ -268,8 +269,8 @@ def plan(
         origins |= {(v.name, x.afi) for v in model.vrfs for x in v.leaks if x.import_from_default}
         for vrf, afi in sorted(origins):
             twin.default_origins.setdefault(vrf, {}).setdefault(afi, []).append(name)
-        if _public(model):
-            twin.public[name] = _public(model)
+        if _public(model, subnets):
+            twin.public[name] = _public(model, subnets)
         twin.vrf_addresses[name] = _vrf_addresses(model)
         twin.router_ids[name] = model.bgp.router_id
         if model.srv6 is not None and model.srv6.static_sids:
@@ -443,9 +444,24 @@ def _services_lan(twin: Twin, devices: dict[str, DeviceModel]) -> None:
     )
 
 
-def _public(model: DeviceModel) -> list[tuple[str, str]]:
+def _vrf_subnets(devices: dict[str, DeviceModel]) -> dict[str, list[str]]:
+    """Tenant VRF -> the subnets of its gateway SVIs on the site's VTEPs: what the border
+    leaves hand north, each a route of its own."""
+    found: dict[str, list[str]] = {}
+    for model in devices.values():
+        for vrf, _, address in _svi_addresses(model):
+            subnet = str(ipaddress.ip_interface(address).network)
+            if subnet not in found.setdefault(vrf, []):
+                found[vrf].append(subnet)
+    return found
+
+
+def _public(model: DeviceModel, subnets: dict[str, list[str]]) -> list[tuple[str, str]]:
     """(VRF, prefix) each export leak's policy permits by its prefix-lists (a VRF's public
-    prefixes, bound for the Internet table)."""
+    prefixes, bound for the Internet table). An entry with a range (`2001:db8:4000:50::/60
+    le 64`, a public prefix covering its subnets) leaks the VRF's subnets it admits, each a
+    route of its own (nothing originates the covering prefix): those are what the Internet
+    table must hold; one admitting none is expected as written, so that it fails."""
     maps = {m.name: m for m in model.route_maps}
     lists = {pl.name: pl for pl in model.prefix_lists}
     found = []
@@ -455,8 +471,26 @@ def _public(model: DeviceModel) -> list[tuple[str, str]]:
             for entry in route_map.entries if route_map else ():
                 pl = lists.get(entry.match_prefix_list or "")
                 if entry.action == "permit" and pl is not None:
-                    found += [(vrf.name, e.prefix) for e in pl.entries if e.action == "permit"]
+                    for e in pl.entries:
+                        if e.action == "permit":
+                            admitted = _admitted(e, subnets.get(vrf.name, []))
+                            found += [(vrf.name, p) for p in admitted or [e.prefix]]
     return list(dict.fromkeys(found))  # EOS: one dual-family map serves both AFIs' leaks
+
+
+def _admitted(entry: PrefixListEntry, subnets: list[str]) -> list[str]:
+    """The subnets a prefix-list entry with a length range admits; an exact entry, itself."""
+    if entry.ge is None and entry.le is None:
+        return [entry.prefix]
+    net = ipaddress.ip_network(entry.prefix)
+    low = entry.ge if entry.ge is not None else net.prefixlen
+    high = entry.le if entry.le is not None else net.max_prefixlen
+    found = []
+    for text in subnets:
+        sub = ipaddress.ip_network(text)
+        if sub.version == net.version and sub.subnet_of(net) and low <= sub.prefixlen <= high:  # type: ignore[arg-type]
+            found.append(text)
+    return found
 
 
 def _vrf_addresses(model: DeviceModel) -> list[tuple[str, str]]:
