@@ -92,6 +92,17 @@ class PipeConsole(Console):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure
         raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
+    def _check_buffer(self) -> None:
+        """rich empties its buffer only after a write and flush that succeeded: text that could
+        not be written (a full disk) stayed behind and came out first at the console's next
+        print, in front of another command's output when the commands share a process (the
+        consoles live as long as the module)."""
+        try:
+            super()._check_buffer()
+        except OSError:
+            del self._buffer[:]
+            raise
+
 
 # --- the render folder ----------------------------------------------------------------------
 

@@ -311,6 +311,7 @@ def test_the_script_reports_a_full_standard_output(
     monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:
     """`meetme rules > /dev/full`: the buffered text fails only at the last flush."""
+    alone = runner.invoke(app, ["explain", "ADDR-002"])
     full = open(os.devnull, "w")  # noqa: SIM115 - replaced below, closed by the flush
 
     def flush() -> None:
@@ -324,6 +325,11 @@ def test_the_script_reports_a_full_standard_output(
         main()
     assert stopped.value.code == 2
     assert "meetme: cannot write standard output: No space left on device" in capfd.readouterr().err
+    # the text that could not be written is gone: the consoles outlive a command, and the
+    # next command of this process prints its own text only (it began with `rules`' first
+    # line, which failed a later test in another order)
+    after = runner.invoke(app, ["explain", "ADDR-002"])
+    assert (after.exit_code, after.stdout) == (alone.exit_code, alone.stdout)
 
 
 @pytest.mark.parametrize(
