@@ -66,6 +66,8 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         self._committed: bool | None = False  # None: the replace's fate is unknown
         # True: this push replaces with the switch's commit-timeout (commit_timeout_fits)
         self.reverts_itself = False
+        # the copy to bootflash: began: the file may be there even when the copy failed
+        self._copy_began = False
 
     def reported_hostname(self) -> str:
         """The switch's own name: `show hostname` over NX-API answers {"hostname": NAME}
@@ -98,6 +100,7 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         from scp import SCPClient
 
         self.candidate_cfg = self.candidate_file  # NAPALM's diff reads this name
+        self._copy_began = True
         try:
             transport = paramiko.Transport((self.hostname, self.ssh_port))
             try:
@@ -168,7 +171,11 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         self.forget()
 
     def discard_config(self) -> None:
-        if self.loaded:
+        """Delete the candidate file: the one this push loaded, or the one a failed copy may
+        have left (the switch had stored it when the copy's last acknowledgement was lost),
+        looked for on bootflash: rather than left there, secrets in clear, until the next
+        push."""
+        if self.loaded or (self._copy_began and self.candidate_file in self._own_files()):
             self._delete(self.candidate_file)
         self.loaded = False
 

@@ -160,6 +160,24 @@ def test_a_slow_replace_is_waited_for_and_restored(nx_lab: Lab) -> None:
     assert nx_lab.unchanged("aus1-lf3") and nothing_left(nx_lab, "aus1-lf3")
 
 
+def test_a_copy_whose_last_acknowledgement_is_lost_leaves_no_candidate_file(
+    nx_lab: Lab,
+) -> None:
+    """The switch stored the candidate (the secrets in clear), then the SCP connection closed
+    before its last acknowledgement: the load failed, and the file was left on bootflash:
+    until the next push, because only a copy that had succeeded was deleted."""
+    nx_lab.emulators["aus1-lf3"].faults.lose_scp_ack = True
+    code, states = statuses()
+    assert code == 1
+    assert states == {"aus1-lf3": "failed", "aus1-lf4": "skipped"}
+    records = journal(nx_lab.repo / "push.jsonl")
+    assert steps(records, "aus1-lf3")[-1] == ("load", "failed")
+    run = records[0]["run"]
+    assert f"scp meetme-{run}.cfg" in nx_lab.emulators["aus1-lf3"].events  # it landed
+    assert nx_lab.unchanged("aus1-lf3") and nothing_left(nx_lab, "aus1-lf3")
+    assert nx_lab.untouched("aus1-lf4")
+
+
 def test_wrong_credentials_fail_at_connect_and_touch_nothing(
     nx_lab: Lab, monkeypatch: pytest.MonkeyPatch
 ) -> None:

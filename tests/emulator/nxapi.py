@@ -28,7 +28,7 @@ Faults: refuse given lines; drop the connection during the commit (after the rep
 effect) or during the confirm (before or after `configure replace commit`, or the save when
 no timer runs), then refuse connections for a
 while; BGP peers down, ports without carrier, a cable in the wrong port; a malformed JSON
-answer to one command; a slow replace.
+answer to one command; a slow replace; an SCP copy stored, its last acknowledgement lost.
 """
 
 from __future__ import annotations
@@ -69,6 +69,9 @@ class CommandError(Exception):
 class NxFaults(LabFaults):
     # the commit is the replace, the confirm the save; `malformed` is a command prefix
     slow_replace: float = 0.0  # a replace from file waits this long first (one shot)
+    # the switch stores a file copied over SCP, then the connection closes before its last
+    # acknowledgement (one shot): the client's copy fails, the file is on bootflash:
+    lose_scp_ack: bool = False
 
 
 class NxapiEmulator(HttpAndSshDevice):
@@ -141,6 +144,9 @@ class NxapiEmulator(HttpAndSshDevice):
                 self.raw_files[name] = text
                 self.files[name] = lines_of(text)
                 self.events.append(f"scp {name}")
+                lost, self.faults.lose_scp_ack = self.faults.lose_scp_ack, False
+            if lost:
+                return  # serve_ssh closes the transport: no acknowledgement, no exit status
             channel.sendall(b"\0")
             channel.send_exit_status(0)
             channel.close()
