@@ -180,14 +180,15 @@ class NxosCheckpoint(NXOSDriver):  # type: ignore[misc]
         self.loaded = False
 
     def forget(self) -> None:
-        """Drop our checkpoint (none with the commit-timeout) and the candidate file, leaving
-        the running config alone."""
-        if not self.reverts_itself:
-            self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
+        """Drop the candidate file and our checkpoint (none with the commit-timeout), leaving
+        the running config alone. The file first: a commit that failed before its checkpoint
+        was taken has none to drop, and that refusal must not keep the secrets on the switch."""
         # the file of an interrupted run restored with --clean-own-sessions may be gone
         # already (a later run's inspect deletes leftovers): deleting a missing file fails
         if self.candidate_file in self._own_files():
             self._delete(self.candidate_file)
+        if not self.reverts_itself:
+            self._send_command_list([f"no checkpoint {self.checkpoint_name}"])
 
     def leftover_candidates(self) -> list[str]:
         """meetme's candidate files on bootflash: of other runs, `meetme-<run id>.cfg` (run

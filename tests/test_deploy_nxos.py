@@ -108,6 +108,19 @@ def test_a_malformed_answer_fails_the_check_and_restores_the_checkpoint(nx_lab: 
     assert nx_lab.unchanged("aus1-lf3") and nothing_left(nx_lab, "aus1-lf3")
 
 
+def test_a_checkpoint_that_fails_before_the_replace_leaves_no_candidate_file(nx_lab: Lab) -> None:
+    """The commit stops at its first command, `checkpoint meetme-<run>` (a malformed answer):
+    nothing was replaced and no checkpoint taken. Dropping that checkpoint fails, and the
+    candidate file, deleted after it, stayed on bootflash: with the secrets."""
+    nx_lab.emulators["aus1-lf3"].faults.malformed = "checkpoint meetme-"
+    code, states = statuses()
+    assert code == 1
+    assert states == {"aus1-lf3": "failed", "aus1-lf4": "skipped"}
+    records = journal(nx_lab.repo / "push.jsonl")
+    assert steps(records, "aus1-lf3")[-2:] == [("commit", "failed"), ("rollback", "ok")]
+    assert nx_lab.unchanged("aus1-lf3") and nothing_left(nx_lab, "aus1-lf3")
+
+
 @pytest.mark.parametrize("fault", ["commit", "confirm-before", "confirm-after"])
 def test_a_connection_cut_off_is_restored_by_meetmes_watchdog(nx_lab: Lab, fault: str) -> None:
     faults = nx_lab.emulators["aus1-lf3"].faults
