@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pytest
 from conftest import line_of
 from deploy_helpers import push, runner
 from emulator.lab import Lab, journal, steps
+from meetme.deploy.engine import Engine
 from meetme.deploy.stage_lock import stage_lock
 
 from meetme.cli import app
@@ -129,12 +131,26 @@ def test_a_retry_after_a_push_killed_in_its_post_check_never_says_unchanged(
     # A killed process runs no finalizers; here the killed run's NAPALM drivers would live
     # on, and NAPALM's __del__ (close, then abort the open session) would clean up behind
     # the scenario's back, from whichever thread the garbage collector happens to run in.
+    # They must be gone before this test ends and __del__ is NAPALM's again: the result's
+    # traceback held them, and the collector once finalized them in a later test, sending
+    # `configure session meetme-<killed run> abort` to a port the next lab may have taken.
     monkeypatch.setattr("napalm.base.base.NetworkDriver.__del__", lambda self: None)
+    drivers: list[weakref.ref[Any]] = []
+    real_open = Engine._open
+
+    def open_(self: Engine, target: Any) -> Any:
+        driver = real_open(self, target)
+        drivers.append(weakref.ref(driver))
+        return driver
+
     with monkeypatch.context() as patch:
         patch.setattr("meetme.deploy.engine.check_bgp", killed)
+        patch.setattr(Engine, "_open", open_)
         first = runner.invoke(app, ["push", "--stage", "lab", "--journal", "push.jsonl"])
     assert first.exit_code != 0
+    del first
     gc.collect()  # the killed run's drivers are gone, as they would be with the process
+    assert drivers and [d for d in drivers if d() is not None] == []
     killed_run = journal(lab.repo / "push.jsonl")[0]["run"]
     sp1 = lab.emulators["aus1-sp1"]
     (own,) = sp1.pending_timers()  # committed, never confirmed: the timer is running
