@@ -262,6 +262,17 @@ def mixed_lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Lab]:
     yield from _serve(build_mixed_lab(tmp_path), secrets, monkeypatch)
 
 
+@pytest.fixture
+def default_twin_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The twin's names as meetme gives them without MEETME_TWIN_PREFIX (`mm-`), which the
+    twin's plan tests spell out: an engineer who exports a prefix of their own for the
+    integration tests (tests/twin_helpers.py) must not fail them."""
+    from meetme.twin import names
+
+    monkeypatch.delenv(names.PREFIX_VARIABLE, raising=False)
+    monkeypatch.setattr(names, "PREFIX", names.DEFAULT_PREFIX)
+
+
 # The lint report's last line, which `render` and `check` print before their own lines when the
 # intent has findings: the example has two (DCI-009: its circuits to mel1 carry no routing).
 _REPORT_END = re.compile(r"^\d+ error\(s\), \d+ warning\(s\)[^\n]*\n", re.M)

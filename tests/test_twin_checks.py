@@ -19,6 +19,9 @@ from meetme.twin import runtime, verify
 from meetme.twin.topology import Twin, plan
 from meetme.twin.verify import Verifier
 
+# the names as meetme gives them without MEETME_TWIN_PREFIX (conftest.default_twin_prefix)
+pytestmark = pytest.mark.usefixtures("default_twin_prefix")
+
 
 @cache
 def _linted() -> LintResult:

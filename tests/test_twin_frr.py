@@ -22,6 +22,9 @@ from meetme.twin import names
 from meetme.twin.frr import BFD_STRETCH, render_frr
 from meetme.twin.names import IFNAMSIZ, linux_name, namespace
 
+# the names as meetme gives them without MEETME_TWIN_PREFIX (conftest.default_twin_prefix)
+pytestmark = pytest.mark.usefixtures("default_twin_prefix")
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
 REQUIRED = os.environ.get("MEETME_TWIN_REQUIRED") == "1"
 needs_vtysh = pytest.mark.skipif(

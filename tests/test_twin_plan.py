@@ -19,6 +19,9 @@ from meetme.twin.picture import svg
 from meetme.twin.topology import Twin, _admitted, plan
 from meetme.twin.verify import Result, Verifier
 
+# the names as meetme gives them without MEETME_TWIN_PREFIX (conftest.default_twin_prefix)
+pytestmark = pytest.mark.usefixtures("default_twin_prefix")
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "intent"
 
 
