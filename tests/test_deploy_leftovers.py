@@ -4,7 +4,8 @@ holds the run's secrets in clear), no IOS-XR candidate, lock or confirmed commit
 revision or apply awaiting its confirm; and the device runs its old config.
 
 Each step is made to fail on one device, in the way that leaves the most behind: the device
-did the work and only its answer was lost (`lost`), or the device never got it (`refused`).
+did the work and only its answer was lost (`lost`), or the device never got it (`refused`);
+the BGP post-check fails as with a peer down (the rollback then has to leave nothing either).
 The other device of the lab shares its wave where the stop falls before any commit, so that
 it is prepared and then discarded; it goes alone in wave 2 otherwise. The per-platform tests
 (test_deploy_<platform>.py) cover the device's own faults; this file covers every stop with
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from deploy_helpers import statuses
 from emulator.lab import Lab, journal, steps
+from meetme.deploy.checks import CheckResult
 from meetme.deploy.engine import Engine
 
 LABS = [  # fixture, the device that fails, the other device of the lab
@@ -34,6 +36,7 @@ STOPS = [
     ("compare_config", "lost", "diff", True),
     ("commit_config", "refused", "commit", False),
     ("commit_config", "lost", "commit", False),
+    ("check_bgp", "failed", "post-check", False),  # the engine's check, not a driver method
 ]
 
 
@@ -64,9 +67,18 @@ def fail_at(
     monkeypatch: pytest.MonkeyPatch, device: str, method: str, how: str
 ) -> Callable[[], int]:
     """`device`'s driver fails `method` every time: `refused` before sending anything,
-    `lost` after the device did it. Returns how often it failed."""
+    `lost` after the device did it; `check_bgp`: the BGP post-check fails (a peer down).
+    Returns how often it failed."""
     real_open = Engine._open
     failed = []
+    if method == "check_bgp":
+
+        def check(*args: Any, **kwargs: Any) -> CheckResult:
+            failed.append(method)
+            return CheckResult(False, "0/1 BGP neighbours Established after 1 s: a peer down", 1)
+
+        monkeypatch.setattr("meetme.deploy.engine.check_bgp", check)
+        return lambda: len(failed)
 
     def open_(self: Engine, target: Any) -> Any:
         driver = real_open(self, target)
