@@ -21,6 +21,7 @@ from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.platforms.gaps import srv6_locator
 from meetme.generators.resolve import allocate
+from meetme.generators.resolve.fabric import FabricLink
 from meetme.generators.resolve.srv6 import (
     FORMATS,
     SRV6_SID_SPACE,
@@ -527,13 +528,7 @@ def pair_links_carry_encapsulation(ctx: SiteContext) -> Iterator[Hit]:
     tenant_mtu = max(m for m, _ in riding)
     vrf = next(v for m, v in riding if m == tenant_mtu)  # the first by name of the largest
     need = tenant_mtu + OUTER_IPV6 + SRH_BYTES
-    inside = locators(intent)
-    devices = ctx.site.devices
-    for link in ctx.fabric.links:
-        if link.a.device not in inside or link.b.device not in inside:
-            continue
-        if not pair_link(intent, ctx.site, devices[link.a.device], link.b):
-            continue  # IS-IS runs over the pair links only (generators/build/srv6.py)
+    for link in _domain_pair_links(ctx):
         end = min((link.b, link.a), key=lambda e: e.ip_mtu)  # b first: as EVPN-001 points
         if end.ip_mtu >= need:
             continue
@@ -565,15 +560,9 @@ def pair_links_in_domain_have_ipv6(ctx: SiteContext) -> Iterator[Hit]:
     intent = ctx.loaded.intent
     if intent.srv6 is None or ctx.name not in intent.srv6.sites:
         return
-    inside = locators(intent)
-    devices = ctx.site.devices
-    for link in ctx.fabric.links:
+    for link in _domain_pair_links(ctx):
         if link.subnet_v6 is not None:
             continue
-        if link.a.device not in inside or link.b.device not in inside:
-            continue
-        if not pair_link(intent, ctx.site, devices[link.a.device], link.b):
-            continue  # IS-IS runs over the pair links only (generators/build/srv6.py)
         yield Hit(
             f"border pair link {link.a.device} {link.a.interface} - {link.b.device} "
             f"{link.b.interface} has no IPv6 address (site {ctx.name} has no pools.p2p_v6 and "
@@ -583,6 +572,18 @@ def pair_links_in_domain_have_ipv6(ctx: SiteContext) -> Iterator[Hit]:
             f"{ctx.name} a pools.p2p_v6 or the link an ipv6",
             link.source,
         )
+
+
+def _domain_pair_links(ctx: SiteContext) -> Iterator[FabricLink]:
+    """The site's border pair links whose two ends hold locators: the links the domain's
+    IS-IS runs over (generators/build/srv6.py)."""
+    intent = ctx.loaded.intent
+    inside = locators(intent)
+    devices = ctx.site.devices
+    for link in ctx.fabric.links:
+        ends_inside = link.a.device in inside and link.b.device in inside
+        if ends_inside and pair_link(intent, ctx.site, devices[link.a.device], link.b):
+            yield link
 
 
 @rule(
