@@ -15,11 +15,18 @@ import ipaddress
 import json
 from dataclasses import asdict, dataclass, field
 
-from meetme.generators.model import BgpNeighbor, DeviceModel, Interface, PrefixListEntry
+from meetme.generators.model import (
+    BgpNeighbor,
+    DeviceModel,
+    Interface,
+    PrefixList,
+    PrefixListEntry,
+)
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from meetme.twin import parties
 from meetme.twin.frr import bfd_profiles, gateway_svis, render_frr, vrf_names
 from meetme.twin.names import linux_name, namespace
+from meetme.validators.policy_eval import prefix_list_permits
 
 
 @dataclass(frozen=True)
@@ -479,18 +486,13 @@ def _public(model: DeviceModel, subnets: dict[str, list[str]]) -> list[tuple[str
 
 
 def _admitted(entry: PrefixListEntry, subnets: list[str]) -> list[str]:
-    """The subnets a prefix-list entry with a length range admits; an exact entry, itself."""
+    """The subnets a prefix-list entry with a length range admits (as the policy evaluator
+    matches it); an exact entry, itself."""
     if entry.ge is None and entry.le is None:
         return [entry.prefix]
-    net = ipaddress.ip_network(entry.prefix)
-    low = entry.ge if entry.ge is not None else net.prefixlen
-    high = entry.le if entry.le is not None else net.max_prefixlen
-    found = []
-    for text in subnets:
-        sub = ipaddress.ip_network(text)
-        if sub.version == net.version and sub.subnet_of(net) and low <= sub.prefixlen <= high:  # type: ignore[arg-type]
-            found.append(text)
-    return found
+    afi = "ipv6" if ":" in entry.prefix else "ipv4"
+    alone = PrefixList(name="admitted", afi=afi, entries=(entry,))
+    return [subnet for subnet in subnets if prefix_list_permits(alone, subnet)]
 
 
 def _vrf_addresses(model: DeviceModel) -> list[tuple[str, str]]:
