@@ -81,6 +81,26 @@ def private_vrfs_online(repo: Path) -> None:
     )
 
 
+def gcp_dual_stack(repo: Path) -> None:
+    """aus1's four Google attachments dual-stack (Cloud Interconnect's "IPv4 and IPv6"
+    stack type): an IPv6 /125 each, Google's range 2001:db8:120::/48 agreed, gpu-a's
+    2001:db8:50::/48 (its compute networks' /64s) advertised."""
+    clouds = repo / "intent/aus1/clouds.yaml"
+    for n, peer_v4 in enumerate(("169.254.20.1", "169.254.20.9", "169.254.21.1", "169.254.21.9")):
+        replace_in(
+            clouds,
+            f"peer_ipv4: {peer_v4}, ",
+            f'peer_ipv4: {peer_v4}, ipv6: "2001:db8:ff20:{n + 1}::2/125", '
+            f'peer_ipv6: "2001:db8:ff20:{n + 1}::1", ',
+        )
+    replace_in(
+        clouds, "receive: [10.120.0.0/16]", 'receive: [10.120.0.0/16, "2001:db8:120::/48"]', 4
+    )
+    for domain in (1, 2):  # Google's attachments end so, AWS's VIFs do not
+        old = f"availability-domain-{domain}, advertise: [10.50.0.0/16]}}"
+        replace_in(clouds, old, old.replace("]}", ', "2001:db8:50::/48"]}'), 2)
+
+
 def line_of(path: Path, needle: str, occurrence: int = 1) -> int:
     """1-based line number of the n-th line containing `needle`."""
     seen = 0

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_INTENT, lint_repo, private_vrfs_online, replace_in
+from conftest import EXAMPLE_INTENT, gcp_dual_stack, lint_repo, private_vrfs_online, replace_in
 
 from meetme.pipeline import LintResult, device_models, lint
 from meetme.twin import runtime, verify
@@ -376,3 +376,37 @@ def test_an_eos_border_expects_each_public_prefix_once() -> None:
     twin = _twin("mel1")
     expected = [("gpu-b", "198.51.100.192/27"), ("gpu-b", "2001:db8:4000:60::/64")]
     assert twin.public == {"mel1-br1": expected, "mel1-br2": expected}
+
+
+def test_hosts_ping_a_dual_stack_cloud_in_each_family_and_a_lost_ipv6_reply_fails(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """gcp-ic dual-stack serves gpu-a in both families: each host with an address its agreed IPv6
+    prefix covers pings the cloud's IPv6 address from it (the IPv4-only hosts do not), and
+    an unanswered IPv6 ping fails `hosts` by host and cloud while IPv4 still passes."""
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+    gcp_dual_stack(repo)
+    twin = _twin("aus1", lint_repo(repo))
+    host = "gpu-tenant-a_gpu-a-compute-1"
+    v6_target = (twin.node(host).namespace, "2001:db8:120::1")
+
+    def pings(targets: list[tuple[str, str]]) -> list[bool]:
+        return [t != v6_target for t in targets]
+
+    monkeypatch.setattr(runtime, "pings", pings)
+    results = Verifier(twin, lambda ns, cmd: None).host_results()
+    to_gcp = {(r.device, r.message) for r in results if "gcp-ic/syd-ead1" in r.message}
+    assert {d for d, _ in to_gcp} == {f"gpu-tenant-a_gpu-a-compute-{n}" for n in (1, 2, 3, 4)}
+    assert (
+        host,
+        f"host {host} (2001:db8:50:1::a) does not reach gcp-ic/syd-ead1 (2001:db8:120::1)",
+    ) in to_gcp
+    assert (host, f"host {host} (10.50.1.10) reaches gcp-ic/syd-ead1 (10.120.0.1)") in to_gcp
+    other = "gpu-tenant-a_gpu-a-compute-2"
+    assert (
+        other,
+        f"host {other} (2001:db8:50:2::a) reaches gcp-ic/syd-ead1 (2001:db8:120::1)",
+    ) in to_gcp
+    # compute-3 and -4 have no IPv6: an IPv4 ping only
+    assert not [m for d, m in to_gcp if d.endswith(("-3", "-4")) and "2001:" in m]

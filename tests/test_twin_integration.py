@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import gcp_dual_stack
 from meetme.generators.model import DeviceModel, RouteMap
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from twin_helpers import PREFIX, require_twin
@@ -543,3 +544,35 @@ def test_a_pair_whose_transits_send_a_default_only_stays_up(tmp_path: Path) -> N
         assert len(pair) == 8 and all(r.ok for r in pair), [r.message for r in pair]
     finally:
         runtime.down("mel1")
+
+
+def test_a_dual_stack_cloud_is_reached_over_ipv6_from_the_hosts(
+    clean: None, tmp_path: Path
+) -> None:
+    """gcp-ic dual-stack (conftest.gcp_dual_stack): its IPv6 sessions come up in gpu-a, each
+    receives exactly gpu-a's IPv6 aggregate, and every host with an IPv6 address that
+    aggregate covers pings the cloud's IPv6 address, across the fabric and back."""
+    shutil.copytree(EXAMPLE / "intent", tmp_path / "intent")
+    gcp_dual_stack(tmp_path)
+    result = lint(tmp_path / "intent")
+    assert not result.errors, [f.message for f in result.errors]
+    twin = plan("aus1", dict(device_models(result)), list(result.fabrics["aus1"].edge.sessions))
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    sessions = verifier.session_results()
+    assert all(r.ok for r in sessions), [r.message for r in sessions if not r.ok]
+    attachments = ("syd-ead1", "syd-ead2", "mel-ead1", "mel-ead2")
+    v6_clouds = {r.message for r in verifier.cloud_results() if "2001:db8:ff20:" in r.subject}
+    assert v6_clouds == {
+        f"aus1-bl{5 + i % 2}: session gcp-ic/{a} (2001:db8:ff20:{i + 1}::1) in VRF gpu-a "
+        "receives ['2001:db8:50::/48'], agreed ['2001:db8:50::/48']"
+        for i, a in enumerate(attachments)
+    }
+    to_cloud = [r for r in verifier.host_results() if "(2001:db8:120::1)" in r.message]
+    assert {r.message for r in to_cloud} == {
+        f"host gpu-tenant-a_gpu-a-compute-{n} (2001:db8:50:{n}::a) reaches gcp-ic/{a} "
+        "(2001:db8:120::1)"
+        for n in (1, 2)
+        for a in attachments
+    }

@@ -9,12 +9,14 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import gcp_dual_stack
 from meetme.generators.model import PrefixListEntry
 from typer.testing import CliRunner
 
 from meetme.cli import app
 from meetme.pipeline import device_models, lint
 from meetme.twin import names, runtime
+from meetme.twin.parties import render_party
 from meetme.twin.picture import svg
 from meetme.twin.topology import Twin, _admitted, plan
 from meetme.twin.verify import Result, Verifier
@@ -438,3 +440,24 @@ def test_srv6_locators_fails_where_a_device_has_no_bgp_route_to_one() -> None:
     assert bad == [
         "aus1-sp2: route to aus1-lf2's locator 5f00:0:166::/48: none, expected one learned by BGP"
     ]
+
+
+def test_a_dual_stack_cloud_answers_on_an_address_of_each_family(tmp_path: Path) -> None:
+    """gcp-ic's attachments carry IPv6 beside IPv4: the emulated Cloud Router holds the first
+    address of each family's agreed range on its loopback, so the tenant hosts' pings prove
+    the way there and back in both."""
+    shutil.copytree(EXAMPLE, tmp_path / "intent")
+    gcp_dual_stack(tmp_path)
+    result = lint(tmp_path / "intent")
+    assert not [f for f in result.findings if f.severity == "error"]
+    twin = plan("aus1", device_models(result), result.fabrics["aus1"].edge.sessions)
+    gcp = next(p for p in twin.party_plans if p.name == "gcp-ic/syd-ead1")
+    assert gcp.loopbacks == ["10.120.0.1", "2001:db8:120::1"]
+    conf = render_party(gcp)
+    assert (
+        "interface lo\n ip address 10.120.0.1/32\n ipv6 address 2001:db8:120::1/128\nexit\n" in conf
+    )
+    # an IPv4-only cloud: one address
+    aws = next(p for p in twin.party_plans if p.name == "aws-syd/private-1")
+    assert aws.loopbacks == ["10.100.0.1"]
+    assert "interface lo\n ip address 10.100.0.1/32\nexit\n" in render_party(aws)

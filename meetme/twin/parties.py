@@ -102,8 +102,9 @@ class PartyPlan:
     announcements: list[Announcement] = field(default_factory=list)
     flood_afi: Afi | None = None
     flood_count: int = 0
-    # a cloud answers pings on the first address of its own network (the tenant hosts' probe)
-    loopback: str | None = None
+    # a cloud answers pings on the first address of its own network in each family its
+    # sessions carry (the tenant hosts' probe)
+    loopbacks: list[str] = field(default_factory=list)
 
     @property
     def route_server(self) -> bool:
@@ -128,7 +129,7 @@ class PartyPlan:
         ]
         plan.flood_afi = raw["flood_afi"]
         plan.flood_count = raw["flood_count"]
-        plan.loopback = raw["loopback"]
+        plan.loopbacks = raw["loopbacks"]
         return plan
 
     def afis(self) -> list[Afi]:
@@ -197,9 +198,10 @@ def plan_party(
     for afi in party.afis():
         party.announcements += _announcements(kind, afi, found)
     if kind in CLOUDS:
-        legit = next((a for a in party.announcements if a.must_accept and a.afi == "ipv4"), None)
-        if legit is not None:
-            party.loopback = str(next(ipaddress.ip_network(legit.prefix).hosts()))
+        for afi in party.afis():
+            legit = next((a for a in party.announcements if a.must_accept and a.afi == afi), None)
+            if legit is not None:
+                party.loopbacks.append(str(next(ipaddress.ip_network(legit.prefix).hosts())))
     for afi in ("ipv4", "ipv6"):
         limits = [s.max_prefix for s, _, _ in found if s.afi == afi and s.max_prefix]
         if afi in flood and kind == "ix_peer" and limits:

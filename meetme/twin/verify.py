@@ -552,13 +552,16 @@ class Verifier:
                         targets.append((host.name, source, other.name, address))
             for party in self.twin.party_plans:
                 for s in party.sessions:
-                    if s.vrf != host.role or not party.loopback:
+                    if s.vrf != host.role:
                         continue
-                    covered = [m for m in mine if _inside(m, s.export_prefixes)]
-                    if covered and (party.name, party.loopback) not in [
-                        (t[2], t[3]) for t in targets if t[0] == host.name
-                    ]:
-                        targets.append((host.name, covered[0], party.name, party.loopback))
+                    # the cloud's address of the session's family, from a host address its
+                    # agreed prefixes cover (export_prefixes hold that family's only)
+                    for loopback in [a for a in party.loopbacks if (":" in a) == (s.afi == "ipv6")]:
+                        covered = [m for m in mine if _inside(m, s.export_prefixes)]
+                        if covered and (party.name, loopback) not in [
+                            (t[2], t[3]) for t in targets if t[0] == host.name
+                        ]:
+                            targets.append((host.name, covered[0], party.name, loopback))
         answered = runtime.pings([(self.ns[h], address) for h, _, _, address in targets])
         return [
             Result(
