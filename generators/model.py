@@ -324,6 +324,7 @@ class BgpNeighbor(Model):
         "underlay",
         "handoff",
         "border_ibgp",
+        "mlag_vrf",
         "transit",
         "ix_rs",
         "ix_peer",
@@ -349,7 +350,7 @@ class BgpNeighbor(Model):
 
     @property
     def external(self) -> bool:
-        return self.kind not in ("underlay", "handoff", "border_ibgp")
+        return self.kind not in ("underlay", "handoff", "border_ibgp", "mlag_vrf")
 
 
 class Bgp(Model):
@@ -567,6 +568,21 @@ class PeerLinkSession(Model):
     max_prefix_warning_pct: int
 
 
+class MlagVrfPeering(Model):
+    """A tenant VRF's routed adjacency between the two leaves of an MLAG pair that share one
+    VTEP address (EOS): a VLAN of the VRF's own on the peer link, an SVI in the VRF with the
+    peer VLAN's /31 (and /127) again, and a BGP session in the VRF (`Bgp.neighbors`, kind
+    `mlag_vrf`). A route one leaf alone learns in the VRF (its cloud session) reaches the other
+    leaf, which the fabric sends about half of that traffic to (Arista AVD eos_designs
+    `mlag_ibgp_peering_vrfs`)."""
+
+    vrf: str
+    vlan: int  # the VRF's own `vlan:` (AVD: base VLAN 3000 + VRF id - 1)
+    ipv4: Address  # the peer VLAN's address, reused in every VRF (AVD)
+    mtu: int
+    ipv6: Address | None = None  # the peer VLAN's /127 address, where an IPv6 session runs
+
+
 class Mlag(Model):
     """One leaf's half of an MLAG pair (vPC on NX-OS)."""
 
@@ -596,6 +612,9 @@ class Mlag(Model):
     # route) is not sent to its peer to die. NX-OS vPC: advertise-pip with advertise
     # virtual-rmac; NVUE: evpn route-advertise nexthop-setting system-ip-mac (its default)
     advertise_pip: bool = False
+    # EOS: the tenant VRFs whose routes one leaf alone can learn (an external session in the
+    # VRF on either leaf), each peered over a VLAN of its own on the peer link
+    vrf_peerings: tuple[MlagVrfPeering, ...] = ()
 
 
 class VrfLeak(Model):

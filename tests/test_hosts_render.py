@@ -117,8 +117,9 @@ def add(repo: Path, name: str, body: str) -> Path:
 
 
 def without_aws(repo: Path) -> None:
-    """The example without its AWS on-ramp (circuits XC-AWS-1/2 on aus1-bl1/bl2): a cloud
-    session on one leaf of an EOS MLAG pair is refused (PLAT-028)."""
+    """The example without its AWS on-ramp (circuits XC-AWS-1/2 on aus1-bl1/bl2), so these
+    hosts' tests read only the hosts' lines: an EOS MLAG pair with a cloud session gets VRF
+    peerings over its peer link (tests/test_mlag_vrf_peering.py)."""
     clouds = repo / CLOUDS
     text = clouds.read_text()
     clouds.write_text(text[: text.index("      aws:\n")] + text[text.index("      azure:\n") :])
@@ -129,7 +130,7 @@ def without_aws(repo: Path) -> None:
 
 def _scenario(*attachments: tuple[str, str]) -> dict[str, str]:
     """The example with `attachments` added: each device's rendered text, after a clean lint.
-    An MLAG pair of the EOS border leaves takes their AWS on-ramp away (PLAT-028)."""
+    An MLAG pair of the EOS border leaves takes their AWS on-ramp away (`without_aws`)."""
     repo = Path(tempfile.mkdtemp(prefix="meetme-hosts-"))
     try:
         shutil.copytree(EXAMPLE_INTENT, repo / "intent")
@@ -397,38 +398,26 @@ def test_nxos_vpc_leaves_advertise_type5_routes_from_their_own_vtep_address() ->
     assert "advertise virtual-rmac" not in bl3
 
 
-def test_eos_mlag_border_leaf_cloud_session_behind_the_shared_vtep_is_refused(
+def test_eos_mlag_border_leaf_cloud_sessions_are_shared_over_the_peer_link(
     example: Path,
 ) -> None:
     """An EOS MLAG pair sources VXLAN from its one shared Loopback1 address, so the AWS routes
-    a border leaf learns on its own circuit left in type-5 routes with that address as next
-    hop and were black-holed at the other leaf about half the time: lint was clean and the
-    pair rendered. Each cloud session is now PLAT-028 at its circuit's device: line, naming
-    the routes; the NX-OS vPC pairs (advertise-pip) and NVUE's MLAG pair are not."""
+    a border leaf learns on its own circuit leave in type-5 routes with that address as next
+    hop. Each AWS VRF (gpu-a, storage) is now peered between the two leaves over the peer link
+    (tests/test_mlag_vrf_peering.py), and PLAT-028, which refused every such session, is
+    silent; the NX-OS vPC pairs (advertise-pip) and NVUE's MLAG pair never needed it."""
     add(example, "mdf-eos-mlag", EOS_MLAG)
     replace_in(example / TENANTS, *STORAGE_ON_EOS)
-    found = findings_of(lint_repo(example), "PLAT-028")
-    circuits = example / CIRCUITS
-
-    def finding(leaf: str, peer: str, circuit: str, vif: str, address: str, vrf: str) -> str:
-        received = "10.100.0.0/16" if vrf == "gpu-a" else "10.101.0.0/16"
-        return (
-            f"{CIRCUITS}:{line_of(circuits, circuit + ':')}: {leaf} (Arista EOS) cannot render "
-            f"the aws session {address} in VRF {vrf} (aws-syd/{vif}, {circuit}) on one leaf of "
-            f"the MLAG pair with {peer}: what it learns ({received}) this leaf alone holds, yet "
-            "EVPN type-5 routes carry it with the pair's shared VTEP 10.0.1.211 as next hop: "
-            f"remote VTEPs tunnel about half of that traffic to {peer}, which drops it unless a "
-            "session of its own learns the same; neither a per-leaf VTEP nor per-VRF peering "
-            "over the peer link is modelled here yet: land the circuit on a leaf outside an "
-            "MLAG pair"
-        )
-
-    assert found == [
-        finding("aus1-bl1", "aus1-bl2", "XC-AWS-1", "private-1", "169.254.10.2", "gpu-a"),
-        finding("aus1-bl1", "aus1-bl2", "XC-AWS-1", "transit-1", "169.254.11.2", "storage"),
-        finding("aus1-bl2", "aus1-bl1", "XC-AWS-2", "private-2", "169.254.10.6", "gpu-a"),
-        finding("aus1-bl2", "aus1-bl1", "XC-AWS-2", "transit-2", "169.254.11.6", "storage"),
-    ]
+    result = lint_repo(example)
+    assert findings_of(result, "PLAT-028") == []
+    models = device_models(result)
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        assert [(p.vrf, p.vlan) for p in models[leaf].mlag.vrf_peerings] == [
+            ("gpu-a", 3001),
+            ("storage", 3010),
+        ]
+    for leaf in ("aus1-lf3", "aus1-lf4"):
+        assert models[leaf].mlag is None or models[leaf].mlag.vrf_peerings == ()
 
 
 def test_nxos_vpc_host_port_channel_and_member() -> None:

@@ -8,6 +8,7 @@ from collections.abc import Collection
 
 from meetme.generators.build.border_pair import border_pair_of
 from meetme.generators.build.edge_device import edge_device
+from meetme.generators.build.edge_policy import LEARNED_EXTERNAL, learned_external
 from meetme.generators.build.handoff import handoff_of
 from meetme.generators.build.multihoming import (
     host_ports_of,
@@ -15,6 +16,9 @@ from meetme.generators.build.multihoming import (
     mlag_of,
     peer_link_session,
     peer_vlan_neighbors,
+    vrf_connected_policy,
+    vrf_peering_policies,
+    vrf_peerings,
 )
 from meetme.generators.build.overlay import connected_route_maps, evpn_device
 from meetme.generators.build.srv6 import dci_ports, fabric_locators, sid_filter, srv6_of
@@ -23,10 +27,12 @@ from meetme.generators.model import (
     Address,
     Bgp,
     BgpNeighbor,
+    CommunityList,
     DeviceModel,
     Interface,
     LocalUser,
     Management,
+    Mlag,
     PeerLinkFamily,
 )
 from meetme.generators.platforms import PLATFORMS, PlatformInfo
@@ -142,6 +148,12 @@ def build_device(
         mlag_neighbors = tuple(
             peer_vlan_neighbors(intent, site, name, mlag, families, fabric.warning_pct)
         )
+        # a tenant VRF's routes one leaf alone learns reach the other over the peer link (EOS)
+        peerings, vrf_neighbors = vrf_peerings(
+            intent, site, name, mlag, fabric.edge, fabric.warning_pct
+        )
+        mlag = mlag.model_copy(update={"vrf_peerings": peerings})
+        mlag_neighbors += vrf_neighbors
         loopbacks = _with_anycast_vtep(loopbacks, platform, mlag.anycast_vtep)
     neighbors = (
         underlay.neighbors
@@ -179,6 +191,19 @@ def build_device(
         drop_as_path_length=tuple(edge.drop_as_path_length),
     )
     evpn = evpn_device(intent, site, name, device, fabric, neighbors, edge.static_routes)
+    peering_lists, peering_maps = vrf_connected_policy(mlag) if mlag else ((), ())
+    if evpn is not None and peering_maps:
+        peered = {p.vrf for p in mlag.vrf_peerings} if mlag else set()
+        evpn = evpn.model_copy(
+            update={
+                "vrfs": tuple(
+                    v.model_copy(update={"connected_route_map": peering_maps[0].name})
+                    if v.name in peered
+                    else v
+                    for v in evpn.vrfs
+                )
+            }
+        )
     if mlag is not None and mlag.peer_vlan is None:
         # unnumbered over the peer link's own sub-interface (NVUE peerlink.4094)
         mlag = mlag.model_copy(
@@ -202,14 +227,17 @@ def build_device(
             *underlay.prefix_lists,
             *handoff.prefix_lists,
             *edge.policies.prefix_lists.values(),
+            *peering_lists,
         ),
         as_path_lists=tuple(edge.policies.as_path_lists.values()),
-        community_lists=tuple(edge.policies.community_lists.values()),
+        community_lists=_community_lists(intent, edge.policies.community_lists, mlag),
         route_maps=(
             *underlay.route_maps,
             *pair.route_maps,
             *handoff.route_maps,
             *edge.policies.route_maps.values(),
+            *vrf_peering_policies(neighbors),
+            *peering_maps,
             *connected_route_maps(evpn),
         ),
         static_routes=edge.static_routes,
@@ -223,6 +251,16 @@ def build_device(
         breakouts=fabric.ports.breakouts_of(name),
         srv6=srv6_of(intent, site_name, name, device, fabric),
     )
+
+
+def _community_lists(
+    intent: Intent, lists: dict[str, CommunityList], mlag: Mlag | None
+) -> tuple[CommunityList, ...]:
+    """The edge policies' community lists, and the external-route tag the MLAG pair's VRF
+    sessions match on a leaf without an external session of its own."""
+    if mlag is None or not mlag.vrf_peerings or LEARNED_EXTERNAL in lists:
+        return tuple(lists.values())
+    return (*lists.values(), learned_external(intent.organisation.asn))
 
 
 def _with_anycast_vtep(

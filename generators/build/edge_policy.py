@@ -93,6 +93,7 @@ GLOBAL_LONGEST = {"ipv4": 24, "ipv6": 48}
 # (DENOG routing guide, prefix length filtering; NLNOG small prefixes' `ge 8 le 24`)
 GLOBAL_SHORTEST = {"ipv4": 8, "ipv6": 16}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
+LEARNED_EXTERNAL = "LC-LEARNED-EXTERNAL"
 
 
 @dataclass
@@ -166,10 +167,7 @@ def build_policies(
     names: dict[ExternalSession, tuple[str, str]] = {}
     if not sessions:
         return policies, names
-    class_tags = [f"{org_asn}:1:{value}" for _, value in sorted(CLASS_VALUE.items())]
-    policies.community_lists["LC-LEARNED-EXTERNAL"] = CommunityList(
-        name="LC-LEARNED-EXTERNAL", kind="large", communities=class_tags
-    )
+    policies.community_lists[LEARNED_EXTERNAL] = learned_external(org_asn)
     policies.community_lists["CL-GRACEFUL-SHUTDOWN"] = CommunityList(
         name="CL-GRACEFUL-SHUTDOWN", kind="standard", communities=[GRACEFUL_SHUTDOWN]
     )
@@ -192,6 +190,13 @@ def build_policies(
             )
         names[session] = (import_name, export_name)
     return policies, names
+
+
+def learned_external(org_asn: int) -> CommunityList:
+    """The large communities every import policy tags a route with, one per party class: a
+    route carrying one was learned from an external party (never re-advertised to one)."""
+    class_tags = [f"{org_asn}:1:{value}" for _, value in sorted(CLASS_VALUE.items())]
+    return CommunityList(name=LEARNED_EXTERNAL, kind="large", communities=class_tags)
 
 
 def party_tag(party: str) -> str:
@@ -347,7 +352,7 @@ def _export_entries(policies: PolicySet, s: ExternalSession) -> list[RouteMapEnt
             seq=10,
             action="deny",
             description="never re-advertise what an external party sent",
-            match_large_community="LC-LEARNED-EXTERNAL",
+            match_large_community=LEARNED_EXTERNAL,
         )
     ]
     prefixes = _of(afi, s.export_prefixes)

@@ -8,28 +8,42 @@ the pair agree by construction.
 The MLAG peer VLAN's /31 and /127 (EOS, NX-OS): the last link slot (links_per_device - 1) of
 the lower device id's block of the p2p pools, the lower id taking the first address. MH-018
 reports a fabric link given the same slot.
+
+An EOS pair shares one VTEP address (no PIP): a route one leaf alone learns in a tenant VRF (a
+cloud session there) would be sent by the fabric to either leaf. Each such VRF gets a BGP
+session between the two leaves in the VRF, over a VLAN of its own on the peer link (the VRF's
+`vlan:`), the peer VLAN's /31 and /127 reused in every VRF: Arista AVD eos_designs
+`mlag_ibgp_peering_vrfs`.
 """
 
 from __future__ import annotations
 
 import ipaddress
 
+from meetme.generators.build.edge_policy import LEARNED_EXTERNAL, SUFFIX
 from meetme.generators.model import (
     Address,
     BgpNeighbor,
     HostPort,
     Lag,
     Mlag,
+    MlagVrfPeering,
     PeerLinkFamily,
     PeerLinkSession,
+    PrefixList,
+    PrefixListEntry,
+    RouteMap,
+    RouteMapEntry,
 )
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
+from meetme.generators.resolve.edge_sessions import Afi, SiteEdge
 from meetme.generators.resolve.indexes import memo
 
 from meetme.core import addresses
 from meetme.intent.schema import Intent, Site
 from meetme.intent.schema_multihoming import Attachment
+from meetme.intent.schema_overlay import Vrf
 
 
 def network_vlans(site: Site, names: list[str]) -> list[int]:
@@ -211,11 +225,7 @@ def peer_vlan_neighbors(
         return []
     remote_as = allocate.device_asn(intent, site, site.devices[mlag.peer])
     own_as = allocate.device_asn(intent, site, site.devices[name])
-    addresses: dict[str, str | None] = {"ipv4": mlag.peer_address_v4, "ipv6": None}
-    if mlag.peer_vlan_ipv6 is not None:
-        net = ipaddress.ip_interface(mlag.peer_vlan_ipv6.cidr).network
-        ends = (net.network_address, net.network_address + 1)
-        addresses["ipv6"] = str(next(a for a in ends if str(a) != mlag.peer_vlan_ipv6.ip))
+    addresses = _peer_addresses(mlag)
     neighbors = []
     for family in families:
         address = addresses.get(family.afi)
@@ -238,6 +248,193 @@ def peer_vlan_neighbors(
             )
         )
     return neighbors
+
+
+def _peer_addresses(mlag: Mlag) -> dict[str, str | None]:
+    """The other leaf's addresses on the peer VLAN, per family (None: not numbered)."""
+    found: dict[str, str | None] = {"ipv4": mlag.peer_address_v4, "ipv6": None}
+    if mlag.peer_vlan_ipv6 is not None:
+        net = ipaddress.ip_interface(mlag.peer_vlan_ipv6.cidr).network
+        ends = (net.network_address, net.network_address + 1)
+        found["ipv6"] = str(next(a for a in ends if str(a) != mlag.peer_vlan_ipv6.ip))
+    return found
+
+
+# the policy of the VRF sessions between the two leaves, per family: only routes an external
+# party sent the pair (the class tag every import policy sets, edge_policy.LEARNED_EXTERNAL)
+MLAG_VRF_POLICY = {afi: f"RM-MLAG-VRF-PEER-{sfx}" for afi, sfx in SUFFIX.items()}
+
+
+def shares_vtep(mlag: Mlag) -> bool:
+    """The pair's type-5 routes leave with the shared VTEP as next hop (EOS: no PIP), and the
+    pair is numbered over a peer VLAN a VRF's peering can reuse."""
+    return mlag.anycast_vtep is not None and not mlag.advertise_pip and mlag.peer_vlan is not None
+
+
+def vrfs_learned_alone(edge: SiteEdge, leaves: tuple[str, ...]) -> dict[str, tuple[Afi, ...]]:
+    """The tenant VRFs in which one of `leaves` holds an external session (a cloud attachment
+    serving the VRF), with those sessions' families: what one leaf of a pair alone learns."""
+    found: dict[str, set[Afi]] = {}
+    for session in edge.sessions:
+        if session.device in leaves and session.vrf is not None:
+            found.setdefault(session.vrf, set()).add(session.afi)
+    order: tuple[Afi, ...] = ("ipv4", "ipv6")
+    return {vrf: tuple(afi for afi in order if afi in afis) for vrf, afis in sorted(found.items())}
+
+
+def vrf_peering_vlans(site: Site, edge: SiteEdge) -> list[tuple[str, int, tuple[str, ...]]]:
+    """(VRF, its peering VLAN, the pair's leaves) of every VRF peering `vrf_peerings` builds,
+    read from the intent alone (the design rules check these VLANs before any model)."""
+    found: list[tuple[str, int, tuple[str, ...]]] = []
+    for _name, attachment in sorted(site.attachments.items()):
+        leaves = tuple(dict.fromkeys(attachment.leaves))
+        if attachment.mode != "mlag" or len(leaves) != 2 or attachment.anycast_vtep is None:
+            continue
+        if any(leaf not in site.devices for leaf in leaves):
+            continue  # the rules on attachments report it
+        names = {site.devices[leaf].platform for leaf in leaves}
+        if len(names) != 1:
+            continue
+        platform = PLATFORMS[names.pop()]
+        # the shared VTEP is the VXLAN source itself (EOS), not a secondary beside a PIP
+        if platform.mlag_vtep != "loopback" or platform.mlag_peer_vlan is None:
+            continue
+        for vrf_name, afis in vrfs_learned_alone(edge, leaves).items():
+            vrf = tenant_vrf(site, vrf_name)
+            served = "ipv4" in afis or _underlay_v6(site)
+            if vrf is not None and vrf.vlan is not None and vrf.l3vni is not None and served:
+                found.append((vrf_name, vrf.vlan, leaves))
+    return found
+
+
+def tenant_vrf(site: Site, name: str) -> Vrf | None:
+    """The tenant VRF called `name` (VRF names are one VRF per site)."""
+    return next((t.vrfs[name] for _, t in sorted(site.tenants.items()) if name in t.vrfs), None)
+
+
+def vrf_peerings(
+    intent: Intent, site: Site, name: str, mlag: Mlag, edge: SiteEdge, warning_pct: int
+) -> tuple[tuple[MlagVrfPeering, ...], tuple[BgpNeighbor, ...]]:
+    """Each tenant VRF whose routes one leaf of a shared-VTEP pair alone can learn: its VLAN
+    on the peer link with the peer VLAN's addresses, and the session to the other leaf in it,
+    per family of the VRF's external sessions (IPv6 where the peer VLAN has a /127). The VLAN
+    is the VRF's own `vlan:` (the L3VNI carrier on NX-OS, unprinted on EOS); a VRF without one
+    gets no peering, and PLAT-028 refuses its external sessions. The same ASN on both leaves
+    (`asn.shared_pairs`) makes it iBGP with next-hop-self, as AVD's MLAG peer group; the
+    default, an ASN per leaf, eBGP, whose next hop is the sender already."""
+    if not shares_vtep(mlag) or mlag.peer_vlan_ipv4 is None or mlag.peer_vlan_mtu is None:
+        return (), ()
+    remote_as = allocate.device_asn(intent, site, site.devices[mlag.peer])
+    own_as = allocate.device_asn(intent, site, site.devices[name])
+    addresses = _peer_addresses(mlag)
+    peerings: list[MlagVrfPeering] = []
+    neighbors: list[BgpNeighbor] = []
+    for vrf_name, afis in vrfs_learned_alone(edge, (name, mlag.peer)).items():
+        vrf = tenant_vrf(site, vrf_name)
+        served = [afi for afi in afis if addresses.get(afi) is not None]
+        if vrf is None or vrf.vlan is None or vrf.l3vni is None or not served:
+            continue
+        peerings.append(
+            MlagVrfPeering(
+                vrf=vrf_name,
+                vlan=vrf.vlan,
+                ipv4=mlag.peer_vlan_ipv4,
+                mtu=mlag.peer_vlan_mtu,
+                ipv6=mlag.peer_vlan_ipv6 if "ipv6" in served else None,
+            )
+        )
+        for afi in served:
+            neighbors.append(
+                BgpNeighbor(
+                    address=str(addresses[afi]),
+                    afi=afi,
+                    remote_as=remote_as,
+                    description=f"mlag peer {mlag.peer} Vlan{vrf.vlan}",
+                    local_interface=f"Vlan{vrf.vlan}",
+                    peer_device=mlag.peer,
+                    bfd=True,
+                    route_map_in=MLAG_VRF_POLICY[afi],
+                    route_map_out=MLAG_VRF_POLICY[afi],
+                    max_prefix=site.underlay.max_prefix,
+                    max_prefix_warning_pct=warning_pct,
+                    kind="mlag_vrf",
+                    vrf=vrf_name,
+                    next_hop_self=own_as == remote_as,
+                    # the class tags cross, so the other leaf never re-advertises the routes
+                    # to a party of its own either (their export policies deny the tag)
+                    send_communities=("standard", "extended", "large"),
+                )
+            )
+    return tuple(peerings), tuple(neighbors)
+
+
+def vrf_peering_policies(neighbors: tuple[BgpNeighbor, ...]) -> tuple[RouteMap, ...]:
+    """The route maps of the VRF sessions between the pair: routes an external party sent."""
+    afis = sorted({n.afi for n in neighbors if n.kind == "mlag_vrf"})
+    return tuple(
+        RouteMap(
+            name=MLAG_VRF_POLICY[afi],
+            afi=afi,
+            entries=[
+                RouteMapEntry(
+                    seq=10,
+                    action="permit",
+                    description="what an external party sent the pair",
+                    match_large_community=LEARNED_EXTERNAL,
+                )
+            ],
+        )
+        for afi in afis
+    )
+
+
+# a peered VRF redistributes its connected subnets through this map, which keeps the pair's
+# peering subnet out of EVPN (it is the same in every VRF and means nothing off the pair)
+VRF_CONNECTED_POLICY = "RM-VRF-CONNECTED"
+PEERING_SUBNETS = {afi: f"PL-MLAG-PEER-VRFS-{sfx}" for afi, sfx in SUFFIX.items()}
+
+
+def vrf_connected_policy(mlag: Mlag) -> tuple[tuple[PrefixList, ...], tuple[RouteMap, ...]]:
+    """The prefix lists and the route map of a peered VRF's connected redistribution: every
+    connected subnet as an EVPN type-5 route but the pair's peering /31 (and /127)."""
+    if not mlag.vrf_peerings:
+        return (), ()
+    subnets: dict[Afi, str] = {"ipv4": mlag.vrf_peerings[0].ipv4.cidr}
+    v6 = next((p.ipv6 for p in mlag.vrf_peerings if p.ipv6 is not None), None)
+    if v6 is not None:
+        subnets["ipv6"] = v6.cidr
+    lists = tuple(
+        PrefixList(
+            name=PEERING_SUBNETS[afi],
+            afi=afi,
+            entries=[
+                PrefixListEntry(
+                    seq=10,
+                    action="permit",
+                    prefix=str(ipaddress.ip_interface(cidr).network),
+                )
+            ],
+        )
+        for afi, cidr in subnets.items()
+    )
+    entries = [
+        RouteMapEntry(
+            seq=10 * (index + 1),
+            action="deny",
+            description="the MLAG pair's peering subnet stays on the pair",
+            match_prefix_list=pl.name,
+            match_afi=pl.afi,
+        )
+        for index, pl in enumerate(lists)
+    ]
+    entries.append(
+        RouteMapEntry(
+            seq=10 * (len(lists) + 1),
+            action="permit",
+            description="connected subnets of the VRF, as EVPN type-5",
+        )
+    )
+    return lists, (RouteMap(name=VRF_CONNECTED_POLICY, afi="ipv4", entries=entries),)
 
 
 PEER_LINK_VLAN = 4094  # NVUE's fixed peer-link VLAN: its routed sub-interface is peerlink.4094

@@ -304,7 +304,7 @@ def connected_route_maps(evpn: Evpn | None) -> tuple[RouteMap, ...]:
     """The permit-all map that lets the VRF's connected subnets (its SVIs', and on a border leaf
     its handoff and cloud links') into BGP as type-5, where a platform needs one; as the
     platforms without one redistribute every connected subnet of the VRF."""
-    if evpn is None or not any(v.connected_route_map for v in evpn.vrfs):
+    if evpn is None or not any(v.connected_route_map == CONNECTED_ROUTE_MAP for v in evpn.vrfs):
         return ()
     return (
         RouteMap(

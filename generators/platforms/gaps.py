@@ -464,13 +464,22 @@ def prefix_limit_range(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
 
 
 def vrf_sessions_behind_shared_vtep(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
-    """A cloud session in a tenant VRF on an MLAG leaf whose routes leave with the shared VTEP."""
+    """A cloud session in a tenant VRF on an MLAG leaf whose routes leave with the shared VTEP
+    and that no session of the pair in the VRF, over the peer link, shares with the peer."""
     mlag = model.mlag
     if mlag is None or mlag.anycast_vtep is None or mlag.advertise_pip:
         return
+    shared = {
+        (p.vrf, afi)
+        for p in mlag.vrf_peerings
+        for afi in ("ipv4", "ipv6")
+        if afi == "ipv4" or p.ipv6 is not None
+    }
     for neighbor in model.bgp.neighbors:
         if neighbor.vrf is None or not neighbor.external:
             continue
+        if (neighbor.vrf, neighbor.afi) in shared:
+            continue  # the VRF session over the peer link carries it to the other leaf
         who = ", ".join(p for p in (neighbor.party, neighbor.circuit) if p) or neighbor.kind
         routes = ", ".join(_accepted_prefixes(model, neighbor.route_map_in)) or "its routes"
         path = (
@@ -485,8 +494,10 @@ def vrf_sessions_behind_shared_vtep(_platform: Platform, model: DeviceModel) -> 
             f"what it learns ({routes}) this leaf alone holds, yet EVPN type-5 routes carry it "
             f"with the pair's shared VTEP {mlag.anycast_vtep} as next hop: remote VTEPs tunnel "
             f"about half of that traffic to {mlag.peer}, which drops it unless a session of "
-            "its own learns the same; neither a per-leaf VTEP nor per-VRF peering over the "
-            "peer link is modelled here yet: land the circuit on a leaf outside an MLAG pair",
+            "its own learns the same. The pair shares such routes over a BGP session in the "
+            "VRF on a VLAN of the VRF's own across the peer link, which needs the VRF's "
+            f"`vlan:` and its L3VNI, and for IPv6 the peer VLAN's /127 (pools.p2p_v6): give VRF "
+            f"{neighbor.vrf} what it lacks, or land the circuit on a leaf outside an MLAG pair",
             path,
         )
 

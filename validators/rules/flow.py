@@ -226,6 +226,10 @@ def _cloud_routes(
                     path,
                 )
                 continue
+            stop = _across_the_pair(models, model, s, verdict, prefix)
+            if stop is not None:
+                yield f"{where}: {stop}", path
+                continue
             for leaf in sorted(models.values(), key=lambda m: m.hostname):
                 theirs = (
                     next((v for v in leaf.evpn.vrfs if v.name == s.vrf), None)
@@ -239,6 +243,53 @@ def _cloud_routes(
                         f"{own.route_target}, so {prefix} stops at {model.hostname}",
                         path,
                     )
+
+
+def _across_the_pair(
+    models: Mapping[str, DeviceModel],
+    model: DeviceModel,
+    s: ExternalSession,
+    verdict: Verdict,
+    prefix: str,
+) -> str | None:
+    """Where the border leaf shares its VTEP address with an MLAG peer (EOS), the fabric sends
+    about half of the traffic for the route to the peer: the route must cross to it over the
+    pair's session in the VRF, through this leaf's export and the peer's import policy. None
+    when it does, or when there is no such session (PLAT-028 refuses that design)."""
+    mlag = model.mlag
+    peer = models.get(mlag.peer) if mlag is not None else None
+    if mlag is None or peer is None or mlag.anycast_vtep is None or mlag.advertise_pip:
+        return None
+    if s.vrf is None:
+        return None
+    out = next((n for n in model.bgp.in_vrf(s.vrf) if _pair_session(n, s.afi)), None)
+    back = next((n for n in peer.bgp.in_vrf(s.vrf) if _pair_session(n, s.afi)), None)
+    if out is None or back is None:
+        return None
+    learned = Route(
+        prefix=prefix, as_path=(s.remote_as,), large_communities=verdict.large_communities
+    )
+    sent = evaluate(model, out.route_map_out, learned)
+    if not sent.accepted:
+        return (
+            f"its session to MLAG peer {peer.hostname} in the VRF does not send {prefix} "
+            f"(export policy {out.route_map_out}, {_clause(sent)}), so {peer.hostname}, which "
+            f"shares the VTEP {mlag.anycast_vtep}, drops the traffic the fabric sends it"
+        )
+    path = (s.remote_as,) if back.remote_as == peer.bgp.asn else (model.bgp.asn, s.remote_as)
+    crossed = Route(prefix=prefix, as_path=path, large_communities=sent.large_communities)
+    taken = evaluate(peer, back.route_map_in, crossed)
+    if not taken.accepted:
+        return (
+            f"{peer.hostname}, which shares the VTEP {mlag.anycast_vtep}, drops {prefix} from "
+            f"its MLAG peer at {back.route_map_in} ({_clause(taken)}), and with it the "
+            "traffic the fabric sends it"
+        )
+    return None
+
+
+def _pair_session(n: BgpNeighbor, afi: str) -> bool:
+    return n.kind == "mlag_vrf" and n.afi == afi
 
 
 def _internet_default(model: DeviceModel, afi: str) -> Route | None:

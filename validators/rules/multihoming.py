@@ -13,7 +13,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from meetme.generators.build.multihoming import esi, network_vlans, peer_vlan_subnets
+from meetme.generators.build.multihoming import (
+    esi,
+    network_vlans,
+    peer_vlan_subnets,
+    vrf_peering_vlans,
+)
 from meetme.generators.build.overlay import VTEP_ROLES
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
@@ -880,11 +885,12 @@ def peer_vlan_subnet_free(ctx: SiteContext) -> Iterator[Hit]:
 @rule(
     "MH-019",
     "error",
-    "An MLAG pair's peer VLAN carries no tenant network and no VRF's L3VNI",
+    "An MLAG pair's peer VLAN carries no tenant network, no VRF's L3VNI and no VRF peering",
     "EOS and NX-OS pairs keep one VLAN for the routed adjacency over the peer link (EOS 4094, "
     "NX-OS 3967), local to the pair and in the default VRF; a tenant network on that VLAN on "
     "the pair would be bridged into the pair's underlay segment, and a VRF's L3VNI carrier "
-    "VLAN there (NX-OS) would make the one SVI both the VRF's and the underlay's backup path.",
+    "VLAN there (NX-OS), or a VRF's peering between an EOS pair over its `vlan:`, would make "
+    "the one SVI both the VRF's and the underlay's.",
     f"docs/standards.md#mh-019; {CISCO_INFRA_VLANS} (the backup SVI's VLAN is local to the pair, "
     "not stretched across the fabric, and in the default VRF)",
 )
@@ -914,6 +920,15 @@ def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
                     "the network another VLAN",
                     (*network.network.path, "vlan"),
                 )
+    for vrf_name, vlan, pair in vrf_peering_vlans(ctx.site, ctx.fabric.edge):
+        if vlan == _peer_vlan_platform(ctx, list(pair)):
+            vrf = next(v for v in placed_vrfs(ctx, placed) if v.name == vrf_name)
+            yield Hit(
+                f"{vrf.label} peers the MLAG pair {listed(list(pair))} in the VRF over its "
+                f"VLAN {vlan}, the pair's peer VLAN: one SVI cannot be both the VRF's and the "
+                "pair's underlay adjacency in the default VRF; give the VRF another VLAN",
+                (*vrf.vrf.path, "vlan"),
+            )
     for index, met in sorted(clashes.items()):
         vrf = carried[index][0]
         if met:  # one finding per VRF, naming every pair's leaves it meets

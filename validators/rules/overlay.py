@@ -25,6 +25,7 @@ from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, get_args
 
 from meetme.generators.build.handoff import vrf_tag
+from meetme.generators.build.multihoming import vrf_peering_vlans
 from meetme.generators.build.overlay import OVERLAY_ROLES, VTEP_ROLES, route_target
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.platforms.base import GLOBAL_VRF
@@ -315,13 +316,27 @@ class VlanUse:
 
 
 def _vlan_uses(ctx: SiteContext) -> list[VlanUse]:
-    """Network VLANs, and L3VNI carrier VLANs on the platforms that configure them."""
+    """Network VLANs, L3VNI carrier VLANs on the platforms that configure them, and the VLANs
+    of VRF peerings over an MLAG peer link (EOS pairs sharing one VTEP)."""
     networks = placed_networks(ctx)
     uses = [
         VlanUse(p.network.vlan, p.label, p.devices, (*p.network.path, "vlan"), p.at)
         for p in networks
     ]
-    for vrf in placed_vrfs(ctx, networks):
+    vrfs = placed_vrfs(ctx, networks)
+    by_name = {v.name: v for v in vrfs}
+    for vrf_name, vlan, leaves in vrf_peering_vlans(ctx.site, ctx.fabric.edge):
+        placed = by_name[vrf_name]
+        uses.append(
+            VlanUse(
+                vlan,
+                f"{placed.label} (its session between the MLAG pair, over the peer link)",
+                leaves,
+                (*placed.vrf.path, "vlan"),
+                placed.at,
+            )
+        )
+    for vrf in vrfs:
         devices = tuple(d for d in vrf.devices if _platform(ctx, d) in CARRIER_VLAN_PLATFORMS)
         if vrf.vrf.vlan is not None and vrf.vrf.l3vni is not None and devices:
             uses.append(
@@ -345,7 +360,8 @@ def _platform(ctx: SiteContext, device: str) -> str:
     "error",
     "A VLAN id is used once per switch",
     "A VLAN id is one bridge domain on a switch: two networks (or a network and an L3VNI carrier "
-    "VLAN) with one id on a leaf would be bridged together, or the second mapping rejected. The "
+    "VLAN, or the VLAN an EOS MLAG pair peers a VRF over) with one id on a leaf would be bridged "
+    "together, or the second mapping rejected. The "
     "same id on leaves that share no network is fine; the VNI is the fabric-wide identity.",
     "docs/standards.md#evpn-003; IEEE 802.1Q (a VLAN id names one bridged network on a bridge)",
 )

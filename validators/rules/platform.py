@@ -371,11 +371,13 @@ _limit(
     "either leaf originates carries it as next hop. A route one leaf alone learns (its cloud "
     "session in a tenant VRF) is then tunnelled by remote VTEPs to whichever leaf the "
     "underlay hashes to, and the leaf without it drops the traffic: about half of it whenever "
-    "the other leaf's own session is down or carries other routes. NX-OS vPC leaves "
-    "advertise from their own address (advertise-pip); Arista documents a per-VRF iBGP "
-    "session over the peer link (AVD mlag_ibgp_peering_vrfs) and a per-leaf VTEP "
-    "(multi-VTEP MLAG, `vxlan mlag source-interface`), neither modelled yet: meetme refuses "
-    "the session instead.",
+    "the other leaf's own session is down or carries other routes. NX-OS vPC and NVUE MLAG "
+    "leaves advertise from their own address (advertise-pip). An EOS pair gets a BGP "
+    "session between its leaves in each VRF with such a session, over a VLAN of the VRF's "
+    "own on the peer link (Arista AVD mlag_ibgp_peering_vrfs): the VRF's `vlan:`, its L3VNI "
+    "and, for IPv6 sessions, the peer VLAN's /127. Refused is a session whose VRF lacks one "
+    "of those, as the leaf has no other way to share its routes (a per-leaf VTEP, multi-VTEP "
+    "MLAG, is not modelled).",
     "docs/standards.md#plat-028 (Cisco Nexus 9000 NX-OS VXLAN Configuration Guide 10.6(x), "
     "'Configuring vPC Multi-Homing', Advertising Primary IP Address; Arista AVD eos_designs "
     "mlag_ibgp_peering_vrfs; Arista EOS TOI 'EVPN - MLAG single homed hosts')",

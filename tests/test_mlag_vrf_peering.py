@@ -1,0 +1,268 @@
+"""An EOS MLAG pair shares one VTEP address, so a route one leaf alone learns in a tenant VRF
+(its cloud session there) is sent by the fabric to either leaf: the pair peers in each such VRF
+over a VLAN of the VRF's own on the peer link (Arista AVD eos_designs `mlag_ibgp_peering_vrfs`).
+
+The scenario: the example's EOS border leaves aus1-bl1 (id 21) and aus1-bl2 (id 22) made an
+MLAG pair (tests/test_hosts_render.py's EOS_MLAG), and the AWS on-ramp on aus1-bl1 alone (its
+circuit XC-AWS-1 with the private VIF in gpu-a and the transit VIF in storage). Worked out by
+hand: the peer VLAN's /31 is the last link slot (127) of the lower id's block of p2p_v4
+10.1.0.0/16 with 128 links per device, 2 x (21 x 128 + 127) = 5630 = 10.1.21.254/31, bl1 the
+lower address; each leaf's ASN is base 4200000000 + its id, so the VRF sessions are eBGP; the
+VLANs are the VRFs' own `vlan:` (gpu-a 3001, storage 3010).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
+
+from ciscoconfparse2 import CiscoConfParse
+from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
+from meetme.generators.model import RouteMap, RouteMapEntry
+from meetme.generators.render import output_name
+from meetme.validators.rules.flow import flow_findings
+from test_hosts_render import CIRCUITS, CLOUDS, EOS_MLAG, STORAGE_ON_EOS, TENANTS, add, block, under
+
+from meetme.pipeline import device_models, lint, render_all
+
+SITE = "intent/aus1/site.yaml"
+DEVICES = "intent/aus1/devices.yaml"
+
+
+def eos_mlag_pair_with_one_aws_leaf(repo: Path) -> None:
+    """The EOS border leaves as an MLAG pair, AWS landing on aus1-bl1 only."""
+    replace_in(repo / TENANTS, *STORAGE_ON_EOS)
+    add(repo, "mdf-eos-mlag", EOS_MLAG)
+    for path, gone in (
+        (repo / CLOUDS, ("private-2:", "transit-2:")),
+        (repo / CIRCUITS, ("XC-AWS-2",)),
+    ):
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(line for line in lines if not any(g in line for g in gone)))
+
+
+@cache
+def rendered() -> dict[str, str]:
+    repo = Path(tempfile.mkdtemp(prefix="meetme-mlagvrf-"))
+    try:
+        shutil.copytree(EXAMPLE_INTENT, repo / "intent")
+        eos_mlag_pair_with_one_aws_leaf(repo)
+        result = lint(repo / "intent")
+        assert [f.message for f in result.findings if f.severity == "error"] == []
+        models = device_models(result)
+        files = render_all(models)
+        return {name: files[output_name(models[name])] for name in ("aus1-bl1", "aus1-bl2")}
+    finally:
+        shutil.rmtree(repo)
+
+
+def eos(text: str) -> CiscoConfParse:
+    return CiscoConfParse(text.splitlines(), syntax="ios")
+
+
+def vrf_block(text: str, asn: int, vrf: str) -> list[str]:
+    """The stripped lines of `vrf VRF` under `router bgp ASN`, nested ones included."""
+    return under(eos(text), f"router bgp {asn}", f"vrf {vrf}")
+
+
+def test_a_cloud_session_on_one_eos_mlag_leaf_is_no_longer_refused(example: Path) -> None:
+    """PLAT-028 refused this design (the AWS routes of aus1-bl1 black-holed at aus1-bl2 about
+    half the time); with the pair peered in gpu-a and storage the lint is clean."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    result = lint_repo(example)
+    assert findings_of(result, "PLAT-028") == []
+    assert [f.message for f in result.findings if f.severity == "error"] == []
+
+
+def test_both_leaves_carry_each_vrf_peering_vlan_on_the_peer_link() -> None:
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        parse = eos(rendered()[leaf])
+        assert block(parse, "vlan 3001") == ["   trunk group MLAG"]
+        assert block(parse, "vlan 3010") == ["   trunk group MLAG"]
+        assert block(parse, "interface Port-Channel1000")[-1] == "   switchport trunk group MLAG"
+
+
+def test_both_leaves_put_the_peer_vlan_address_on_an_svi_in_each_vrf() -> None:
+    for leaf, peer, address in (
+        ("aus1-bl1", "aus1-bl2", "10.1.21.254/31"),
+        ("aus1-bl2", "aus1-bl1", "10.1.21.255/31"),
+    ):
+        parse = eos(rendered()[leaf])
+        for vlan, vrf in ((3001, "gpu-a"), (3010, "storage")):
+            assert block(parse, f"interface Vlan{vlan}") == [
+                f"   description MLAG peer {peer} vrf {vrf}",
+                "   no shutdown",
+                "   mtu 9214",
+                f"   vrf {vrf}",
+                f"   ip address {address}",
+            ]
+
+
+def test_both_leaves_peer_in_each_vrf_by_ebgp_with_an_asn_each() -> None:
+    for leaf, asn, peer, peer_asn, address in (
+        ("aus1-bl1", 4200000021, "aus1-bl2", 4200000022, "10.1.21.255"),
+        ("aus1-bl2", 4200000022, "aus1-bl1", 4200000021, "10.1.21.254"),
+    ):
+        for vlan, vrf in ((3001, "gpu-a"), (3010, "storage")):
+            lines = vrf_block(rendered()[leaf], asn, vrf)
+            assert [x for x in lines if x.startswith(f"neighbor {address} ")] == [
+                f"neighbor {address} remote-as {peer_asn}",
+                f"neighbor {address} description mlag peer {peer} Vlan{vlan}",
+                f"neighbor {address} bfd",
+                f"neighbor {address} route-map RM-MLAG-VRF-PEER-V4 in",
+                f"neighbor {address} route-map RM-MLAG-VRF-PEER-V4 out",
+                f"neighbor {address} send-community standard extended large",
+                f"neighbor {address} maximum-routes 12000 warning-limit 80 percent",
+                f"neighbor {address} activate",
+            ]
+            # the peering /31 stays off EVPN; the VRF's other connected subnets go as type-5
+            assert "redistribute connected route-map RM-VRF-CONNECTED" in lines
+            assert "redistribute connected" not in lines
+
+
+def test_both_leaves_pass_only_external_routes_and_keep_the_peering_subnet_local() -> None:
+    """aus1-bl2 has no cloud session of its own, yet matches the same class tags."""
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        parse = eos(rendered()[leaf])
+        assert block(parse, "route-map RM-MLAG-VRF-PEER-V4 permit 10") == [
+            "   description what an external party sent the pair",
+            "   match large-community LC-LEARNED-EXTERNAL",
+        ]
+        assert "ip large-community-list LC-LEARNED-EXTERNAL permit 64500:1:400" in rendered()[leaf]
+        assert block(parse, "ip prefix-list PL-MLAG-PEER-VRFS-V4") == [
+            "   seq 10 permit 10.1.21.254/31"
+        ]
+        assert block(parse, "route-map RM-VRF-CONNECTED deny 10") == [
+            "   description the MLAG pair's peering subnet stays on the pair",
+            "   match ip address prefix-list PL-MLAG-PEER-VRFS-V4",
+        ]
+        assert block(parse, "route-map RM-VRF-CONNECTED permit 20") == [
+            "   description connected subnets of the VRF, as EVPN type-5"
+        ]
+
+
+def test_a_vrf_without_external_sessions_is_not_peered() -> None:
+    """gpu-a-mgmt is on both leaves (the handoff) and learns the same routes on both."""
+    text = rendered()["aus1-bl1"]
+    assert "vrf gpu-a-mgmt" in text
+    assert "MLAG peer aus1-bl2 vrf gpu-a-mgmt" not in text
+    assert "redistribute connected" in vrf_block(text, 4200000021, "gpu-a-mgmt")
+
+
+def test_a_pair_sharing_one_asn_peers_in_each_vrf_by_ibgp_with_next_hop_self(
+    example: Path,
+) -> None:
+    eos_mlag_pair_with_one_aws_leaf(example)
+    replace_in(
+        example / SITE,
+        "      base: 4200000000",
+        "      base: 4200000000\n      shared_pairs: [[aus1-bl1, aus1-bl2]]",
+    )
+    devices = example / DEVICES
+    replace_in(devices, "        id: 21\n", "        id: 21\n        asn: 4200000121\n")
+    replace_in(devices, "        id: 22\n", "        id: 22\n        asn: 4200000121\n")
+    result = lint_repo(example)
+    assert [f.message for f in result.findings if f.severity == "error"] == []
+    models = device_models(result)
+    files = render_all(models)
+    bl2 = files[output_name(models["aus1-bl2"])]
+    lines = vrf_block(bl2, 4200000121, "gpu-a")
+    assert [x for x in lines if x.startswith("neighbor 10.1.21.254 ")][:6] == [
+        "neighbor 10.1.21.254 remote-as 4200000121",
+        "neighbor 10.1.21.254 description mlag peer aus1-bl1 Vlan3001",
+        "neighbor 10.1.21.254 bfd",
+        "neighbor 10.1.21.254 route-map RM-MLAG-VRF-PEER-V4 in",
+        "neighbor 10.1.21.254 route-map RM-MLAG-VRF-PEER-V4 out",
+        "neighbor 10.1.21.254 next-hop-self",
+    ]
+
+
+def test_a_peering_vlan_that_is_a_network_vlan_on_the_pair_is_reported(example: Path) -> None:
+    """storage's VLAN 211 is storage-back-1's, which the pair carries: EVPN-003 at the later
+    of the two lines, the network's (NX-OS's L3VNI carrier on aus1-lf3/lf4 meets it too)."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    tenants = example / TENANTS
+    replace_in(tenants, "storage: {l3vni: 50010, vlan: 3010}", "storage: {l3vni: 50010, vlan: 211}")
+    result = lint_repo(example)
+    found = [
+        f"{f.location.file}:{f.location.line}:{f.location.column}: {f.message}"
+        for f in result.findings
+        if f.rule == "EVPN-003" and "MLAG" in f.message
+    ]
+    line = line_of(tenants, "storage-back-1:")
+    column = tenants.read_text().splitlines()[line - 1].index("vlan: 211") + 1
+    assert found == [
+        f"{TENANTS}:{line}:{column}: VLAN 211 of network storage/storage-back-1 is also the VLAN "
+        "of VRF storage of tenant storage (its session between the MLAG pair, over the peer "
+        "link) on aus1-bl1, aus1-bl2: one VLAN id is one bridge domain per switch; choose "
+        "another VLAN id"
+    ]
+
+
+def test_a_peering_vlan_that_is_the_peer_vlan_is_reported(example: Path) -> None:
+    eos_mlag_pair_with_one_aws_leaf(example)
+    tenants = example / TENANTS
+    replace_in(
+        tenants, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {l3vni: 50001, vlan: 4094}"
+    )
+    found = findings_of(lint_repo(example), "MH-019")
+    assert found == [
+        f"{TENANTS}:{line_of(tenants, 'gpu-a:      {')}: VRF gpu-a of tenant gpu-tenant-a peers "
+        "the MLAG pair aus1-bl1, aus1-bl2 in the VRF over its VLAN 4094, the pair's peer VLAN: "
+        "one SVI cannot be both the VRF's and the pair's underlay adjacency in the default "
+        "VRF; give the VRF another VLAN"
+    ]
+
+
+def test_a_vrf_without_a_vlan_still_refuses_its_cloud_session(example: Path) -> None:
+    """storage without `vlan:` has no VLAN to peer over: PLAT-028 stays, for storage only."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    replace_in(example / TENANTS, "storage: {l3vni: 50010, vlan: 3010}", "storage: {l3vni: 50010}")
+    found = findings_of(lint_repo(example), "PLAT-028")
+    assert found == [
+        f"{CIRCUITS}:{line_of(example / CIRCUITS, 'XC-AWS-1:')}: aus1-bl1 (Arista EOS) cannot "
+        "render the aws session 169.254.11.2 in VRF storage (aws-syd/transit-1, XC-AWS-1) on "
+        "one leaf of the MLAG pair with aus1-bl2: what it learns (10.101.0.0/16) this leaf "
+        "alone holds, yet EVPN type-5 routes carry it with the pair's shared VTEP 10.0.1.211 "
+        "as next hop: remote VTEPs tunnel about half of that traffic to aus1-bl2, which drops "
+        "it unless a session of its own learns the same. The pair shares such routes over a "
+        "BGP session in the VRF on a VLAN of the VRF's own across the peer link, which needs "
+        "the VRF's `vlan:` and its L3VNI, and for IPv6 the peer VLAN's /127 (pools.p2p_v6): "
+        "give VRF storage what it lacks, or land the circuit on a leaf outside an MLAG pair"
+    ]
+
+
+def test_flow_006_follows_a_cloud_route_across_the_pair(example: Path) -> None:
+    """The agreed AWS range must cross to aus1-bl2 as well: with bl2's import of the VRF
+    session turned into a deny, FLOW-006 names where it stops."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    result = lint_repo(example)
+    models = device_models(result)
+    assert [
+        f
+        for f in flow_findings(result.loaded, result.fabrics, models.values())
+        if f.rule == "FLOW-006"
+    ] == []
+    bl2 = models["aus1-bl2"]
+    deny = RouteMap(
+        name="RM-MLAG-VRF-PEER-V4",
+        afi="ipv4",
+        entries=[RouteMapEntry(seq=10, action="deny", description="nothing")],
+    )
+    maps = tuple(deny if m.name == deny.name else m for m in bl2.route_maps)
+    models["aus1-bl2"] = bl2.model_copy(update={"route_maps": maps})
+    found = [
+        f.message
+        for f in flow_findings(result.loaded, result.fabrics, models.values())
+        if f.rule == "FLOW-006"
+    ]
+    assert found == [
+        "VRF gpu-a, aus1-bl1: aus1-bl2, which shares the VTEP 10.0.1.211, drops 10.100.0.0/16 "
+        "from its MLAG peer at RM-MLAG-VRF-PEER-V4 (clause 10, nothing), and with it the "
+        "traffic the fabric sends it",
+        "VRF storage, aus1-bl1: aus1-bl2, which shares the VTEP 10.0.1.211, drops "
+        "10.101.0.0/16 from its MLAG peer at RM-MLAG-VRF-PEER-V4 (clause 10, nothing), and "
+        "with it the traffic the fabric sends it",
+    ]
