@@ -26,6 +26,8 @@ from meetme.validators.rules.flow import flow_findings
 from test_hosts_render import CIRCUITS, CLOUDS, EOS_MLAG, STORAGE_ON_EOS, TENANTS, add, block, under
 
 from meetme.pipeline import device_models, lint, render_all
+from meetme.twin.frr import render_frr
+from meetme.twin.topology import plan
 
 SITE = "intent/aus1/site.yaml"
 DEVICES = "intent/aus1/devices.yaml"
@@ -266,3 +268,42 @@ def test_flow_006_follows_a_cloud_route_across_the_pair(example: Path) -> None:
         "10.101.0.0/16 from its MLAG peer at RM-MLAG-VRF-PEER-V4 (clause 10, nothing), and "
         "with it the traffic the fabric sends it",
     ]
+
+
+def test_the_twin_links_the_pair_in_each_peered_vrf_and_runs_the_session(example: Path) -> None:
+    """The twin runs every leaf's FRR, the MLAG peer VLAN as a link of its own: each peered
+    VRF gets its link too, in the VRF on both ends, and the VRF session runs over it."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    result = lint_repo(example)
+    models = device_models(result)
+    twin = plan("aus1", models, result.fabrics["aus1"].edge.sessions)
+    assert [
+        (s.key, [(e.node, e.ifname, e.vrf) for e in s.endpoints])
+        for s in twin.segments
+        if s.key.startswith("aus1-bl1:Vlan30")
+    ] == [
+        (
+            "aus1-bl1:Vlan3001--aus1-bl2:Vlan3001",
+            [("aus1-bl1", "vlan3001", "gpu-a"), ("aus1-bl2", "vlan3001", "gpu-a")],
+        ),
+        (
+            "aus1-bl1:Vlan3010--aus1-bl2:Vlan3010",
+            [("aus1-bl1", "vlan3010", "storage"), ("aus1-bl2", "vlan3010", "storage")],
+        ),
+    ]
+    frr = render_frr(models["aus1-bl2"])
+    assert (
+        "interface vlan3001 vrf gpu-a\n"
+        " description Vlan3001: mlag peer vlan to aus1-bl1 vrf gpu-a\n"
+        " ip address 10.1.21.255/31\n"
+    ) in frr
+    vrf = frr[frr.index("router bgp 4200000022 vrf gpu-a\n") :]
+    vrf = vrf[: vrf.index("exit-address-family")]
+    assert " neighbor 10.1.21.254 remote-as 4200000021\n" in vrf
+    assert "  neighbor 10.1.21.254 route-map RM-MLAG-VRF-PEER-V4 in\n" in vrf
+    assert "  redistribute connected route-map RM-VRF-CONNECTED\n" in vrf
+    assert [
+        (d.device, d.address, d.vrf)
+        for d in twin.declared
+        if d.kind == "mlag_vrf" and d.device == "aus1-bl2"
+    ] == [("aus1-bl2", "10.1.21.254", "gpu-a"), ("aus1-bl2", "10.1.21.254", "storage")]

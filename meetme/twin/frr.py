@@ -79,7 +79,26 @@ def twin_interfaces(model: DeviceModel) -> tuple[TwinInterface, ...]:
     peer_vlan = _peer_vlan_svi(model)
     if peer_vlan is not None:
         found.append(TwinInterface(linux_name(peer_vlan.name), peer_vlan))
+    found += [TwinInterface(linux_name(svi.name), svi) for svi in vrf_peering_svis(model)]
     return tuple(found)
+
+
+def vrf_peering_svis(model: DeviceModel) -> list[Interface]:
+    """An EOS MLAG pair's SVI per peered tenant VRF (Mlag.vrf_peerings): the peer VLAN's
+    addresses again, in the VRF, for the pair's session in that VRF."""
+    if model.mlag is None:
+        return []
+    return [
+        Interface(
+            name=f"Vlan{p.vlan}",
+            kind="svi",
+            description=f"mlag peer vlan to {model.mlag.peer} vrf {p.vrf}",
+            ipv4=p.ipv4,
+            ipv6=p.ipv6,
+            vrf=p.vrf,
+        )
+        for p in model.mlag.vrf_peerings
+    ]
 
 
 def _peer_vlan_svi(model: DeviceModel) -> Interface | None:

@@ -541,8 +541,9 @@ def _fabric_links(twin: Twin, devices: dict[str, DeviceModel]) -> None:
 
 
 def _peer_vlans(twin: Twin, devices: dict[str, DeviceModel]) -> None:
-    """A veth pair per MLAG / vPC pair's routed peer VLAN (EOS Vlan4094, NX-OS Vlan3967): on
-    the devices an SVI over the peer link, here the pair's own link (no VLANs on this kernel)."""
+    """A veth pair per MLAG / vPC pair's routed peer VLAN (EOS Vlan4094, NX-OS Vlan3967), and
+    per tenant VRF an EOS pair peers in (Mlag.vrf_peerings): on the devices an SVI over the
+    peer link, here the pair's own link (no VLANs on this kernel)."""
     for name, model in devices.items():
         mlag = model.mlag
         if mlag is None or mlag.peer_vlan is None or mlag.peer not in devices or mlag.peer < name:
@@ -554,6 +555,19 @@ def _peer_vlans(twin: Twin, devices: dict[str, DeviceModel]) -> None:
                 (Endpoint(name, ifname, None), Endpoint(mlag.peer, ifname, None)),
             )
         )
+        # an EOS pair's VLAN per peered tenant VRF: its own link, in the VRF on both ends
+        theirs = devices[mlag.peer].mlag
+        peered = {(p.vrf, p.vlan) for p in theirs.vrf_peerings} if theirs else set()
+        for p in mlag.vrf_peerings:
+            if (p.vrf, p.vlan) not in peered:
+                continue  # built alike on both leaves; a half is nothing to link
+            ifname = linux_name(f"Vlan{p.vlan}")
+            twin.segments.append(
+                Segment(
+                    f"{name}:Vlan{p.vlan}--{mlag.peer}:Vlan{p.vlan}",
+                    (Endpoint(name, ifname, p.vrf), Endpoint(mlag.peer, ifname, p.vrf)),
+                )
+            )
 
 
 def _handoff_ports(model: DeviceModel) -> list[Interface]:
