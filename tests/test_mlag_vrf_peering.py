@@ -307,3 +307,35 @@ def test_the_twin_links_the_pair_in_each_peered_vrf_and_runs_the_session(example
         for d in twin.declared
         if d.kind == "mlag_vrf" and d.device == "aus1-bl2"
     ] == [("aus1-bl2", "10.1.21.254", "gpu-a"), ("aus1-bl2", "10.1.21.254", "storage")]
+
+
+NXOS_VPC_BORDER_LEAVES = """
+mode: mlag
+leaves: [aus1-bl3, aus1-bl4]
+ports: [Ethernet1/20]
+peer_link: [Ethernet1/25, Ethernet1/26]
+anycast_vtep: 10.0.1.213/32
+lacp_system_mac: "02:00:00:00:10:23"
+networks: [storage-back-1]
+"""
+
+
+def test_an_nxos_vpc_pair_with_cloud_sessions_advertises_from_its_own_address(
+    example: Path,
+) -> None:
+    """The Azure border leaves as a vPC pair: their type-5 routes leave with each leaf's own
+    VTEP address (advertise-pip), so they need no VRF peering and get none."""
+    replace_in(
+        example / TENANTS,
+        "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10]}",
+        "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10], leaves: [aus1-bl3, aus1-bl4]}",
+    )
+    add(example, "mdf-nxos-vpc", NXOS_VPC_BORDER_LEAVES)
+    result = lint_repo(example)
+    assert [f.message for f in result.findings if f.severity == "error"] == []
+    models = device_models(result)
+    for leaf in ("aus1-bl3", "aus1-bl4"):
+        mlag = models[leaf].mlag
+        assert mlag is not None and mlag.advertise_pip and mlag.vrf_peerings == ()
+        assert [n for n in models[leaf].bgp.neighbors if n.kind == "mlag_vrf"] == []
+        assert any(n.kind == "azure" and n.vrf for n in models[leaf].bgp.neighbors)

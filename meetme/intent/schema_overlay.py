@@ -45,7 +45,9 @@ class Vrf(Node):
         description="The L3VNI of symmetric IRB; required when a network has a gateway.",
     )
     vlan: VlanId | None = Field(
-        default=None, description="Carrier VLAN of the L3VNI (NX-OS needs one)."
+        default=None,
+        description="Carrier VLAN of the L3VNI (NX-OS needs one). On an EOS MLAG pair with a "
+        "cloud session in the VRF, the VLAN the pair peers the VRF over (PLAT-028).",
     )
     route_target: RouteTarget | None = Field(default=None, description="Override the default.")
 
