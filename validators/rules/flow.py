@@ -104,7 +104,9 @@ rule(
     "A cloud attachment's `receive:` prefixes (the VPC, VNet or VPC-network ranges agreed with "
     "the provider) are what the tenant pays the on-ramp for: each must pass the session's "
     "import policy on the border leaf, and the border leaf's VRF must share its route target "
-    "with every leaf of the VRF, or the route stops at the border leaf.",
+    "with every leaf of the VRF, or the route stops at the border leaf. A border leaf of an "
+    "EOS MLAG pair shares its VTEP address with the other leaf, which the fabric sends about "
+    "half of the traffic: the route must cross to it over the pair's session in the VRF too.",
     "docs/standards.md#flow-006",
 )(reported_elsewhere)
 
