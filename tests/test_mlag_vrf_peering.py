@@ -339,3 +339,45 @@ def test_an_nxos_vpc_pair_with_cloud_sessions_advertises_from_its_own_address(
         assert mlag is not None and mlag.advertise_pip and mlag.vrf_peerings == ()
         assert [n for n in models[leaf].bgp.neighbors if n.kind == "mlag_vrf"] == []
         assert any(n.kind == "azure" and n.vrf for n in models[leaf].bgp.neighbors)
+
+
+def test_an_ipv6_cloud_session_gets_an_ipv6_session_over_the_peer_vlan_127(example: Path) -> None:
+    """AWS private-1 given IPv6 too: gpu-a's SVI takes the peer VLAN's /127 (slot 5630 of
+    2001:db8:0:1000::/52, 0x15fe), an IPv6 session joins the IPv4 one, and the /127 stays off
+    EVPN as the /31 does."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    replace_in(
+        example / CLOUDS,
+        "private-1: {type: private, vrf: gpu-a, receive: [10.100.0.0/16],",
+        'private-1: {type: private, vrf: gpu-a, receive: [10.100.0.0/16, "2001:db8:100::/48"], '
+        'ipv6: "2001:db8:aa::1/125", peer_ipv6: "2001:db8:aa::2",',
+    )
+    result = lint_repo(example)
+    assert [f.message for f in result.findings if f.severity == "error"] == []
+    models = device_models(result)
+    files = render_all(models)
+    bl2 = files[output_name(models["aus1-bl2"])]
+    parse = eos(bl2)
+    assert block(parse, "interface Vlan3001")[-2:] == [
+        "   ip address 10.1.21.255/31",
+        "   ipv6 address 2001:db8:0:1000::15ff/127",
+    ]
+    assert block(parse, "interface Vlan3010")[-1] == "   ip address 10.1.21.255/31"
+    lines = vrf_block(bl2, 4200000022, "gpu-a")
+    assert [x for x in lines if x.startswith("neighbor 2001:db8:0:1000::15fe ")] == [
+        "neighbor 2001:db8:0:1000::15fe remote-as 4200000021",
+        "neighbor 2001:db8:0:1000::15fe description mlag peer aus1-bl1 Vlan3001",
+        "neighbor 2001:db8:0:1000::15fe bfd",
+        "neighbor 2001:db8:0:1000::15fe route-map RM-MLAG-VRF-PEER-V6 in",
+        "neighbor 2001:db8:0:1000::15fe route-map RM-MLAG-VRF-PEER-V6 out",
+        "neighbor 2001:db8:0:1000::15fe send-community standard extended large",
+        "neighbor 2001:db8:0:1000::15fe maximum-routes 12000 warning-limit 80 percent",
+        "neighbor 2001:db8:0:1000::15fe activate",
+    ]
+    assert block(parse, "ipv6 prefix-list PL-MLAG-PEER-VRFS-V6") == [
+        "   seq 10 permit 2001:db8:0:1000::15fe/127"
+    ]
+    assert block(parse, "route-map RM-VRF-CONNECTED deny 20") == [
+        "   description the MLAG pair's peering subnet stays on the pair",
+        "   match ipv6 address prefix-list PL-MLAG-PEER-VRFS-V6",
+    ]
