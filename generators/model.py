@@ -508,6 +508,8 @@ class EvpnPeer(Model):
 class Evpn(Model):
     vtep: bool  # False on spines: they carry EVPN routes but no VXLAN
     source_interface: str | None
+    # the address VXLAN is sourced from, every route's next hop: an EOS MLAG leaf's is the
+    # pair's shared address (its Loopback1 holds it), any other VTEP's its own
     source_address: str | None
     anycast_mac: str  # 00:1c:73:00:00:99
     arp_nd_suppression: bool

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import gcp_dual_stack
 from meetme.generators.model import PrefixListEntry
+from test_mlag_vrf_peering import eos_mlag_pair_with_one_aws_leaf
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -461,3 +462,27 @@ def test_a_dual_stack_cloud_answers_on_an_address_of_each_family(tmp_path: Path)
     aws = next(p for p in twin.party_plans if p.name == "aws-syd/private-1")
     assert aws.loopbacks == ["10.100.0.1"]
     assert "interface lo\n ip address 10.100.0.1/32\nexit\n" in render_party(aws)
+
+
+def test_an_eos_mlag_pair_sources_vxlan_from_its_shared_address_with_one_router_mac(
+    tmp_path: Path,
+) -> None:
+    """EOS sources VXLAN from Loopback1, which holds the pair's shared address, and both
+    leaves encapsulate with one router MAC (`vxlan virtual-router encapsulation mac-address
+    mlag-system-id`): the model's source address is the shared one, and the twin gives both
+    leaves that VTEP and one MAC. NVUE's MLAG pair keeps its own addresses (advertise-pip)."""
+    shutil.copytree(EXAMPLE, tmp_path / "intent")
+    eos_mlag_pair_with_one_aws_leaf(tmp_path)
+    result = lint(tmp_path / "intent")
+    assert not [f for f in result.findings if f.severity == "error"]
+    models = device_models(result)
+    evpn = models["aus1-bl1"].evpn
+    assert evpn is not None and evpn.source_address == "10.0.1.211"
+    twin = plan("aus1", models, result.fabrics["aus1"].edge.sessions)
+    assert [(n.vtep, n.router_mac) for n in (twin.node("aus1-bl1"), twin.node("aus1-bl2"))] == [
+        ("10.0.1.211", "02:00:0a:00:01:d3")
+    ] * 2
+    assert [(n.vtep, n.router_mac) for n in (twin.node("aus1-lf1"), twin.node("aus1-lf2"))] == [
+        ("10.0.1.101", None),
+        ("10.0.1.102", None),
+    ]

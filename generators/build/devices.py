@@ -191,6 +191,10 @@ def build_device(
         drop_as_path_length=tuple(edge.drop_as_path_length),
     )
     evpn = evpn_device(intent, site, name, device, fabric, neighbors, edge.static_routes)
+    shared = mlag.anycast_vtep if mlag is not None and platform.mlag_vtep == "loopback" else None
+    if evpn is not None and evpn.vtep and shared is not None:
+        # the VTEP loopback holds the pair's address (_with_anycast_vtep): VXLAN leaves from it
+        evpn = evpn.model_copy(update={"source_address": shared})
     peering_lists, peering_maps = vrf_connected_policy(mlag) if mlag else ((), ())
     if evpn is not None and peering_maps:
         peered = {p.vrf for p in mlag.vrf_peerings} if mlag else set()

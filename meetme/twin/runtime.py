@@ -222,8 +222,9 @@ def _links(twin: Twin) -> None:
                 f"link add vx{vni} type vxlan id {vni} dstport 4789 local {node.vtep} nolearning",
                 f"link set vx{vni} netns {vrf_ns}",
             ]
+            mac = f" address {node.router_mac}" if node.router_mac else ""
             inside[vrf_ns] += [
-                f"link add br{vni} type bridge",
+                f"link add br{vni}{mac} type bridge",
                 f"link set vx{vni} master br{vni}",
                 f"link set vx{vni} up",
                 f"link set br{vni} up",

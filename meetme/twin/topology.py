@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import ipaddress
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from meetme.generators.model import (
     BgpNeighbor,
@@ -66,6 +66,11 @@ class Node:
     # networks missing from EVPN, hosts unreachable); addresses it finds at start it installs
     svi_addresses: tuple[tuple[str, str, str], ...] = ()
     isis: bool = False  # runs isisd: an SRv6 border's IS-IS (templates/frr/srv6.j2)
+    # the L3VNI bridges' MAC, FRR's router MAC, where a VTEP shares its address with another
+    # (an EOS MLAG pair: `vxlan virtual-router encapsulation mac-address mlag-system-id`, so
+    # a packet either leaf receives for the shared VTEP is addressed to its own MAC); None:
+    # the kernel's
+    router_mac: str | None = None
 
 
 def vrf_namespace(node_namespace: str, vrf: str) -> str:
@@ -305,12 +310,25 @@ def plan(
                     if n.kind == "underlay" and n.peer_device != pair
                 ]
             )
+    _shared_router_macs(twin)
     _fabric_links(twin, devices)
     _peer_vlans(twin, devices)
     _external_segments(twin, devices, sessions)
     _services_lan(twin, devices)
     _tenant_hosts(twin, devices)
     return twin
+
+
+def _shared_router_macs(twin: Twin) -> None:
+    """VTEPs sharing one address share one router MAC, made of that address (02: locally
+    administered, then its four bytes): a remote VTEP knows the address by one MAC."""
+    vteps = [n.vtep for n in twin.nodes if n.vtep]
+    twin.nodes = [
+        replace(n, router_mac="02:00:" + ipaddress.IPv4Address(n.vtep).packed.hex(":"))
+        if n.vtep and vteps.count(n.vtep) > 1
+        else n
+        for n in twin.nodes
+    ]
 
 
 def _srv6_border(model: DeviceModel) -> Srv6Border:
