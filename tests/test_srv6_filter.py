@@ -5,11 +5,14 @@ port and party."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from conftest import EXAMPLE_INTENT, borders_to, line_of, replace_in
+import pytest
+from conftest import EXAMPLE_INTENT, borders_to, line_of, lint_repo, replace_in
 from meetme.generators.build.srv6 import SID_FILTER, sid_filter
 from meetme.generators.model import Acl, AclRule, Address, DeviceModel, Interface
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.render import render_device
 from meetme.validators.rules.srv6 import EDGE_DROPS_SIDS, srv6_findings
 from srv6_example import models_of
@@ -201,3 +204,50 @@ def test_srv6_005_on_cumulus_a_packet_no_rule_matches_passes(example: Path) -> N
     assert len(_unfiltered(models, example)) == len(BR1_EXTERNAL)
     models["aus1-br1"] = models["aus1-br1"].model_copy(update={"platform": "cisco_iosxr"})
     assert _unfiltered(models, example) == []
+
+
+def _border_leaf_in_the_domain_without_a_filter_form(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, model: str
+) -> None:
+    """aus1-bl5 (Cumulus, the Google on-ramp) on `model`, in the SRv6 domain, its GCP session
+    on swp9 given IPv6, on a Cumulus plug-in whose SRv6 has no SID-filter form (as a plug-in
+    may have: `Srv6Support.sid_filter` False), so the port stays open to the block."""
+    replace_in(repo / "intent/aus1/devices.yaml", "model: SN4700", f"model: {model}")
+    replace_in(
+        repo / "intent/aus1/clouds.yaml",
+        "ipv4: 169.254.20.2/29, peer_ipv4: 169.254.20.1,",
+        'ipv4: 169.254.20.2/29, peer_ipv4: 169.254.20.1, ipv6: "2001:db8:ffff::2/126", '
+        'peer_ipv6: "2001:db8:ffff::1",',
+    )
+    replace_in(repo / SRV6, "aus1-lf1, aus1-lf2]}", "aus1-lf1, aus1-lf2, aus1-bl5]}")
+    nvue = PLATFORMS["nvidia_nvue"]
+    assert nvue.srv6 is not None
+    monkeypatch.setitem(
+        PLATFORMS, "nvidia_nvue", replace(nvue, srv6=replace(nvue.srv6, sid_filter=False))
+    )
+
+
+def test_srv6_005_leaves_a_locator_the_asic_cannot_hold_to_plat_019(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On an SN4700 (Spectrum-3) PLAT-019 refuses the locator: the switch would hold no SID,
+    so its open GCP port is not a second problem, and SRV6-005 said it again ("anyone outside
+    can run aus1-bl5's SIDs"). One finding, PLAT-019's, which names the ASIC."""
+    _border_leaf_in_the_domain_without_a_filter_form(example, monkeypatch, "SN4700")
+    result = lint_repo(example)
+    assert [(f.rule, f.location.file, f.location.line) for f in result.errors] == [
+        ("PLAT-019", SRV6, line_of(example / SRV6, "aus1: {id: 1"))
+    ]
+    assert "SN4700 (Spectrum-3) is not Spectrum-4" in result.errors[0].message
+
+
+def test_srv6_005_reports_the_open_port_of_a_locator_the_switch_holds(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same port on an SN5600 (Spectrum-4), whose locator renders: SRV6-005 names it."""
+    _border_leaf_in_the_domain_without_a_filter_form(example, monkeypatch, "SN5600")
+    result = lint_repo(example)
+    assert [f.rule for f in result.errors] == ["SRV6-005"]
+    assert result.errors[0].message.startswith(
+        "aus1-bl5 swp9.301 (toward gcp gcp-ic/syd-ead1) forwards packets addressed to the SRv6"
+    )

@@ -798,6 +798,14 @@ def _needing(
     return needing
 
 
+def _locator_refused(model: DeviceModel) -> bool:
+    """Whether PLAT-019 refuses the device's locator: its platform has no SRv6, its ASIC does
+    not forward uSIDs, or it does not take the domain's format. Such a device holds no SID
+    once deployed, so what SRV6-005 and SRV6-006 would say of its locator follows from that
+    one refusal, which names the cause."""
+    return any(srv6_locator(PLATFORMS[model.platform], model))
+
+
 def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[Finding]:
     """SRV6-006: each fabric member's locator (a domain member that is not a border: static
     uN SIDs, no IGP), originated by the member into the IPv6 underlay and followed over every
@@ -810,7 +818,7 @@ def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[
         member = by_name.get(name)
         if member is None or member.role == "border":
             continue
-        if any(srv6_locator(PLATFORMS[member.platform], member)):
+        if _locator_refused(member):
             continue  # a locator its platform cannot render is PLAT-019's: one report
         if member.site not in sites:
             mine = {m.hostname: m for m in models if m.site == member.site}
@@ -855,7 +863,7 @@ def _unfiltered_ports(loaded: LoadedIntent, models: list[DeviceModel]) -> list[F
     block = block_of(srv6)
     found = []
     for model in models:
-        if model.srv6 is None or PLATFORMS[model.platform].srv6 is None:
+        if model.srv6 is None or _locator_refused(model):
             continue  # a locator its platform cannot render is PLAT-019's: one report
         parties: dict[str, set[str]] = {}
         for n in model.bgp.neighbors:
