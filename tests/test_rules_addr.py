@@ -377,6 +377,50 @@ def test_addr020_only_the_organisation_asn_may_be_written_on_a_border(
     assert findings_of(result, "ADDR-006") == []
 
 
+@pytest.mark.parametrize("asn", [0, 23456, 65535, 4294967295])
+def test_addr020_a_reserved_asn_on_a_border_is_reported_once(example: Path, asn: int) -> None:
+    """A reserved number on a border's asn: line is one fault, the line itself: ADDR-020 says
+    so and what it breaks; ADDR-007 said it again at the same line, telling the user to pick
+    "your public ASN at the border", which is what removing the line gives."""
+    devices = add_to_device(example, "192.168.10.11/24", f"asn: {asn}")
+    result = lint_repo(example)
+    assert [(f.rule, f.location.line) for f in result.errors] == [
+        ("ADDR-020", line_of(devices, f"asn: {asn}"))
+    ]
+
+
+def test_addr020_a_documentation_asn_on_a_border_in_production_is_reported_once(
+    example: Path,
+) -> None:
+    """In production a documentation ASN on a border's asn: line was ADDR-009's as well as
+    ADDR-020's, at the same line: one fault, ADDR-020's."""
+    replace_in(example / "intent/aus1/site.yaml", "environment: lab", "environment: production")
+    devices = add_to_device(example, "192.168.10.11/24", "asn: 64499")
+    line = line_of(devices, "asn: 64499")
+    result = lint_repo(example)
+    assert [
+        f.rule
+        for f in result.findings
+        if (f.location.file, f.location.line) == ("intent/aus1/devices.yaml", line)
+    ] == ["ADDR-020"]
+
+
+def test_addr007_a_reserved_organisation_asn_written_on_a_border_too_is_reported_once(
+    example: Path,
+) -> None:
+    """The organisation's ASN reserved, and the same number written on aus1-br1: one number,
+    reported at the organisation's line, where it is fixed (the border's line then is
+    ADDR-020's unless it goes too)."""
+    organisation = example / "intent/organisation.yaml"
+    replace_in(organisation, "asn: 64500", "asn: 65535")
+    add_to_device(example, "192.168.10.11/24", "asn: 65535")
+    result = lint_repo(example)
+    assert [hit.split(": ")[0] for hit in findings_of(result, "ADDR-007")] == [
+        f"intent/organisation.yaml:{line_of(organisation, 'asn: 65535')}"
+    ]
+    assert findings_of(result, "ADDR-020") == []
+
+
 def test_addr020_a_leaf_may_override_its_asn(example: Path) -> None:
     add_to_device(example, "192.168.10.101/24", "asn: 4200000901")
     result = lint_repo(example)

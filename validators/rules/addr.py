@@ -434,8 +434,9 @@ def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
     "network; configuring one signals a typo or copied example. That holds for our own ASNs "
     "and for an external peer's (IX route servers and peers, transits, PNIs, AWS amazon_asn): "
     "`remote-as 0` renders, and the session never establishes (RFC 7607 forbids ASN 0 in "
-    "OPEN). Google's Cloud Router ASN is GCP-001's. Documentation ASNs (64496-64511, "
-    "65536-65551) are allowed in a lab and are ADDR-009's concern.",
+    "OPEN). Google's Cloud Router ASN is GCP-001's, and a border's own `asn:` line "
+    "ADDR-020's. Documentation ASNs (64496-64511, 65536-65551) are allowed in a lab and are "
+    "ADDR-009's concern.",
     "RFC 7607 https://www.rfc-editor.org/rfc/rfc7607, RFC 6793 "
     "https://www.rfc-editor.org/rfc/rfc6793, RFC 7300 https://www.rfc-editor.org/rfc/rfc7300; "
     "https://bgpfilterguide.nlnog.net/guides/bogon_asns/",
@@ -456,9 +457,16 @@ def _reserved_peer_asns(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+def _not_borders(uses: list[AsnUse]) -> list[AsnUse]:
+    """The uses but a border's `asn:` line: a border runs the organisation's ASN, checked
+    once as the organisation's, and any other number on it is ADDR-020's, whatever range it
+    falls in (the fix is removing the line, not choosing another number)."""
+    return [use for use in uses if use.role != "border"]
+
+
 def _reserved_own_asns(ctx: SiteContext) -> Iterator[Hit]:
     for path, uses in sorted(asn_uses(ctx).items(), key=lambda item: str(item[0])):
-        reserved = [use for use in uses if reserved_asn(use.asn) is not None]
+        reserved = [use for use in _not_borders(uses) if reserved_asn(use.asn) is not None]
         if reserved:
             yield Hit(
                 f"{_listed(reserved)}: a reserved ASN ({reserved_asn(reserved[0].asn)}) that is "
@@ -498,7 +506,9 @@ def organisation_asn_public(ctx: SiteContext) -> Iterator[Hit]:
     "sessions from that ASN instead: the Internet sessions never establish, the VPN sessions "
     "become eBGP between loopbacks with no multihop and no policy, which never come up and, "
     "once up, would exchange nothing (RFC 8212), and a pair of two ASNs shares no Internet "
-    "table (its link carries the underlay, loopbacks only).",
+    "table (its link carries the underlay, loopbacks only). Whatever the number (a reserved, "
+    "documentation or private one too), the fault is the line itself: this rule reports it, "
+    "once, and ADDR-006, ADDR-007 and ADDR-009 leave it alone.",
     "docs/standards.md#addr-020; RFC 4271 section 6.2 (an OPEN from an unexpected AS is "
     "refused: Bad Peer AS); RFC 4364 section 4.3.1 (iBGP between PEs); RFC 8212",
 )
@@ -574,7 +584,7 @@ def _written_prefixes(node: object, path: Path_) -> Iterator[tuple[Network, str,
     "error",
     "No documentation prefixes or ASNs in production",
     "Copy-pasted examples reaching production are a classic outage source. Allowed when the "
-    "site's environment is lab.",
+    "site's environment is lab. A border's own `asn:` line is ADDR-020's, whatever its number.",
     "RFC 5737, RFC 3849, RFC 9637, RFC 5398 https://bgpfilterguide.nlnog.net/guides/bogon_prefixes/",
 )
 def no_documentation_numbers_in_production(ctx: SiteContext) -> Iterator[Hit]:
@@ -591,7 +601,9 @@ def no_documentation_numbers_in_production(ctx: SiteContext) -> Iterator[Hit]:
                     where,
                 )
     for path, uses in sorted(asn_uses(ctx).items(), key=lambda item: str(item[0])):
-        documentation = [use for use in uses if documentation_asn(use.asn) is not None]
+        documentation = [
+            use for use in _not_borders(uses) if documentation_asn(use.asn) is not None
+        ]
         if documentation:
             yield Hit(
                 f"{_listed(documentation)}: a documentation ASN "
