@@ -235,6 +235,21 @@ def test_hw005_iosxr_name_says_another_speed(example: Path) -> None:
     )
 
 
+def test_a_speed_above_an_iosxr_cage_is_reported_once_per_port(example: Path) -> None:
+    """The spine-to-border rule at 800G: the borders' 400G cages cannot run it (HW-004). HW-005
+    said so again of every port, that IOS-XR names it 400G, with advice to write
+    EightHundredGigE0/0/0/N, a port an 8201-32FH does not have: one finding per port, HW-004's."""
+    links = example / "intent/aus1/links.yaml"
+    _set_rule_speed(links, "spine-to-border", "400G", "800G")
+    result = lint_repo(example)
+    assert findings_of(result, "HW-005") == []
+    ports = [h.split(": ", 1)[1].split(" (")[0] for h in findings_of(result, "HW-004")]
+    borders = ("aus1-br1", "aus1-br2")
+    assert sorted(ports) == sorted(
+        f"{border} FourHundredGigE0/0/0/{n}" for border in borders for n in range(8)
+    )
+
+
 def test_hw004_eos_lane_that_leads_no_sub_port(example: Path) -> None:
     """2x400G on an 8-lane OSFP: lanes 1 and 5 lead its sub-ports (lane 5 just inside, lane 3
     outside)."""

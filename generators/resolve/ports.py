@@ -109,7 +109,8 @@ def _plan_cage(
     cage = found[0][1]
     mode = _mode(plan, platform, device, cage, found)
     for use, _, _ in found:
-        _speed_type(plan, platform, use)
+        if use.speed_gbps <= cage.speed_gbps:  # faster than the cage: HW-004's, the cause
+            _speed_type(plan, platform, use)
     if mode is None:
         for use, _, sub in found:
             _unbroken(plan, platform, cage, use, sub)
