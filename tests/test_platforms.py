@@ -380,9 +380,10 @@ def test_an_address_ipaddress_refuses_is_refused(cidr: str) -> None:
         Address.of(cidr)
 
 
-def test_plat009_an_iosxr_leaf_with_a_host_port_is_named(example: Path) -> None:
+def test_plat009_an_iosxr_leaf_with_a_host_port_is_refused_once(example: Path) -> None:
     """IOS-XR has no host port, bond or MLAG template: a leaf moved to it with a host is
-    refused by name (beside EVPN-009), never rendered without the port."""
+    refused, never rendered without the port, by EVPN-009 at its platform line (IOS-XR
+    renders no VTEP); PLAT-009 said the same of its host port again at that line."""
     devices = move_device(example, "aus1", "aus1-lf3", "cisco_iosxr", "8201-32FH")
     attachments = example / "intent/aus1/attachments.yaml"
     attachments.write_text(
@@ -395,14 +396,13 @@ def test_plat009_an_iosxr_leaf_with_a_host_port_is_named(example: Path) -> None:
         )
     )
     result = lint_repo(example)
-    plat = [(f.location.line, f.message) for f in result.findings if f.rule == "PLAT-009"]
-    assert plat == [
-        (
-            line_of(devices, "aus1-lf3:") + 3,  # its platform: line
-            "aus1-lf3 (Cisco IOS-XR) cannot render host port HundredGigE0/0/0/5: no host port "
-            "template",
-        )
-    ]
+    platform_line = line_of(devices, "aus1-lf3:") + 3
+    assert [
+        (f.rule, f.message.split(" is ")[0])
+        for f in result.errors
+        if (f.location.file, f.location.line) == ("intent/aus1/devices.yaml", platform_line)
+    ] == [("EVPN-009", "aus1-lf3")]
+    assert result.models is None  # refused: nothing is rendered
 
 
 def test_plat008_an_nxos_evpn_vrf_without_its_carrier_vlan_is_named(example: Path) -> None:
@@ -447,6 +447,21 @@ def test_an_eos_border_in_the_srv6_domain_is_refused_once_per_fault(example: Pat
     result = lint_repo(example)
     rules = [f.rule for f in result.findings if f.rule in ("PLAT-019", "SRV6-005")]
     assert rules == ["PLAT-019"]
+
+
+def test_a_leaf_moved_to_iosxr_is_refused_once_for_what_a_vtep_does(example: Path) -> None:
+    """aus1-lf1 (an MLAG leaf) given IOS-XR: EVPN-009 says at its platform line that IOS-XR
+    renders no VTEP. Its MLAG was reported again by EVPN-011 at the attachment, and by five
+    PLAT-009s at that same platform line (four host bonds and the MLAG pair: "no bond
+    template"): one fault, EVPN-009's."""
+    devices = move_device(example, "aus1", "aus1-lf1", "cisco_iosxr", "8201-32FH")
+    result = lint_repo(example)
+    rules = [f.rule for f in result.errors]
+    assert "EVPN-011" not in rules and "PLAT-009" not in rules
+    platform_line = line_of(devices, "platform: cisco_iosxr", 3)  # after the two borders
+    assert [
+        (f.rule, f.location.line) for f in result.errors if f.location.line == platform_line
+    ] == [("EVPN-009", platform_line)]
 
 
 def test_an_eos_spine_in_the_srv6_domain_is_refused_once(example: Path) -> None:

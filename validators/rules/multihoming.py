@@ -28,6 +28,7 @@ from meetme.validators.rules.overlay import (
     CARRIER_VLAN_PLATFORMS,
     Placed,
     _platform,
+    evpn_refused,
     placed_networks,
     placed_vrfs,
 )
@@ -594,12 +595,14 @@ def esis_unique(ctx: SiteContext) -> Iterator[Hit]:
     "MLAG and ESI multihoming only on platforms that render them",
     "meetme refuses to render what a device cannot do (PLAT-003): it renders MLAG (bonds, "
     "peer link, anycast VTEP) and EVPN multihoming (ESI port-channels) only on the platforms "
-    "whose templates have them; asking for either elsewhere names the platform.",
+    "whose templates have them; asking for either elsewhere names the platform. A leaf whose "
+    "platform renders no VTEP at all is EVPN-009's, which names that cause once.",
     "docs/standards.md#platform-gate and docs/standards.md#evpn-011; generators/platforms/ "
     "capabilities mlag and "
     "esi_multihoming",
 )
 def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
+    refused = evpn_refused(ctx)  # a leaf on a platform with no VTEP at all: EVPN-009's, once
     for item in attachments(ctx):
         mode = item.attachment.mode
         if mode not in MODE_CAPABILITY:
@@ -607,7 +610,8 @@ def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
         capability = MODE_CAPABILITY[mode]
         by_platform: dict[str, list[str]] = defaultdict(list)
         for leaf in _vtep_leaves(ctx, item):
-            by_platform[_platform(ctx, leaf)].append(leaf)
+            if leaf not in refused:
+                by_platform[_platform(ctx, leaf)].append(leaf)
         for platform, leaves in sorted(by_platform.items()):
             info = PLATFORMS[platform]
             if capability in info.capabilities:

@@ -606,6 +606,24 @@ def _unusable(gateway: Gateway) -> str | None:
 # --- EVPN-009, EVPN-019..021: where the overlay can run ---------------------------------------
 
 
+def evpn_refused(ctx: SiteContext) -> set[str]:
+    """The devices EVPN-009 reports: in the overlay (a VTEP, spine or super-spine of a site
+    with overlay settings) or carrying a network, on a platform with no EVPN-VXLAN. What such a
+    device would do as a VTEP (host bonds, MLAG, ESI) is not reported again elsewhere: the
+    platform is the one cause, and EVPN-009 names it at the device's platform line."""
+    settings = ctx.site.evpn
+    carrying = {d for p in placed_networks(ctx) for d in p.devices}
+    return {
+        name
+        for name, device in ctx.site.devices.items()
+        if (
+            (settings is not None and device.role in (*VTEP_ROLES, *OVERLAY_ROLES))
+            or name in carrying
+        )
+        and not PLATFORMS[device.platform].capabilities.evpn_vxlan
+    }
+
+
 @rule(
     "EVPN-009",
     "error",
@@ -619,12 +637,10 @@ def _unusable(gateway: Gateway) -> str | None:
 )
 def evpn_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
-    settings = site.evpn
-    carrying = {d for p in placed_networks(ctx) for d in p.devices}
+    refused = evpn_refused(ctx)
     for name, device in sorted(site.devices.items(), key=lambda item: item[1].id):
-        in_overlay = settings is not None and device.role in (*VTEP_ROLES, *OVERLAY_ROLES)
         platform = PLATFORMS[device.platform]
-        if (in_overlay or name in carrying) and not platform.capabilities.evpn_vxlan:
+        if name in refused:
             # only platforms on which the device's role renders whole (a spine on NX-OS has
             # EVPN but no route-server form, PLAT-007): the advice must not fail again
             capable = listed(

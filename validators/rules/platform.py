@@ -136,7 +136,8 @@ _limit(
     limits.BOND_MODE,
     "Host bonds use a multihoming mode the platform's templates print",
     "IOS-XR templates print no host port, host bond or MLAG pair. A bond the templates skip "
-    "would leave the host single-homed or unconnected without a word.",
+    "would leave the host single-homed or unconnected without a word. On a leaf EVPN-009 "
+    "refuses (its platform renders no VTEP, so no host bond either) it is not said again.",
     "docs/syntax.md#capabilities, docs/syntax.md#eos-lags, docs/syntax.md#iosxr-lags, "
     "docs/syntax.md#nxos-lags",
 )
@@ -391,8 +392,22 @@ REPORTED_BY_DESIGN = {
 }
 
 
+# Gap rules whose problem a design rule reports of the same device, at the same line (its
+# `platform:`): where that rule fired there, the gap follows from it.
+REPORTED_AT_THE_DEVICE = {
+    # a leaf on a platform with no EVPN-VXLAN (EVPN-009) renders no host bond either (IOS-XR)
+    limits.BOND_MODE: "EVPN-009",
+}
+
+
 def not_reported_twice(model_found: list[Finding], design_found: list[Finding]) -> list[Finding]:
     """The model findings of an intent the design rules refused, less those a design
     finding of the run already says (one message per problem)."""
     fired = {f.rule for f in design_found}
-    return [f for f in model_found if REPORTED_BY_DESIGN.get(f.rule) not in fired]
+    at = {(f.rule, f.path) for f in design_found}
+    return [
+        f
+        for f in model_found
+        if REPORTED_BY_DESIGN.get(f.rule) not in fired
+        and (REPORTED_AT_THE_DEVICE.get(f.rule), f.path) not in at
+    ]
