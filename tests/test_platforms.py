@@ -464,6 +464,25 @@ def test_a_leaf_moved_to_iosxr_is_refused_once_for_what_a_vtep_does(example: Pat
     ] == [("EVPN-009", platform_line)]
 
 
+def test_an_uncabled_srv6_member_is_reported_once_for_its_missing_links(example: Path) -> None:
+    """aus1-bl5 (Cumulus on an SN5600, whose locator renders) in the SRv6 domain, its border
+    link rule deleted: PHY-006 names the missing links. SRV6-006 reported it again, as a
+    locator "the underlay policies on the way do not let through", sending the reader to
+    policies that were never on its way."""
+    replace_in(example / "intent/aus1/devices.yaml", "model: SN4700", "model: SN5600")
+    replace_in(
+        example / "intent/srv6.yaml", "aus1-lf1, aus1-lf2]}", "aus1-lf1, aus1-lf2, aus1-bl5]}"
+    )
+    links = example / "intent/aus1/links.yaml"
+    text = links.read_text()
+    rule = text[text.index("      - name: border-leaf-to-border-cumulus") : text.index("    # The")]
+    links.write_text(text.replace(rule, ""))
+    result = lint_repo(example)
+    assert findings_of(result, "SRV6-006") == []
+    assert [f.rule for f in result.errors] == ["PHY-006", "PHY-006"]  # aus1-bl5, aus1-bl6
+    assert "border_leaf aus1-bl5 has no link to border" in result.errors[0].message
+
+
 def test_an_eos_spine_in_the_srv6_domain_is_refused_once(example: Path) -> None:
     """A locator EOS cannot render is PLAT-019's; SRV6-006 reported it again, as a locator
     "the underlay policies on the way do not let through" to aus1-sp2..sp4: a second report

@@ -820,6 +820,10 @@ def _stranded_locators(loaded: LoadedIntent, models: list[DeviceModel]) -> list[
             continue
         if _locator_refused(member):
             continue  # a locator its platform cannot render is PLAT-019's: one report
+        if not any(n.kind == "underlay" for n in member.bgp.neighbors):
+            # no fabric link at all: its missing uplinks are TOPO-001's (leaves, spines),
+            # TOPO-002's (super-spines) or PHY-006's (border leaves), the cause; one report
+            continue
         if member.site not in sites:
             mine = {m.hostname: m for m in models if m.site == member.site}
             sites[member.site] = (mine, PolicyView(mine))  # read once for all its locators
