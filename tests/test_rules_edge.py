@@ -221,6 +221,32 @@ def test_edge009_amazon_asn_equal_to_a_device_override(example: Path) -> None:
     assert all("ASN 64513, which aus1-lf3 already runs here" in h for h in hits)
 
 
+def test_edge009_leaves_a_public_spine_asn_to_addr006(example: Path) -> None:
+    """The spines' shared ASN mistyped as 64501, transit-a's (public) ASN: ADDR-006 names the
+    spines' ASN, which is the fault. EDGE-009 reported transit-a too, telling the user to
+    "write the peer's own ASN", which it already is: one finding, ADDR-006's."""
+    site = example / "intent/aus1/site.yaml"
+    replace_in(site, "spine: 4200009000", "spine: 64501")
+    result = lint_repo(example)
+    assert [(f.rule, f.location.file, f.location.line) for f in result.errors] == [
+        ("ADDR-006", "intent/aus1/site.yaml", line_of(site, "spine: 64501"))
+    ]
+
+
+def test_edge009_leaves_a_border_asn_override_to_addr020(example: Path) -> None:
+    """aus1-br1 given transit-b's ASN by an asn: line: ADDR-020 (remove the line) alone."""
+    devices = example / DEVICES
+    replace_in(
+        devices,
+        "management: 192.168.10.11/24\n",
+        "management: 192.168.10.11/24\n        asn: 64502\n",
+    )
+    result = lint_repo(example)
+    assert [(f.rule, f.location.line) for f in result.errors] == [
+        ("ADDR-020", line_of(devices, "asn: 64502"))
+    ]
+
+
 def test_edge010_private_transit_asn(example: Path) -> None:
     peering = example / PEERING
     replace_in(peering, "asn: 64501", "asn: 65001")

@@ -390,6 +390,25 @@ def _listed(uses: list[AsnUse]) -> str:
     return listed([f"{use.who} (ASN {use.asn})" for use in uses], 4)
 
 
+def _public_internal(use: AsnUse) -> bool:
+    """An internal device's ASN ADDR-006 reports: public (not private, not reserved: ADDR-007's,
+    not past the last ASN). A border runs the organisation's ASN: ADDR-020's."""
+    return (
+        use.role is not None
+        and use.role != "border"
+        and use.asn <= LAST_ASN
+        and not is_private_asn(use.asn)
+        and reserved_asn(use.asn) is None
+    )
+
+
+def misnumbered(use: AsnUse, org_asn: int) -> bool:
+    """Whether a rule here reports the ASN itself as wrong for the device: a public internal
+    ASN (ADDR-006) or a border's other than the organisation's (ADDR-020). A rule comparing
+    other numbers with ours leaves such an ASN alone: it is not ours to keep."""
+    return _public_internal(use) or (use.role == "border" and use.asn != org_asn)
+
+
 @rule(
     "ADDR-006",
     "error",
@@ -409,15 +428,7 @@ def internal_asns_private(ctx: SiteContext) -> Iterator[Hit]:
                 "the base the device ASNs are counted from",
                 path,
             )
-        public = [
-            use
-            for use in uses
-            if use.role is not None
-            and use.asn <= LAST_ASN
-            and use.role != "border"  # a border runs the organisation's ASN: ADDR-020
-            and not is_private_asn(use.asn)
-            and reserved_asn(use.asn) is None
-        ]
+        public = [use for use in uses if _public_internal(use)]
         if public:
             yield Hit(
                 f"{_listed(public)}: not a private ASN; internal ASNs must be private "

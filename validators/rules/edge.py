@@ -22,7 +22,7 @@ from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import Hit, Path_, SiteContext, finding_at, reported_elsewhere, rule
 from meetme.validators.policy_eval import Route, evaluate_import
-from meetme.validators.rules.addr import asn_uses
+from meetme.validators.rules.addr import asn_uses, misnumbered
 from meetme.validators.rules.peers import peer_asns
 
 from meetme.core.addresses import FAMILY
@@ -313,11 +313,16 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
 
 
 def _fabric_asns(ctx: SiteContext) -> dict[int, str]:
-    """ASN -> who runs it here: the organisation (the borders) and every device of the site."""
+    """ASN -> who runs it here: the organisation (the borders) and every device of the site,
+    less an ASN the ADDR rules report as the device's own mistake (a public internal ASN,
+    ADDR-006; a border's other than the organisation's, ADDR-020): a peer that has it is then
+    not the one to correct."""
     owners: dict[int, list[str]] = defaultdict(list)
+    org_asn = ctx.loaded.intent.organisation.asn
     for uses in asn_uses(ctx).values():
         for use in uses:
-            owners[use.asn].append(use.who)
+            if not misnumbered(use, org_asn):
+                owners[use.asn].append(use.who)
     return {asn: listed(sorted(set(who)), 3) for asn, who in owners.items()}
 
 
@@ -328,7 +333,8 @@ def _fabric_asns(ctx: SiteContext) -> dict[int, str]:
     "A transit, PNI, IX or cloud peer configured with our own ASN makes the session iBGP, so "
     "none of the eBGP policy applies; with a fabric device's ASN, every route the peer sends "
     "carries that ASN, and the device drops it as a loop (and the peer drops ours). Either is "
-    "a typo or a copied line, never a design. Azure's ASN is Microsoft's (AZ-003).",
+    "a typo or a copied line, never a design. Azure's ASN is Microsoft's (AZ-003). A fabric "
+    "ASN ADDR-006 or ADDR-020 reports as the device's own mistake is compared with no peer.",
     "RFC 4271 section 9.1.2 (AS_PATH loop detection) https://www.rfc-editor.org/rfc/rfc4271; "
     f"RFC 7454 section 6 {RFC7454}",
 )
