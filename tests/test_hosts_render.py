@@ -683,18 +683,32 @@ def test_nxos_port_channel_number_is_at_most_4096(
 
 
 def test_mh016_keepalive_needs_one_management_subnet(example: Path) -> None:
+    """Two subnets that both hold the management gateway (a /24 and a /25 inside it)."""
     attachments = add(example, "dh2-nxos-vpc", NXOS_VPC)
     assert findings_of(lint_repo(example), "MH-016") == []
     replace_in(
         example / "intent/aus1/devices.yaml",
         "management: 192.168.10.104/24",
-        "management: 192.168.11.104/24",
+        "management: 192.168.10.104/25",
     )
     assert findings_of(lint_repo(example), "MH-016") == [
         f"{ATTACHMENTS}:{line_of(attachments, 'leaves: [aus1-lf3, aus1-lf4]')}: attachment "
         "dh2-nxos-vpc pairs aus1-lf3 (management 192.168.10.0/24) with aus1-lf4 (management "
-        "192.168.11.0/24): the pair's keepalive runs between the two management addresses, "
+        "192.168.10.0/25): the pair's keepalive runs between the two management addresses, "
         "which need one subnet; move one leaf's management address into the other's subnet"
+    ]
+
+
+def test_mh016_leaves_an_address_off_the_gateways_subnet_to_mgmt003(example: Path) -> None:
+    """aus1-lf4's management address mistyped into 192.168.11.0/24: MGMT-003 names the
+    address (its subnet does not hold the gateway). MH-016 reported the pair's keepalive too,
+    at the attachment, for the same typo: one finding, MGMT-003's."""
+    add(example, "dh2-nxos-vpc", NXOS_VPC)
+    devices = example / "intent/aus1/devices.yaml"
+    replace_in(devices, "management: 192.168.10.104/24", "management: 192.168.11.104/24")
+    result = lint_repo(example)
+    assert [(f.rule, f.location.file, f.location.line) for f in result.errors] == [
+        ("MGMT-003", "intent/aus1/devices.yaml", line_of(devices, "192.168.11.104/24"))
     ]
 
 

@@ -811,14 +811,18 @@ def _mlag_pairs(ctx: SiteContext) -> Iterator[tuple[Attached, list[str]]]:
     "An MLAG pair tells a dead peer from a dead peer link by a heartbeat between the leaves' "
     "management addresses (NX-OS vPC peer-keepalive, which must be up before the peer link "
     "comes up; NVUE MLAG backup IP; EOS heartbeat): two management addresses in different "
-    "subnets have no path on the out-of-band network, so a peer-link failure splits the pair.",
+    "subnets have no path on the out-of-band network, so a peer-link failure splits the pair. "
+    "An address off the management gateway's subnet is MGMT-003's, which names it.",
     f"docs/standards.md#mh-016; {CISCO_VPC} (peer-keepalive link); {NVUE_MLAG} (backup IP)",
 )
 def mlag_keepalive_reachable(ctx: SiteContext) -> Iterator[Hit]:
+    gateway = ipaddress.ip_address(ctx.site.management.gateway)
     for item, leaves in _mlag_pairs(ctx):
         subnets = {
             leaf: addresses.interface(ctx.site.devices[leaf].management).network for leaf in leaves
         }
+        if any(net.version != gateway.version or gateway not in net for net in subnets.values()):
+            continue  # a leaf's address off the gateway's subnet: MGMT-003 names it, the cause
         first, second = leaves
         if subnets[first] != subnets[second]:
             yield Hit(
