@@ -267,6 +267,16 @@ def test_public_outside_our_aggregates_is_handoff010(example: Path) -> None:
     ]
 
 
+def test_a_mistyped_public_prefix_is_reported_once_by_handoff010(example: Path) -> None:
+    """public 198.51.101.128/26 for 198.51.100.128/26 (one digit): outside our aggregates,
+    HANDOFF-010's. HANDOFF-007 reported it again at the same line, as an export matching none
+    of the VRF's gateway subnets; space that is not ours is the cause, named once."""
+    replace_in(example / HANDOFF, "public: [198.51.100.128/26,", "public: [198.51.101.128/26,")
+    result = lint_repo(example)
+    line = line_of(example / HANDOFF, "gpu-a:   {vlan: 3101")
+    assert [(f.rule, f.location.line) for f in result.errors] == [("HANDOFF-010", line)]
+
+
 def test_public_without_internet_is_handoff011(example: Path) -> None:
     replace_in(
         example / HANDOFF,

@@ -338,12 +338,15 @@ def _skipped(item: Handed, prefix: Net) -> list[tuple[Net, Placed]]:
     "the way the handoff prefix-list does (a shorter prefix takes subnets of it up to /24 in "
     "IPv4 and /64 in IPv6, a longer one itself only) exports nothing, which is a typo or a "
     "stale entry. It need not avoid other VRFs' subnets: overlapping tenant address space in "
-    "separate VRFs is legitimate as long as one VRF exports it (HANDOFF-009).",
+    "separate VRFs is legitimate as long as one VRF exports it (HANDOFF-009). A public prefix "
+    "outside our aggregates is HANDOFF-010's: not our space, whatever it matches.",
     "docs/standards.md#handoff-007 and docs/standards.md#edge-export (outbound is an "
     "allow-list); generators/build/handoff.py",
 )
 def exports_match_gateways(ctx: SiteContext) -> Iterator[Hit]:
     for item, text, prefix, path in _exports(ctx):
+        if path[-2] == "public" and not _in_aggregates(ctx, prefix):
+            continue  # not our space at all: HANDOFF-010 names that, the cause
         subnets = _gateway_subnets(item.vrf)
         if _skipped(item, prefix) or any(_exported(prefix, subnet) for subnet, _ in subnets):
             continue  # a subnet inside it that does not go north: HANDOFF-008
@@ -408,6 +411,14 @@ def exports_disjoint(ctx: SiteContext) -> Iterator[Hit]:
         exports.append((item.name, network))
 
 
+def _in_aggregates(ctx: SiteContext, network: Net) -> bool:
+    """Whether a prefix lies inside one of the organisation's aggregates (HANDOFF-010)."""
+    return any(
+        a.version == network.version and network.subnet_of(a)  # type: ignore[arg-type]
+        for a in (ipaddress.ip_network(x) for x in ctx.loaded.intent.organisation.aggregates)
+    )
+
+
 @rule(
     "HANDOFF-010",
     "error",
@@ -421,11 +432,7 @@ def public_inside_aggregates(ctx: SiteContext) -> Iterator[Hit]:
     aggregates = [ipaddress.ip_network(a) for a in ctx.loaded.intent.organisation.aggregates]
     for item in _handed(ctx):
         for index, prefix in enumerate(item.wanted.public):
-            network = ipaddress.ip_network(prefix)
-            if any(
-                a.version == network.version and network.subnet_of(a)  # type: ignore[arg-type]
-                for a in aggregates
-            ):
+            if _in_aggregates(ctx, ipaddress.ip_network(prefix)):
                 continue
             yield Hit(
                 f"public {prefix} of handoff VRF {item.name} lies in none of our aggregates "
