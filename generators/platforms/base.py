@@ -183,7 +183,13 @@ class Platform:
     vrf_name_pattern: re.Pattern[str] | None = None
     vrf_name_rule: str = ""
     # the longest VLAN name its `name` command takes, where shorter than the names the model
-    # makes (tenant_network, up to 127 characters; PLAT-024); None: not checked
+    # makes (tenant_network, up to 127 characters; PLAT-024); None: not checked. Set by NX-OS
+    # only (cisco_nxos.py, with its source). EOS prints `name` too (arista_eos/vrfs.j2), but no
+    # Arista document found states its longest value: the EOS User Manual's "Virtual LANs
+    # (VLANs)" chapter (https://www.arista.com/en/um-eos/eos-virtual-lans-vlans) calls the name
+    # "a text string" with no length, and neither the arista.eos eos_vlans module nor AVD's
+    # schema bounds it (searched 2026-12-04), so EOS is left unchecked rather than given a
+    # guessed limit. NVUE writes the name as a YAML comment only; IOS-XR prints no VLAN.
     vlan_name_max: int | None = None
     # the longest name its prefix-list and AS-path list commands take, where shorter than the
     # names the model makes (a party's, circuit's or VRF's name inside; PLAT-025); None: not

@@ -133,8 +133,17 @@ PLATFORM = Platform(
     vrf_name_rule="at most 32 characters (cisco.nxos nxos_vrf: VRF name max length 32)",
     # `ip prefix-list NAME` and `ip as-path access-list NAME`: "any alphanumeric string up to
     # 63 characters" (Cisco Nexus 5000 NX-OS Unicast Routing Command Reference, `ip
-    # prefix-list`; Nexus 7000 / NX-OS 4.2 Unicast Routing Command Reference, `match
-    # as-number`, as-path-access-list name); route-map names: no NX-OS source states a limit
+    # prefix-list`; Nexus 7000 / NX-OS 4.2 Unicast Routing Command Reference, "M Commands",
+    # `match as-number`, as-path-access-list name,
+    # https://www.cisco.com/en/US/docs/switches/datacenter/sw/4_2/nx-os/unicast/command/reference/l3_cmds_m.html).
+    # Route-map names (RM-<PARTY>-..., so they can pass 63 too) are not checked: no Cisco
+    # document found states the `route-map` name's limit (searched 2026-12-04; the Nexus
+    # unicast command references and configuration guides in reach give none). Only a
+    # secondary source bounds it, Batfish's NX-OS model (batfish/batfish,
+    # projects/batfish/src/main/java/org/batfish/grammar/cisco_nxos/
+    # CiscoNxosControlPlaneExtractor.java: ROUTE_MAP_NAME_LENGTH_RANGE 1-63, as its prefix-list
+    # and as-path ranges, which match Cisco's 63). Community-list names are fixed and short
+    # (CL-GRACEFUL-SHUTDOWN, LC-LEARNED-EXTERNAL: generators/build/edge_policy.py).
     list_name_max=63,
     gap_checks=(
         gaps.srv6_locator,
