@@ -130,7 +130,7 @@ def model_findings(
     found += long_path_findings(loaded, fabrics, models.values())
     found += srv6_findings(loaded, models.values())
     found += limit_findings(loaded, models.values())
-    found += overlap_findings(loaded, models.values())
+    found += overlap_findings(loaded, models.values(), fabrics)
     return found
 
 

@@ -355,6 +355,19 @@ def test_addr018_a_dci_pool_across_the_services_lan(
     ]
 
 
+def test_addr018_leaves_two_fabric_links_on_one_subnet_to_addr005(example: Path) -> None:
+    """The border pair's second link given index 0 again: both links draw the same /31 and
+    /127. ADDR-005 names the two links at the index line; ADDR-018 said it again at aus1-br1
+    and at aus1-br2, the two ends: one fault, ADDR-005's (one finding per family)."""
+    links = example / "intent/aus1/links.yaml"
+    replace_in(links, "FourHundredGigE0/0/0/25}, index: 1", "FourHundredGigE0/0/0/25}, index: 0")
+    result = lint_repo(example)
+    line = line_of(links, "FourHundredGigE0/0/0/25}, index: 0")
+    assert [(f.rule, f.location.file, f.location.line) for f in result.errors] == [
+        ("ADDR-005", "intent/aus1/links.yaml", line)
+    ] * 2
+
+
 def test_addr018_the_same_subnet_in_two_vrfs_is_fine(example: Path) -> None:
     """The handoff's sub-interfaces carry one /31 per VRF on one port: VRFs keep them apart."""
     assert findings_of(lint_repo(example), "ADDR-018") == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -886,18 +886,27 @@ rule(
     "port) give it one address or one subnet twice. IOS-XR accepts the commit and then brings "
     "one of the interfaces down by its conflict policy; others refuse the second address or "
     "route the subnet out of the wrong port. Read on the built models, so every source of an "
-    "address counts: pools, links, circuits, the services LAN and the DCI.",
+    "address counts: pools, links, circuits, the services LAN and the DCI. Two fabric links "
+    "on one subnet are ADDR-005's, which names both links where the fault is written.",
     "docs/standards.md#addr-018; Cisco IOS XR 'Implementing Network Stack IPv4 and IPv6' "
     "(IP address conflicts) https://cisco.com/c/en/us/td/docs/iosxr/ncs5000/ip-addresses/76x/"
     "b-ip-addresses-cg-ncs5000-76x/m-implementing-network-stack-ipv4-and-ipv6-ncs5000.html",
 )(reported_elsewhere)  # from the device models: `overlap_findings`
 
 
-def overlap_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> list[Finding]:
-    """ADDR-018: each device's first overlapping pair of subnets per VRF, at the device."""
+def overlap_findings(
+    loaded: LoadedIntent,
+    models: Iterable[DeviceModel],
+    fabrics: Mapping[str, SiteFabric] | None = None,
+) -> list[Finding]:
+    """ADDR-018: each device's first overlapping pair of subnets per VRF, at the device. Two
+    fabric links' subnets are left out: ADDR-005 compares every link's /31 and /127 with every
+    other allocation and names both links where the fault is written (an explicit link's
+    index given twice, say), so the devices at either end would only repeat it."""
     found = []
+    fabric_subnets = {site: _link_spans(fabric) for site, fabric in (fabrics or {}).items()}
     for model in sorted(models, key=lambda m: (m.site, m.hostname)):
-        clash = _first_overlap(model)
+        clash = _first_overlap(model, fabric_subnets.get(model.site, frozenset()))
         if clash is None:
             continue
         (one, one_net), (other, other_net), vrf = clash
@@ -919,12 +928,26 @@ def overlap_findings(loaded: LoadedIntent, models: Iterable[DeviceModel]) -> lis
 Addressed = tuple[Interface, ipaddress.IPv4Interface | ipaddress.IPv6Interface]
 
 
-def _first_overlap(model: DeviceModel) -> tuple[Addressed, Addressed, str | None] | None:
+def _link_spans(fabric: SiteFabric) -> frozenset[tuple[int, int, int]]:
+    """(bits, first, last) of every fabric link's subnets, as `_first_overlap` compares them."""
+    spans = set()
+    for link in fabric.links:
+        for subnet in (link.subnet_v4, link.subnet_v6):
+            if subnet:
+                net = addresses.network(subnet)
+                spans.add((net.max_prefixlen, int(net.network_address), int(net.broadcast_address)))
+    return frozenset(spans)
+
+
+def _first_overlap(
+    model: DeviceModel, links: frozenset[tuple[int, int, int]] = frozenset()
+) -> tuple[Addressed, Addressed, str | None] | None:
     """The first two addresses (in interface order: the later one first, then the earlier)
-    whose subnets overlap in one VRF. Two CIDR blocks overlap only when one holds the other,
-    so a sweep in address order with a stack of the blocks still open finds every such pair
-    in n log n (a spine has hundreds of ports: comparing every pair took 0.6 s at 1,040
-    devices, parsing each address with ipaddress half as long again)."""
+    whose subnets overlap in one VRF, but for two fabric links' subnets (`links`: ADDR-005's).
+    Two CIDR blocks overlap only when one holds the other, so a sweep in address order with a
+    stack of the blocks still open finds every such pair in n log n (a spine has hundreds of
+    ports: comparing every pair took 0.6 s at 1,040 devices, parsing each address with
+    ipaddress half as long again)."""
     by_vrf: dict[tuple[str | None, int], list[_Block]] = defaultdict(list)
     order = 0
     for interface in [*model.loopbacks, *model.interfaces, model.management.interface]:
@@ -941,7 +964,7 @@ def _first_overlap(model: DeviceModel) -> tuple[Addressed, Addressed, str | None
             )
             order += 1
     best: tuple[_Block, _Block] | None = None  # (later, earlier) in interface order
-    for blocks in by_vrf.values():
+    for (_vrf, bits), blocks in by_vrf.items():
         open_blocks: list[_Block] = []
         # by first address, the larger block first: a block follows every block holding it
         for block in sorted(blocks, key=lambda b: (b.first, -b.last, b.order)):
@@ -950,6 +973,12 @@ def _first_overlap(model: DeviceModel) -> tuple[Addressed, Addressed, str | None
             for holder in open_blocks:  # each holds `block`
                 if holder.interface.name == block.interface.name:
                     continue  # one interface's own addresses: not a clash between two
+                if (bits, holder.first, holder.last) in links and (
+                    bits,
+                    block.first,
+                    block.last,
+                ) in links:
+                    continue  # two fabric links: ADDR-005 names both, where it is written
                 pair = (holder, block) if holder.order > block.order else (block, holder)
                 if best is None or (pair[0].order, pair[1].order) < (
                     best[0].order,
