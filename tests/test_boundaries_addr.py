@@ -358,14 +358,21 @@ def test_addr018_a_dci_pool_across_the_services_lan(
 def test_addr018_leaves_two_fabric_links_on_one_subnet_to_addr005(example: Path) -> None:
     """The border pair's second link given index 0 again: both links draw the same /31 and
     /127. ADDR-005 names the two links at the index line; ADDR-018 said it again at aus1-br1
-    and at aus1-br2, the two ends: one fault, ADDR-005's (one finding per family)."""
+    and at aus1-br2, the two ends, and ADDR-005 itself once per family: one fault, one
+    finding, ADDR-005's."""
     links = example / "intent/aus1/links.yaml"
     replace_in(links, "FourHundredGigE0/0/0/25}, index: 1", "FourHundredGigE0/0/0/25}, index: 0")
     result = lint_repo(example)
     line = line_of(links, "FourHundredGigE0/0/0/25}, index: 0")
     assert [(f.rule, f.location.file, f.location.line) for f in result.errors] == [
         ("ADDR-005", "intent/aus1/links.yaml", line)
-    ] * 2
+    ]
+    pair = "aus1-br1 FourHundredGigE0/0/0/{0} - aus1-br2 FourHundredGigE0/0/0/{0} (link #{1})"
+    subnets = "10.1.1.0/31 and 2001:db8:0:1000::100/127"
+    assert result.errors[0].message == (
+        f"p2p {subnets} of {pair.format(25, 1)} overlap p2p {subnets} of {pair.format(24, 0)}; "
+        "give one of them free prefixes"
+    )
 
 
 def test_addr018_the_same_subnet_in_two_vrfs_is_fine(example: Path) -> None:

@@ -218,6 +218,7 @@ class Allocation:
     path: Path_
     explicit: bool
     loopback: bool
+    owner: str = ""  # a link's p2p subnets: the link, whose /31 and /127 share one line
 
 
 def _allocations(ctx: SiteContext) -> list[Allocation]:
@@ -243,6 +244,7 @@ def _allocations(ctx: SiteContext) -> list[Allocation]:
                     path,
                     explicit,
                     False,
+                    _link_label(link),
                 )
             )
     return found
@@ -271,7 +273,32 @@ def no_overlapping_allocations(ctx: SiteContext) -> Iterator[Hit]:
     yield from _pools_overlap(ctx, pools)
     allocations = _allocations(ctx)
     yield from _allocations_in_foreign_pools(allocations, pools)
-    yield from _allocations_overlap(allocations)
+    yield from _overlap_hits(_allocations_overlap(allocations))
+
+
+def _overlap_hits(pairs: Iterable[tuple[Allocation, Allocation]]) -> Iterator[Hit]:
+    """One finding per overlap, but one for a link whose /31 and /127 both overlap the same
+    other link's at one line (an explicit link's index given twice): one fault, one message."""
+    merged: dict[tuple[Path_, str, str], list[tuple[Allocation, Allocation]]] = {}
+    for item, other in pairs:
+        if item.owner and other.owner:
+            merged.setdefault((item.path, item.owner, other.owner), []).append((item, other))
+        else:
+            merged[(item.path, item.label, other.label)] = [(item, other)]
+    for group in merged.values():
+        item, other = group[0]
+        if len(group) == 1:
+            yield Hit(
+                f"{item.label} overlaps {other.label}; give one of them a free prefix", item.path
+            )
+            continue
+        mine = " and ".join(str(i.network) for i, _ in group)
+        theirs = " and ".join(str(o.network) for _, o in group)
+        yield Hit(
+            f"p2p {mine} of {item.owner} overlap p2p {theirs} of {other.owner}; give one of "
+            "them free prefixes",
+            item.path,
+        )
 
 
 def _pools_overlap(ctx: SiteContext, pools: dict[str, Network]) -> Iterator[Hit]:
@@ -319,9 +346,10 @@ def _allocations_in_foreign_pools(
             )
 
 
-def _allocations_overlap(allocations: list[Allocation]) -> Iterator[Hit]:
+def _allocations_overlap(allocations: list[Allocation]) -> Iterator[tuple[Allocation, Allocation]]:
     """One sweep over allocations sorted by first address: each one is compared with the
-    widest-reaching one before it, so the check stays O(n log n) for large fabrics."""
+    widest-reaching one before it, so the check stays O(n log n) for large fabrics. Yields
+    each overlapping allocation with the one it overlaps."""
 
     def key(item: Allocation) -> tuple[int, int, int, bool, str]:
         net = item.network
@@ -343,10 +371,7 @@ def _allocations_overlap(allocations: list[Allocation]) -> Iterator[Hit]:
         if int(net.network_address) <= reach:
             same_loopback = item.loopback and widest.loopback and net == widest.network
             if not same_loopback:
-                yield Hit(
-                    f"{item.label} overlaps {widest.label}; give one of them a free prefix",
-                    item.path,
-                )
+                yield item, widest
         if int(net.broadcast_address) > reach:
             widest = item
 
