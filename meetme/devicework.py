@@ -14,8 +14,7 @@ and outcomes out cross a pipe. Elsewhere the jobs travel pickled (plain frozen p
 models; measured cheaper than building the models again in every worker).
 
 `beside` runs one other piece of work the same way, in a forked process of its own: the
-pipeline's design-standard rules while this process builds the device models, then the
-model findings while it renders (or reads back) the devices.
+pipeline's design-standard rules, while this process builds the device models.
 """
 
 from __future__ import annotations

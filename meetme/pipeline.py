@@ -158,27 +158,15 @@ def _lint_rendered(
     templates: Path | None,
     built: Callable[[], dict[str, DeviceModel]],
 ) -> list[Finding]:
-    """The model findings of a clean design and the config lint (CFG-*) of every device
+    """The model findings of a clean design, then the config lint (CFG-*) of every device
     rendered in memory: their findings, unjudged."""
     models = built()
     result.models = models
+    found = model_findings(result.loaded, result.fabrics, models)  # before any render
     # only what the lint reads and can render
     linted = [m for m in models.values() if needs_lint(m) and not has_gaps(m)]
     jobs = [Job(m, display_path(out_dir / output_name(m)), lint=True) for m in linted]
-
-    def design() -> list[Finding]:
-        return model_findings(result.loaded, result.fabrics, models)
-
-    def devices() -> list[Outcome]:
-        return _outcomes(result, jobs, templates)
-
-    if devicework.workers_for(len(models), result.jobs) > 1:
-        # the model findings in another process while the devices are rendered or read
-        # back here: after a one-device change, both take about as long
-        found, outcomes = devicework.beside(design, devices)
-    else:
-        found, outcomes = design(), devices
-    for job, outcome in zip(jobs, outcomes(), strict=True):
+    for job, outcome in zip(jobs, _outcomes(result, jobs, templates), strict=True):
         if outcome.error is not None:
             result.render_errors.append(RenderError(outcome.error))
             continue

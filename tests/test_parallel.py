@@ -23,8 +23,6 @@ from typer.testing import CliRunner
 
 from meetme import devicework, pipeline
 from meetme.cli import app
-from meetme.core.findings import Finding
-from meetme.core.problems import Location
 
 runner = CliRunner()
 EXTRA_LEAVES = range(107, 151)  # aus1-lf7..lf50: the spines' ports 15..58 of 64
@@ -287,49 +285,3 @@ def test_rules_whose_process_dies_are_run_again_here(
     monkeypatch.setitem(RULES, "TOPO-001", dataclasses.replace(rule, check=check))
     assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
     assert tree(big / "serial") == tree(big / "parallel")
-
-
-def test_model_findings_beside_the_render_end_the_run_as_they_do_serially(
-    big: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With workers the model findings (PLAT, FLOW, LIMIT ...) run in a process of their own
-    while the devices render here: one they make stops the render with the same report, and
-    one that dies in that process is worked out again here."""
-    limits = pipeline.limit_findings
-
-    def one_more(loaded: Any, models: Any) -> list[Finding]:
-        where = Location("intent/aus1/site.yaml", 3, 5)
-        return [*limits(loaded, models), Finding("LIMIT-001", "error", "forced", where, "x")]
-
-    monkeypatch.setattr(pipeline, "limit_findings", one_more)
-    serial = invoke("render", "--jobs", "1")
-    assert serial[0] == 1 and "LIMIT-001  forced" in serial[1], serial
-    assert invoke("render", "--jobs", "2") == serial
-    assert not (big / "rendered").exists()
-
-    parent = os.getpid()
-
-    marker = big / "ran-in-another-process"
-
-    def dies_there(loaded: Any, models: Any) -> list[Finding]:
-        if os.getpid() != parent:
-            marker.touch()
-            os._exit(9)
-        return one_more(loaded, models)
-
-    monkeypatch.setattr(pipeline, "limit_findings", dies_there)
-    assert invoke("render", "--jobs", "2") == serial
-    assert marker.exists()  # they did run beside the render, and were redone here
-
-
-def test_a_bug_in_the_model_findings_beside_the_render_ends_as_it_does_serially(
-    big: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def bug(loaded: Any, models: Any) -> list[Finding]:
-        raise KeyError("TOKEN=abc")
-
-    monkeypatch.setattr(pipeline, "limit_findings", bug)
-    serial = invoke("render", "--jobs", "1")
-    assert serial[0] == 3
-    assert serial[1].startswith("meetme: internal error: KeyError at ")
-    assert invoke("render", "--jobs", "2") == serial
