@@ -339,6 +339,36 @@ def test_an_nxos_vpc_pair_with_cloud_sessions_advertises_from_its_own_address(
         assert mlag is not None and mlag.advertise_pip and mlag.vrf_peerings == ()
         assert [n for n in models[leaf].bgp.neighbors if n.kind == "mlag_vrf"] == []
         assert any(n.kind == "azure" and n.vrf for n in models[leaf].bgp.neighbors)
+    # each leaf's handoff /31s leave with its own address too: nothing for FLOW-007
+    assert findings_of(result, "FLOW-007") == []
+
+
+def test_flow_007_names_each_leafs_own_subnets_behind_the_shared_vtep(example: Path) -> None:
+    """A twin of this pair failed `hosts` for bl1's handoff addresses about half the time:
+    bl1's /31 and /127 toward the borders are type-5 routes with the shared VTEP as next hop,
+    and bl2 has no route to them. A warning per leaf and VRF, at the device, naming them; the
+    cloud sub-interface's 169.254.x link is left out, and the example (no EOS pair) has none."""
+    assert findings_of(lint_repo(example), "FLOW-007") == []
+    eos_mlag_pair_with_one_aws_leaf(example)
+    result = lint_repo(example)
+    found = findings_of(result, "FLOW-007")
+    assert [f.severity for f in result.findings if f.rule == "FLOW-007"] == ["warning"] * 6
+    devices = example / DEVICES
+    bl1 = f"{DEVICES}:{line_of(devices, 'aus1-bl1:')}"
+    bl2 = f"{DEVICES}:{line_of(devices, 'aus1-bl2:')}"
+    assert [f.split(": ", 1)[0] for f in found] == [bl1] * 3 + [bl2] * 3
+    links = ", ".join(f"10.1.21.{2 * n}/31 (Ethernet{n + 1}/1.3102)" for n in range(4))
+    assert found[1] == (
+        f"{bl1}: VRF gpu-a-mgmt, aus1-bl1: its connected subnets {links} are EVPN type-5 routes "
+        "with the pair's shared VTEP 10.0.1.211 as next hop, and aus1-bl2, which the fabric "
+        "sends about half of that traffic to, has no route to them: traffic to these addresses "
+        "(BGP to the far end's interface address, traceroute, monitoring) is lost half the "
+        "time; tenant traffic to the Internet and the clouds is not (both leaves hold those "
+        "routes). Land these links on a leaf outside the pair, or accept the loss (meetme does "
+        "not yet carry a leaf's own subnets over the pair's VRF sessions)"
+    )
+    assert "169.254." not in "".join(found)
+    assert "2001:db8:0:1000::1500/127 (Ethernet1/1.3101)" in found[0]  # IPv6 too
 
 
 def test_an_ipv6_cloud_session_gets_an_ipv6_session_over_the_peer_vlan_127(example: Path) -> None:

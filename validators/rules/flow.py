@@ -32,6 +32,7 @@ DEFAULT_REACHES_TENANTS = "FLOW-003"
 EXPORTS_EXACT = "FLOW-004"
 RPKI_REACHABLE = "FLOW-005"
 CLOUD_ROUTES_REACH = "FLOW-006"
+ONE_LEAF_SUBNETS = "FLOW-007"
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 P2P_POOL = {"ipv4": "p2p_v4", "ipv6": "p2p_v6"}  # the pools the handoff links are numbered from
 
@@ -111,6 +112,23 @@ rule(
 )(reported_elsewhere)
 
 
+rule(
+    ONE_LEAF_SUBNETS,
+    "warning",
+    "A subnet one leaf of a shared-VTEP pair alone holds is reachable from the fabric",
+    "An EOS MLAG pair sources VXLAN from one shared address, the next hop of every EVPN "
+    "type-5 route either leaf originates, and the fabric hashes traffic to it between both "
+    "leaves. A connected subnet of one leaf alone in a tenant VRF (a handoff or cloud "
+    "sub-interface's link) is redistributed into EVPN, and the other leaf has no route to it: "
+    "about half of the traffic to those addresses (BGP to the far end's interface address, "
+    "traceroute, monitoring) dies there. The pair's VRF sessions carry what an external "
+    "party sent, not a leaf's own subnets; NX-OS vPC and NVUE MLAG advertise such routes "
+    "from each leaf's own address (advertise-pip) and are not affected. A warning: tenant "
+    "traffic to the Internet and the clouds follows routes both leaves hold.",
+    "docs/standards.md#flow-007",
+)(reported_elsewhere)
+
+
 @dataclass(frozen=True)
 class _Flow:
     """A session's intent: where it is declared and what it exports."""
@@ -150,7 +168,49 @@ def flow_findings(
             (DEFAULT_REACHES_TENANTS, message, path)
             for message, path in _defaults(loaded, site_name, mine)
         ]
+    for model in built:
+        hits += [(ONE_LEAF_SUBNETS, m, p) for m, p in _one_leaf_subnets(model, by_name)]
     return [finding_at(loaded, rule_id, message, path) for rule_id, message, path in hits]
+
+
+def _one_leaf_subnets(
+    model: DeviceModel, by_name: Mapping[str, DeviceModel]
+) -> Iterator[tuple[str, Path_]]:
+    """FLOW-007: per tenant VRF, the connected subnets of a leaf of a shared-VTEP pair (no
+    advertise-pip) that the other leaf of the pair does not hold, link-local ones left out."""
+    mlag = model.mlag
+    if mlag is None or mlag.anycast_vtep is None or mlag.advertise_pip or model.evpn is None:
+        return
+    peer = by_name.get(mlag.peer)
+    evpn_vrfs = {v.name for v in model.evpn.vrfs}
+    theirs = {
+        str(addresses.interface(a.cidr).network)
+        for i in (peer.interfaces if peer else ())
+        for a in (i.ipv4, i.ipv6)
+        if a is not None
+    }
+    alone: dict[str, list[str]] = {}
+    for interface in model.interfaces:
+        if interface.vrf not in evpn_vrfs:
+            continue
+        for address in (interface.ipv4, interface.ipv6):
+            if address is None:
+                continue
+            subnet = addresses.interface(address.cidr).network
+            if not subnet.is_link_local and str(subnet) not in theirs:
+                alone.setdefault(interface.vrf, []).append(f"{subnet} ({interface.name})")
+    for vrf, subnets in sorted(alone.items()):
+        yield (
+            f"VRF {vrf}, {model.hostname}: its connected subnets {', '.join(subnets)} are EVPN "
+            f"type-5 routes with the pair's shared VTEP {mlag.anycast_vtep} as next hop, and "
+            f"{mlag.peer}, which the fabric sends about half of that traffic to, has no route "
+            "to them: traffic to these addresses (BGP to the far end's interface address, "
+            "traceroute, monitoring) is lost half the time; tenant traffic to the Internet "
+            "and the clouds is not (both leaves hold those routes). Land these links on a "
+            "leaf outside the pair, or accept the loss (meetme does not yet carry a leaf's "
+            "own subnets over the pair's VRF sessions)",
+            ("sites", model.site, "devices", model.hostname),
+        )
 
 
 def _defaults(
