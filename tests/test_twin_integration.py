@@ -587,7 +587,7 @@ def test_an_eos_mlag_pair_with_a_cloud_on_one_leaf_carries_its_routes_to_both(
     own, so every leaf holds the AWS ranges and every host reaches the cloud, whichever leaf
     of the pair the fabric sends it to. Not asserted: the hosts' pings to bl1's own handoff
     addresses, which reach bl2 half the time and die there (its connected /31s are not
-    carried to bl2; the closing notes name it)."""
+    carried to bl2: FLOW-007 warns of it)."""
     shutil.copytree(EXAMPLE / "intent", tmp_path / "intent")
     eos_mlag_pair_with_one_aws_leaf(tmp_path)
     result = lint(tmp_path / "intent")
