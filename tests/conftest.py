@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -17,6 +18,24 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_INTENT = REPO / "intent"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """meetme's private folder (compiled templates, the signing key, the record of the files
+    it wrote) for this test session alone, in every process it starts too. The user's own
+    outlives the session: a record left there by an earlier session at a path this one
+    reuses (pytest numbers its temporary folders from 0 again once they are removed) made a
+    user's file meetme's in tests/test_safety_outputs.py."""
+    before = os.environ.get("MEETME_CACHE_DIR")
+    folder = tmp_path_factory.mktemp("meetme-private")
+    folder.chmod(0o700)
+    os.environ["MEETME_CACHE_DIR"] = str(folder)
+    yield
+    if before is None:
+        os.environ.pop("MEETME_CACHE_DIR", None)
+    else:
+        os.environ["MEETME_CACHE_DIR"] = before
 
 
 @pytest.fixture
