@@ -574,9 +574,9 @@ class MlagVrfPeering(Model):
     """A tenant VRF's routed adjacency between the two leaves of an MLAG pair that share one
     VTEP address (EOS): a VLAN of the VRF's own on the peer link, an SVI in the VRF with the
     peer VLAN's /31 (and /127) again, and a BGP session in the VRF (`Bgp.neighbors`, kind
-    `mlag_vrf`). A route one leaf alone learns in the VRF (its cloud session) reaches the other
-    leaf, which the fabric sends about half of that traffic to (Arista AVD eos_designs
-    `mlag_ibgp_peering_vrfs`)."""
+    `mlag_vrf`). A route one leaf alone learns in the VRF (its cloud session), and a link one
+    leaf alone has in it (its handoff links), reach the other leaf, which the fabric sends
+    about half of that traffic to (Arista AVD eos_designs `mlag_ibgp_peering_vrfs`)."""
 
     vrf: str
     vlan: int  # the VRF's own `vlan:` (AVD: base VLAN 3000 + VRF id - 1)
@@ -615,7 +615,8 @@ class Mlag(Model):
     # virtual-rmac; NVUE: evpn route-advertise nexthop-setting system-ip-mac (its default)
     advertise_pip: bool = False
     # EOS: the tenant VRFs whose routes one leaf alone can learn (an external session in the
-    # VRF on either leaf), each peered over a VLAN of its own on the peer link
+    # VRF on either leaf) or that hold links one leaf alone has (a pair of border leaves'
+    # handoff VRFs), each peered over a VLAN of its own on the peer link
     vrf_peerings: tuple[MlagVrfPeering, ...] = ()
 
 

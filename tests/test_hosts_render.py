@@ -404,7 +404,8 @@ def test_eos_mlag_border_leaf_cloud_sessions_are_shared_over_the_peer_link(
     """An EOS MLAG pair sources VXLAN from its one shared Loopback1 address, so the AWS routes
     a border leaf learns on its own circuit leave in type-5 routes with that address as next
     hop. Each AWS VRF (gpu-a, storage) is now peered between the two leaves over the peer link
-    (tests/test_mlag_vrf_peering.py), and PLAT-028, which refused every such session, is
+    (tests/test_mlag_vrf_peering.py), as is gpu-a-mgmt for the handoff links each leaf alone
+    has in it, and PLAT-028, which refused every such session, is
     silent; the NX-OS vPC pairs (advertise-pip) and NVUE's MLAG pair never needed it
     (tests/test_mlag_vrf_peering.py, the Azure border leaves as a vPC pair)."""
     add(example, "mdf-eos-mlag", EOS_MLAG)
@@ -415,6 +416,7 @@ def test_eos_mlag_border_leaf_cloud_sessions_are_shared_over_the_peer_link(
     for leaf in ("aus1-bl1", "aus1-bl2"):
         assert [(p.vrf, p.vlan) for p in models[leaf].mlag.vrf_peerings] == [
             ("gpu-a", 3001),
+            ("gpu-a-mgmt", 3002),
             ("storage", 3010),
         ]
 

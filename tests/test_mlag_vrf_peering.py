@@ -8,7 +8,13 @@ circuit XC-AWS-1 with the private VIF in gpu-a and the transit VIF in storage). 
 hand: the peer VLAN's /31 is the last link slot (127) of the lower id's block of p2p_v4
 10.1.0.0/16 with 128 links per device, 2 x (21 x 128 + 127) = 5630 = 10.1.21.254/31, bl1 the
 lower address; each leaf's ASN is base 4200000000 + its id, so the VRF sessions are eBGP; the
-VLANs are the VRFs' own `vlan:` (gpu-a 3001, storage 3010).
+VLANs are the VRFs' own `vlan:` (gpu-a 3001, gpu-a-mgmt 3002, storage 3010). gpu-a and storage
+are peered for the AWS routes bl1 alone learns, and all three for the handoff links each leaf
+alone has to the borders: bl1's four /31s are the first link slots of its block, 2 x 21 x 128 =
+5376 = 10.1.21.0/31 to 10.1.21.6/31, bl2's 10.1.22.0/31 to 10.1.22.6/31, and in gpu-a (the
+only handoff VRF with IPv6 sessions) their /127s from 2001:db8:0:1000::/52, 2 x 21 x 128 =
+0x1500 and 2 x 22 x 128 = 0x1600; gpu-a's IPv6 session rides the peer VLAN's /127 (slot 5630,
+0x15fe).
 """
 
 from __future__ import annotations
@@ -87,18 +93,20 @@ def test_both_leaves_carry_each_vrf_peering_vlan_on_the_peer_link() -> None:
 
 
 def test_both_leaves_put_the_peer_vlan_address_on_an_svi_in_each_vrf() -> None:
-    for leaf, peer, address in (
-        ("aus1-bl1", "aus1-bl2", "10.1.21.254/31"),
-        ("aus1-bl2", "aus1-bl1", "10.1.21.255/31"),
+    for leaf, peer, address, address6 in (
+        ("aus1-bl1", "aus1-bl2", "10.1.21.254/31", "2001:db8:0:1000::15fe/127"),
+        ("aus1-bl2", "aus1-bl1", "10.1.21.255/31", "2001:db8:0:1000::15ff/127"),
     ):
         parse = eos(rendered()[leaf])
-        for vlan, vrf in ((3001, "gpu-a"), (3010, "storage")):
+        for vlan, vrf in ((3001, "gpu-a"), (3002, "gpu-a-mgmt"), (3010, "storage")):
             assert block(parse, f"interface Vlan{vlan}") == [
                 f"   description MLAG peer {peer} vrf {vrf}",
                 "   no shutdown",
                 "   mtu 9214",
                 f"   vrf {vrf}",
                 f"   ip address {address}",
+                # gpu-a's handoff /127s need an IPv6 session
+                *([f"   ipv6 address {address6}"] if vrf == "gpu-a" else []),
             ]
 
 
@@ -107,7 +115,7 @@ def test_both_leaves_peer_in_each_vrf_by_ebgp_with_an_asn_each() -> None:
         ("aus1-bl1", 4200000021, "aus1-bl2", 4200000022, "10.1.21.255"),
         ("aus1-bl2", 4200000022, "aus1-bl1", 4200000021, "10.1.21.254"),
     ):
-        for vlan, vrf in ((3001, "gpu-a"), (3010, "storage")):
+        for vlan, vrf in ((3001, "gpu-a"), (3002, "gpu-a-mgmt"), (3010, "storage")):
             lines = vrf_block(rendered()[leaf], asn, vrf)
             assert [x for x in lines if x.startswith(f"neighbor {address} ")] == [
                 f"neighbor {address} remote-as {peer_asn}",
@@ -124,13 +132,34 @@ def test_both_leaves_peer_in_each_vrf_by_ebgp_with_an_asn_each() -> None:
             assert "redistribute connected" not in lines
 
 
-def test_both_leaves_pass_only_external_routes_and_keep_the_peering_subnet_local() -> None:
-    """aus1-bl2 has no cloud session of its own, yet matches the same class tags."""
+def test_both_leaves_pass_external_routes_and_their_own_links_and_keep_the_peering_local() -> None:
+    """aus1-bl2 has no cloud session of its own, yet matches the same class tags; both leaves
+    list the same links, each leaf's own handoff /31s and /127s: what one sends the other
+    takes."""
+    links_v4 = [f"10.1.{leaf}.{2 * n}/31" for leaf in (21, 22) for n in range(4)]
+    links_v6 = [
+        f"2001:db8:0:1000::{base + 2 * n:x}/127" for base in (0x1500, 0x1600) for n in range(4)
+    ]
     for leaf in ("aus1-bl1", "aus1-bl2"):
         parse = eos(rendered()[leaf])
-        assert block(parse, "route-map RM-MLAG-VRF-PEER-V4 permit 10") == [
-            "   description what an external party sent the pair",
-            "   match large-community LC-LEARNED-EXTERNAL",
+        for sfx in ("V4", "V6"):
+            assert block(parse, f"route-map RM-MLAG-VRF-PEER-{sfx} permit 10") == [
+                "   description what an external party sent the pair",
+                "   match large-community LC-LEARNED-EXTERNAL",
+            ]
+        assert block(parse, "route-map RM-MLAG-VRF-PEER-V4 permit 20") == [
+            "   description a link one leaf of the pair alone holds",
+            "   match ip address prefix-list PL-MLAG-ONE-LEAF-LINKS-V4",
+        ]
+        assert block(parse, "route-map RM-MLAG-VRF-PEER-V6 permit 20") == [
+            "   description a link one leaf of the pair alone holds",
+            "   match ipv6 address prefix-list PL-MLAG-ONE-LEAF-LINKS-V6",
+        ]
+        assert block(parse, "ip prefix-list PL-MLAG-ONE-LEAF-LINKS-V4") == [
+            f"   seq {10 * (i + 1)} permit {subnet}" for i, subnet in enumerate(links_v4)
+        ]
+        assert block(parse, "ipv6 prefix-list PL-MLAG-ONE-LEAF-LINKS-V6") == [
+            f"   seq {10 * (i + 1)} permit {subnet}" for i, subnet in enumerate(links_v6)
         ]
         assert "ip large-community-list LC-LEARNED-EXTERNAL permit 64500:1:400" in rendered()[leaf]
         assert block(parse, "ip prefix-list PL-MLAG-PEER-VRFS-V4") == [
@@ -140,17 +169,19 @@ def test_both_leaves_pass_only_external_routes_and_keep_the_peering_subnet_local
             "   description the MLAG pair's peering subnet stays on the pair",
             "   match ip address prefix-list PL-MLAG-PEER-VRFS-V4",
         ]
-        assert block(parse, "route-map RM-VRF-CONNECTED permit 20") == [
-            "   description connected subnets of the VRF, as EVPN type-5"
-        ]
 
 
-def test_a_vrf_without_external_sessions_is_not_peered() -> None:
-    """gpu-a-mgmt is on both leaves (the handoff) and learns the same routes on both."""
+def test_a_handoff_vrf_without_external_sessions_is_peered_for_its_links_alone() -> None:
+    """gpu-a-mgmt learns the same routes on both leaves (the handoff), but each leaf has its
+    own links to the borders in it: an IPv4 session (its handoff is IPv4 only) that carries
+    them, with the VRF's connected subnets, the peering /31 but, as type-5 routes."""
     text = rendered()["aus1-bl1"]
-    assert "vrf gpu-a-mgmt" in text
-    assert "MLAG peer aus1-bl2 vrf gpu-a-mgmt" not in text
-    assert "redistribute connected" in vrf_block(text, 4200000021, "gpu-a-mgmt")
+    lines = vrf_block(text, 4200000021, "gpu-a-mgmt")
+    assert [x for x in lines if x.startswith("neighbor ") and x.endswith(" activate")] == [
+        "neighbor 10.1.21.255 activate",  # aus1-bl2, then the borders' handoff ends
+        *(f"neighbor 10.1.21.{2 * n + 1} activate" for n in range(4)),
+    ]
+    assert "redistribute connected route-map RM-VRF-CONNECTED" in lines
 
 
 def test_a_pair_sharing_one_asn_peers_in_each_vrf_by_ibgp_with_next_hop_self(
@@ -287,6 +318,10 @@ def test_the_twin_links_the_pair_in_each_peered_vrf_and_runs_the_session(example
             [("aus1-bl1", "vlan3001", "gpu-a"), ("aus1-bl2", "vlan3001", "gpu-a")],
         ),
         (
+            "aus1-bl1:Vlan3002--aus1-bl2:Vlan3002",
+            [("aus1-bl1", "vlan3002", "gpu-a-mgmt"), ("aus1-bl2", "vlan3002", "gpu-a-mgmt")],
+        ),
+        (
             "aus1-bl1:Vlan3010--aus1-bl2:Vlan3010",
             [("aus1-bl1", "vlan3010", "storage"), ("aus1-bl2", "vlan3010", "storage")],
         ),
@@ -306,7 +341,12 @@ def test_the_twin_links_the_pair_in_each_peered_vrf_and_runs_the_session(example
         (d.device, d.address, d.vrf)
         for d in twin.declared
         if d.kind == "mlag_vrf" and d.device == "aus1-bl2"
-    ] == [("aus1-bl2", "10.1.21.254", "gpu-a"), ("aus1-bl2", "10.1.21.254", "storage")]
+    ] == [
+        ("aus1-bl2", "10.1.21.254", "gpu-a"),
+        ("aus1-bl2", "2001:db8:0:1000::15fe", "gpu-a"),
+        ("aus1-bl2", "10.1.21.254", "gpu-a-mgmt"),
+        ("aus1-bl2", "10.1.21.254", "storage"),
+    ]
 
 
 NXOS_VPC_BORDER_LEAVES = """
@@ -343,32 +383,85 @@ def test_an_nxos_vpc_pair_with_cloud_sessions_advertises_from_its_own_address(
     assert findings_of(result, "FLOW-007") == []
 
 
-def test_flow_007_names_each_leafs_own_subnets_behind_the_shared_vtep(example: Path) -> None:
+def test_each_leafs_own_links_reach_the_other_leaf_so_flow_007_is_quiet(example: Path) -> None:
     """A twin of this pair failed `hosts` for bl1's handoff addresses about half the time:
-    bl1's /31 and /127 toward the borders are type-5 routes with the shared VTEP as next hop,
-    and bl2 has no route to them. A warning per leaf and VRF, at the device, naming them; the
-    cloud sub-interface's 169.254.x link is left out, and the example (no EOS pair) has none."""
-    assert findings_of(lint_repo(example), "FLOW-007") == []
+    bl1's /31s and /127s toward the borders are type-5 routes with the shared VTEP as next
+    hop, and bl2 had no route to them. The pair's VRF sessions now carry them, and FLOW-007,
+    which follows each one through the connected redistribution and both leaves' policies,
+    finds nothing."""
     eos_mlag_pair_with_one_aws_leaf(example)
+    assert findings_of(lint_repo(example), "FLOW-007") == []
+
+
+def test_flow_007_names_the_links_of_a_vrf_the_pair_cannot_peer_in(example: Path) -> None:
+    """gpu-a-mgmt without its `vlan:` (its networks moved off the NX-OS leaves, which need it
+    as the L3VNI carrier): no VLAN to peer over, so each leaf's handoff /31s in it stay
+    behind the shared VTEP. A warning per leaf, at the device, naming the links and why; the
+    other VRFs' links are carried, and the cloud sub-interface's 169.254.x link is left out."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    replace_in(
+        example / TENANTS, "gpu-a-mgmt: {l3vni: 50002, vlan: 3002}", "gpu-a-mgmt: {l3vni: 50002}"
+    )
+    text = (example / TENANTS).read_text()
+    assert text.count("mtu: 1500, racks: [dh1-r10, dh2-r10]}") == 2
+    (example / TENANTS).write_text(
+        text.replace("mtu: 1500, racks: [dh1-r10, dh2-r10]}", "mtu: 1500, racks: [dh1-r10]}")
+    )
     result = lint_repo(example)
+    assert [f.message for f in result.findings if f.severity == "error"] == []
     found = findings_of(result, "FLOW-007")
-    assert [f.severity for f in result.findings if f.rule == "FLOW-007"] == ["warning"] * 6
+    assert [f.severity for f in result.findings if f.rule == "FLOW-007"] == ["warning"] * 2
     devices = example / DEVICES
     bl1 = f"{DEVICES}:{line_of(devices, 'aus1-bl1:')}"
     bl2 = f"{DEVICES}:{line_of(devices, 'aus1-bl2:')}"
-    assert [f.split(": ", 1)[0] for f in found] == [bl1] * 3 + [bl2] * 3
+    assert [f.split(": ", 1)[0] for f in found] == [bl1, bl2]
     links = ", ".join(f"10.1.21.{2 * n}/31 (Ethernet{n + 1}/1.3102)" for n in range(4))
-    assert found[1] == (
+    assert found[0] == (
         f"{bl1}: VRF gpu-a-mgmt, aus1-bl1: its connected subnets {links} are EVPN type-5 routes "
         "with the pair's shared VTEP 10.0.1.211 as next hop, and aus1-bl2, which the fabric "
-        "sends about half of that traffic to, has no route to them: traffic to these addresses "
-        "(BGP to the far end's interface address, traceroute, monitoring) is lost half the "
-        "time; tenant traffic to the Internet and the clouds is not (both leaves hold those "
-        "routes). Land these links on a leaf outside the pair, or accept the loss (meetme does "
-        "not yet carry a leaf's own subnets over the pair's VRF sessions)"
+        "sends about half of that traffic to, has no route to them: the pair has no IPv4 BGP "
+        "session in VRF gpu-a-mgmt over the peer link, which needs the VRF's `vlan:` and L3VNI, "
+        "and for IPv6 the peer VLAN's /127. Traffic to these addresses (BGP to the far end's "
+        "interface address, traceroute, monitoring) is lost half the time; tenant traffic to "
+        "the Internet and the clouds is not (both leaves hold those routes)"
     )
+    assert "10.1.22.0/31 (Ethernet1/1.3102)" in found[1]
     assert "169.254." not in "".join(found)
-    assert "2001:db8:0:1000::1500/127 (Ethernet1/1.3101)" in found[0]  # IPv6 too
+
+
+def test_flow_007_names_the_policy_that_stops_a_link(example: Path) -> None:
+    """The rule follows the route, not the config's shape: bl2's import map without its
+    clause for the links (as a hand edit or a template bug would leave it) stops bl1's
+    links, and the finding names the map."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    result = lint_repo(example)
+    models = dict(device_models(result))
+    bl2 = models["aus1-bl2"]
+    models["aus1-bl2"] = bl2.model_copy(
+        update={
+            "route_maps": tuple(
+                rm.model_copy(update={"entries": rm.entries[:1]})
+                if rm.name == "RM-MLAG-VRF-PEER-V4"
+                else rm
+                for rm in bl2.route_maps
+            )
+        }
+    )
+    found = [
+        f.message
+        for f in flow_findings(result.loaded, result.fabrics, models.values())
+        if f.rule == "FLOW-007"
+    ]
+    # bl2's map is its export policy too: bl1's links are not taken, bl2's own not sent
+    stops = sorted(
+        (message.split(": ", 1)[0], message.split("has no route to them: ")[1].split(".")[0])
+        for message in found
+    )
+    assert stops == [
+        (f"VRF {vrf}, {leaf}", f"aus1-bl2 does not {verb} it: RM-MLAG-VRF-PEER-V4 denies it")
+        for vrf in ("gpu-a", "gpu-a-mgmt", "storage")
+        for leaf, verb in (("aus1-bl1", "take"), ("aus1-bl2", "send"))
+    ]
 
 
 def test_an_ipv6_cloud_session_gets_an_ipv6_session_over_the_peer_vlan_127(example: Path) -> None:

@@ -585,9 +585,9 @@ def test_an_eos_mlag_pair_with_a_cloud_on_one_leaf_carries_its_routes_to_both(
     """aus1-bl1 and aus1-bl2 as an EOS MLAG pair sharing one VTEP address, AWS on bl1 alone
     (tests/test_mlag_vrf_peering.py): the pair peers in gpu-a and storage over VLANs of their
     own, so every leaf holds the AWS ranges and every host reaches the cloud, whichever leaf
-    of the pair the fabric sends it to. Not asserted: the hosts' pings to bl1's own handoff
-    addresses, which reach bl2 half the time and die there (its connected /31s are not
-    carried to bl2: FLOW-007 warns of it)."""
+    of the pair the fabric sends it to; and in gpu-a-mgmt too, so that each leaf's own handoff
+    links, which the fabric sends to either leaf, reach the other: every host reaches every
+    handoff address of the pair (before, those pings reached bl2 half the time and died)."""
     shutil.copytree(EXAMPLE / "intent", tmp_path / "intent")
     eos_mlag_pair_with_one_aws_leaf(tmp_path)
     result = lint(tmp_path / "intent")
@@ -601,18 +601,29 @@ def test_an_eos_mlag_pair_with_a_cloud_on_one_leaf_carries_its_routes_to_both(
     verifier.settle()
     sessions = verifier.session_results()
     assert all(r.ok for r in sessions), [r.message for r in sessions if not r.ok]
-    assert {r.message for r in sessions if "VRF gpu-a" in r.message and "mlag" in r.message} == {
-        "aus1-bl1: session mlag peer aus1-bl2 Vlan3001 (10.1.21.255, ipv4Unicast, VRF gpu-a) "
-        "is Established",
-        "aus1-bl2: session mlag peer aus1-bl1 Vlan3001 (10.1.21.254, ipv4Unicast, VRF gpu-a) "
-        "is Established",
+    assert {r.message for r in sessions if "mlag peer" in r.message and "VRF" in r.message} == {
+        f"{leaf}: session mlag peer {peer} Vlan{vlan} ({address}, {family}, VRF {vrf}) "
+        "is Established"
+        for leaf, peer, end in (("aus1-bl1", "aus1-bl2", "5"), ("aus1-bl2", "aus1-bl1", "4"))
+        for vlan, vrf, address, family in (
+            (3001, "gpu-a", f"10.1.21.25{end}", "ipv4Unicast"),
+            (3001, "gpu-a", f"2001:db8:0:1000::15f{'f' if end == '5' else 'e'}", "ipv6Unicast"),
+            (3002, "gpu-a-mgmt", f"10.1.21.25{end}", "ipv4Unicast"),
+            (3010, "storage", f"10.1.21.25{end}", "ipv4Unicast"),
+        )
     }
     tenants = verifier.tenant_results()
     assert all(r.ok for r in tenants), [r.message for r in tenants if not r.ok]
     assert "aus1-lf1: VRF gpu-a has aws-syd/private-1's 10.100.0.0/16" in {
         r.message for r in tenants
     }
-    to_aws = [r for r in verifier.host_results() if "aws-syd/" in r.message]
+    hosts = verifier.host_results()
+    assert all(r.ok for r in hosts), [r.message for r in hosts if not r.ok]
+    # the handoff addresses of both leaves, each leaf's own
+    assert {"10.1.21.0", "10.1.22.0"} <= {
+        r.message.split("(")[-1].rstrip(")") for r in hosts if "reaches aus1-bl" in r.message
+    }
+    to_aws = [r for r in hosts if "aws-syd/" in r.message]
     assert {r.message for r in to_aws} == {
         *(
             f"host gpu-tenant-a_gpu-a-compute-{n} (10.50.{n}.10) reaches aws-syd/private-1 "

@@ -11,6 +11,7 @@ from meetme.generators.build.edge_device import edge_device
 from meetme.generators.build.edge_policy import LEARNED_EXTERNAL, learned_external
 from meetme.generators.build.handoff import handoff_of
 from meetme.generators.build.multihoming import (
+    VrfPeeringParts,
     host_ports_of,
     lags_of,
     mlag_of,
@@ -144,16 +145,15 @@ def build_device(
         )
     families = tuple(policies[afi] for afi in ("ipv4", "ipv6") if afi in policies)
     mlag_neighbors: tuple[BgpNeighbor, ...] = ()
+    peering = VrfPeeringParts()
     if mlag is not None:
         mlag_neighbors = tuple(
             peer_vlan_neighbors(intent, site, name, mlag, families, fabric.warning_pct)
         )
         # a tenant VRF's routes one leaf alone learns reach the other over the peer link (EOS)
-        peerings, vrf_neighbors = vrf_peerings(
-            intent, site, name, mlag, fabric.edge, fabric.warning_pct
-        )
-        mlag = mlag.model_copy(update={"vrf_peerings": peerings})
-        mlag_neighbors += vrf_neighbors
+        peering = vrf_peerings(intent, site_name, site, name, mlag, fabric)
+        mlag = mlag.model_copy(update={"vrf_peerings": peering.peerings})
+        mlag_neighbors += peering.neighbors
         loopbacks = _with_anycast_vtep(loopbacks, platform, mlag.anycast_vtep)
     neighbors = (
         underlay.neighbors
@@ -196,6 +196,7 @@ def build_device(
         # the VTEP loopback holds the pair's address (_with_anycast_vtep): VXLAN leaves from it
         evpn = evpn.model_copy(update={"source_address": shared})
     peering_lists, peering_maps = vrf_connected_policy(mlag) if mlag else ((), ())
+    session_lists, session_maps = vrf_peering_policies(peering)
     if evpn is not None and peering_maps:
         peered = {p.vrf for p in mlag.vrf_peerings} if mlag else set()
         evpn = evpn.model_copy(
@@ -232,6 +233,7 @@ def build_device(
             *handoff.prefix_lists,
             *edge.policies.prefix_lists.values(),
             *peering_lists,
+            *session_lists,
         ),
         as_path_lists=tuple(edge.policies.as_path_lists.values()),
         community_lists=_community_lists(intent, edge.policies.community_lists, mlag),
@@ -240,7 +242,7 @@ def build_device(
             *pair.route_maps,
             *handoff.route_maps,
             *edge.policies.route_maps.values(),
-            *vrf_peering_policies(neighbors),
+            *session_maps,
             *peering_maps,
             *connected_route_maps(evpn),
         ),

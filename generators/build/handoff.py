@@ -141,6 +141,17 @@ def carried_families(site: Site, vrf_name: str, vrf: HandoffVrf) -> tuple[Afi, .
     )
 
 
+def handoff_families(
+    intent: Intent, site_name: str, site: Site, vrf_name: str, vrf: HandoffVrf
+) -> tuple[Afi, ...]:
+    """The families the VRF's handoff links and sessions run in: those it carries something
+    in, and a family with only the VRF's other sites' prefixes to hand south."""
+    own = carried_families(site, vrf_name, vrf)
+    return tuple(
+        afi for afi in AFIS if afi in own or remote_prefixes(intent, site_name, vrf_name, afi)
+    )
+
+
 def _one(
     name: str, afi: Afi, action: Literal["permit", "deny"], description: str, match: str | None
 ) -> RouteMap:
@@ -231,10 +242,7 @@ def handoff_of(
         # (family, default-route list, public-prefix list) of each family the VRF leaks in
         leak_lists: list[tuple[Afi, str, str | None]] = []
         elsewhere = {afi: remote_prefixes(intent, fabric.name, vrf_name, afi) for afi in AFIS}
-        # a family with only the other sites' prefixes to hand south carries them too
-        carried = tuple(
-            afi for afi in AFIS if afi in carried_families(site, vrf_name, vrf) or elsewhere[afi]
-        )
+        carried = handoff_families(intent, fabric.name, site, vrf_name, vrf)
         if not carried:
             continue  # nothing north, no way out: HANDOFF-012, no idle sessions
         for afi in carried:

@@ -10,17 +10,20 @@ the lower device id's block of the p2p pools, the lower id taking the first addr
 reports a fabric link given the same slot.
 
 An EOS pair shares one VTEP address (no PIP): a route one leaf alone learns in a tenant VRF (a
-cloud session there) would be sent by the fabric to either leaf. Each such VRF gets a BGP
-session between the two leaves in the VRF, over a VLAN of its own on the peer link (the VRF's
-`vlan:`), the peer VLAN's /31 and /127 reused in every VRF: Arista AVD eos_designs
-`mlag_ibgp_peering_vrfs`.
+cloud session there), or a link it alone has (a handoff or cloud sub-interface), would be sent
+by the fabric to either leaf. Each such VRF gets a BGP session between the two leaves in the
+VRF, over a VLAN of its own on the peer link (the VRF's `vlan:`), the peer VLAN's /31 and /127
+reused in every VRF: Arista AVD eos_designs `mlag_ibgp_peering_vrfs`.
 """
 
 from __future__ import annotations
 
 import ipaddress
+from dataclasses import dataclass, field
 
+from meetme.generators.build.edge_device import edge_device
 from meetme.generators.build.edge_policy import LEARNED_EXTERNAL, SUFFIX
+from meetme.generators.build.handoff import handed_off, handoff_families, handoff_of
 from meetme.generators.model import (
     Address,
     BgpNeighbor,
@@ -38,6 +41,7 @@ from meetme.generators.model import (
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.edge_sessions import Afi, SiteEdge
+from meetme.generators.resolve.fabric import SiteFabric
 from meetme.generators.resolve.indexes import memo
 
 from meetme.core import addresses
@@ -282,7 +286,38 @@ def vrfs_learned_alone(edge: SiteEdge, leaves: tuple[str, ...]) -> dict[str, tup
     return {vrf: tuple(afi for afi in order if afi in afis) for vrf, afis in sorted(found.items())}
 
 
-def vrf_peering_vlans(site: Site, edge: SiteEdge) -> list[tuple[str, int, tuple[str, ...]]]:
+def handed_off_vrfs(
+    intent: Intent, site_name: str, site: Site, leaves: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The handoff VRFs with links on `leaves` (border leaves of the site's handoff): each leaf
+    has its own links to the borders in them, subnets the other leaf of a pair does not hold."""
+    handoff = site.handoff
+    if handoff is None or not any(handed_off(site, leaf) for leaf in leaves):
+        return ()
+    return tuple(
+        name
+        for name, vrf in sorted(handoff.vrfs.items())
+        if handoff_families(intent, site_name, site, name, vrf)
+    )
+
+
+def peered_vrfs(
+    intent: Intent, site_name: str, site: Site, edge: SiteEdge, leaves: tuple[str, ...]
+) -> dict[str, tuple[Afi, ...]]:
+    """The tenant VRFs a shared-VTEP pair peers in, with the families it needs there: those
+    in which one leaf alone learns routes (the families of its external sessions), and those
+    in which each leaf has links of its own (its handoff links, numbered in IPv4 always and in
+    IPv6 where the VRF's IPv6 sessions run: generators/build/handoff.py)."""
+    found = {vrf: set(afis) for vrf, afis in vrfs_learned_alone(edge, leaves).items()}
+    for name in handed_off_vrfs(intent, site_name, site, leaves):
+        found.setdefault(name, set()).update(("ipv4", "ipv6"))
+    order: tuple[Afi, ...] = ("ipv4", "ipv6")
+    return {vrf: tuple(a for a in order if a in afis) for vrf, afis in sorted(found.items())}
+
+
+def vrf_peering_vlans(
+    intent: Intent, site_name: str, site: Site, edge: SiteEdge
+) -> list[tuple[str, int, tuple[str, ...]]]:
     """(VRF, its peering VLAN, the pair's leaves) of every VRF peering `vrf_peerings` builds,
     read from the intent alone (the design rules check these VLANs before any model)."""
     found: list[tuple[str, int, tuple[str, ...]]] = []
@@ -299,7 +334,7 @@ def vrf_peering_vlans(site: Site, edge: SiteEdge) -> list[tuple[str, int, tuple[
         # the shared VTEP is the VXLAN source itself (EOS), not a secondary beside a PIP
         if platform.mlag_vtep != "loopback" or platform.mlag_peer_vlan is None:
             continue
-        for vrf_name, afis in vrfs_learned_alone(edge, leaves).items():
+        for vrf_name, afis in peered_vrfs(intent, site_name, site, edge, leaves).items():
             vrf = tenant_vrf(site, vrf_name)
             served = "ipv4" in afis or _underlay_v6(site)
             if vrf is not None and vrf.vlan is not None and vrf.l3vni is not None and served:
@@ -312,28 +347,68 @@ def tenant_vrf(site: Site, name: str) -> Vrf | None:
     return next((t.vrfs[name] for _, t in sorted(site.tenants.items()) if name in t.vrfs), None)
 
 
+@dataclass(frozen=True)
+class VrfPeeringParts:
+    """The VRF peerings of one leaf of a shared-VTEP pair (`vrf_peerings`)."""
+
+    peerings: tuple[MlagVrfPeering, ...] = ()
+    neighbors: tuple[BgpNeighbor, ...] = ()
+    # the subnets of the peered VRFs one leaf of the pair holds and the other does not (its
+    # handoff and cloud links), per family: the same on both leaves
+    alone: dict[Afi, tuple[str, ...]] = field(default_factory=dict)
+
+
+def link_subnets(intent: Intent, site: Site, name: str, fabric: SiteFabric) -> set[tuple[str, str]]:
+    """(VRF, subnet) of every tenant-VRF link of the leaf: its handoff and cloud links, the
+    connected subnets one leaf has of its own (networks are on both leaves of a pair: MH-022);
+    link-local ones left out (they mean nothing off the link)."""
+    device = site.devices[name]
+    interfaces = (
+        *handoff_of(intent, site, name, device, fabric).interfaces,
+        *edge_device(intent, site, name, device, fabric).interfaces,
+    )
+    found: set[tuple[str, str]] = set()
+    for interface in interfaces:
+        for address in (interface.ipv4, interface.ipv6):
+            if interface.vrf is None or address is None:
+                continue
+            subnet = addresses.interface(address.cidr).network
+            if not subnet.is_link_local:
+                found.add((interface.vrf, str(subnet)))
+    return found
+
+
 def vrf_peerings(
-    intent: Intent, site: Site, name: str, mlag: Mlag, edge: SiteEdge, warning_pct: int
-) -> tuple[tuple[MlagVrfPeering, ...], tuple[BgpNeighbor, ...]]:
-    """Each tenant VRF whose routes one leaf of a shared-VTEP pair alone can learn: its VLAN
-    on the peer link with the peer VLAN's addresses, and the session to the other leaf in it,
-    per family of the VRF's external sessions (IPv6 where the peer VLAN has a /127). The VLAN
-    is the VRF's own `vlan:` (the L3VNI carrier on NX-OS, unprinted on EOS); a VRF without one
-    gets no peering, and PLAT-028 refuses its external sessions. The same ASN on both leaves
-    (`asn.shared_pairs`) makes it iBGP with next-hop-self, as AVD's MLAG peer group; the
-    default, an ASN per leaf, eBGP, whose next hop is the sender already."""
+    intent: Intent, site_name: str, site: Site, name: str, mlag: Mlag, fabric: SiteFabric
+) -> VrfPeeringParts:
+    """Each tenant VRF of `peered_vrfs`: its VLAN on the peer link with the peer VLAN's
+    addresses, and the session to the other leaf in it, per family of the VRF's external
+    sessions and of the links one leaf alone has in it (IPv6 where the peer VLAN has a /127).
+    The VLAN is the VRF's own `vlan:` (the L3VNI carrier on NX-OS, unprinted on EOS); a VRF
+    without one gets no peering: PLAT-028 refuses its external sessions, FLOW-007 names the
+    links. The same ASN on both leaves (`asn.shared_pairs`) makes it iBGP with next-hop-self,
+    as AVD's MLAG peer group; the default, an ASN per leaf, eBGP, whose next hop is the
+    sender already."""
     if not shares_vtep(mlag) or mlag.peer_vlan_ipv4 is None or mlag.peer_vlan_mtu is None:
-        return (), ()
+        return VrfPeeringParts()
     remote_as = allocate.device_asn(intent, site, site.devices[mlag.peer])
     own_as = allocate.device_asn(intent, site, site.devices[name])
-    addresses = _peer_addresses(mlag)
+    peer_addresses = _peer_addresses(mlag)
+    wanted = peered_vrfs(intent, site_name, site, fabric.edge, (name, mlag.peer))
+    sessions = vrfs_learned_alone(fabric.edge, (name, mlag.peer))
+    # what one leaf holds and the other does not: each leaf's own links
+    alone = link_subnets(intent, site, name, fabric) ^ link_subnets(intent, site, mlag.peer, fabric)
     peerings: list[MlagVrfPeering] = []
     neighbors: list[BgpNeighbor] = []
-    for vrf_name, afis in vrfs_learned_alone(edge, (name, mlag.peer)).items():
+    carried: set[tuple[Afi, str]] = set()
+    for vrf_name in wanted:
         vrf = tenant_vrf(site, vrf_name)
-        served = [afi for afi in afis if addresses.get(afi) is not None]
+        subnets = sorted(subnet for v, subnet in alone if v == vrf_name)
+        afis = {*sessions.get(vrf_name, ()), *(_family(subnet) for subnet in subnets)}
+        served = [a for a in ("ipv4", "ipv6") if a in afis and peer_addresses.get(a) is not None]
         if vrf is None or vrf.vlan is None or vrf.l3vni is None or not served:
             continue
+        carried |= {(_family(subnet), subnet) for subnet in subnets if _family(subnet) in served}
         peerings.append(
             MlagVrfPeering(
                 vrf=vrf_name,
@@ -346,7 +421,7 @@ def vrf_peerings(
         for afi in served:
             neighbors.append(
                 BgpNeighbor(
-                    address=str(addresses[afi]),
+                    address=str(peer_addresses[afi]),
                     afi=afi,
                     remote_as=remote_as,
                     description=f"mlag peer {mlag.peer} Vlan{vrf.vlan}",
@@ -356,7 +431,7 @@ def vrf_peerings(
                     route_map_in=MLAG_VRF_POLICY[afi],
                     route_map_out=MLAG_VRF_POLICY[afi],
                     max_prefix=site.underlay.max_prefix,
-                    max_prefix_warning_pct=warning_pct,
+                    max_prefix_warning_pct=fabric.warning_pct,
                     kind="mlag_vrf",
                     vrf=vrf_name,
                     next_hop_self=own_as == remote_as,
@@ -365,27 +440,69 @@ def vrf_peerings(
                     send_communities=("standard", "extended", "large"),
                 )
             )
-    return tuple(peerings), tuple(neighbors)
+    families: tuple[Afi, ...] = ("ipv4", "ipv6")
+    by_family = {
+        afi: tuple(sorted((s for a, s in carried if a == afi), key=_subnet_key)) for afi in families
+    }
+    return VrfPeeringParts(
+        tuple(peerings), tuple(neighbors), {a: s for a, s in by_family.items() if s}
+    )
 
 
-def vrf_peering_policies(neighbors: tuple[BgpNeighbor, ...]) -> tuple[RouteMap, ...]:
-    """The route maps of the VRF sessions between the pair: routes an external party sent."""
-    afis = sorted({n.afi for n in neighbors if n.kind == "mlag_vrf"})
-    return tuple(
-        RouteMap(
-            name=MLAG_VRF_POLICY[afi],
+def _family(subnet: str) -> Afi:
+    return "ipv6" if ":" in subnet else "ipv4"
+
+
+def _subnet_key(subnet: str) -> tuple[int, int]:
+    network = addresses.network(subnet)
+    return int(network.network_address), network.prefixlen
+
+
+# the subnets of the peered VRFs one leaf of the pair alone holds, per family (VrfPeeringParts)
+ONE_LEAF_LINKS = {afi: f"PL-MLAG-ONE-LEAF-LINKS-{sfx}" for afi, sfx in SUFFIX.items()}
+
+
+def vrf_peering_policies(
+    parts: VrfPeeringParts,
+) -> tuple[tuple[PrefixList, ...], tuple[RouteMap, ...]]:
+    """The prefix lists and route maps of the VRF sessions between the pair: routes an external
+    party sent, and the links one leaf alone holds (each leaf's own connected subnets, which
+    the fabric sends to either leaf with the shared VTEP as next hop)."""
+    afis = sorted({n.afi for n in parts.neighbors})
+    lists = tuple(
+        PrefixList(
+            name=ONE_LEAF_LINKS[afi],
             afi=afi,
             entries=[
-                RouteMapEntry(
-                    seq=10,
-                    action="permit",
-                    description="what an external party sent the pair",
-                    match_large_community=LEARNED_EXTERNAL,
-                )
+                PrefixListEntry(seq=10 * (i + 1), action="permit", prefix=subnet)
+                for i, subnet in enumerate(parts.alone[afi])
             ],
         )
         for afi in afis
+        if parts.alone.get(afi)
     )
+    listed = {pl.afi for pl in lists}
+    maps = []
+    for afi in afis:
+        entries = [
+            RouteMapEntry(
+                seq=10,
+                action="permit",
+                description="what an external party sent the pair",
+                match_large_community=LEARNED_EXTERNAL,
+            )
+        ]
+        if afi in listed:
+            entries.append(
+                RouteMapEntry(
+                    seq=20,
+                    action="permit",
+                    description="a link one leaf of the pair alone holds",
+                    match_prefix_list=ONE_LEAF_LINKS[afi],
+                )
+            )
+        maps.append(RouteMap(name=MLAG_VRF_POLICY[afi], afi=afi, entries=entries))
+    return lists, tuple(maps)
 
 
 # a peered VRF redistributes its connected subnets through this map, which keeps the pair's

@@ -121,10 +121,13 @@ rule(
     "leaves. A connected subnet of one leaf alone in a tenant VRF (a handoff or cloud "
     "sub-interface's link) is redistributed into EVPN, and the other leaf has no route to it: "
     "about half of the traffic to those addresses (BGP to the far end's interface address, "
-    "traceroute, monitoring) dies there. The pair's VRF sessions carry what an external "
-    "party sent, not a leaf's own subnets; NX-OS vPC and NVUE MLAG advertise such routes "
-    "from each leaf's own address (advertise-pip) and are not affected. A warning: tenant "
-    "traffic to the Internet and the clouds follows routes both leaves hold.",
+    "traceroute, monitoring) dies there unless the pair's BGP session in the VRF, over the "
+    "peer link, carries the subnet to the other leaf: followed here through the connected "
+    "redistribution, the sending leaf's export policy and the other leaf's import policy. "
+    "A VRF without its `vlan:` or L3VNI has no such session. NX-OS vPC and NVUE MLAG "
+    "advertise such routes from each leaf's own address (advertise-pip) and are not "
+    "affected. A warning: tenant traffic to the Internet and the clouds follows routes both "
+    "leaves hold.",
     "docs/standards.md#flow-007",
 )(reported_elsewhere)
 
@@ -177,40 +180,73 @@ def _one_leaf_subnets(
     model: DeviceModel, by_name: Mapping[str, DeviceModel]
 ) -> Iterator[tuple[str, Path_]]:
     """FLOW-007: per tenant VRF, the connected subnets of a leaf of a shared-VTEP pair (no
-    advertise-pip) that the other leaf of the pair does not hold, link-local ones left out."""
+    advertise-pip) that the other leaf of the pair does not hold and has no route to from the
+    pair's session in the VRF; link-local ones left out."""
     mlag = model.mlag
     if mlag is None or mlag.anycast_vtep is None or mlag.advertise_pip or model.evpn is None:
         return
     peer = by_name.get(mlag.peer)
-    evpn_vrfs = {v.name for v in model.evpn.vrfs}
+    connected = {v.name: v.connected_route_map for v in model.evpn.vrfs}
     theirs = {
         str(addresses.interface(a.cidr).network)
         for i in (peer.interfaces if peer else ())
         for a in (i.ipv4, i.ipv6)
         if a is not None
     }
-    alone: dict[str, list[str]] = {}
+    lost: dict[str, list[str]] = {}
+    why: dict[str, str] = {}
     for interface in model.interfaces:
-        if interface.vrf not in evpn_vrfs:
+        if interface.vrf not in connected:
             continue
         for address in (interface.ipv4, interface.ipv6):
             if address is None:
                 continue
             subnet = addresses.interface(address.cidr).network
-            if not subnet.is_link_local and str(subnet) not in theirs:
-                alone.setdefault(interface.vrf, []).append(f"{subnet} ({interface.name})")
-    for vrf, subnets in sorted(alone.items()):
+            if subnet.is_link_local or str(subnet) in theirs:
+                continue
+            stop = _not_shared(model, peer, interface.vrf, str(subnet), connected[interface.vrf])
+            if stop is not None:
+                lost.setdefault(interface.vrf, []).append(f"{subnet} ({interface.name})")
+                why.setdefault(interface.vrf, stop)
+    for vrf, subnets in sorted(lost.items()):
         yield (
             f"VRF {vrf}, {model.hostname}: its connected subnets {', '.join(subnets)} are EVPN "
             f"type-5 routes with the pair's shared VTEP {mlag.anycast_vtep} as next hop, and "
             f"{mlag.peer}, which the fabric sends about half of that traffic to, has no route "
-            "to them: traffic to these addresses (BGP to the far end's interface address, "
-            "traceroute, monitoring) is lost half the time; tenant traffic to the Internet "
-            "and the clouds is not (both leaves hold those routes). Land these links on a "
-            "leaf outside the pair, or accept the loss (meetme does not yet carry a leaf's "
-            "own subnets over the pair's VRF sessions)",
+            f"to them: {why[vrf]}. Traffic to these addresses (BGP to the far end's interface "
+            "address, traceroute, monitoring) is lost half the time; tenant traffic to the "
+            "Internet and the clouds is not (both leaves hold those routes)",
             ("sites", model.site, "devices", model.hostname),
         )
+
+
+def _not_shared(
+    model: DeviceModel, peer: DeviceModel | None, vrf: str, subnet: str, connected: str | None
+) -> str | None:
+    """Why the pair's session in `vrf` does not bring `subnet`, connected on `model`, to
+    `peer` (None: it does): the connected redistribution, then each side's policy."""
+    afi = "ipv6" if ":" in subnet else "ipv4"
+    route = Route(subnet)
+    if connected is not None and not evaluate(model, connected, route).accepted:
+        return f"{connected} keeps it out of BGP"
+    ours = _vrf_session(model, vrf, afi)
+    theirs = _vrf_session(peer, vrf, afi) if peer is not None else None
+    if ours is None or theirs is None or peer is None:
+        return (
+            f"the pair has no {addresses.FAMILY[afi]} BGP session in VRF {vrf} over the peer "
+            "link, which needs the VRF's `vlan:` and L3VNI, and for IPv6 the peer VLAN's /127"
+        )
+    if not evaluate(model, ours.route_map_out, route).accepted:
+        return f"{model.hostname} does not send it: {ours.route_map_out} denies it"
+    sent = Route(subnet, as_path=() if ours.remote_as == model.bgp.asn else (model.bgp.asn,))
+    if not evaluate(peer, theirs.route_map_in, sent).accepted:
+        return f"{peer.hostname} does not take it: {theirs.route_map_in} denies it"
+    return None
+
+
+def _vrf_session(model: DeviceModel, vrf: str, afi: str) -> BgpNeighbor | None:
+    """The session of an MLAG pair's leaf to the other in `vrf` and family `afi`."""
+    return next((n for n in model.bgp.in_vrf(vrf) if n.kind == "mlag_vrf" and n.afi == afi), None)
 
 
 def _defaults(

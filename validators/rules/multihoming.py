@@ -928,7 +928,9 @@ def peer_vlan_not_a_network(ctx: SiteContext) -> Iterator[Hit]:
                     "the network another VLAN",
                     (*network.network.path, "vlan"),
                 )
-    for vrf_name, vlan, pair in vrf_peering_vlans(ctx.site, ctx.fabric.edge):
+    for vrf_name, vlan, pair in vrf_peering_vlans(
+        ctx.loaded.intent, ctx.name, ctx.site, ctx.fabric.edge
+    ):
         if vlan == _peer_vlan_platform(ctx, list(pair)):
             vrf = next(v for v in placed_vrfs(ctx, placed) if v.name == vrf_name)
             yield Hit(

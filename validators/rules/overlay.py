@@ -325,7 +325,9 @@ def _vlan_uses(ctx: SiteContext) -> list[VlanUse]:
     ]
     vrfs = placed_vrfs(ctx, networks)
     by_name = {v.name: v for v in vrfs}
-    for vrf_name, vlan, leaves in vrf_peering_vlans(ctx.site, ctx.fabric.edge):
+    for vrf_name, vlan, leaves in vrf_peering_vlans(
+        ctx.loaded.intent, ctx.name, ctx.site, ctx.fabric.edge
+    ):
         placed = by_name[vrf_name]
         uses.append(
             VlanUse(
