@@ -410,3 +410,43 @@ def test_edge014_an_internet_circuit_lands_on_a_border(
     assert findings_of(result, "EDGE-014") == (expected if role else [])
     # one message for one problem: the caches' reachability from a non-border goes unsaid
     assert findings_of(result, "FLOW-005") == []
+
+
+@pytest.mark.parametrize(
+    ("device", "port"),
+    [
+        ("aus1-lf1", "HundredGigE0/0/0/20"),  # the border's port name, kept: not NVUE's
+        ("aus1-lf1", "swp30"),  # renamed for the leaf
+        ("aus1-bl5", "HundredGigE0/0/0/20"),  # an NVUE border leaf
+    ],
+)
+def test_edge014_is_the_one_message_for_a_transit_moved_off_the_borders(
+    example: Path, device: str, port: str
+) -> None:
+    """transit-a's first circuit written onto an NVUE switch: the device is the mistake. The
+    port's name of another platform (PLAT-016) and RPKI that NVUE cannot render toward the
+    transit (PLAT-001) both follow from it and go unsaid; the edit that fixes EDGE-014 (the
+    border it names) fixes them too."""
+    circuits = example / CIRCUITS
+    replace_in(
+        circuits,
+        "device: aus1-br1, interface: HundredGigE0/0/0/20",
+        f"device: {device}, interface: {port}",
+    )
+    result = lint_repo(example)
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["EDGE-014"]
+
+
+def test_plat016_still_names_a_foreign_port_of_a_transit_on_a_border(example: Path) -> None:
+    """On a border, where the circuit belongs, a port name of another platform is PLAT-016's."""
+    circuits = example / CIRCUITS
+    replace_in(
+        circuits,
+        "device: aus1-br1, interface: HundredGigE0/0/0/20",
+        "device: aus1-br1, interface: swp30",
+    )
+    result = lint_repo(example)
+    assert [f.rule for f in result.findings if f.severity == "error"] == ["PLAT-016"]
+    assert findings_of(result, "PLAT-016")[0].startswith(
+        f"{CIRCUITS}:{line_of(circuits, 'XC-TA-1:')}:"
+    )

@@ -408,6 +408,19 @@ def party_names_distinct(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+def internet_circuits_off_borders(ctx: SiteContext) -> dict[str, ExternalSession]:
+    """Circuit -> its first Internet party's session, for each circuit of an Internet party
+    that lands on a device other than a border (EDGE-014: where it lands is the problem, so
+    what follows from it there, its port's name or RPKI on that platform, is not another)."""
+    found: dict[str, ExternalSession] = {}
+    for session in edge_of(ctx).sessions:
+        if session.kind not in INTERNET_KINDS or session.circuit in found:
+            continue
+        if ctx.site.devices[session.device].role != "border":
+            found[session.circuit] = session
+    return found
+
+
 @rule(
     "EDGE-014",
     "error",
@@ -420,14 +433,8 @@ def party_names_distinct(ctx: SiteContext) -> Iterator[Hit]:
     "docs/standards.md#edge-014",
 )
 def internet_circuits_on_borders(ctx: SiteContext) -> Iterator[Hit]:
-    seen: set[str] = set()
-    for session in edge_of(ctx).sessions:
-        if session.kind not in INTERNET_KINDS or session.circuit in seen:
-            continue
-        seen.add(session.circuit)
+    for session in internet_circuits_off_borders(ctx).values():
         role = ctx.site.devices[session.device].role
-        if role == "border":
-            continue
         borders = sorted(n for n, d in ctx.site.devices.items() if d.role == "border")
         yield Hit(
             f"{label(session)} is on circuit {session.circuit}, which lands on "

@@ -20,6 +20,7 @@ from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS, Gap, Platform
 from meetme.generators.platforms import gaps as limits
 from meetme.validators.engine import RULES, Hit, SiteContext, rule
+from meetme.validators.rules.edge import internet_circuits_off_borders
 from meetme.validators.rules.ports import written_names
 
 from meetme.core.findings import Finding
@@ -59,6 +60,8 @@ def rpki_on_capable_platforms(ctx: SiteContext) -> Iterator[Hit]:
         internet = [s for s in ctx.fabric.edge.of_device(name)[1] if s.internet]
         if platform is None or platform.capabilities.rpki or not internet:
             continue  # only Internet sessions drop RPKI-invalid routes (edge_policy.py)
+        if device.role != "border":
+            continue  # an Internet circuit off the borders: EDGE-014 says where it belongs
         parties = ", ".join(sorted({s.party for s in internet}))
         yield Hit(
             _message(
@@ -204,9 +207,14 @@ INTERFACE_NAME = "PLAT-016"
 )
 def interface_names_of_the_platform(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site
+    # an Internet circuit on a device that is not a border is EDGE-014's: it names the border
+    # the circuit belongs on, whose port names the one written may well be
+    misplaced = {
+        (*site.cross_connects[c].path, "interface") for c in internet_circuits_off_borders(ctx)
+    }
     for devices, name, path in written_names(site):
         platform = PLATFORMS.get(site.devices[devices[0]].platform)
-        if platform is None or not foreign_name(platform.name, name):
+        if platform is None or not foreign_name(platform.name, name) or path in misplaced:
             continue
         other = " or ".join(PLATFORMS[p].title for p in platforms_naming(name) if p in PLATFORMS)
         has = "has" if len(devices) == 1 else "have"
