@@ -462,6 +462,33 @@ def test_a_leaf_moved_to_iosxr_is_refused_once_for_what_a_vtep_does(example: Pat
     assert [
         (f.rule, f.location.line) for f in result.errors if f.location.line == platform_line
     ] == [("EVPN-009", platform_line)]
+    # nor by what follows from the platform elsewhere: its pair across two platforms (MH-001),
+    # its ports' NVUE names (PLAT-016) and no uplink (TOPO-001: link rules select by platform)
+    assert rules == ["EVPN-009"]
+
+
+def test_a_leaf_whose_platform_is_a_slip_is_told_the_platform_its_model_runs(
+    example: Path,
+) -> None:
+    """aus1-lf1 (an SN5600) written as IOS-XR, a slip of the platform line: EVPN-009 at that
+    line, and HW-003 at the model line saying what the SN5600 runs, without its usual advice
+    to find a model that runs IOS-XR, which as a leaf no model would make right."""
+    devices = example / "intent/aus1/devices.yaml"
+    text = devices.read_text()
+    at = text.index("aus1-lf1:")
+    devices.write_text(
+        text[:at] + text[at:].replace("platform: nvidia_nvue", "platform: cisco_iosxr", 1)
+    )
+    result = lint_repo(example)
+    lf1 = line_of(devices, "aus1-lf1:")
+    assert [(f.rule, f.location.line) for f in result.errors] == [
+        ("EVPN-009", lf1 + 3),
+        ("HW-003", lf1 + 4),
+    ]
+    assert result.errors[1].message.endswith(
+        "aus1-lf1: the SN5600 runs nvidia_nvue (validators/data/hardware.yaml), not "
+        "cisco_iosxr; give the device the platform its model runs"
+    )
 
 
 def test_an_uncabled_srv6_member_is_reported_once_for_its_missing_links(example: Path) -> None:

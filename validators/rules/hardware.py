@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.overlay import evpn_refused
 
 from meetme.core.hardware import NAMING, hardware
 from meetme.core.problems import listed
@@ -191,13 +192,19 @@ def model_catalogued(ctx: SiteContext) -> Iterator[Hit]:
 )
 def model_runs_the_platform(ctx: SiteContext) -> Iterator[Hit]:
     models = hardware()["models"]
+    refused = evpn_refused(ctx)  # no other model would make this platform a VTEP (EVPN-009)
     for name, device in sorted(ctx.site.devices.items()):
         spec = models.get(device.model)
         if spec is not None and spec["platform"] != device.platform:
+            fix = (
+                "give the device the platform its model runs"
+                if name in refused
+                else f"give the device a model that runs {device.platform}, or the platform "
+                "its model runs"
+            )
             yield Hit(
                 f"{name}: the {device.model} runs {spec['platform']} ({CATALOGUE}), not "
-                f"{device.platform}; give the device a model that runs {device.platform}, or "
-                f"the platform its model runs",
+                f"{device.platform}; {fix}",
                 (*device.path, "model"),
             )
 

@@ -144,6 +144,7 @@ def attachment_leaf_pairs(ctx: SiteContext) -> Iterator[Hit]:
     f"docs/standards.md#mh-001; {RFC7432} section 8.5 (DF election); {NVUE_MLAG}",
 )
 def attachment_pairs_one_platform(ctx: SiteContext) -> Iterator[Hit]:
+    refused = evpn_refused(ctx)
     for item in attachments(ctx):
         a = item.attachment
         if len(a.leaves) != 2:
@@ -153,6 +154,8 @@ def attachment_pairs_one_platform(ctx: SiteContext) -> Iterator[Hit]:
         vteps = [d for d in devices if d is not None and d.role in VTEP_ROLES]
         if first == second or len(vteps) != 2 or vteps[0].platform == vteps[1].platform:
             continue  # a leaf named twice or no VTEP: EVPN-008
+        if refused & {first, second}:
+            continue  # a leaf on a platform with no VTEP at all: EVPN-009 names its platform
         why = (
             "MLAG runs between two switches of one OS"
             if a.mode == "mlag"

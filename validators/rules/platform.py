@@ -21,6 +21,7 @@ from meetme.generators.platforms import PLATFORMS, Gap, Platform
 from meetme.generators.platforms import gaps as limits
 from meetme.validators.engine import RULES, Hit, SiteContext, rule
 from meetme.validators.rules.edge import internet_circuits_off_borders
+from meetme.validators.rules.overlay import evpn_refused
 from meetme.validators.rules.ports import written_names
 
 from meetme.core.findings import Finding
@@ -212,9 +213,14 @@ def interface_names_of_the_platform(ctx: SiteContext) -> Iterator[Hit]:
     misplaced = {
         (*site.cross_connects[c].path, "interface") for c in internet_circuits_off_borders(ctx)
     }
+    # a leaf on a platform with no EVPN-VXLAN: EVPN-009 names its platform line, whose fix
+    # decides the names its ports need
+    refused = evpn_refused(ctx)
     for devices, name, path in written_names(site):
         platform = PLATFORMS.get(site.devices[devices[0]].platform)
         if platform is None or not foreign_name(platform.name, name) or path in misplaced:
+            continue
+        if devices[0] in refused:
             continue
         other = " or ".join(PLATFORMS[p].title for p in platforms_naming(name) if p in PLATFORMS)
         has = "has" if len(devices) == 1 else "have"

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from meetme.generators.resolve import allocate
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.overlay import evpn_refused
 
 from meetme.core.problems import listed
 from meetme.intent.schema import Device, RedundancyGroup
@@ -60,11 +61,14 @@ def _reach(
     how = "by a link rule or explicit links"
     scope = ctx.name if pod is None else f"pod {pod}"
     of_pod = "" if pod is None else f" of pod {pod}"
+    refused = evpn_refused(ctx)
     for name, device in lower:
         if ctx.fabric.unnumbered_toward(name, upper):
             continue  # a link rule could not number its links there: PHY-016's finding
         mine = uplinks.get(name, {})
         missing = [far for far in upper if far not in mine]
+        if len(missing) == len(upper) and name in refused:
+            continue  # link rules select by platform, and EVPN-009 refuses this one's
         if len(missing) == len(upper):
             yield Hit(
                 f"{device.role} {name} has no uplink to any {tier}{of_pod}; link it to every "
