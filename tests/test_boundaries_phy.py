@@ -157,17 +157,31 @@ def test_phy006_spine_that_no_link_rule_reaches(example: Path) -> None:
 # PHY-004 names the first member a third one shares a failure domain with
 
 
-def test_phy004_three_members_on_one_floor(example: Path) -> None:
+def test_phy004_two_of_three_members_in_rooms_on_one_floor(example: Path) -> None:
+    """aus1-lf1 (aus1-dh1) and aus1-bl1 (aus1-mdf-a) stand in two rooms on floor 1, aus1-lf3
+    (aus1-dh2) on floor 2: one shared floor, at the later member's room; none in one room."""
+    rooms = example / ROOMS
+    rooms.write_text(
+        rooms.read_text()
+        + "    redundancy_groups:\n      trio: {members: [aus1-lf1, aus1-bl1, aus1-lf3]}\n"
+    )
+    floor = f"{ROOMS}:{line_of(rooms, 'floor: 1', 2)}: redundancy group trio:"  # aus1-mdf-a's
+    assert findings_of(lint_repo(example), "PHY-004") == [
+        f"{floor} aus1-bl1 shares floor 1 with aus1-lf1; members must not share a floor",
+    ]
+
+
+def test_phy004_leaves_the_floor_and_rack_of_one_room_to_phy003(example: Path) -> None:
+    """aus1-lf1, aus1-lf2 (one rack) and aus1-lf5, all in aus1-dh1: their rack and floor come
+    with the room, which PHY-003 names for each; moving them apart moves the rest."""
     rooms = example / ROOMS
     rooms.write_text(
         rooms.read_text()
         + "    redundancy_groups:\n      trio: {members: [aus1-lf1, aus1-lf2, aus1-lf5]}\n"
     )
-    devices = example / DEVICES
-    floor = f"{ROOMS}:{line_of(rooms, 'floor: 1', 3)}: redundancy group trio:"  # aus1-dh1's
-    assert findings_of(lint_repo(example), "PHY-004") == [
-        f"{DEVICES}:{line_of(devices, 'rack: dh1-r10', 2)}: redundancy group trio: aus1-lf2 "
-        "shares rack dh1-r10 with aus1-lf1; members must not share a rack",
-        f"{floor} aus1-lf2 shares floor 1 with aus1-lf1; members must not share a floor",
-        f"{floor} aus1-lf5 shares floor 1 with aus1-lf1; members must not share a floor",
+    result = lint_repo(example)
+    assert findings_of(result, "PHY-004") == []
+    assert [m.split(": ", 2)[2].split(" shares ")[0] for m in findings_of(result, "PHY-003")] == [
+        "aus1-lf2",
+        "aus1-lf5",
     ]

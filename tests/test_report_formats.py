@@ -19,12 +19,23 @@ SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
 BR2 = "sites.aus1.devices.aus1-br2"
 
 
+ROOMS = "intent/aus1/rooms.yaml"
+
+
 def break_border_pair(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both borders in one MDF (PHY-001, PHY-003 errors; PHY-004 demoted to warning by the
-    standards profile); PHY-001 on aus1-br2 is waived until 2030."""
+    """Both borders in one MDF (PHY-001, waived on aus1-br2 until 2030), and aus1-mdf-b, where
+    the handoff's aus1-bl2 stands, moved to aus1-bl1's floor and cooling loop: PHY-003 (an
+    error) and PHY-004 (demoted to a warning by the standards profile), both in rooms.yaml."""
     devices = repo / "intent/aus1/devices.yaml"
     replace_in(devices, "room: aus1-mdf-b", "room: aus1-mdf-a")
     replace_in(devices, "rack: mdf-b-r01", "rack: mdf-a-r01")
+    replace_in(
+        repo / ROOMS,
+        "        floor: 2\n        power: {A: ups-2a, B: ups-2b}\n        cooling_zone: crah-2\n"
+        "      aus1-dh1",
+        "        floor: 1\n        power: {A: ups-2a, B: ups-2b}\n        cooling_zone: crah-1\n"
+        "      aus1-dh1",
+    )
     (repo / "intent/waivers.yaml").write_text(
         "waivers:\n"
         "  - rule: PHY-001\n"
@@ -66,9 +77,9 @@ def test_sarif_validates_against_the_sarif_2_1_0_schema(
     assert error["level"] == "error"
     assert rules[error["ruleIndex"]]["id"] == "PHY-003"
     physical = error["locations"][0]["physicalLocation"]
-    assert physical["artifactLocation"]["uri"] == "intent/aus1/devices.yaml"
-    devices = example / "intent/aus1/devices.yaml"
-    assert physical["region"]["startLine"] == line_of(devices, "room: aus1-mdf-a", 2)
+    assert physical["artifactLocation"]["uri"] == ROOMS
+    # aus1-mdf-b's cooling_zone, after aus1-mmr1's and aus1-mdf-a's
+    assert physical["region"]["startLine"] == line_of(example / ROOMS, "cooling_zone: crah-1", 3)
     assert physical["region"]["startColumn"] == 9
     assert by_rule["PHY-004"]["level"] == "warning"  # the profile's override
 
@@ -127,8 +138,8 @@ def test_junit_has_one_test_case_per_rule_and_object(
     assert len(keys) == len(set(keys))  # rule x object is unique
     case = {key: c for key, c in zip(keys, cases, strict=True)}
     assert case["meetme.PHY-001", f"{BR2}.room"].find("skipped") is not None  # waived
-    failure = case["meetme.PHY-003", f"{BR2}.room"].find("failure")
-    assert failure is not None and "intent/aus1/devices.yaml:" in (failure.text or "")
+    failure = case["meetme.PHY-003", "sites.aus1.rooms.aus1-mdf-b.cooling_zone"].find("failure")
+    assert failure is not None and f"{ROOMS}:" in (failure.text or "")
     assert case["meetme.ADDR-001", "all objects"].find("failure") is None  # clean rule
     failures = sum(c.find("failure") is not None for c in cases)
     assert root.get("failures") == str(failures) and failures >= 1
@@ -145,8 +156,8 @@ def test_github_annotations_carry_file_line_and_column(
         r"^::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),title=(.+?)::(.+)$"
     )
     annotations = [m.groups() for m in map(command.match, output.splitlines()) if m]
-    line = line_of(example / "intent/aus1/devices.yaml", "room: aus1-mdf-a", 2)
-    assert ("error", "intent/aus1/devices.yaml", str(line), "9") in [a[:4] for a in annotations]
+    line = line_of(example / ROOMS, "cooling_zone: crah-1", 3)
+    assert ("error", ROOMS, str(line), "9") in [a[:4] for a in annotations]
     titles = {a[4]: a[0] for a in annotations}
     assert titles["PHY-001 Border group members live in different MDFs (waived)"] == "notice"
     assert any(t.startswith("PHY-004") and level == "warning" for t, level in titles.items())
@@ -169,11 +180,16 @@ def test_text_groups_findings_by_file_with_a_summary(
     code, output = lint()
     assert code == 1
     lines = output.splitlines()
-    heading = lines.index("intent/aus1/devices.yaml")
-    line = line_of(example / "intent/aus1/devices.yaml", "room: aus1-mdf-a", 2)
-    under = lines[heading + 1 : lines.index("", heading)]
-    assert any(re.match(rf"  {line}:9 +error +PHY-003 ", entry) for entry in under), under
-    assert any("waived by intent/waivers.yaml:2 (owner netops-aus" in e for e in under)
+
+    def under(file: str) -> list[str]:
+        heading = lines.index(file)
+        return lines[heading + 1 : lines.index("", heading)]
+
+    line = line_of(example / ROOMS, "cooling_zone: crah-1", 3)
+    rooms = under(ROOMS)
+    assert any(re.match(rf"  {line}:9 +error +PHY-003 ", entry) for entry in rooms), rooms
+    devices = under("intent/aus1/devices.yaml")
+    assert any("waived by intent/waivers.yaml:2 (owner netops-aus" in e for e in devices)
     assert re.fullmatch(r"\d+ error\(s\), \d+ warning\(s\), 1 waived", lines[-1])
 
 

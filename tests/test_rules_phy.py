@@ -122,17 +122,21 @@ def test_phy004_declared_leaf_pair_in_one_rack(example: Path) -> None:
         "      leaf-pair: {members: [aus1-lf1, aus1-lf2]}\n"
     )
     devices = example / "intent/aus1/devices.yaml"
-    rooms = example / "intent/aus1/rooms.yaml"
     result = lint_repo(example)
-    rack_line = line_of(devices, "rack: dh1-r10", occurrence=2)  # aus1-lf2's rack
-    floor_line = line_of(rooms, "floor: 1", occurrence=3)  # aus1-dh1's floor
-    assert findings_of(result, "PHY-004") == [
-        f"intent/aus1/devices.yaml:{rack_line}: redundancy group leaf-pair: aus1-lf2 shares "
-        "rack dh1-r10 with aus1-lf1; members must not share a rack",
-        f"intent/aus1/rooms.yaml:{floor_line}: redundancy group leaf-pair: aus1-lf2 shares "
-        "floor 1 with aus1-lf1; members must not share a floor",
+    room_line = line_of(devices, "room: aus1-dh1", occurrence=4)  # aus1-lf2's room
+    # one rack, so one room, one cooling zone and one floor: one finding, of the room, whose
+    # fix (another room) moves the rack and, here, the floor too
+    assert [
+        (f.rule, str(f.location), f.message) for f in result.errors if "leaf-pair" in f.message
+    ] == [
+        (
+            "PHY-003",
+            f"intent/aus1/devices.yaml:{room_line}:9",
+            "redundancy group leaf-pair: aus1-lf2 shares room aus1-dh1 and so cooling zone "
+            "cdu-1 with aus1-lf1; move aus1-lf2 to a room on another cooling loop",
+        )
     ]
-    assert result.errors
+    assert findings_of(result, "PHY-004") == []
 
 
 def test_phy004_tag_recorded_on_one_border_room_only(example: Path) -> None:

@@ -187,7 +187,8 @@ def _border_rooms_sharing_ups(ctx: SiteContext) -> Iterator[Hit]:
     "A chiller, CRAH or CDU loop failure overheats one zone; both borders (or both handoff "
     "border leaves, or both members of any redundancy group) must not throttle or shut down "
     "together. A room has one cooling "
-    "zone, so this also keeps members out of a shared room.",
+    "zone, so this also keeps members out of a shared room (two borders in one MDF are "
+    "PHY-001's, at the same line).",
     "Uptime Institute / TIA-942 concurrent maintainability (clause UNVERIFIED)",
 )
 def distinct_cooling_zones(ctx: SiteContext) -> Iterator[Hit]:
@@ -199,6 +200,8 @@ def distinct_cooling_zones(ctx: SiteContext) -> Iterator[Hit]:
                 other_room = ctx.site.devices[other].room
                 if ctx.site.rooms[other_room].cooling_zone != zone:
                     continue
+                if other_room == device.room and _borders_in_one_mdf(ctx, name, other):
+                    break  # PHY-001 says the borders share an MDF, at the same line
                 if other_room == device.room:
                     yield Hit(
                         f"{label}: {name} shares room {device.room} and so cooling zone "
@@ -230,6 +233,26 @@ def _failure_tags(ctx: SiteContext, device: Device) -> dict[str, tuple[str, Path
     return tags
 
 
+def _borders_in_one_mdf(ctx: SiteContext, name: str, other: str) -> bool:
+    """Both borders, in one MDF: PHY-001's finding."""
+    devices = ctx.site.devices
+    return (
+        devices[name].role == devices[other].role == "border"
+        and devices[name].room == devices[other].room
+        and ctx.site.rooms[devices[name].room].kind == "mdf"
+    )
+
+
+def _by_the_room(ctx: SiteContext, name: str, other: str, where: Path_) -> bool:
+    """A tag two members share because they share a room: its floor, its tags, a rack in it.
+    Sharing the room is the one problem (PHY-001, PHY-003 say so); moving one fixes these."""
+    device = ctx.site.devices[name]
+    if device.room != ctx.site.devices[other].room:
+        return False
+    room = ctx.site.rooms[device.room].path
+    return where[: len(room)] == room or where == (*device.path, "rack")
+
+
 @rule(
     "PHY-004",
     "error",
@@ -238,7 +261,9 @@ def _failure_tags(ctx: SiteContext, device: Device) -> dict[str, tuple[str, Path
     "redundancy. A tag recorded on one member but not another is reported too, as an error: "
     "the standard's 'diversity unproven' is a warning, but a rule has one severity, and the fix "
     "(record the tag on every member or its room) is cheap while a shared conduit found in an "
-    "outage is not. Room, power and cooling are PHY-001..003's.",
+    "outage is not. Room, power and cooling are PHY-001..003's, and so are the rack, floor "
+    "and room tags two members share by standing in one room: the room is the one problem, "
+    "and moving a member out of it moves the rest.",
     "docs/standards.md#phy-004 (design principle; AWS/GCP/Azure redundancy models)",
 )
 def no_shared_failure_domain(ctx: SiteContext) -> Iterator[Hit]:
@@ -256,7 +281,12 @@ def no_shared_failure_domain(ctx: SiteContext) -> Iterator[Hit]:
                     )
             for index, name in enumerate(recorded):
                 value, where = tags[name][tag]
-                same = [other for other in recorded[:index] if tags[other][tag][0] == value]
+                same = [
+                    other
+                    for other in recorded[:index]
+                    if tags[other][tag][0] == value
+                    and not _by_the_room(ctx, name, other, tags[name][tag][1])
+                ]
                 if same:
                     yield Hit(
                         f"{label}: {name} shares {tag} {value} with {same[0]}; "
