@@ -9,7 +9,8 @@ policies admit where they build them, the border pair's to what the other border
 for a whole site (`underlay.max_prefix`), so LIMIT-001 counts what the site's underlay carries
 on the built models: every route a device originates and its underlay export policy passes,
 as the receiving device's underlay import policy admits it (validators/policy_eval.py).
-LIMIT-002 counts the EVPN routes a VTEP imports before any host: the flood lists.
+LIMIT-002 counts the EVPN routes a VTEP imports before any host: the flood lists and the
+other VTEPs' IP prefix routes (gateway subnets, aggregates) of the VRFs it carries.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from dataclasses import dataclass
 
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.validators.engine import finding_at, reported_elsewhere, rule
-from meetme.validators.policy_eval import PolicyView
+from meetme.validators.policy_eval import PolicyView, Route, evaluate
 
-from meetme.core.addresses import FAMILY
+from meetme.core.addresses import FAMILY, interface
 from meetme.core.findings import Finding
 from meetme.intent.loader import LoadedIntent
 
@@ -46,9 +47,11 @@ rule(
     "error",
     "Every EVPN session's route limit holds the routes the fabric sends before any host",
     "Before a single host is learned, each VTEP receives an inclusive-multicast route (RFC "
-    "7432 section 11.1) from every other VTEP for every L2VNI the two share: the flood list "
-    "of each VNI. An overlay `max_routes` below that tears every EVPN session of the VTEP "
-    "down as the fabric converges, and host (MAC/IP) routes only add to the count.",
+    "7432 section 11.1) from every other VTEP for every L2VNI the two share, the flood list "
+    "of each VNI, and an IP prefix route (RFC 9136) from every other VTEP for every gateway "
+    "subnet and aggregate it originates in a VRF the two share. An overlay `max_routes` below "
+    "that tears every EVPN session of the VTEP down as the fabric converges, and host "
+    "(MAC/IP) routes only add to the count.",
     "docs/standards.md#limit-002",
 )(reported_elsewhere)  # from the device models: `limit_findings`
 
@@ -101,7 +104,9 @@ def _evpn_limits(
     message = (
         f"site {site}: {worst.device} receives at least {worst.routes} EVPN routes over each "
         "overlay session before any host is learned (an inclusive-multicast route from every "
-        f"other VTEP for each L2VNI they share) but its sessions accept {worst.limit} "
+        "other VTEP for each L2VNI they share, and an IP prefix route from every other VTEP "
+        "for each gateway subnet and aggregate it originates in a VRF they share) but its "
+        f"sessions accept {worst.limit} "
         "(evpn.max_routes): every such session exceeds its limit and is torn down; raise it "
         f"to at least {worst.routes}, with room for the hosts' routes"
     )
@@ -116,23 +121,55 @@ def _most_short(needs: Iterable[_Need]) -> _Need | None:
 
 
 def _evpn_needs(models: dict[str, DeviceModel]) -> Iterator[_Need]:
-    """Each VTEP with EVPN sessions: the inclusive-multicast routes it imports, one from every
-    other VTEP per L2VNI the two carry (the route target is the VNI's on every VTEP)."""
-    vnis = {
-        name: {vlan.vni for vlan in m.evpn.vlans}
-        for name, m in models.items()
-        if m.evpn is not None and m.evpn.vtep
-    }
+    """Each VTEP with EVPN sessions: the routes it imports before any host, from every other
+    VTEP: an inclusive-multicast route per L2VNI the two carry (the route target is the VNI's
+    on every VTEP), and an IP prefix route per subnet the other originates in a VRF the two
+    carry (the route target is the VRF's on every VTEP)."""
+    vteps = {n: m for n, m in models.items() if m.evpn is not None and m.evpn.vtep}
+    vnis = {name: {vlan.vni for vlan in m.evpn.vlans} for name, m in vteps.items() if m.evpn}
+    prefixes = {name: _prefix_routes(m) for name, m in vteps.items()}
     carriers: dict[int, int] = {}  # VNI -> how many VTEPs carry it
     for carried in vnis.values():
         for vni in carried:
             carriers[vni] = carriers.get(vni, 0) + 1
+    in_vrf: dict[str, int] = {}  # VRF -> the IP prefix routes all its VTEPs originate
+    for originated in prefixes.values():
+        for vrf, count in originated.items():
+            in_vrf[vrf] = in_vrf.get(vrf, 0) + count
     for name, carried in sorted(vnis.items()):
         evpn = models[name].evpn
         if evpn is None or not evpn.peers:
             continue
-        routes = sum(carriers[vni] - 1 for vni in carried)
-        yield _Need(name, routes, min(p.max_routes for p in evpn.peers))
+        flood = sum(carriers[vni] - 1 for vni in carried)
+        own = prefixes[name]
+        type5 = sum(in_vrf[vrf] - count for vrf, count in own.items())
+        yield _Need(name, flood + type5, min(p.max_routes for p in evpn.peers))
+
+
+def _prefix_routes(model: DeviceModel) -> dict[str, int]:
+    """VRF -> the IP prefix routes (RFC 9136) the VTEP originates in it before any host: each
+    gateway subnet of its networks in the VRF, through the VRF's connected redistribution (every
+    platform's templates redistribute them), and each aggregate it originates there. Each VRF
+    it carries, with none too. A floor: its other connected subnets (handoff and cloud links)
+    and what its sessions learn come on top."""
+    evpn = model.evpn
+    if evpn is None:
+        return {}
+    found: dict[str, set[str]] = {vrf.name: set() for vrf in evpn.vrfs}
+    redistributes = {vrf.name: vrf.connected_route_map for vrf in evpn.vrfs}
+    for vlan in evpn.vlans:
+        if vlan.vrf not in found:
+            continue  # a VRF it does not route here: no type-5 of it
+        for gateway in (vlan.gateway_v4, vlan.gateway_v6):
+            if gateway is None:
+                continue
+            subnet = str(interface(gateway.cidr).network)
+            policy = redistributes[vlan.vrf]
+            if policy is None or evaluate(model, policy, Route(subnet)).accepted:
+                found[vlan.vrf].add(subnet)
+    for vrf in evpn.vrfs:
+        found[vrf.name] |= {*vrf.networks_v4, *vrf.networks_v6}
+    return {vrf: len(subnets) for vrf, subnets in found.items()}
 
 
 def _needs(models: dict[str, DeviceModel], view: PolicyView, afi: str) -> Iterator[_Need]:
