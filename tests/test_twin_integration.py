@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -635,3 +636,33 @@ def test_an_eos_mlag_pair_with_a_cloud_on_one_leaf_carries_its_routes_to_both(
             for n in (1, 2, 3, 4)
         ),
     }
+
+    # bl1 cut off from both borders: the fabric still sends it half the traffic for the
+    # default route (the pair's type-5 routes carry the shared VTEP, so bl2's EVPN copy is no
+    # use to bl1), and the default bl2 learned from the borders reaches it over the pair's
+    # session in gpu-a, in each family: a transit's route, it carries the class tag the pair's
+    # sessions pass (LC-LEARNED-EXTERNAL, set where the transit's import policy took it)
+    cut = sorted(
+        end.ifname
+        for segment in twin.segments
+        if any(e.node in ("aus1-br1", "aus1-br2") for e in segment.endpoints)
+        for end in segment.endpoints
+        if end.node == "aus1-bl1"
+    )
+    runtime.set_links(Twin.namespaces_of(twin.node("aus1-bl1")), False, only=cut)
+    ns = verifier.ns["aus1-bl1"]
+    via: dict[str, list[str]] = {}
+    for _ in range(60):
+        for ip, default in (("ip", "0.0.0.0/0"), ("ipv6", "::/0")):
+            raw = verifier.query(ns, f"show {ip} route vrf gpu-a {default} json") or {}
+            via[ip] = sorted(
+                h.get("interfaceName", "")
+                for e in raw.get(default, [])
+                if e.get("selected")
+                for h in e.get("nexthops", [])
+                if h.get("active")
+            )
+        if via == {"ip": ["vlan3001"], "ipv6": ["vlan3001"]}:
+            break
+        time.sleep(1)
+    assert via == {"ip": ["vlan3001"], "ipv6": ["vlan3001"]}
