@@ -335,10 +335,13 @@ def test_the_border_pairs_limit_must_fit_nxos_too(
     if not refused:
         assert found == []
         return
+    # the pair's limit is not written but follows from the transits': the advice says so
     assert [f.split(": ", 1)[1] for f in found] == [
         f"{border} (Cisco NX-OS) cannot render prefix limit 300001 on 4 session(s) (first: "
-        f"border pair {other} Ethernet1/25): it takes 1-300000; lower the limit, or put what "
-        "needs more on another platform"
+        f"border pair {other} Ethernet1/25): it takes 1-300000; the border pair's session "
+        "carries the other border's table, as large as the largest Internet party's max_prefix "
+        "with the site's underlay.max_prefix and public prefixes added: take smaller tables "
+        "from the parties, or put the borders on another platform"
         for border, other in (("aus1-br1", "aus1-br2"), ("aus1-br2", "aus1-br1"))
     ]
 

@@ -441,25 +441,35 @@ def bond_number_ranges(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
 def prefix_limit_range(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
     """Prefix and EVPN route limits above what the platform's command takes: one gap per
     value, naming how many sessions carry it and the first."""
-    limits: list[tuple[int, str]] = [
-        (n.max_prefix, n.description) for n in model.bgp.neighbors if n.max_prefix is not None
+    limits: list[tuple[int, str, bool]] = [
+        (n.max_prefix, n.description, n.kind == "border_ibgp")
+        for n in model.bgp.neighbors
+        if n.max_prefix is not None
     ]
     if model.evpn is not None:
-        limits += [(p.max_routes, p.description) for p in model.evpn.peers]
+        limits += [(p.max_routes, p.description, False) for p in model.evpn.peers]
     if model.mlag is not None and model.mlag.peer_link_session is not None:
         session = model.mlag.peer_link_session
-        limits += [(v, session.description) for v in (session.max_prefix, session.max_routes)
+        limits += [(v, session.description, False) for v in (session.max_prefix, session.max_routes)
                    if v is not None]  # fmt: skip
-    over: dict[int, list[str]] = {}
-    for value, description in limits:
+    over: dict[int, list[tuple[str, bool]]] = {}
+    for value, description, derived in limits:
         if value > platform.max_prefix_limit:
-            over.setdefault(value, []).append(description)
+            over.setdefault(value, []).append((description, derived))
     for value, sessions in sorted(over.items()):
+        fix = (
+            # build/border_pair.py: the pair's limit follows from what the other border holds
+            "the border pair's session carries the other border's table, as large as the "
+            "largest Internet party's max_prefix with the site's underlay.max_prefix and public "
+            "prefixes added: take smaller tables from the parties, or put the borders on "
+            "another platform"
+            if all(derived for _, derived in sessions)
+            else "lower the limit, or put what needs more on another platform"
+        )
         yield Gap(
             PREFIX_LIMIT_RANGE,
-            f"prefix limit {value} on {len(sessions)} session(s) (first: {sessions[0]})",
-            f"it takes 1-{platform.max_prefix_limit}; lower the limit, or put what needs more "
-            "on another platform",
+            f"prefix limit {value} on {len(sessions)} session(s) (first: {sessions[0][0]})",
+            f"it takes 1-{platform.max_prefix_limit}; {fix}",
         )
 
 
