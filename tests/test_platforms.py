@@ -473,12 +473,7 @@ def test_a_leaf_whose_platform_is_a_slip_is_told_the_platform_its_model_runs(
     """aus1-lf1 (an SN5600) written as IOS-XR, a slip of the platform line: EVPN-009 at that
     line, and HW-003 at the model line saying what the SN5600 runs, without its usual advice
     to find a model that runs IOS-XR, which as a leaf no model would make right."""
-    devices = example / "intent/aus1/devices.yaml"
-    text = devices.read_text()
-    at = text.index("aus1-lf1:")
-    devices.write_text(
-        text[:at] + text[at:].replace("platform: nvidia_nvue", "platform: cisco_iosxr", 1)
-    )
+    devices = move_device(example, "aus1", "aus1-lf1", "cisco_iosxr", "SN5600")
     result = lint_repo(example)
     lf1 = line_of(devices, "aus1-lf1:")
     assert [(f.rule, f.location.line) for f in result.errors] == [
