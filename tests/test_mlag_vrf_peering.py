@@ -25,7 +25,14 @@ from functools import cache
 from pathlib import Path
 
 from ciscoconfparse2 import CiscoConfParse
-from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
+from conftest import (
+    EXAMPLE_INTENT,
+    findings_of,
+    line_of,
+    lint_repo,
+    mel1_borders_to_iosxr,
+    replace_in,
+)
 from meetme.generators.model import RouteMap, RouteMapEntry
 from meetme.generators.render import output_name
 from meetme.validators.rules.flow import flow_findings
@@ -165,10 +172,37 @@ def test_both_leaves_pass_external_routes_and_their_own_links_and_keep_the_peeri
         assert block(parse, "ip prefix-list PL-MLAG-PEER-VRFS-V4") == [
             "   seq 10 permit 10.1.21.254/31"
         ]
+        assert "PL-MLAG-OTHER-SITES" not in rendered()[leaf]  # no VRF rides SRv6 here
         assert block(parse, "route-map RM-VRF-CONNECTED deny 10") == [
             "   description the MLAG pair's peering subnet stays on the pair",
             "   match ip address prefix-list PL-MLAG-PEER-VRFS-V4",
         ]
+
+
+def test_the_pair_passes_its_vrfs_other_sites_prefixes_as_the_handoff_takes_them(
+    example: Path,
+) -> None:
+    """storage over SRv6 to mel1 (conftest.mel1_borders_to_iosxr): the borders hand both
+    leaves mel1's storage prefixes, export_north 10.160.0.0/16 with its longer ones to /24, as
+    the handoff import takes them. They carry no class tag, so the pair's sessions pass them by
+    name, for a leaf cut off from both borders (the SRv6 twin proves it). The example's pair
+    without SRv6 has no such clause (test above)."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    mel1_borders_to_iosxr(example)
+    result = lint_repo(example)
+    assert result.errors == []
+    models = device_models(result)
+    files = render_all(models)
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        parse = eos(files[output_name(models[leaf])])
+        assert block(parse, "route-map RM-MLAG-VRF-PEER-V4 permit 30") == [
+            "   description the VRFs' other sites, for a leaf cut off from the borders",
+            "   match ip address prefix-list PL-MLAG-OTHER-SITES-V4",
+        ]
+        assert block(parse, "ip prefix-list PL-MLAG-OTHER-SITES-V4") == [
+            "   seq 10 permit 10.160.0.0/16 le 24"
+        ]
+        assert "PL-MLAG-OTHER-SITES-V6" not in files[output_name(models[leaf])]  # IPv4 only
 
 
 def test_a_handoff_vrf_without_external_sessions_is_peered_for_its_links_alone() -> None:

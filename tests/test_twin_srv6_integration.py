@@ -11,12 +11,17 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from conftest import lint_repo, mel1_borders_to_iosxr, private_vrfs_online
+from test_mlag_vrf_peering import eos_mlag_pair_with_one_aws_leaf
 from twin_helpers import PREFIX, require_twin
 
-from meetme.twin import runtime
+from meetme.pipeline import device_models
+from meetme.twin import names, runtime
+from meetme.twin.topology import Twin, plan
 
 require_twin()
 
@@ -108,6 +113,62 @@ def test_two_sites_carry_storage_over_srv6_with_sids_both_ways(example: Path) ->
             )
         ] == []
         assert done.returncode == 1
+    finally:
+        down = meetme(example, "twin", "down", "--site", "aus1", "--site", "mel1")
+        assert down.returncode == 0, down.stderr
+    assert ours() == []
+
+
+def test_an_eos_border_leaf_cut_off_from_the_borders_keeps_the_other_sites_routes(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """aus1-bl1 and aus1-bl2 as an EOS MLAG pair sharing one VTEP (the AWS border leaves,
+    tests/test_mlag_vrf_peering.py), `storage` over SRv6 to mel1. Both leaves learn mel1's
+    storage prefixes from the borders over their handoff sessions, and the fabric sends
+    either leaf half the traffic for them. With bl1's links to both borders cut, bl1 still
+    routes mel1's 10.160.1.0/24, over the pair's session in storage (Vlan3010): the route
+    carries no class tag (it is a tenant's, from the other site), and the pair's sessions pass
+    the VRF's other sites' prefixes by name (PL-MLAG-OTHER-SITES-V4)."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    mel1_borders_to_iosxr(example)
+    result = lint_repo(example)
+    assert result.errors == []
+    monkeypatch.setattr(names, "PREFIX", PREFIX)
+    twin = plan("aus1", dict(device_models(result)), list(result.fabrics["aus1"].edge.sessions))
+    try:
+        up = meetme(example, "twin", "up", "--site", "aus1", "--site", "mel1")
+        assert up.returncode == 0, up.stderr
+        done = meetme(
+            example, "twin", "verify", "--site", "aus1", "--site", "mel1", "--no-failover", "--json"
+        )
+        south = {
+            r["device"]: r for r in json.loads(done.stdout)["results"] if r["check"] == "srv6-south"
+        }
+        assert south["aus1-bl1"]["ok"], south["aus1-bl1"]["message"]
+        cut = sorted(
+            end.ifname
+            for segment in twin.segments
+            if any(e.node in ("aus1-br1", "aus1-br2") for e in segment.endpoints)
+            for end in segment.endpoints
+            if end.node == "aus1-bl1"
+        )
+        runtime.set_links(Twin.namespaces_of(twin.node("aus1-bl1")), False, only=cut)
+        ns = twin.node("aus1-bl1").namespace
+        via: list[str] = []
+        for _ in range(60):
+            raw = runtime.vtysh_json(ns, "show ip route vrf storage 10.160.1.0/24 json") or {}
+            assert isinstance(raw, dict)
+            via = sorted(
+                h.get("interfaceName", "")
+                for e in raw.get("10.160.1.0/24", [])
+                if e.get("selected")
+                for h in e.get("nexthops", [])
+                if h.get("active")
+            )
+            if via == ["vlan3010"]:
+                break
+            time.sleep(1)
+        assert via == ["vlan3010"]
     finally:
         down = meetme(example, "twin", "down", "--site", "aus1", "--site", "mel1")
         assert down.returncode == 0, down.stderr

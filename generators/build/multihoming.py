@@ -23,7 +23,13 @@ from dataclasses import dataclass, field
 
 from meetme.generators.build.edge_device import edge_device
 from meetme.generators.build.edge_policy import LEARNED_EXTERNAL, SUFFIX
-from meetme.generators.build.handoff import handed_off, handoff_families, handoff_of
+from meetme.generators.build.handoff import (
+    handed_off,
+    handoff_families,
+    handoff_of,
+    remote_prefixes,
+    tenant_entries,
+)
 from meetme.generators.model import (
     Address,
     BgpNeighbor,
@@ -356,6 +362,10 @@ class VrfPeeringParts:
     # the subnets of the peered VRFs one leaf of the pair holds and the other does not (its
     # handoff and cloud links), per family: the same on both leaves
     alone: dict[Afi, tuple[str, ...]] = field(default_factory=dict)
+    # the prefixes the borders hand the pair from the peered handoff VRFs' other sites (SRv6),
+    # per family: no class tag marks them, and a leaf cut off from both borders takes them
+    # from the other (the default route crosses by its class tag: it is a transit's)
+    other_sites: dict[Afi, tuple[str, ...]] = field(default_factory=dict)
 
 
 def link_subnets(intent: Intent, site: Site, name: str, fabric: SiteFabric) -> set[tuple[str, str]]:
@@ -444,8 +454,18 @@ def vrf_peerings(
     by_family = {
         afi: tuple(sorted((s for a, s in carried if a == afi), key=_subnet_key)) for afi in families
     }
+    running = {(n.vrf, n.afi) for n in neighbors}
+    elsewhere: dict[Afi, list[str]] = {afi: [] for afi in families}
+    for vrf_name in handed_off_vrfs(intent, site_name, site, (name, mlag.peer)):
+        for afi in families:
+            if (vrf_name, afi) in running:  # a session in the VRF and family to take them over
+                fresh = remote_prefixes(intent, site_name, vrf_name, afi)
+                elsewhere[afi] += [p for p in fresh if p not in elsewhere[afi]]
     return VrfPeeringParts(
-        tuple(peerings), tuple(neighbors), {a: s for a, s in by_family.items() if s}
+        tuple(peerings),
+        tuple(neighbors),
+        {a: s for a, s in by_family.items() if s},
+        {a: tuple(p) for a, p in elsewhere.items() if p},
     )
 
 
@@ -460,6 +480,8 @@ def _subnet_key(subnet: str) -> tuple[int, int]:
 
 # the subnets of the peered VRFs one leaf of the pair alone holds, per family (VrfPeeringParts)
 ONE_LEAF_LINKS = {afi: f"PL-MLAG-ONE-LEAF-LINKS-{sfx}" for afi, sfx in SUFFIX.items()}
+# the peered handoff VRFs' other sites' prefixes, per family (VrfPeeringParts)
+OTHER_SITES = {afi: f"PL-MLAG-OTHER-SITES-{sfx}" for afi, sfx in SUFFIX.items()}
 
 
 def vrf_peering_policies(
@@ -481,6 +503,16 @@ def vrf_peering_policies(
         for afi in afis
         if parts.alone.get(afi)
     )
+    sites = tuple(
+        PrefixList(
+            name=OTHER_SITES[afi],
+            afi=afi,
+            # as the handoff import takes them: each prefix with its longer ones
+            entries=tenant_entries(list(parts.other_sites[afi]), afi),
+        )
+        for afi in afis
+        if parts.other_sites.get(afi)
+    )
     listed = {pl.afi for pl in lists}
     maps = []
     for afi in afis:
@@ -501,8 +533,17 @@ def vrf_peering_policies(
                     match_prefix_list=ONE_LEAF_LINKS[afi],
                 )
             )
+        if parts.other_sites.get(afi):
+            entries.append(
+                RouteMapEntry(
+                    seq=30,
+                    action="permit",
+                    description="the VRFs' other sites, for a leaf cut off from the borders",
+                    match_prefix_list=OTHER_SITES[afi],
+                )
+            )
         maps.append(RouteMap(name=MLAG_VRF_POLICY[afi], afi=afi, entries=entries))
-    return lists, tuple(maps)
+    return (*lists, *sites), tuple(maps)
 
 
 # a peered VRF redistributes its connected subnets through this map, which keeps the pair's
