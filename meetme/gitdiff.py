@@ -28,6 +28,7 @@ from meetme.intent.yaml_source import MAX_FILE_BYTES
 from meetme.outputs import HASHES
 from meetme.pipeline import device_models, lint, rendered_files
 from meetme.record import read_back
+from meetme.validators.rules.platform import has_gaps
 
 MARKDOWN_BUDGET = 60_000  # GitHub refuses comments over 65,536 characters
 
@@ -64,6 +65,9 @@ class DiffReport:
     appeared: list[Finding]
     disappeared: list[Finding]  # located where they were at the base
     base_problems: list[Problem] = field(default_factory=list)
+    # devices a side's platform cannot print (its PLAT-* finding names each): not rendered on
+    # that side, so not compared
+    not_compared: list[str] = field(default_factory=list)
 
     def names(self, status: str) -> list[str]:
         return [d.device for d in self.devices if d.status == status]
@@ -80,8 +84,16 @@ class DiffReport:
         counts = ", ".join(f"{len(self.names(s))} {s}" for s in ("changed", "added", "removed"))
         return (
             f"against {self.base}: {counts}, {self.unchanged} unchanged device(s); "
-            f"+{self.lines_added} -{self.lines_removed} lines; "
+            f"{self._not_compared()}+{self.lines_added} -{self.lines_removed} lines; "
             f"{len(self.appeared)} new finding(s), {len(self.disappeared)} gone"
+        )
+
+    def _not_compared(self) -> str:
+        if not self.not_compared:
+            return ""
+        return (
+            f"{len(self.not_compared)} device(s) not compared ({', '.join(self.not_compared)}), "
+            "which a side's platform cannot print (see the findings); "
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -92,6 +104,7 @@ class DiffReport:
                 "added": self.names("added"),
                 "removed": self.names("removed"),
                 "unchanged": self.unchanged,
+                "not_compared": self.not_compared,
                 "lines_added": self.lines_added,
                 "lines_removed": self.lines_removed,
             },
@@ -108,6 +121,7 @@ class DiffReport:
 class _Side:
     files: dict[str, tuple[str, str]]  # device -> (output name, text)
     findings: list[Finding]
+    unrendered: frozenset[str] = frozenset()  # devices with a platform gap (PLAT-*)
 
 
 def diff_intent(
@@ -173,10 +187,13 @@ def diff_intent(
             )
         moved = [_relocate(f, root, top) for f in before.findings]
         problems = [Problem(_moved(p.location, root, top), p.message, p.kind) for p in problems]
-    devices = _device_diffs(before.files, head.files)
-    unchanged = len(set(before.files) & set(head.files)) - sum(
-        d.status == "changed" for d in devices
-    )
+    # a device one side's platform cannot print is compared on neither (not "added" or
+    # "removed"): its PLAT-* finding, appeared or gone, says why
+    skip = head.unrendered | before.unrendered
+    old_files = {d: f for d, f in before.files.items() if d not in skip}
+    new_files = {d: f for d, f in head.files.items() if d not in skip}
+    devices = _device_diffs(old_files, new_files)
+    unchanged = len(set(old_files) & set(new_files)) - sum(d.status == "changed" for d in devices)
     old = {_identity(f) for f in moved}
     new = {_identity(f) for f in head.findings}
     return DiffReport(
@@ -186,6 +203,7 @@ def diff_intent(
         appeared=[f for f in head.findings if _identity(f) not in old],
         disappeared=[f for f in moved if _identity(f) not in new],
         base_problems=problems,
+        not_compared=sorted(skip),
     )
 
 
@@ -228,14 +246,21 @@ def _base_rendered(top: Path, base: str, rendered: Path, root: Path) -> Path | N
 
 
 def _render(intent_dir: Path, jobs: int | None = 1, cache: Cache | None = None) -> _Side:
-    """Lint and render; a template failure (RenderError, a meetme bug) goes to the caller."""
+    """Lint and render every device but those the platform cannot print (a PLAT-* gap, which
+    the lint's findings name: the renderer refuses such a model); a template failure
+    (RenderError, a meetme bug) goes to the caller."""
     from meetme.generators.sources import output_name
 
     result = lint(intent_dir, jobs=jobs, cache=cache)
     models = device_models(result)
-    texts = rendered_files(result)
-    files = {name: (output_name(m), texts[output_name(m)]) for name, m in models.items()}
-    return _Side(files, result.findings)
+    unrendered = frozenset(name for name, m in models.items() if has_gaps(m))
+    texts = rendered_files(result, leave_out=unrendered)
+    files = {
+        name: (output_name(m), texts[output_name(m)])
+        for name, m in models.items()
+        if name not in unrendered
+    }
+    return _Side(files, result.findings, unrendered)
 
 
 def _verify_base(top: Path, base: str) -> None:
@@ -409,6 +434,13 @@ def markdown_report(report: DiffReport) -> str:
         f"**+{report.lines_added} -{report.lines_removed}** lines.",
         "",
     ]
+    if report.not_compared:
+        named = ", ".join(f"`{d}`" for d in report.not_compared)
+        lines += [
+            f"{len(report.not_compared)} device(s) not compared ({named}): a side's platform "
+            "cannot print them (see the standards impact).",
+            "",
+        ]
     more = f"run `meetme diff --base {report.base}` to see them."
     if report.devices:
         lines += ["| device | status | + | - |", "| --- | --- | ---: | ---: |"]

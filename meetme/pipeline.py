@@ -6,7 +6,7 @@ drops a neighbour's prefix limit or policy fails `meetme lint` even when the int
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -212,11 +212,13 @@ def device_models(result: LintResult) -> dict[str, DeviceModel]:
     return build_models(result.loaded, result.fabrics)
 
 
-def rendered_files(result: LintResult) -> dict[str, str]:
+def rendered_files(result: LintResult, leave_out: Collection[str] = ()) -> dict[str, str]:
     """Relative output path -> file text for every device of a clean lint: what the config
-    lint already rendered, and the devices it did not read rendered now. Raises RenderError
-    (the first in device order) when a template fails."""
-    models = device_models(result)
+    lint already rendered, and the devices it did not read rendered now; the devices named in
+    `leave_out` are not rendered (`meetme diff`: those whose platform cannot print them, which
+    their PLAT-* findings name). Raises RenderError (the first in device order) when a
+    template fails."""
+    models = {n: m for n, m in device_models(result).items() if n not in leave_out}
     jobs = [Job(m, "", lint=False) for name, m in models.items() if name not in result.rendered]
     for job, outcome in zip(jobs, _outcomes(result, jobs, None), strict=True):
         if outcome.error is not None:

@@ -228,3 +228,41 @@ def test_a_waiver_gone_since_the_base_is_named_as_the_working_tree_names_it(repo
     code, data = diff("--full", "--base", "HEAD", "--format", "json")
     gone = json.loads(data)["impact"]["disappeared"]
     assert [f["waiver"]["file"] for f in gone if "waiver" in f] == ["intent/waivers.yaml"]
+
+
+@pytest.mark.parametrize("side", ["working tree", "base"])
+def test_a_device_its_platform_cannot_print_is_a_finding_not_an_internal_error(
+    repo: Path, side: str
+) -> None:
+    """A local user named `root` is one NX-OS keeps for itself (PLAT-023): `lint` says so for
+    each NX-OS device, and `diff` printed `internal error: a template failed` (exit 3, "a bug
+    in meetme") because it rendered those devices anyway. The finding says it once per
+    device, on whichever side has it; the devices are left out of the comparison, the rest
+    are compared."""
+    site = repo / "intent/aus1/site.yaml"
+    replace_in(site, "        monitor:\n", "        root:\n")
+    if side == "base":
+        git(repo, "commit", "-qam", "a user named root")
+        replace_in(site, "        root:\n", "        monitor:\n")
+    devices = repo / "intent/aus1/devices.yaml"
+    replace_in(devices, "management: 192.168.10.101/24", "management: 192.168.10.111/24")
+    code, output = diff("--base", "HEAD", "--format", "json")
+    assert code == 0, output
+    report = json.loads(output)
+    nxos = ["aus1-bl3", "aus1-bl4", "aus1-lf3", "aus1-lf4"]
+    findings = report["impact"]["appeared" if side == "working tree" else "disappeared"]
+    named = sorted(f["message"].split(" ")[0] for f in findings if f["rule"] == "PLAT-023")
+    assert named == nxos
+    assert report["summary"]["not_compared"] == nxos
+    # every other device compared (the user is on each); the NX-OS ones neither "removed"
+    # nor "added"
+    assert report["summary"]["added"] == report["summary"]["removed"] == []
+    changed = report["summary"]["changed"]
+    assert "aus1-lf1" in changed and not set(changed) & set(nxos)
+    code, output = diff("--base", "HEAD")
+    assert code == 0, output
+    assert "internal error" not in output and "Traceback" not in output
+    assert "4 device(s) not compared (aus1-bl3, aus1-bl4, aus1-lf3, aus1-lf4)" in output
+    code, output = diff("--base", "HEAD", "--format", "markdown")
+    assert code == 0, output
+    assert "4 device(s) not compared (`aus1-bl3`, `aus1-bl4`, `aus1-lf3`, `aus1-lf4`)" in output
