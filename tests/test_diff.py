@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_INTENT, replace_in
+from conftest import EXAMPLE_INTENT, line_of, replace_in
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -266,3 +266,27 @@ def test_a_device_its_platform_cannot_print_is_a_finding_not_an_internal_error(
     code, output = diff("--base", "HEAD", "--format", "markdown")
     assert code == 0, output
     assert "4 device(s) not compared (`aus1-bl3`, `aus1-bl4`, `aus1-lf3`, `aus1-lf4`)" in output
+
+
+def test_an_ipv6_address_among_a_route_servers_ipv4_is_unusable_not_an_internal_error(
+    repo: Path,
+) -> None:
+    """An IX route server's IPv6 address pasted into its `ipv4:` list made a session whose
+    family (the address's) was not its list's: lint said EDGE-008, and `diff`, which renders
+    the models of an intent the rules refuse, ended with `internal error: ValueError at
+    edge_policy.py` (two PL-IXLAN-...-V6 lists). The list's family is checked where it is
+    written: one problem at its line and column, exit 2, on every command."""
+    peering = repo / "intent/aus1/peering.yaml"
+    replace_in(peering, "ipv4: [203.0.113.1]", 'ipv4: ["2001:db8:ff00::1"]')
+    line = line_of(peering, 'ipv4: ["2001:db8:ff00::1"]')
+    column = peering.read_text().splitlines()[line - 1].index('"2001:db8:ff00::1"') + 1
+    message = (
+        f"intent/aus1/peering.yaml:{line}:{column}: error[bad-value]: "
+        "sites.aus1.peering.ixes.ix-syd.route_servers.rs1.ipv4.0: '2001:db8:ff00::1' is IPv6; "
+        "an IPv4 address is required"
+    )
+    for command in (["lint"], ["diff", "--base", "HEAD"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr, result.stderr
+        assert "internal error" not in result.output and "Traceback" not in result.output

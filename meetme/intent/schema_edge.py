@@ -21,6 +21,8 @@ from meetme.intent.types import (
     InterfaceV4,
     InterfaceV6,
     IPAddress,
+    IPv4Address,
+    IPv6Address,
     Name,
     Prefix,
     PrefixV4,
@@ -54,8 +56,10 @@ class IxPort(Node):
 
 class IxNeighbor(SessionOptions):
     asn: Asn
-    ipv4: list[IPAddress] = Field(default_factory=list)
-    ipv6: list[IPAddress] = Field(default_factory=list)
+    # one list per address family: a session's family is its peer address's, its local
+    # address and peering LAN the list's
+    ipv4: list[IPv4Address] = Field(default_factory=list)
+    ipv6: list[IPv6Address] = Field(default_factory=list)
     max_prefix_v4: MaxPrefix | None = Field(
         default=None, description="From the peer's PeeringDB record."
     )

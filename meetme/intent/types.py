@@ -348,10 +348,10 @@ def _interface(value: str, version: int | None) -> str:
     return str(iface)
 
 
-def _address(value: str) -> str:
+def _address(value: str, version: int | None = None) -> str:
     _ip_text(value, "an IP address")
     try:
-        return str(ipaddress.ip_address(value))
+        address = ipaddress.ip_address(value)
     except ValueError:
         if "/" in value:
             raise bad_value(
@@ -359,6 +359,11 @@ def _address(value: str) -> str:
                 f"e.g. {value.partition('/')[0]}"
             ) from None
         raise bad_value(f"{shown(value, 50)} is not an IP address: {_why_not(value)}") from None
+    if version is not None and address.version != version:
+        raise bad_value(
+            f"{shown(value, 50)} is IPv{address.version}; an IPv{version} address is required"
+        )
+    return str(address)
 
 
 Prefix = Annotated[str, AfterValidator(lambda v: _network(v, None))]
@@ -368,3 +373,5 @@ InterfaceAddress = Annotated[str, AfterValidator(lambda v: _interface(v, None))]
 InterfaceV4 = Annotated[str, AfterValidator(lambda v: _interface(v, 4))]
 InterfaceV6 = Annotated[str, AfterValidator(lambda v: _interface(v, 6))]
 IPAddress = Annotated[str, AfterValidator(_address)]
+IPv4Address = Annotated[str, AfterValidator(lambda v: _address(v, 4))]
+IPv6Address = Annotated[str, AfterValidator(lambda v: _address(v, 6))]
