@@ -229,7 +229,7 @@ def verify_command(
             for r in bad:
                 out.print(f"     {r.message}", markup=False)
             for r in mine:
-                if r.ok and r.check in ("failover", "border-pair", "srv6-vpn"):
+                if r.ok and r.check in ("failover", "border-pair", "mlag-pair", "srv6-vpn"):
                     out.print(f"     {r.message}", markup=False)
         for check, why in skipped:
             out.print(f"skip {check}: {why}", markup=False)

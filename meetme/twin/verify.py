@@ -886,6 +886,106 @@ class Verifier:
             self.settle(FAILOVER_SECONDS * 2)
         return results
 
+    # -- a leaf of a shared-VTEP pair cut off from the borders ----------------------------
+    def _shared_vtep_pairs(self) -> list[tuple[str, str]]:
+        """The border leaves that share one VTEP address with another (an EOS MLAG pair): the
+        fabric sends either of them half the traffic for what the pair advertises."""
+        by_vtep: dict[str, list[str]] = {}
+        for node in self.twin.nodes:
+            if node.kind == "device" and node.role == "border_leaf" and node.vtep:
+                by_vtep.setdefault(node.vtep, []).append(node.name)
+        return [(a, b) for names in by_vtep.values() if len(names) == 2 for a, b in [names]]
+
+    def _kept_routes(self, leaf: str, cut: list[str]) -> dict[str, set[str]]:
+        """VRF -> what the leaf's tenant VRF must keep once `cut` is down: every route it has
+        now but the connected subnets of those links."""
+        kept: dict[str, set[str]] = {}
+        for vrf in self.twin.node(leaf).vrfs:
+            for afi in ("ipv4", "ipv6"):
+                for prefix, entries in self._vrf_routes(leaf, vrf, afi).items():
+                    own = any(
+                        e.get("protocol") == "connected"
+                        and any(h.get("interfaceName") in cut for h in e.get("nexthops", []))
+                        for e in entries
+                    )
+                    if entries and not own:
+                        kept.setdefault(vrf, set()).add(prefix)
+        return kept
+
+    def mlag_results(self) -> list[Result]:
+        """mlag-pair: each border leaf of a shared-VTEP pair in turn cut off from every border
+        (its links to them down): the fabric still sends it half the traffic for the routes the
+        pair advertises, so each of its tenant VRFs must keep every route it had, those the
+        borders handed it now over the pair's VRF sessions; the time is reported."""
+        results = []
+        for pair in self._shared_vtep_pairs():
+            for leaf in pair:
+                borders = set(self._role("border"))
+                cut = sorted(
+                    e.ifname
+                    for seg in self.twin.segments
+                    if any(x.node in borders for x in seg.endpoints)
+                    for e in seg.endpoints
+                    if e.node == leaf
+                )
+                if not cut:
+                    self.skipped.append(("mlag-pair", f"{leaf}: no link to a border to cut"))
+                    continue
+                kept = self._kept_routes(leaf, cut)
+                namespaces = Twin.namespaces_of(self.twin.node(leaf))
+                runtime.set_links(namespaces, up_=False, only=cut)
+                started = time.monotonic()
+                # a poll before the leaf's sessions to the borders are down reads the routes
+                # from before the cut
+                while self._to_borders(leaf) and time.monotonic() - started < HOLD_SECONDS:
+                    time.sleep(POLL)
+                history: list[tuple[float, int]] = []
+                while True:
+                    lost = sorted(
+                        f"VRF {vrf} {prefix}"
+                        for vrf, prefixes in kept.items()
+                        for prefix in prefixes - self._vrf_now(leaf, vrf)
+                    )
+                    history.append((time.monotonic() - started, len(lost)))
+                    clean = _clean_run(history)
+                    done = len(clean) > 1 and clean[-1] - clean[0] >= STABLE_SECONDS
+                    if done or history[-1][0] > FAILOVER_SECONDS + STABLE_SECONDS:
+                        break
+                    time.sleep(POLL)
+                took = clean[0] if clean else history[-1][0]
+                runtime.set_links(namespaces, up_=True, only=cut)
+                results.append(
+                    Result(
+                        "mlag-pair",
+                        done and not lost,
+                        leaf,
+                        "cut off from the borders",
+                        f"{leaf} cut off from the borders ({len(cut)} interfaces down): "
+                        + (
+                            f"its tenant VRFs keep all {sum(map(len, kept.values()))} routes, "
+                            f"those of the borders over {pair[1 - pair.index(leaf)]}; stable "
+                            f"after {took:.1f} s"
+                            if not lost
+                            else f"its tenant VRFs lost {', '.join(lost)}"
+                        ),
+                        round(took, 2) if not lost else None,
+                    )
+                )
+                self.settle(FAILOVER_SECONDS * 2)
+        return results
+
+    def _to_borders(self, leaf: str) -> list[str]:
+        """The leaf's sessions to the borders that are still Established."""
+        borders = set(self._role("border"))
+        return [
+            r.subject
+            for d, r in self._sessions()
+            if d.device == leaf and d.peer in borders and r.ok
+        ]
+
+    def _vrf_now(self, leaf: str, vrf: str) -> set[str]:
+        return self._vrf_prefixes(leaf, vrf, ("ipv4", "ipv6"))
+
     def run(self, failover: bool = True) -> Iterator[Result]:
         self.settle()
         yield from self.session_results()
@@ -904,6 +1004,7 @@ class Verifier:
         if failover:
             yield from self.failover_results()
             yield from self.pair_results()
+            yield from self.mlag_results()
 
 
 # What the srv6-vpn check proves, and what it cannot, said beside its results.
