@@ -513,7 +513,7 @@ def vrf_peering_policies(
         for afi in afis
         if parts.other_sites.get(afi)
     )
-    listed = {pl.afi for pl in lists}
+    listed = {(pl.name, pl.afi) for pl in (*lists, *sites)}
     maps = []
     for afi in afis:
         entries = [
@@ -524,24 +524,19 @@ def vrf_peering_policies(
                 match_large_community=LEARNED_EXTERNAL,
             )
         ]
-        if afi in listed:
-            entries.append(
-                RouteMapEntry(
-                    seq=20,
-                    action="permit",
-                    description="a link one leaf of the pair alone holds",
-                    match_prefix_list=ONE_LEAF_LINKS[afi],
+        for seq, names, description in (
+            (20, ONE_LEAF_LINKS, "a link one leaf of the pair alone holds"),
+            (30, OTHER_SITES, "the VRFs' other sites, for a leaf cut off from the borders"),
+        ):
+            if (names[afi], afi) in listed:
+                entries.append(
+                    RouteMapEntry(
+                        seq=seq,
+                        action="permit",
+                        description=description,
+                        match_prefix_list=names[afi],
+                    )
                 )
-            )
-        if parts.other_sites.get(afi):
-            entries.append(
-                RouteMapEntry(
-                    seq=30,
-                    action="permit",
-                    description="the VRFs' other sites, for a leaf cut off from the borders",
-                    match_prefix_list=OTHER_SITES[afi],
-                )
-            )
         maps.append(RouteMap(name=MLAG_VRF_POLICY[afi], afi=afi, entries=entries))
     return (*lists, *sites), tuple(maps)
 

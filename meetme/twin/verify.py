@@ -10,7 +10,8 @@ import ipaddress
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from meetme.generators.build.handoff import tenant_entries
 from meetme.generators.model import PrefixList
@@ -19,6 +20,7 @@ from meetme.twin.parties import CLOUDS
 from meetme.twin.topology import SERVICES, Declared, Srv6Border, Twin
 from meetme.validators.policy_eval import prefix_list_permits
 
+T = TypeVar("T")
 SETTLE_SECONDS = 60.0  # every declared session must be up within this after `up`
 FAILOVER_SECONDS = 20.0  # a border's loss must be absorbed within this (hold time 9 s)
 HOLD_SECONDS = 12.0  # FRR's datacenter hold time (9 s) and a keepalive (3 s) of slack
@@ -701,15 +703,10 @@ class Verifier:
                 dropped,
                 "",
             )
-        history: list[tuple[float, int]] = []
-        while True:
-            faults = self._failover_faults(stopped, baseline, vrf_baseline)
-            history.append((time.monotonic() - started, len(faults)))
-            clean = _clean_run(history)
-            stable = len(clean) > 1 and clean[-1] - clean[0] >= STABLE_SECONDS
-            if stable or history[-1][0] > FAILOVER_SECONDS + STABLE_SECONDS:
-                break
-            time.sleep(POLL)
+        faults, history, stable = _until_stable(
+            lambda: self._failover_faults(stopped, baseline, vrf_baseline), started
+        )
+        clean = _clean_run(history)
         if stable:
             return (
                 [],
@@ -939,19 +936,8 @@ class Verifier:
                 # from before the cut
                 while self._to_borders(leaf) and time.monotonic() - started < HOLD_SECONDS:
                     time.sleep(POLL)
-                history: list[tuple[float, int]] = []
-                while True:
-                    lost = sorted(
-                        f"VRF {vrf} {prefix}"
-                        for vrf, prefixes in kept.items()
-                        for prefix in prefixes - self._vrf_now(leaf, vrf)
-                    )
-                    history.append((time.monotonic() - started, len(lost)))
-                    clean = _clean_run(history)
-                    done = len(clean) > 1 and clean[-1] - clean[0] >= STABLE_SECONDS
-                    if done or history[-1][0] > FAILOVER_SECONDS + STABLE_SECONDS:
-                        break
-                    time.sleep(POLL)
+                lost, history, done = _until_stable(partial(self._lost, leaf, kept), started)
+                clean = _clean_run(history)
                 took = clean[0] if clean else history[-1][0]
                 runtime.set_links(namespaces, up_=True, only=cut)
                 results.append(
@@ -983,8 +969,13 @@ class Verifier:
             if d.device == leaf and d.peer in borders and r.ok
         ]
 
-    def _vrf_now(self, leaf: str, vrf: str) -> set[str]:
-        return self._vrf_prefixes(leaf, vrf, ("ipv4", "ipv6"))
+    def _lost(self, leaf: str, kept: dict[str, set[str]]) -> list[str]:
+        """What of `kept` the leaf's tenant VRFs no longer have."""
+        return sorted(
+            f"VRF {vrf} {prefix}"
+            for vrf, prefixes in kept.items()
+            for prefix in prefixes - self._vrf_prefixes(leaf, vrf, ("ipv4", "ipv6"))
+        )
 
     def run(self, failover: bool = True) -> Iterator[Result]:
         self.settle()
@@ -1235,6 +1226,23 @@ def _no_default(
         f"{device}: VRF {vrf} has {'no' if ok else 'a'} default route ({afi}), {why} no "
         f"router puts one into it ({reason})",
     )
+
+
+def _until_stable(
+    poll: Callable[[], list[T]], started: float
+) -> tuple[list[T], list[tuple[float, int]], bool]:
+    """Poll the faults until no poll finds one for STABLE_SECONDS (at least two polls) or
+    the deadline passes: the last faults, (seconds since `started`, faults) per poll, and
+    whether it came to rest."""
+    history: list[tuple[float, int]] = []
+    while True:
+        faults = poll()
+        history.append((time.monotonic() - started, len(faults)))
+        clean = _clean_run(history)
+        stable = len(clean) > 1 and clean[-1] - clean[0] >= STABLE_SECONDS
+        if stable or history[-1][0] > FAILOVER_SECONDS + STABLE_SECONDS:
+            return faults, history, stable
+        time.sleep(POLL)
 
 
 def _clean_run(history: list[tuple[float, int]]) -> list[float]:
