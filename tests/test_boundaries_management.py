@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from typer.testing import CliRunner
+
+from meetme.cli import app
 
 DEVICES = "intent/aus1/devices.yaml"
 SITE = "intent/aus1/site.yaml"
@@ -96,3 +99,50 @@ def test_mgmt003_ipv6_management_limits(example: Path, address: str, problem: st
         ]
     )
     assert hits == expected
+
+
+def _load_problems(repo: Path) -> list[str]:
+    """`meetme lint`'s problems, which stop it before any rule (exit 2)."""
+    result = CliRunner().invoke(app, ["lint"])
+    assert result.exit_code in (0, 1, 2), result.output
+    return [line for line in result.stderr.splitlines() if ": error[" in line]
+
+
+def test_a_management_address_of_length_0_is_refused_at_the_value(example: Path) -> None:
+    """Was clean: IOS-XR rendered `ipv4 address 192.168.10.11 0.0.0.0`, every destination on
+    the management link and none sent to the gateway."""
+    devices = set_management_line(
+        example, "management: 192.168.10.11/24", "management: 192.168.10.11/0"
+    )
+    line = line_of(devices, "192.168.10.11/0")
+    assert _load_problems(example) == [
+        f"{DEVICES}:{line}:21: error[bad-value]: sites.aus1.devices.aus1-br1.management: "
+        "'192.168.10.11/0': a /0 management subnet spans 0.0.0.0/0, so every destination would "
+        "be on the management link and none sent to the gateway; write the management "
+        "subnet's own length, at least /8, e.g. 192.168.10.11/24"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("address", "refused"),
+    [
+        ("192.168.10.101/7", True),  # 192.168.0.0/7
+        ("192.168.10.101/8", False),  # the shortest: 192.0.0.0/8 holds the gateway
+        ("192.168.10.101/31", False),  # MGMT-003's: .100/31 does not hold .1
+    ],
+)
+def test_management_length_limits(example: Path, address: str, refused: bool) -> None:
+    set_management_line(example, LF1, f"management: {address}")
+    problems = _load_problems(example)
+    if refused:
+        assert (
+            len(problems) == 1 and f"'{address}': a /7 management subnet spans " in (problems[0])
+        ), problems
+    else:
+        assert problems == []
+
+
+def set_management_line(repo: Path, old: str, new: str) -> Path:
+    devices = repo / DEVICES
+    replace_in(devices, old, new)
+    return devices

@@ -272,3 +272,42 @@ def test_plat024_nxos_refuses_a_vlan_name_over_32_characters(
         for n, device in enumerate(nxos)
     ]
     assert found == (expected if refused else [])
+
+
+@pytest.mark.parametrize(
+    ("gateway", "what"),
+    [("192.168.10.0", "network address"), ("192.168.10.255", "broadcast address")],
+)
+def test_mgmt003_gateway_is_the_subnets_network_or_broadcast_address(
+    example: Path, gateway: str, what: str
+) -> None:
+    """Was clean: every device's default route pointed at an address no host answers on. One
+    finding at the gateway, not one per device of the subnet."""
+    site = example / SITE
+    replace_in(site, "gateway: 192.168.10.1", f"gateway: {gateway}")
+    result = lint_repo(example)
+    assert findings_of(result, "MGMT-003") == [
+        f"{SITE}:{line_of(site, f'gateway: {gateway}')}: the management gateway {gateway} is "
+        f"the {what} of 192.168.10.0/24 (aus1-br1's management subnet), no host address: the "
+        "devices' default route would point at it; make the gateway a host address of the "
+        "subnet, e.g. 192.168.10.1"
+    ]
+    assert result.errors
+
+
+@pytest.mark.parametrize(("length", "found"), [("/23", False), ("/24", True)])
+def test_mgmt003_gateway_broadcast_limits(example: Path, length: str, found: bool) -> None:
+    """192.168.10.255 is a host of 192.168.10.0/23 and the broadcast address of the /24."""
+    replace_in(example / SITE, "gateway: 192.168.10.1", "gateway: 192.168.10.255")
+    devices = example / DEVICES
+    count = devices.read_text().count("/24")
+    assert count == 18
+    replace_in(devices, "/24", length, count)
+    hits = findings_of(lint_repo(example), "MGMT-003")
+    assert len(hits) == found and all("broadcast address of 192.168.10.0/24" in h for h in hits)
+
+
+def test_mgmt003_gateway_on_a_31_has_no_broadcast_address(example: Path) -> None:
+    """RFC 3021: 192.168.10.1, the gateway, is the last address of aus1-lf1's /31, a host."""
+    set_management(example, LF1, "192.168.10.0/31")
+    assert findings_of(lint_repo(example), "MGMT-003") == []

@@ -32,9 +32,9 @@ from meetme.intent.types import (
     Environment,
     Feed,
     HardwareModel,
-    InterfaceAddress,
     InterfaceV4,
     InterfaceV6,
+    ManagementAddress,
     Name,
     Platform,
     Prefix,
@@ -111,7 +111,10 @@ class Device(Node):
     model: HardwareModel = Field(description="Hardware model, e.g. 8201-32FH.")
     room: Name
     rack: Name
-    management: InterfaceAddress
+    management: ManagementAddress = Field(
+        description="The device's management address with its subnet's length, at least /8: "
+        "a host of the subnet that holds the management gateway (MGMT-003)."
+    )
     power_feeds: list[Feed] | None = Field(
         default=None, description="Feeds the device's PSUs are cabled to."
     )

@@ -366,12 +366,37 @@ def _address(value: str, version: int | None = None) -> str:
     return str(address)
 
 
+# The shortest management subnet: an IPv4 /8 (the largest network IPv4 ever numbered as one,
+# a class A; RFC 1122 3.2.1.3 numbers hosts within a network) and an IPv6 /48 (a whole site,
+# RFC 6177). A shorter length puts most of the address space on the management port's link:
+# /0 renders `ipv4 address 192.168.10.11 0.0.0.0` on IOS-XR, and the device then looks for
+# every destination (the jump host, NTP, syslog) on the management link instead of sending it
+# to the management gateway. /31 and /32 are MGMT-003's: whether they hold the gateway.
+MANAGEMENT_SHORTEST = {4: 8, 6: 48}
+
+
+def _management(value: str) -> str:
+    text = _interface(value, None)
+    iface = ipaddress.ip_interface(text)
+    shortest = MANAGEMENT_SHORTEST[iface.version]
+    if iface.network.prefixlen < shortest:
+        example = "/24" if iface.version == 4 else "/64"
+        raise bad_value(
+            f"{shown(value, 50)}: a /{iface.network.prefixlen} management subnet spans "
+            f"{iface.network}, so every destination would be on the management link and none "
+            f"sent to the gateway; write the management subnet's own length, at least "
+            f"/{shortest}, e.g. {iface.ip}{example}"
+        )
+    return text
+
+
 Prefix = Annotated[str, AfterValidator(lambda v: _network(v, None))]
 PrefixV4 = Annotated[str, AfterValidator(lambda v: _network(v, 4))]
 PrefixV6 = Annotated[str, AfterValidator(lambda v: _network(v, 6))]
 InterfaceAddress = Annotated[str, AfterValidator(lambda v: _interface(v, None))]
 InterfaceV4 = Annotated[str, AfterValidator(lambda v: _interface(v, 4))]
 InterfaceV6 = Annotated[str, AfterValidator(lambda v: _interface(v, 6))]
+ManagementAddress = Annotated[str, AfterValidator(_management)]
 IPAddress = Annotated[str, AfterValidator(_address)]
 IPv4Address = Annotated[str, AfterValidator(lambda v: _address(v, 4))]
 IPv6Address = Annotated[str, AfterValidator(lambda v: _address(v, 6))]

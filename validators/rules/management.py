@@ -199,14 +199,17 @@ def _gateway_problem(
     "The management default route points at the gateway; a gateway outside the device's "
     "subnet is unreachable, so after a replace push the device answers nobody beyond its own "
     "segment. The gateway's own address, and an IPv4 subnet's network or broadcast address "
-    "(IPv6: the subnet-router anycast address), is no host address.",
+    "(IPv6: the subnet-router anycast address), is no host address, neither for a device nor "
+    "for the gateway itself (a /31 has neither, RFC 3021).",
     "docs/standards.md#mgmt-003; "
     f"RFC 1122 section 3.3.1.1 (the first-hop gateway is on a connected network) and 3.2.1.3 "
     f"(network and broadcast addresses) {RFC_1122}; RFC 4291 section 2.6.1 (subnet-router "
-    "anycast) https://www.rfc-editor.org/rfc/rfc4291",
+    "anycast) https://www.rfc-editor.org/rfc/rfc4291; RFC 3021 (/31 point-to-point links) "
+    "https://www.rfc-editor.org/rfc/rfc3021",
 )
 def management_subnet_holds_gateway(ctx: SiteContext) -> Iterator[Hit]:
     gateway = ipaddress.ip_address(ctx.site.management.gateway)
+    reported: set[Network] = set()
     for name, device in _by_place(ctx):
         iface = _management(device)
         problem = _gateway_problem(iface, gateway)
@@ -216,6 +219,31 @@ def management_subnet_holds_gateway(ctx: SiteContext) -> Iterator[Hit]:
                 "address or its length",
                 (*device.path, "management"),
             )
+            continue
+        unusable = _gateway_unusable(iface.network, gateway)
+        if unusable is not None and iface.network not in reported:
+            reported.add(iface.network)
+            yield Hit(
+                f"the management gateway {gateway} is {unusable} of {iface.network} ({name}'s "
+                "management subnet), no host address: the devices' default route would "
+                "point at it; make the gateway a host address of the subnet, e.g. "
+                f"{iface.network[1]}",
+                (*ctx.site.management.path, "gateway"),
+            )
+
+
+def _gateway_unusable(net: Network, gateway: Address) -> str | None:
+    """'the network address' or 'the broadcast address' (IPv6: the subnet-router anycast
+    address) when the gateway is that of `net`; a /31 or /32 (/127, /128) has neither
+    (RFC 3021)."""
+    if net.version == 4 and net.prefixlen <= 30:
+        if gateway == net.network_address:
+            return "the network address"
+        if gateway == net.broadcast_address:
+            return "the broadcast address"
+    if net.version == 6 and net.prefixlen <= 126 and gateway == net.network_address:
+        return "the subnet-router anycast address"
+    return None
 
 
 @rule(
