@@ -309,3 +309,84 @@ def test_a_route_target_a_device_can_encode(
         f"'{target}': {four if problem == '4-byte' else problem}"
     )
     assert only.location.line == line_of(tenants, target)
+
+
+# --- a tenant gateway is a unicast host address (refused at load, bad-value) --------------------
+
+V4_COMPUTE_1 = "gateway_v4: 10.50.1.1/24"
+V6_GATEWAY = '"2001:db8:50:1::1/64"'
+NOT_A_GATEWAY = "a gateway is a unicast host address of its network's own subnet, e.g. {example}"
+
+
+@pytest.mark.parametrize(
+    ("value", "space"),
+    [
+        ("224.0.0.1/24", "a multicast (group) address (RFC 1112), never a host's"),
+        ("239.255.255.254/24", "a multicast (group) address (RFC 1112), never a host's"),
+        ("127.0.0.1/24", "a loopback address (RFC 1122 3.2.1.3), never on a wire"),
+        ("127.255.255.254/24", "a loopback address (RFC 1122 3.2.1.3), never on a wire"),
+        ("0.0.0.0/24", "in 0.0.0.0/8, 'this network' (RFC 1122 3.2.1.3), never a destination"),
+        (
+            "0.255.255.254/24",
+            "in 0.0.0.0/8, 'this network' (RFC 1122 3.2.1.3), never a destination",
+        ),
+        (
+            "169.254.0.1/24",
+            "a link-local address (RFC 3927), and the network is routed beyond its link",
+        ),
+        ("240.0.0.1/24", "in the reserved 240.0.0.0/4 (RFC 1112 4), which hosts do not use"),
+        (
+            "fe80::1/64",
+            "a link-local address (RFC 4291 2.5.6), and the network is routed beyond its link",
+        ),
+        (
+            "febf::1/64",
+            "a link-local address (RFC 4291 2.5.6), and the network is routed beyond its link",
+        ),
+        ("::1/64", "a loopback address (RFC 4291 2.5.3), never on a wire"),
+        ("::/64", "the unspecified address (RFC 4291 2.5.2)"),
+        ("ff02::1/64", "a multicast (group) address (RFC 4291 2.7), never a host's"),
+    ],
+)
+def test_a_tenant_gateway_outside_unicast_host_space_is_refused_at_the_value(
+    example: Path, value: str, space: str
+) -> None:
+    """Were clean (exit 0) and rendered as the network's gateway, which no host can use."""
+    v6 = ":" in value
+    old, new = (V6_GATEWAY, f'"{value}"') if v6 else (V4_COMPUTE_1, f"gateway_v4: {value}")
+    tenants = edit_tenants(example, old, new)
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    (only,) = caught.value.problems
+    key = "gateway_v6" if v6 else "gateway_v4"
+    address = value.split("/")[0]
+    example_gateway = "2001:db8:50:1::1/64" if v6 else "10.50.1.1/24"
+    assert only.kind == "bad-value"
+    assert (only.location.file, only.location.line) == (TENANTS, line_of(tenants, value))
+    written = f'"{value}"' if v6 else value  # the column of the value as written
+    line = tenants.read_text().splitlines()[only.location.line - 1]
+    assert only.location.column == line.index(written) + 1
+    assert only.message == (
+        f"sites.aus1.tenants.gpu-tenant-a.networks.gpu-a-compute-1.{key}: '{value}': {address} "
+        f"is {space}; " + NOT_A_GATEWAY.format(example=example_gateway)
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "1.0.0.1/24",
+        "126.255.255.1/24",
+        "128.0.0.1/24",
+        "223.255.255.1/24",
+        "169.253.0.1/24",
+        "fc00::1/64",
+        "fec0::1/64",
+        "2001:db8:50:1::1/64",
+    ],
+)
+def test_a_tenant_gateway_just_inside_unicast_space_loads(example: Path, value: str) -> None:
+    v6 = ":" in value
+    old, new = (V6_GATEWAY, f'"{value}"') if v6 else (V4_COMPUTE_1, f"gateway_v4: {value}")
+    edit_tenants(example, old, new)
+    lint_repo(example)  # no IntentError: the rules read it

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from meetme.intent.schema_base import Node
-from meetme.intent.types import InterfaceV4, InterfaceV6, Mtu, Name, RouteTarget
+from meetme.intent.types import GatewayV4, GatewayV6, Mtu, Name, RouteTarget
 
 Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
 VlanId = Annotated[int, Field(ge=2, le=4094)]
@@ -56,10 +56,16 @@ class Network(Node):
     vrf: Name
     vlan: VlanId
     l2vni: Vni
-    gateway_v4: InterfaceV4 | None = Field(
-        default=None, description="Anycast gateway address with length."
+    gateway_v4: GatewayV4 | None = Field(
+        default=None,
+        description="Anycast gateway address with length: a unicast host address, never "
+        "multicast, loopback, link-local, 0.0.0.0/8 or 240.0.0.0/4.",
     )
-    gateway_v6: InterfaceV6 | None = None
+    gateway_v6: GatewayV6 | None = Field(
+        default=None,
+        description="IPv6 anycast gateway address with length: global unicast or unique local, "
+        "never multicast, loopback, link-local or unspecified.",
+    )
     router_advertisement: bool = Field(
         default=True,
         description="Send IPv6 router advertisements from the IPv6 gateway (hosts using SLAAC or "

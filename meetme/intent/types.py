@@ -390,6 +390,50 @@ def _management(value: str) -> str:
     return text
 
 
+# Where a gateway address cannot be, as a message says it: RFC 1122 3.2.1.3 (0/8, 127/8,
+# multicast, broadcast), RFC 1112 4 (class E), RFC 3927 (169.254/16), RFC 4291 2.4 to 2.7 (the
+# IPv6 unspecified, loopback, link-local and multicast scopes, and its unassigned space).
+def _gateway_space(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
+    v4 = ip.version == 4
+    if v4 and ip in ipaddress.IPv4Network("0.0.0.0/8"):
+        return "in 0.0.0.0/8, 'this network' (RFC 1122 3.2.1.3), never a destination"
+    if ip.is_unspecified:
+        return "the unspecified address (RFC 4291 2.5.2)"
+    if ip.is_loopback:
+        source = "RFC 1122 3.2.1.3" if v4 else "RFC 4291 2.5.3"
+        return f"a loopback address ({source}), never on a wire"
+    if ip.is_multicast:
+        return (
+            f"a multicast (group) address ({'RFC 1112' if v4 else 'RFC 4291 2.7'}), never a host's"
+        )
+    if ip.is_link_local:
+        return (
+            f"a link-local address ({'RFC 3927' if v4 else 'RFC 4291 2.5.6'}), and the "
+            "network is routed beyond its link"
+        )
+    if v4 and ip == ipaddress.IPv4Address("255.255.255.255"):
+        return "the limited broadcast address (RFC 1122 3.2.1.3)"
+    if v4 and ip.is_reserved:
+        return "in the reserved 240.0.0.0/4 (RFC 1112 4), which hosts do not use"
+    if ip.is_reserved:
+        return "in space IPv6 reserves (RFC 4291 2.4), neither global unicast nor unique local"
+    return None
+
+
+def _gateway(value: str, version: int) -> str:
+    """A tenant network's anycast gateway: an address of unicast host space."""
+    text = _interface(value, version)
+    iface = ipaddress.ip_interface(text)
+    space = _gateway_space(iface.ip)
+    if space is not None:
+        example = "10.50.1.1/24" if version == 4 else "2001:db8:50:1::1/64"
+        raise bad_value(
+            f"{shown(value, 50)}: {iface.ip} is {space}; a gateway is a unicast host address "
+            f"of its network's own subnet, e.g. {example}"
+        )
+    return text
+
+
 Prefix = Annotated[str, AfterValidator(lambda v: _network(v, None))]
 PrefixV4 = Annotated[str, AfterValidator(lambda v: _network(v, 4))]
 PrefixV6 = Annotated[str, AfterValidator(lambda v: _network(v, 6))]
@@ -397,6 +441,8 @@ InterfaceAddress = Annotated[str, AfterValidator(lambda v: _interface(v, None))]
 InterfaceV4 = Annotated[str, AfterValidator(lambda v: _interface(v, 4))]
 InterfaceV6 = Annotated[str, AfterValidator(lambda v: _interface(v, 6))]
 ManagementAddress = Annotated[str, AfterValidator(_management)]
+GatewayV4 = Annotated[str, AfterValidator(lambda v: _gateway(v, 4))]
+GatewayV6 = Annotated[str, AfterValidator(lambda v: _gateway(v, 6))]
 IPAddress = Annotated[str, AfterValidator(_address)]
 IPv4Address = Annotated[str, AfterValidator(lambda v: _address(v, 4))]
 IPv6Address = Annotated[str, AfterValidator(lambda v: _address(v, 6))]
