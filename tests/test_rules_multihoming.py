@@ -611,3 +611,49 @@ def test_unknown_names_in_attachments_and_handoff_are_unusable_intent(example: P
     ]
     result = CliRunner().invoke(app, ["lint"])
     assert result.exit_code == 2, result.output
+
+
+@pytest.mark.parametrize(
+    ("mac", "problem"),
+    [
+        (
+            "01:00:5e:00:00:01",
+            "is a group (multicast) MAC: its first octet is odd (the IEEE 802 individual/group "
+            "bit)",
+        ),
+        (
+            "03:00:00:00:00:00",
+            "is a group (multicast) MAC: its first octet is odd (the IEEE 802 individual/group "
+            "bit)",
+        ),
+        ("ff:ff:ff:ff:ff:ff", "is the broadcast MAC"),
+        ("FF:FF:FF:FF:FF:FF", "is the broadcast MAC"),
+        ("00:00:00:00:00:00", "is all zeros, no station's address"),
+        ("00:00:00:00:00:01", None),  # the lowest unicast MAC
+        ("02:00:00:00:00:00", None),  # locally administered, unicast
+        ("fe:ff:ff:ff:ff:ff", None),  # the highest unicast MAC
+    ],
+)
+def test_lacp_system_mac_is_a_unicast_mac(example: Path, mac: str, problem: str | None) -> None:
+    """A group, broadcast or all-zeros LACP system MAC was clean (exit 0) and rendered as the
+    pair's MLAG / ES system id; it is refused at the value when the intent is read."""
+    attachments = edit_attachments(example, '"44:38:39:ff:00:01"', f'"{mac}"')
+    if problem is None:
+        lint_repo(example)  # loads: the rules read it
+        return
+    with pytest.raises(IntentError) as raised:
+        lint_repo(example)
+    (only,) = raised.value.problems
+    line = line_of(attachments, mac)
+    column = attachments.read_text().splitlines()[line - 1].index(f'"{mac}"') + 1
+    assert (only.location.file, only.location.line, only.location.column, only.kind) == (
+        ATTACHMENTS,
+        line,
+        column,
+        "bad-value",
+    )
+    assert only.message == (
+        f"sites.aus1.attachments.dh1-r10-gpu-hosts.lacp_system_mac: '{mac}' {problem}; an LACP "
+        "system MAC is a unicast MAC: first octet even, e.g. 02:00:00:00:00:01 (locally "
+        "administered)"
+    )

@@ -345,9 +345,26 @@ def test_evpn018_multicast_anycast_mac(example: Path) -> None:
     ]
 
 
+def test_evpn018_all_zeros_anycast_mac(example: Path) -> None:
+    """Was clean (exit 0) and rendered as every VTEP's gateway MAC."""
+    tenants = edit_tenants(example, '"00:1c:73:00:00:99"', '"00:00:00:00:00:00"')
+    assert findings_of(lint_repo(example), "EVPN-018") == [
+        f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac 00:00:00:00:00:00 is all "
+        "zeros, no station's address; use a unicast MAC (first octet even, e.g. "
+        "00:1c:73:00:00:99)"
+    ]
+
+
 @pytest.mark.parametrize(
     ("mac", "group"),
-    [("01:1c:73:00:00:99", True), ("03:00:00:00:00:01", True), ("02:1c:73:00:00:99", False)],
+    [
+        ("01:1c:73:00:00:99", True),
+        ("03:00:00:00:00:01", True),
+        ("02:1c:73:00:00:99", False),
+        ("ff:ff:ff:ff:ff:ff", True),  # broadcast: every bit set, the group bit too
+        ("00:00:00:00:00:00", True),  # all zeros: no station's address
+        ("00:00:00:00:00:01", False),  # the lowest unicast MAC
+    ],
 )  # the group bit is the low bit of the first octet; a locally administered unicast MAC is fine
 def test_evpn018_group_bit_boundary(example: Path, mac: str, group: bool) -> None:
     edit_tenants(example, '"00:1c:73:00:00:99"', f'"{mac}"')

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from meetme.intent.schema_base import Node
-from meetme.intent.schema_overlay import MacAddress
+from meetme.intent.schema_overlay import UnicastMac
 from meetme.intent.types import InterfaceName, InterfaceV4, Mtu, Name
 
 
@@ -52,7 +52,7 @@ class Attachment(Node):
         default=10, ge=1, le=4000, description="Bond / port-channel number of host i: lag_base + i."
     )
     mtu: Mtu = 9214
-    lacp_system_mac: MacAddress | None = Field(
+    lacp_system_mac: UnicastMac | None = Field(
         default=None,
         description="mlag and esi: the LACP system MAC both leaves present (MLAG system MAC / "
         "ES system MAC); required there, not set for single (MH-002).",

@@ -11,14 +11,40 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
+from meetme.core.problems import shown
 from meetme.intent.schema_base import Node
-from meetme.intent.types import GatewayV4, GatewayV6, Mtu, Name, RouteTarget
+from meetme.intent.types import GatewayV4, GatewayV6, Mtu, Name, RouteTarget, bad_value
 
 Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
 VlanId = Annotated[int, Field(ge=2, le=4094)]
 MacAddress = Annotated[str, Field(pattern=r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")]
+
+
+def _unicast_mac(value: str) -> str:
+    """A MAC a station may own: not a group address (the IEEE 802 individual/group bit, the
+    lowest bit of the first octet; broadcast is one), not all zeros (no station's address)."""
+    octets = [int(part, 16) for part in value.split(":")]
+    problem = None
+    if all(octet == 0xFF for octet in octets):
+        problem = "is the broadcast MAC"
+    elif octets[0] & 1:
+        problem = (
+            "is a group (multicast) MAC: its first octet is odd (the IEEE 802 individual/group bit)"
+        )
+    elif not any(octets):
+        problem = "is all zeros, no station's address"
+    if problem is not None:
+        raise bad_value(
+            f"{shown(value)} {problem}; an LACP system MAC is a unicast MAC: first octet "
+            "even, e.g. 02:00:00:00:00:01 (locally administered)"
+        )
+    return value
+
+
+# the pattern first (a wrong shape is the pattern's message), then the address itself
+UnicastMac = Annotated[MacAddress, AfterValidator(_unicast_mac)]
 
 
 class EvpnSettings(Node):

@@ -571,18 +571,27 @@ def gateway_subnets_disjoint(ctx: SiteContext) -> Iterator[Hit]:
     "error",
     "The anycast gateway MAC is a unicast MAC",
     "The anycast MAC is the one gateway MAC every VTEP answers with, fabric-wide: a group "
-    "(multicast) MAC, first octet odd, cannot be a host's gateway MAC.",
+    "(multicast) MAC, first octet odd (broadcast is one), cannot be a host's gateway MAC, and "
+    "all zeros is no station's address.",
     "docs/standards.md#evpn-018; IEEE Std 802 individual/group address bit; "
     "https://www.rfc-editor.org/rfc/rfc9135 section 4.1 (anycast gateway MAC)",
 )
 def anycast_mac_unicast(ctx: SiteContext) -> Iterator[Hit]:
     settings = ctx.site.evpn
-    if settings is not None and int(settings.anycast_mac.split(":")[0], 16) & 1:
-        yield Hit(
-            f"anycast_mac {settings.anycast_mac} is a group (multicast) address: its first "
-            "octet is odd; use a unicast MAC (first octet even, e.g. 00:1c:73:00:00:99)",
-            (*settings.path, "anycast_mac"),
-        )
+    if settings is None:
+        return
+    octets = [int(part, 16) for part in settings.anycast_mac.split(":")]
+    if octets[0] & 1:
+        problem = "is a group (multicast) address: its first octet is odd"
+    elif not any(octets):
+        problem = "is all zeros, no station's address"
+    else:
+        return
+    yield Hit(
+        f"anycast_mac {settings.anycast_mac} {problem}; use a unicast MAC (first octet even, "
+        "e.g. 00:1c:73:00:00:99)",
+        (*settings.path, "anycast_mac"),
+    )
 
 
 def _unusable(gateway: Gateway) -> str | None:
