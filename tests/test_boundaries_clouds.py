@@ -394,3 +394,145 @@ def test_az002_link_one_bit_either_side(
 def test_rule_rationale_quotes_the_provider_limits(rule_id: str, quoted: str) -> None:
     rules = {r.id: r for r in all_rules()}
     assert quoted in rules[rule_id].rationale
+
+
+# EDGE-008: a cloud link's own address and its peer are hosts of the link's subnet
+
+AWS_PRIVATE_1 = "ipv4: 169.254.10.1/30, peer_ipv4: 169.254.10.2"
+GCP_SYD_EAD1 = "ipv4: 169.254.20.2/29, peer_ipv4: 169.254.20.1"
+
+
+def _edge008(repo: Path) -> list[tuple[int, int, str]]:
+    return [
+        (f.location.line, f.location.column, f.message)
+        for f in lint_repo(repo).findings
+        if f.rule == "EDGE-008"
+    ]
+
+
+def _column(clouds: Path, line: int, key: str) -> int:
+    return clouds.read_text().splitlines()[line - 1].index(f"{key}: ") + 1
+
+
+@pytest.mark.parametrize(
+    ("old", "ours", "peer", "party", "port", "problem", "host"),
+    [
+        # AWS /30: .0 and .3 are no host's; .1 and .2 are the two ends
+        (
+            AWS_PRIVATE_1,
+            "169.254.10.0/30",
+            "169.254.10.2",
+            "aws aws-syd/private-1 XC-AWS-1 vlan 101",
+            "aus1-bl1 Ethernet9/1.101",
+            "network address of 169.254.10.0/30",
+            "169.254.10.1/30",
+        ),
+        (
+            AWS_PRIVATE_1,
+            "169.254.10.3/30",
+            "169.254.10.2",
+            "aws aws-syd/private-1 XC-AWS-1 vlan 101",
+            "aus1-bl1 Ethernet9/1.101",
+            "broadcast address of 169.254.10.0/30",
+            "169.254.10.1/30",
+        ),
+        (AWS_PRIVATE_1, "169.254.10.2/30", "169.254.10.1", "", "", None, ""),
+        # GCP /29: .0 and .7; Google's end (.1) is not offered as ours
+        (
+            GCP_SYD_EAD1,
+            "169.254.20.0/29",
+            "169.254.20.1",
+            "gcp gcp-ic/syd-ead1 XC-GCP-1 vlan 301",
+            "aus1-bl5 swp9.301",
+            "network address of 169.254.20.0/29",
+            "169.254.20.2/29",
+        ),
+        (
+            GCP_SYD_EAD1,
+            "169.254.20.7/29",
+            "169.254.20.1",
+            "gcp gcp-ic/syd-ead1 XC-GCP-1 vlan 301",
+            "aus1-bl5 swp9.301",
+            "broadcast address of 169.254.20.0/29",
+            "169.254.20.2/29",
+        ),
+        (GCP_SYD_EAD1, "169.254.20.6/29", "169.254.20.1", "", "", None, ""),
+    ],
+)
+def test_edge008_a_cloud_links_own_address_is_a_host_of_its_subnet(
+    example: Path,
+    old: str,
+    ours: str,
+    peer: str,
+    party: str,
+    port: str,
+    problem: str | None,
+    host: str,
+) -> None:
+    """Was clean (exit 0): the network or broadcast address was rendered as our address of
+    the VIF or attachment, and its session never came up."""
+    clouds = example / CLOUDS
+    replace_in(clouds, old, f"ipv4: {ours}, peer_ipv4: {peer}")
+    if problem is None:
+        assert _edge008(example) == []
+        return
+    line = line_of(clouds, f"ipv4: {ours},")
+    assert _edge008(example) == [
+        (
+            line,
+            _column(clouds, line, "ipv4"),
+            f"our address {ours} on {port} ({party}) is the {problem}, no host's: the session "
+            f"over it would never come up; use a host address of the subnet, e.g. {host}",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("old", "ours", "peer", "label", "port"),
+    [
+        (
+            AWS_PRIVATE_1,
+            "169.254.10.1/30",
+            "169.254.10.3",
+            "AWS VIF aws-syd/private-1",
+            "aus1-bl1 Ethernet9/1.101",
+        ),
+        (
+            AWS_PRIVATE_1,
+            "169.254.10.1/30",
+            "169.254.10.0",
+            "AWS VIF aws-syd/private-1",
+            "aus1-bl1 Ethernet9/1.101",
+        ),
+        (
+            GCP_SYD_EAD1,
+            "169.254.20.2/29",
+            "169.254.20.7",
+            "Google attachment gcp-ic/syd-ead1",
+            "aus1-bl5 swp9.301",
+        ),
+        (
+            GCP_SYD_EAD1,
+            "169.254.20.2/29",
+            "169.254.20.0",
+            "Google attachment gcp-ic/syd-ead1",
+            "aus1-bl5 swp9.301",
+        ),
+    ],
+)
+def test_edge008_a_cloud_peer_finding_is_at_its_peer_ipv4(
+    example: Path, old: str, ours: str, peer: str, label: str, port: str
+) -> None:
+    """Was reported at the start of the VIF's line: now at its peer_ipv4."""
+    clouds = example / CLOUDS
+    replace_in(clouds, old, f"ipv4: {ours}, peer_ipv4: {peer}")
+    line = line_of(clouds, f"peer_ipv4: {peer},")
+    net = ours.rsplit(".", 1)[0] + (".0/30" if ours.endswith("/30") else ".0/29")
+    assert _edge008(example) == [
+        (
+            line,
+            _column(clouds, line, "peer_ipv4"),
+            f"{label} peer {peer} is the network or broadcast address of {net} ({ours} on "
+            f"{port}); the session would never come up: correct the peer or our address",
+        )
+    ]

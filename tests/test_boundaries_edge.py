@@ -261,3 +261,21 @@ def test_a_cloud_session_with_one_ipv6_address_is_unusable(example: Path) -> Non
         "ipv6 is given without peer_ipv6: an IPv6 session needs both addresses; give "
         "peer_ipv6, or neither for an IPv4-only session"
     ]
+
+
+@pytest.mark.parametrize(("ours", "found"), [("192.0.2.0/30", True), ("192.0.2.0/31", False)])
+def test_edge008_our_transit_address_on_a_30_and_a_31(
+    example: Path, ours: str, found: bool
+) -> None:
+    """RFC 3021: the first address of a /31 is a host; of a /30, the network address."""
+    peering = example / PEERING
+    replace_in(
+        peering, "ipv4: 192.0.2.1/31, peer_ipv4: 192.0.2.0,", f"ipv4: {ours}, peer_ipv4: 192.0.2.1,"
+    )
+    expected = [
+        f"{PEERING}:{line_of(peering, 'XC-TA-1')}: our address 192.0.2.0/30 on aus1-br1 "
+        "HundredGigE0/0/0/20 (transit transit-a XC-TA-1) is the network address of "
+        "192.0.2.0/30, no host's: the session over it would never come up; use a host address "
+        "of the subnet, e.g. 192.0.2.2/30"
+    ]
+    assert findings_of(lint_repo(example), "EDGE-008") == (expected if found else [])

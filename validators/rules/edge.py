@@ -267,13 +267,21 @@ def _no_rpki_platform(ctx: SiteContext) -> str:
 @rule(
     "EDGE-008",
     "error",
-    "Every session's peer address is on our interface's subnet",
+    "Every session's peer address is on our interface's subnet; neither end is its network or "
+    "broadcast address",
     "A single-hop eBGP peer outside the connected subnet (or equal to our own address, or the "
-    "subnet's network or broadcast address) is never reached: the session stays down.",
+    "subnet's network or broadcast address) is never reached: the session stays down. Our own "
+    "address on an external port (a cloud VIF or attachment, transit, PNI or IX port) is a "
+    "host of its subnet too: the network or broadcast address of an IPv4 subnet up to /30 is "
+    "no host's (a /31 has neither, RFC 3021), and the device refuses it or the provider's end "
+    "never answers it.",
     "meetme intent consistency (single-hop eBGP, docs/standards.md#edge-gtsm: directly connected "
-    "sessions; RFC 4271 https://www.rfc-editor.org/rfc/rfc4271)",
+    "sessions; RFC 4271 https://www.rfc-editor.org/rfc/rfc4271); RFC 1122 section 3.2.1.3 "
+    "(network and broadcast addresses) https://www.rfc-editor.org/rfc/rfc1122; RFC 3021 "
+    "https://www.rfc-editor.org/rfc/rfc3021",
 )
 def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
+    yield from _ours_unusable(ctx)
     edge = edge_of(ctx)
     ports: dict[tuple[str, str], ExternalPort] = {(p.device, p.name): p for p in edge.ports}
     seen: set[tuple[Path_, str]] = set()
@@ -299,8 +307,14 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
         if problem is None:
             continue
         port = ports.get((session.device, session.interface))
-        # IX neighbors are declared apart from the port; other sessions on the circuit's line
-        path = session.source if session.kind.startswith("ix") or port is None else port.source
+        # IX neighbors are declared apart from the port; a cloud session's peer is its own key
+        # (peer_ipv4, peer_ipv6); other sessions on the circuit's line
+        if session.kind in _PEER_KEYED:
+            path = (*session.source, f"peer_{session.afi}")
+        elif session.kind.startswith("ix") or port is None:
+            path = session.source
+        else:
+            path = port.source
         if (path, session.peer_address) in seen:
             continue
         seen.add((path, session.peer_address))
@@ -310,6 +324,44 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
             "correct the peer or our address",
             path,
         )
+
+
+# Session kinds whose intent mapping holds the peer address under peer_ipv4 / peer_ipv6
+_PEER_KEYED = ("aws", "gcp")
+
+
+def _ours_unusable(ctx: SiteContext) -> Iterator[Hit]:
+    """EDGE-008's own-address half: our address on an external port that is the network or
+    broadcast address of its subnet (IPv4 up to /30; a /31 has neither, RFC 3021)."""
+    edge = edge_of(ctx)
+    peers: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for session in edge.sessions:
+        peers[(session.device, session.interface)].add(session.peer_address)
+    for port in edge.ports:
+        for key in ("ipv4", "ipv6"):
+            text = getattr(port, key)
+            if text is None:
+                continue
+            ours = ipaddress.ip_interface(text)
+            net = ours.network
+            if net.version != 4 or net.prefixlen > 30:
+                continue
+            if ours.ip == net.network_address:
+                what = "network"
+            elif ours.ip == net.broadcast_address:
+                what = "broadcast"
+            else:
+                continue
+            # the services LAN's source is its `interface`; its address is beside it
+            owner = port.source[:-1] if port.source[-1] == "interface" else port.source
+            taken = peers[(port.device, port.name)]
+            host = next((h for h in net.hosts() if str(h) not in taken), net[1])
+            yield Hit(
+                f"our address {text} on {port.device} {port.name} ({port.description}) is the "
+                f"{what} address of {net}, no host's: the session over it would never come up; "
+                f"use a host address of the subnet, e.g. {host}/{net.prefixlen}",
+                (*owner, key),
+            )
 
 
 def _fabric_asns(ctx: SiteContext) -> dict[int, str]:
