@@ -279,3 +279,59 @@ def test_edge008_our_transit_address_on_a_30_and_a_31(
         "of the subnet, e.g. 192.0.2.2/30"
     ]
     assert findings_of(lint_repo(example), "EDGE-008") == (expected if found else [])
+
+
+# An IX neighbour with no address: one session per address, so none at all (refused at load)
+
+RS1_ADDRESSES = 'ipv4: [203.0.113.1], ipv6: ["2001:db8:ff00::1"]'
+NO_ADDRESS = (
+    "ipv4 and ipv6 are both empty: no session would be rendered to this neighbour, silently; "
+    "list its address on the peering LAN, e.g. ipv4: [203.0.113.1], or remove the neighbour"
+)
+
+
+@pytest.mark.parametrize(
+    ("addresses", "refused"),
+    [
+        ("ipv4: [], ipv6: []", True),
+        ("ipv4: []", True),  # ipv6 left out: empty too
+        ("", True),  # both left out
+        ("ipv4: [203.0.113.1], ipv6: []", False),  # one address is one session
+        ('ipv4: [], ipv6: ["2001:db8:ff00::1"]', False),
+    ],
+)
+def test_an_ix_route_server_with_no_address_is_refused_at_it(
+    example: Path, addresses: str, refused: bool
+) -> None:
+    """Was clean (exit 0): the route server was rendered as no session at all, silently."""
+    peering = example / PEERING
+    replace_in(
+        peering,
+        f"rs1: {{asn: 64504, {RS1_ADDRESSES}, ",
+        f"rs1: {{asn: 64504, {addresses}, " if addresses else "rs1: {asn: 64504, ",
+    )
+    if not refused:
+        lint_repo(example)  # loads: the rules read it
+        return
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    (only,) = caught.value.problems
+    line = line_of(peering, "rs1: {")
+    column = peering.read_text().splitlines()[line - 1].index("{asn: 64504") + 1
+    assert (only.location.file, only.location.line, only.location.column, only.kind) == (
+        PEERING,
+        line,
+        column,
+        "bad-value",
+    )
+    assert only.message == f"sites.aus1.peering.ixes.ix-syd.route_servers.rs1: {NO_ADDRESS}"
+
+
+def test_an_ix_peer_with_no_address_is_refused_at_it(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, 'ipv4: [203.0.113.60], ipv6: ["2001:db8:ff00::60"]', "ipv4: [], ipv6: []")
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    (only,) = caught.value.problems
+    assert (only.location.line, only.kind) == (line_of(peering, "eyeball-b:"), "bad-value")
+    assert only.message == f"sites.aus1.peering.ixes.ix-syd.peers.eyeball-b: {NO_ADDRESS}"

@@ -28,6 +28,7 @@ from meetme.intent.types import (
     PrefixV4,
     PrefixV6,
     Speed,
+    bad_value,
 )
 
 
@@ -68,6 +69,17 @@ class IxNeighbor(SessionOptions):
         default_factory=list, description="Explicit allow-list (IRR-generated) if given."
     )
     bfd: bool = False  # IX route servers and most bilateral peers run no BFD
+
+    @model_validator(mode="after")
+    def _an_address_to_peer_with(self) -> IxNeighbor:
+        # a session per address: with neither list, the neighbour is rendered as nothing at all
+        if not self.ipv4 and not self.ipv6:
+            raise bad_value(
+                "ipv4 and ipv6 are both empty: no session would be rendered to this neighbour, "
+                "silently; list its address on the peering LAN, e.g. ipv4: [203.0.113.1], or "
+                "remove the neighbour"
+            )
+        return self
 
 
 class Ix(Node):
