@@ -166,6 +166,42 @@ def test_edge008_transit_peer_outside_the_circuit_subnet(example: Path) -> None:
     assert result.errors
 
 
+SERVICES_BR2 = "aus1-br2: {interface: HundredGigE0/0/0/26, ipv4: 10.9.0.2/24}"
+IX_PORT_2 = '{circuit: XC-IX-2, ipv4: 203.0.113.11/24, ipv6: "2001:db8:ff00::11/64"}'
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (  # both borders at 10.9.0.1 on the services LAN, where the RPKI caches are
+            SERVICES_BR2,
+            SERVICES_BR2.replace("10.9.0.2/24", "10.9.0.1/24"),
+            "our address 10.9.0.1/24 is on aus1-br1 HundredGigE0/0/0/26 (services LAN (RPKI "
+            "validators)) and again on aus1-br2 HundredGigE0/0/0/26 (services LAN (RPKI "
+            "validators)), one LAN: both would answer for it; give each port its own address",
+        ),
+        (  # both borders at 203.0.113.10 on the IX's peering LAN
+            IX_PORT_2,
+            IX_PORT_2.replace("203.0.113.11/24", "203.0.113.10/24"),
+            "our address 203.0.113.10/24 is on aus1-br1 FourHundredGigE0/0/0/23 (ix ix-syd "
+            "XC-IX-1) and again on aus1-br2 FourHundredGigE0/0/0/23 (ix ix-syd XC-IX-2), one "
+            "LAN: both would answer for it; give each port its own address",
+        ),
+    ],
+)
+def test_edge008_two_borders_never_share_an_address_on_one_lan(
+    example: Path, old: str, new: str, expected: str
+) -> None:
+    """It linted clean and rendered two routers answering ARP for one address. The example's
+    .1/.2 and .10/.11 are the boundary: one address apart, nothing said."""
+    peering = example / PEERING
+    assert findings_of(lint_repo(example), "EDGE-008") == []
+    replace_in(peering, old, new)
+    assert findings_of(lint_repo(example), "EDGE-008") == [
+        f"{PEERING}:{line_of(peering, new)}: {expected}"
+    ]
+
+
 CLOUDS = "intent/aus1/clouds.yaml"
 DEVICES = "intent/aus1/devices.yaml"
 

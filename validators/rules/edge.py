@@ -274,7 +274,9 @@ def _no_rpki_platform(ctx: SiteContext) -> str:
     "address on an external port (a cloud VIF or attachment, transit, PNI or IX port) is a "
     "host of its subnet too: the network or broadcast address of an IPv4 subnet up to /30 is "
     "no host's (a /31 has neither, RFC 3021), and the device refuses it or the provider's end "
-    "never answers it.",
+    "never answers it. Two of our ports on one LAN (the services LAN, an IX's peering LAN: "
+    "one subnet in one VRF) never share an address: both would answer ARP for it, and "
+    "sessions and RPKI would reach one border or the other at random.",
     "meetme intent consistency (single-hop eBGP, docs/standards.md#edge-gtsm: directly connected "
     "sessions; RFC 4271 https://www.rfc-editor.org/rfc/rfc4271); RFC 1122 section 3.2.1.3 "
     "(network and broadcast addresses) https://www.rfc-editor.org/rfc/rfc1122; RFC 3021 "
@@ -282,6 +284,7 @@ def _no_rpki_platform(ctx: SiteContext) -> str:
 )
 def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
     yield from _ours_unusable(ctx)
+    yield from _ours_twice(ctx)
     edge = edge_of(ctx)
     ports: dict[tuple[str, str], ExternalPort] = {(p.device, p.name): p for p in edge.ports}
     seen: set[tuple[Path_, str]] = set()
@@ -360,6 +363,32 @@ def _ours_unusable(ctx: SiteContext) -> Iterator[Hit]:
                 f"our address {text} on {port.device} {port.name} ({port.description}) is the "
                 f"{what} address of {net}, no host's: the session over it would never come up; "
                 f"use a host address of the subnet, e.g. {host}/{net.prefixlen}",
+                (*owner, key),
+            )
+
+
+def _ours_twice(ctx: SiteContext) -> Iterator[Hit]:
+    """EDGE-008's third half: one address of ours on two external ports of one LAN (the same
+    subnet in the same VRF), at the later port's address. Link-local subnets are left out: a
+    cloud's 169.254.x /30 on two circuits is two links, not one LAN."""
+    first: dict[tuple[str | None, str], ExternalPort] = {}
+    for port in edge_of(ctx).ports:
+        for key in ("ipv4", "ipv6"):
+            text = getattr(port, key)
+            if text is None:
+                continue
+            ours = ipaddress.ip_interface(text)
+            if ours.is_link_local:
+                continue
+            earlier = first.setdefault((port.vrf, str(ours)), port)
+            if earlier is port or (earlier.device, earlier.name) == (port.device, port.name):
+                continue
+            owner = port.source[:-1] if port.source[-1] == "interface" else port.source
+            yield Hit(
+                f"our address {text} is on {earlier.device} {earlier.name} "
+                f"({earlier.description}) and again on {port.device} {port.name} "
+                f"({port.description}), one LAN: both would answer for it; give each port its "
+                "own address",
                 (*owner, key),
             )
 
