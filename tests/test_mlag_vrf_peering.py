@@ -44,6 +44,7 @@ from meetme.twin.topology import plan
 
 SITE = "intent/aus1/site.yaml"
 DEVICES = "intent/aus1/devices.yaml"
+ATTACHMENTS = "intent/aus1/attachments.yaml"
 
 
 def eos_mlag_pair_with_one_aws_leaf(repo: Path) -> None:
@@ -216,6 +217,37 @@ def test_a_handoff_vrf_without_external_sessions_is_peered_for_its_links_alone()
         *(f"neighbor 10.1.21.{2 * n + 1} activate" for n in range(4)),
     ]
     assert "redistribute connected route-map RM-VRF-CONNECTED" in lines
+
+
+def test_with_the_handoff_on_one_leaf_the_other_still_peers_in_every_handoff_vrf(
+    example: Path,
+) -> None:
+    """The handoff on aus1-bl1 alone (HANDOFF-016 warns of it): the fabric still sends
+    aus1-bl2 half of what the pair's shared VTEP advertises, so aus1-bl2 peers with aus1-bl1
+    in each handoff VRF, and the links one leaf alone holds are aus1-bl1's four /31s only."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    replace_in(
+        example / ATTACHMENTS, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl1]"
+    )
+    result = lint_repo(example)
+    assert [f.message for f in result.findings if f.severity == "error"] == []
+    assert [f.rule for f in result.findings if f.rule.startswith("FLOW")] == []
+    models = device_models(result)
+    files = render_all(models)
+    bl2 = files[output_name(models["aus1-bl2"])]
+    for vlan, vrf in ((3001, "gpu-a"), (3002, "gpu-a-mgmt"), (3010, "storage")):
+        lines = vrf_block(bl2, 4200000022, vrf)
+        assert f"neighbor 10.1.21.254 description mlag peer aus1-bl1 Vlan{vlan}" in lines
+        # no handoff session of its own: the pair's session is its only one in the VRF
+        assert [x for x in lines if x.endswith(" activate")] == [
+            "neighbor 10.1.21.254 activate",
+            *(["neighbor 2001:db8:0:1000::15fe activate"] if vrf == "gpu-a" else []),
+        ]
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        parse = eos(files[output_name(models[leaf])])
+        assert block(parse, "ip prefix-list PL-MLAG-ONE-LEAF-LINKS-V4") == [
+            f"   seq {10 * (n + 1)} permit 10.1.21.{2 * n}/31" for n in range(4)
+        ]
 
 
 def test_a_pair_sharing_one_asn_peers_in_each_vrf_by_ibgp_with_next_hop_self(
