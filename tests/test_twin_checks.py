@@ -132,6 +132,26 @@ def test_failover_waits_for_the_sessions_to_drop_and_fails_a_route_lost_after_th
     assert polls >= 2 and window >= verify.STABLE_SECONDS
 
 
+def test_failover_fails_a_border_leaf_whose_tenant_vrf_loses_its_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The exits' own tenant VRFs are judged too: aus1-bl1 hands gpu-a off to both borders,
+    so aus1-br1's loss must leave its default in place; a border leaf that loses it is named,
+    though every leaf keeps its own (world: only aus1-bl1's gpu-a loses it)."""
+    twin = _twin("aus1")
+    assert ("aus1-bl1", "gpu-a", ("ipv4", "ipv6")) in twin.exit_vrfs
+    assert not {d for d, _, _ in twin.exit_vrfs} & {d for d, _, _ in twin.tenant_vrfs}
+    world = World(twin, drop=0.5, late=("aus1-br1", "aus1-bl1", "gpu-a"), lose=1.0)
+    monkeypatch.setattr(verify, "time", world)
+    monkeypatch.setattr(runtime, "set_links", world.set_links)
+    monkeypatch.setattr(Verifier, "settle", lambda self, deadline=0.0: 0.0)
+    results = Verifier(twin, world.query).failover_results()
+    assert sorted({r.message for r in results if not r.ok}) == [
+        "aus1-bl1: with aus1-br1 stopped, VRF gpu-a lost 0.0.0.0/0",
+        "aus1-bl1: with aus1-br1 stopped, VRF gpu-a lost ::/0",
+    ]
+
+
 def test_stopping_a_border_takes_its_vrf_namespaces_links_down_and_back_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

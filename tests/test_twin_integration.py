@@ -234,12 +234,14 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
         "host gpu-tenant-a_gpu-a-compute-1 (10.50.1.10) reaches gcp-ic/syd-ead1 (10.120.0.1)"
         in hosts
     )
-    # a border's loss: the tenants keep their defaults (10, all gpu-a's, both families) through the
-    # other border, converging within the hold time, judged once its peers' sessions to it
-    # are down and then over several clean polls; the time is in the JSON report
+    # a border's loss: the tenants keep their defaults through the other border (16, all
+    # gpu-a's: 10 on the leaves, both families; 6 on the border leaves, both families on the
+    # handoff's aus1-bl1 and aus1-bl2, IPv4 on aus1-bl5 and aus1-bl6), converging within the
+    # hold time, judged once its peers' sessions to it are down and then over several clean
+    # polls; the time is in the JSON report
     failover = [r.message for r in by_check["failover"]]
     assert [m.split(":")[0] for m in failover] == ["aus1-br1 stopped", "aus1-br2 stopped"]
-    assert all("(10 default routes among them); converged in" in m for m in failover), failover
+    assert all("(16 default routes among them); converged in" in m for m in failover), failover
     assert all("its peers' sessions to it down after" in m for m in failover), failover
     assert all(0 < (r.seconds or 0) < 20 for r in by_check["failover"])
     # a border without its Internet sessions keeps the default over the pair's iBGP

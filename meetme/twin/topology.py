@@ -122,6 +122,9 @@ class Twin:
     party_plans: list[parties.PartyPlan] = field(default_factory=list)
     # (leaf, EVPN VRF, its address families)
     tenant_vrfs: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
+    # (border leaf, EVPN VRF, its address families): the exits' own tenant VRFs, which a
+    # border's loss must leave whole as it leaves the leaves' (the failover check)
+    exit_vrfs: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)
     declared: list[Declared] = field(default_factory=list)
     router_ids: dict[str, str] = field(default_factory=dict)  # device -> loopback address
     uplinks: dict[str, int] = field(default_factory=dict)  # leaf -> its IPv4 underlay sessions
@@ -175,6 +178,8 @@ class Twin:
         ]
         twin.party_plans = [parties.PartyPlan.from_dict(p) for p in raw["party_plans"]]
         twin.tenant_vrfs = [(d, v, tuple(f)) for d, v, f in raw["tenant_vrfs"]]
+        # absent from a twin brought up before the exits' VRFs were recorded
+        twin.exit_vrfs = [(d, v, tuple(f)) for d, v, f in raw.get("exit_vrfs", [])]
         twin.declared = [Declared(**d) for d in raw["declared"]]
         twin.router_ids = dict(raw["router_ids"])
         twin.uplinks = dict(raw["uplinks"])
@@ -274,6 +279,8 @@ def plan(
         )
         if model.role == "leaf" and model.evpn:
             twin.tenant_vrfs += [(name, v.name, v.address_families) for v in model.evpn.vrfs]
+        if model.role == "border_leaf" and model.evpn:
+            twin.exit_vrfs += [(name, v.name, v.address_families) for v in model.evpn.vrfs]
         if model.role == "border_leaf":
             for vrf in vrf_names(model):
                 twin.vrf_exits.setdefault(vrf, []).append(name)

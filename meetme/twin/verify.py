@@ -599,10 +599,10 @@ class Verifier:
         return [d for d in self._role("border_leaf") + self._role("border") if d != stopped]
 
     def _vrf_baseline(self) -> dict[tuple[str, str], set[str]]:
-        """(leaf, VRF) -> the prefixes its tenant VRF has now, in every family."""
+        """(leaf or border leaf, VRF) -> the prefixes its tenant VRF has now, in every family."""
         return {
             (leaf, vrf): self._vrf_prefixes(leaf, vrf, fams)
-            for leaf, vrf, fams in self.twin.tenant_vrfs
+            for leaf, vrf, fams in self.twin.tenant_vrfs + self.twin.exit_vrfs
         }
 
     def _vrf_prefixes(self, leaf: str, vrf: str, families: tuple[str, ...]) -> set[str]:
@@ -615,7 +615,9 @@ class Verifier:
         vrf_baseline: dict[tuple[str, str], set[str]],
     ) -> list[Result]:
         faults = []
-        families = {(leaf, vrf): fams for leaf, vrf, fams in self.twin.tenant_vrfs}
+        families = {
+            (leaf, vrf): fams for leaf, vrf, fams in self.twin.tenant_vrfs + self.twin.exit_vrfs
+        }
         gone = {  # its own links' subnets go with it
             (v, str(ipaddress.ip_interface(a).network))
             for v, a in self.twin.vrf_addresses.get(stopped, [])
