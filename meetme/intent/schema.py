@@ -29,6 +29,7 @@ from meetme.intent.schema_srv6 import Srv6
 from meetme.intent.schema_underlay import AsnScheme, Link, LinkRule, Pools, Underlay
 from meetme.intent.types import (
     Asn,
+    Distinct,
     Environment,
     Feed,
     HardwareModel,
@@ -115,7 +116,7 @@ class Device(Node):
         description="The device's management address with its subnet's length, at least /8: "
         "a host of the subnet that holds the management gateway (MGMT-003)."
     )
-    power_feeds: list[Feed] | None = Field(
+    power_feeds: Distinct[Feed] | None = Field(
         default=None, description="Feeds the device's PSUs are cabled to."
     )
     loopback_v4: InterfaceV4 | None = Field(default=None, description="Override the pool.")
@@ -133,14 +134,14 @@ class Device(Node):
 
 
 class RedundancyGroup(Node):
-    members: Annotated[list[Name], Field(min_length=2)]
+    members: Annotated[Distinct[Name], Field(min_length=2)]
     max_per_domain: int | None = Field(
         default=None,
         ge=1,
         description="N+k: at most this many members in any one failure domain of `domains` "
         "(TOPO-005) instead of every member in its own (PHY-003/004).",
     )
-    domains: list[Name] = Field(
+    domains: Distinct[Name] = Field(
         default_factory=lambda: ["rack"],
         description="The failure-domain kinds max_per_domain counts in: rack, room, floor, "
         "cooling_zone, or a failure_domains tag of the rooms or devices.",

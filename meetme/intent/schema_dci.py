@@ -14,7 +14,7 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from meetme.intent.schema_base import Node
-from meetme.intent.types import InterfaceName, Mtu, Name, PrefixV4, PrefixV6, Speed
+from meetme.intent.types import Distinct, InterfaceName, Mtu, Name, PrefixV4, PrefixV6, Speed
 
 # A finite number (YAML's .inf and .nan would make every sum meaningless).
 Number = Annotated[float, Field(allow_inf_nan=False)]
@@ -50,15 +50,15 @@ class Leased(Node):
 class Diversity(Node):
     """Shared-risk tags: two circuits with a tag in common fail together when it does."""
 
-    fibre_routes: list[Name] = Field(default_factory=list, description="Fibre route segments.")
-    ila_sites: list[Name] = Field(
+    fibre_routes: Distinct[Name] = Field(default_factory=list, description="Fibre route segments.")
+    ila_sites: Distinct[Name] = Field(
         default_factory=list, description="In-line amplifier huts the light passes."
     )
-    providers: list[Name] = Field(
+    providers: Distinct[Name] = Field(
         default_factory=list,
         description="Carriers the circuit depends on (a leased circuit's provider counts too).",
     )
-    conduits: list[Name] = Field(default_factory=list, description="Ducts and conduits.")
+    conduits: Distinct[Name] = Field(default_factory=list, description="Ducts and conduits.")
 
 
 class DciCircuit(Node):
@@ -105,7 +105,7 @@ class Dci(Node):
     p2p_v4: PrefixV4 | None = Field(default=None, description="The circuits' /31s, by index.")
     p2p_v6: PrefixV6 | None = Field(default=None, description="The circuits' /127s, by index.")
     circuits: dict[Name, DciCircuit] = Field(default_factory=dict)
-    diverse_groups: dict[Name, Annotated[list[Name], Field(min_length=2)]] = Field(
+    diverse_groups: dict[Name, Annotated[Distinct[Name], Field(min_length=2)]] = Field(
         default_factory=dict,
         description="Circuits that must share no fibre route, ILA site, provider or conduit.",
     )

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from meetme.intent.schema_base import Node
 from meetme.intent.schema_overlay import VlanId
-from meetme.intent.types import Name, Prefix
+from meetme.intent.types import Distinct, Name, Prefix
 
 
 class HandoffVrf(Node):
@@ -53,5 +53,5 @@ class Handoff(Node):
     sub-interface and an eBGP session on every border-leaf-to-border link. Each VRF's
     sub-interface reuses the link's own /31: the VRFs are separate routing contexts."""
 
-    border_leaves: list[Name] = Field(min_length=1)
+    border_leaves: Distinct[Name] = Field(min_length=1)
     vrfs: dict[Name, HandoffVrf] = Field(min_length=1)

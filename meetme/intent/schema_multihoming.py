@@ -16,7 +16,7 @@ from pydantic import Field
 
 from meetme.intent.schema_base import Node
 from meetme.intent.schema_overlay import UnicastMac
-from meetme.intent.types import InterfaceName, InterfaceV4, Mtu, Name
+from meetme.intent.types import Distinct, InterfaceName, InterfaceV4, Mtu, Name
 
 
 class Attachment(Node):
@@ -34,7 +34,7 @@ class Attachment(Node):
         min_length=1,
         description="Host-facing ports, one per host, the same names on both leaves of a pair.",
     )
-    networks: list[Name] = Field(
+    networks: Distinct[Name] = Field(
         min_length=1, description="Networks trunked (tagged) to the hosts, or the one of `access`."
     )
     access: bool = Field(

@@ -15,7 +15,7 @@ from pydantic import AfterValidator, Field
 
 from meetme.core.problems import shown
 from meetme.intent.schema_base import Node
-from meetme.intent.types import GatewayV4, GatewayV6, Mtu, Name, RouteTarget, bad_value
+from meetme.intent.types import Distinct, GatewayV4, GatewayV6, Mtu, Name, RouteTarget, bad_value
 
 Vni = Annotated[int, Field(ge=1, le=16_777_215, description="24-bit VXLAN network identifier.")]
 VlanId = Annotated[int, Field(ge=2, le=4094)]
@@ -99,8 +99,10 @@ class Network(Node):
         "Only with gateway_v6.",
     )
     mtu: Mtu = 9000
-    racks: list[Name] = Field(default_factory=list, description="Racks whose leaves carry it.")
-    leaves: list[Name] = Field(default_factory=list, description="Further leaves that carry it.")
+    racks: Distinct[Name] = Field(default_factory=list, description="Racks whose leaves carry it.")
+    leaves: Distinct[Name] = Field(
+        default_factory=list, description="Further leaves that carry it."
+    )
     route_target: RouteTarget | None = None
 
 

@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from meetme.intent.schema_base import Node
-from meetme.intent.types import Name, PrefixV6
+from meetme.intent.types import Distinct, Name, PrefixV6
 
 # The uSID formats meetme renders: F3216 (32-bit block, 16-bit uSIDs: Cisco 8000 "uSID Locator
 # (F3216)", Arista `srv6-usid-f3216`, Cumulus "uN 32/16/0") and F1616 (16-bit block: Cumulus
@@ -28,7 +28,7 @@ class Srv6Site(Node):
         description="The site's byte of every node uSID (1..223): node uSID = id x 256 + "
         "device id. Never reuse or renumber it: every locator of the site derives from it."
     )
-    devices: list[Name] | None = Field(
+    devices: Distinct[Name] | None = Field(
         default=None,
         description="The devices of the site that take a locator; default: its borders. An "
         "empty list reserves the site's id and gives no device a locator.",

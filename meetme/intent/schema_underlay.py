@@ -12,6 +12,7 @@ from meetme.intent.schema_base import MaxPrefix, Node
 from meetme.intent.types import (
     Asn,
     Breakout,
+    Distinct,
     InterfaceName,
     InterfaceTemplate,
     Mtu,
@@ -41,7 +42,7 @@ class AsnScheme(Node):
         default_factory=dict,
         description="Roles whose devices share one ASN (RFC 7938 5.2.1: spines share one).",
     )
-    shared_pairs: list[Annotated[list[Name], Field(min_length=2, max_length=2)]] = Field(
+    shared_pairs: list[Annotated[Distinct[Name], Field(min_length=2, max_length=2)]] = Field(
         default_factory=list,
         description="Leaf pairs allowed to share one ASN (an MLAG or vPC pair given the same "
         "asn: override); any other shared leaf ASN is a TOPO-004 finding.",

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
-from pydantic import AfterValidator, Field
-from pydantic_core import PydanticCustomError
+from pydantic import AfterValidator, Field, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from meetme.core.problems import shown
 
@@ -33,8 +33,40 @@ def bad_value(message: str) -> PydanticCustomError:
     return PydanticCustomError(VALUE_ALONE, message)
 
 
+T = TypeVar("T")
+
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
+
+
+def _no_repeats(items: list[T]) -> list[T]:
+    """A list that is a set (devices of a domain, a handoff's border leaves, power feeds):
+    each repeat is refused at its own entry, naming where the first one is."""
+    first: dict[T, int] = {}
+    repeats: list[InitErrorDetails] = []
+    for index, item in enumerate(items):
+        if item not in first:
+            first[item] = index
+            continue
+        message = (
+            f"{shown(item)} is already listed (entry {first[item] + 1} of this list): each "
+            "is counted once here, so the repeat adds nothing; remove it"
+        )
+        repeats.append(
+            InitErrorDetails(
+                type=PydanticCustomError(VALUE_ALONE, message), loc=(index,), input=item
+            )
+        )
+    if repeats:
+        # the entries' own positions: a repeat is reported at its line and column
+        raise ValidationError.from_exception_data("unique list", repeats)
+    return items
+
+
+# A list that is a set, e.g. Distinct[Name]: a repeated entry is an error at the repeat
+Distinct = Annotated[
+    list[T], AfterValidator(_no_repeats), Field(json_schema_extra={"uniqueItems": True})
+]
 
 PLACEHOLDER_MESSAGE = (
     "a secret placeholder (<<secret:...>>) is never written in intent: only a push fills it in, "
