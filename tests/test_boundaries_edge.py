@@ -138,12 +138,26 @@ def test_edge008_peer_address_on_a_30_and_a_31(
 
 
 def test_edge008_ix_peer_finding_is_on_the_neighbor_not_the_port(example: Path) -> None:
+    """A peer on the IX's LAN (203.0.113.0/24) but off our port's /25."""
     peering = example / PEERING
-    replace_in(peering, "ipv4: [203.0.113.60]", "ipv4: [198.51.100.60]")
+    replace_in(peering, "ipv4: 203.0.113.10/24", "ipv4: 203.0.113.10/25")
+    replace_in(peering, "ipv4: [203.0.113.60]", "ipv4: [203.0.113.160]")
     assert findings_of(lint_repo(example), "EDGE-008") == [
         f"{PEERING}:{line_of(peering, 'eyeball-b:')}: IX peer ix-syd/eyeball-b peer "
-        "198.51.100.60 is not on our subnet 203.0.113.0/24 (203.0.113.10/24 on aus1-br1 "
+        "203.0.113.160 is not on our subnet 203.0.113.0/25 (203.0.113.10/25 on aus1-br1 "
         f"FourHundredGigE0/0/0/23); {EDGE008_TAIL}"
+    ]
+
+
+def test_an_ix_peer_off_the_peering_lan_is_edge015s_alone(example: Path) -> None:
+    peering = example / PEERING
+    replace_in(peering, "ipv4: [203.0.113.60]", "ipv4: [198.51.100.60]")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-008") == []
+    assert findings_of(result, "EDGE-015") == [
+        f"{PEERING}:{line_of(peering, 'eyeball-b:')}: IX ix-syd peer eyeball-b's address "
+        "198.51.100.60 is outside the IX's peering LAN (lan_v4 203.0.113.0/24): it is on no "
+        "port of ours, so its sessions never come up; give it an address inside 203.0.113.0/24"
     ]
 
 

@@ -1,4 +1,5 @@
-"""EDGE-001..012 and EDGE-014: each rule passes on the example and fails on one realistic edit."""
+"""EDGE-001..012, EDGE-014 and EDGE-015: each rule passes on the example and fails on one
+realistic edit."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 
-EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), "EDGE-014")
+EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), "EDGE-014", "EDGE-015")
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 
@@ -199,6 +200,83 @@ def test_edge008_two_borders_never_share_an_address_on_one_lan(
     replace_in(peering, old, new)
     assert findings_of(lint_repo(example), "EDGE-008") == [
         f"{PEERING}:{line_of(peering, new)}: {expected}"
+    ]
+
+
+IX_PORT_1 = '{circuit: XC-IX-1, ipv4: 203.0.113.10/24, ipv6: "2001:db8:ff00::10/64"}'
+RS2 = 'rs2: {asn: 64504, ipv4: [203.0.113.2], ipv6: ["2001:db8:ff00::2"]'
+OURS = "the border has no connected route to the route servers and peers there, so no session "
+OURS += "over the port comes up"
+THEIRS = "it is on no port of ours, so its sessions never come up"
+
+
+@pytest.mark.parametrize(
+    ("old", "inside", "outside", "expected"),
+    [
+        (  # our port: the last host of lan_v4 203.0.113.0/24, then the first address past it
+            IX_PORT_1,
+            IX_PORT_1.replace("203.0.113.10/24", "203.0.113.254/24"),
+            IX_PORT_1.replace("203.0.113.10/24", "203.0.114.0/24"),
+            "our address 203.0.114.0/24 on aus1-br1 FourHundredGigE0/0/0/23 (IX ix-syd, "
+            f"XC-IX-1) is outside the IX's peering LAN (lan_v4 203.0.113.0/24): {OURS}; give it "
+            "an address inside 203.0.113.0/24",
+        ),
+        (  # our port, IPv6: the last address of lan_v6 2001:db8:ff00::/64, then the next one
+            IX_PORT_1,
+            IX_PORT_1.replace("2001:db8:ff00::10/64", "2001:db8:ff00:0:ffff:ffff:ffff:ffff/64"),
+            IX_PORT_1.replace("2001:db8:ff00::10/64", "2001:db8:ff00:1::/64"),
+            "our address 2001:db8:ff00:1::/64 on aus1-br1 FourHundredGigE0/0/0/23 (IX ix-syd, "
+            f"XC-IX-1) is outside the IX's peering LAN (lan_v6 2001:db8:ff00::/64): {OURS}; give "
+            "it an address inside 2001:db8:ff00::/64",
+        ),
+        (  # a route server: the first address below the LAN (the last host is .254)
+            RS2,
+            RS2.replace("[203.0.113.2]", "[203.0.113.254]"),
+            RS2.replace("[203.0.113.2]", "[203.0.112.255]"),
+            "IX ix-syd route server rs2's address 203.0.112.255 is outside the IX's peering LAN "
+            f"(lan_v4 203.0.113.0/24): {THEIRS}; give it an address inside 203.0.113.0/24",
+        ),
+        (  # a route server, IPv6: the first address past lan_v6
+            RS2,
+            RS2.replace('["2001:db8:ff00::2"]', '["2001:db8:ff00:0:ffff:ffff:ffff:ffff"]'),
+            RS2.replace('["2001:db8:ff00::2"]', '["2001:db8:ff00:1::"]'),
+            "IX ix-syd route server rs2's address 2001:db8:ff00:1:: is outside the IX's peering "
+            f"LAN (lan_v6 2001:db8:ff00::/64): {THEIRS}; give it an address inside "
+            "2001:db8:ff00::/64",
+        ),
+    ],
+)
+def test_edge015_ix_addresses_are_on_the_peering_lan(
+    example: Path, old: str, inside: str, outside: str, expected: str
+) -> None:
+    """An address off the IX's LAN linted as one EDGE-008 finding per session, at the
+    neighbours' lines ("correct the peer or our address"), or as nothing when the port was
+    moved with its neighbours; now one EDGE-015 error at the address itself, and no EDGE-008
+    for the sessions it takes down."""
+    peering = example / PEERING
+    replace_in(peering, old, inside)
+    assert [f for f in lint_repo(example).findings if f.severity == "error"] == []
+    replace_in(peering, inside, outside)
+    errors = [f for f in lint_repo(example).findings if f.severity == "error"]
+    assert [f"{f.rule} {f.location.file}:{f.location.line}: {f.message}" for f in errors] == [
+        f"EDGE-015 {PEERING}:{line_of(peering, outside)}: {expected}"
+    ]
+
+
+def test_edge015_a_lan_holding_none_of_the_ix_addresses_is_one_error_at_the_lan(
+    example: Path,
+) -> None:
+    """lan_v4 mistyped (203.0.13.0/24 for 203.0.113.0/24): every address agrees with the others,
+    the sessions come up, and the imports drop routes to the wrong LAN. It linted clean; now
+    the LAN is named once, not the six addresses."""
+    peering = example / PEERING
+    replace_in(peering, "lan_v4: 203.0.113.0/24", "lan_v4: 203.0.13.0/24")
+    errors = [f for f in lint_repo(example).findings if f.severity == "error"]
+    assert [f"{f.rule} {f.location.file}:{f.location.line}: {f.message}" for f in errors] == [
+        f"EDGE-015 {PEERING}:{line_of(peering, 'lan_v4: 203.0.13.0/24')}: IX ix-syd's lan_v4 "
+        "203.0.13.0/24 holds none of its 6 ipv4 addresses (ours and the route servers' and "
+        "peers', e.g. 203.0.113.10/24): the imports would drop routes to the wrong LAN and let "
+        "the real one in; give the IX's peering LAN as lan_v4"
     ]
 
 

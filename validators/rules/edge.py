@@ -12,7 +12,8 @@ from __future__ import annotations
 import ipaddress
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
+from ipaddress import ip_network
+from typing import TYPE_CHECKING, NamedTuple
 
 from meetme.generators.build.edge_policy import party_tag
 from meetme.generators.build.handoff import vrf_routes
@@ -283,7 +284,8 @@ def _no_rpki_platform(ctx: SiteContext) -> str:
     "https://www.rfc-editor.org/rfc/rfc3021",
 )
 def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
-    yield from _ours_unusable(ctx)
+    off_lan = list(_ix_addresses_off_lan(ctx))  # EDGE-015's: reported there alone
+    yield from _ours_unusable(ctx, {path for off in off_lan for path in off.paths})
     yield from _ours_twice(ctx)
     edge = edge_of(ctx)
     ports: dict[tuple[str, str], ExternalPort] = {(p.device, p.name): p for p in edge.ports}
@@ -291,6 +293,12 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
     for session in edge.sessions:
         ours = ipaddress.ip_interface(session.local_address)
         peer = ipaddress.ip_address(session.peer_address)
+        ix = session.party.split("/")[0]
+        if session.peer_lan is not None and any(
+            off.ix == ix and {session.local_address, session.peer_address} & off.addresses
+            for off in off_lan
+        ):
+            continue  # an end off the IX's peering LAN: EDGE-015 names it, at that address
         net = ours.network
         problem = None
         if peer not in net:
@@ -333,9 +341,10 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
 _PEER_KEYED = ("aws", "gcp")
 
 
-def _ours_unusable(ctx: SiteContext) -> Iterator[Hit]:
+def _ours_unusable(ctx: SiteContext, off_lan: set[Path_]) -> Iterator[Hit]:
     """EDGE-008's own-address half: our address on an external port that is the network or
-    broadcast address of its subnet (IPv4 up to /30; a /31 has neither, RFC 3021)."""
+    broadcast address of its subnet (IPv4 up to /30; a /31 has neither, RFC 3021). An IX port
+    address off the peering LAN (`off_lan`) is EDGE-015's: moving it onto the LAN is the fix."""
     edge = edge_of(ctx)
     peers: dict[tuple[str, str], set[str]] = defaultdict(set)
     for session in edge.sessions:
@@ -357,6 +366,8 @@ def _ours_unusable(ctx: SiteContext) -> Iterator[Hit]:
                 continue
             # the services LAN's source is its `interface`; its address is beside it
             owner = port.source[:-1] if port.source[-1] == "interface" else port.source
+            if (*owner, key) in off_lan:
+                continue
             taken = peers[(port.device, port.name)]
             host = next((h for h in net.hosts() if str(h) not in taken), net[1])
             yield Hit(
@@ -365,6 +376,87 @@ def _ours_unusable(ctx: SiteContext) -> Iterator[Hit]:
                 f"use a host address of the subnet, e.g. {host}/{net.prefixlen}",
                 (*owner, key),
             )
+
+
+class OffLan(NamedTuple):
+    """EDGE-015's finding: IX addresses outside their IX's peering LAN of that family."""
+
+    ix: str
+    addresses: frozenset[str]  # as written: ours with their length, neighbours' bare
+    paths: frozenset[Path_]  # where each of them is written
+    message: str
+    path: Path_  # where the finding is
+
+
+_OURS_OFF = (
+    "the border has no connected route to the route servers and peers there, so no session "
+    "over the port comes up"
+)
+_THEIRS_OFF = "it is on no port of ours, so its sessions never come up"
+
+
+def _ix_addresses_off_lan(ctx: SiteContext) -> Iterator[OffLan]:
+    """Each IX address outside its IX's peering LAN of that family (our ports' and the route
+    servers' and peers'), at the address; or, when not one of a family's is inside, the LAN
+    itself, once. An IX with no lan_v6 has no IPv6 neighbour (the schema): nothing to judge."""
+    for ix_name, ix in sorted(ctx.site.peering.ixes.items()):
+        for afi, key, lan in (("ipv4", "lan_v4", ix.lan_v4), ("ipv6", "lan_v6", ix.lan_v6)):
+            if lan is None:
+                continue
+            outside = f"is outside the IX's peering LAN ({key} {lan})"
+            fix = f"give it an address inside {lan}"
+            found: list[tuple[str, str, Path_]] = []  # address, its message, where
+            for port in ix.ports:
+                address = getattr(port, afi)
+                if address is not None:
+                    xc = ctx.site.cross_connects.get(port.circuit)
+                    on = f"{xc.device} {xc.interface}" if xc is not None else "its device"
+                    what = f"our address {address} on {on} (IX {ix_name}, {port.circuit})"
+                    message = f"{what} {outside}: {_OURS_OFF}; {fix}"
+                    found.append((address, message, (*port.path, afi)))
+            for kind, neighbors in (("route server", ix.route_servers), ("peer", ix.peers)):
+                for name, neighbor in sorted(neighbors.items()):
+                    for index, address in enumerate(getattr(neighbor, afi)):
+                        what = f"IX {ix_name} {kind} {name}'s address {address}"
+                        message = f"{what} {outside}: {_THEIRS_OFF}; {fix}"
+                        found.append((address, message, (*neighbor.path, afi, index)))
+            network = ip_network(lan)
+            off = [f for f in found if ipaddress.ip_interface(f[0]).ip not in network]
+            if not off:
+                continue
+            if len(off) == len(found) > 1:  # all of them agree: the LAN is the one to correct
+                yield OffLan(
+                    ix_name,
+                    frozenset(a for a, _, _ in off),
+                    frozenset(p for _, _, p in off),
+                    f"IX {ix_name}'s {key} {lan} holds none of its {len(off)} {afi} addresses "
+                    f"(ours and the route servers' and peers', e.g. {off[0][0]}): the imports "
+                    "would drop routes to the wrong LAN and let the real one in; give the IX's "
+                    f"peering LAN as {key}",
+                    (*ix.path, key),
+                )
+                continue
+            for address, message, path in off:
+                yield OffLan(ix_name, frozenset({address}), frozenset({path}), message, path)
+
+
+@rule(
+    "EDGE-015",
+    "error",
+    "Our IX ports and the IX's route servers and peers are on the IX's peering LAN",
+    "An IX is one shared LAN: our border's port address and every route server's and peer's "
+    "address lie inside its `lan_v4` (IPv6: `lan_v6`). A port address outside it gives the "
+    "border no connected route to the route servers and peers, and a neighbour's address "
+    "outside it is on no port of ours: the intent parses and renders, and nothing routes. When "
+    "not one address of a family is inside, the LAN is the typo (the imports would drop routes "
+    "to the wrong LAN), reported once at it. The sessions that cannot come up because of it "
+    "are this rule's finding, not also EDGE-008's.",
+    "docs/standards.md#edge-015; RFC 7947 section 2 (route servers on the IXP's shared "
+    "layer-2 network) https://www.rfc-editor.org/rfc/rfc7947",
+)
+def ix_addresses_on_the_lan(ctx: SiteContext) -> Iterator[Hit]:
+    for off in _ix_addresses_off_lan(ctx):
+        yield Hit(off.message, off.path)
 
 
 def _ours_twice(ctx: SiteContext) -> Iterator[Hit]:
