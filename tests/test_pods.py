@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from conftest import EXAMPLE_INTENT, line_of, lint_repo, replace_in
 from meetme.validators.policy_eval import propagate
-from two_pods import DEVICES, LINKS, SITE, two_pods
+from two_pods import DEVICES, LINKS, POD_OF, SITE, three_tier, two_pods
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -67,6 +68,73 @@ def test_a_border_leaf_may_join_a_pod(example: Path) -> None:
     code, out = lint_output(example)
     assert code in (0, 1), out
     assert "error[" not in out
+
+
+MEL1_DEVICES = "intent/mel1/devices.yaml"
+
+
+def _errors(repo: Path) -> list[str]:
+    return [
+        f"{f.rule} {f.location.file}:{f.location.line}:{f.location.column}: {f.message}"
+        for f in lint_repo(repo).findings
+        if f.severity == "error"
+    ]
+
+
+def _drop_pod(path: Path, device: str) -> int:
+    """Remove `device`'s `pod:` line; the line of the device's key."""
+    text = path.read_text()
+    start = text.index(f"      {device}:\n")
+    line = text.index("        pod: ", start)
+    path.write_text(text[:line] + text[text.index("\n", line) + 1 :])
+    return line_of(path, f"      {device}:")
+
+
+@pytest.mark.parametrize(
+    ("device", "expected"),
+    [
+        (
+            "mel1-sp11",
+            "spine mel1-sp11 names no pod, and mel1 has pods (pod1, pod2): a spine's leaf links "
+            "and ASN follow its pod, so link rules naming a pod leave it out and any naming none "
+            "cable it to every pod's leaves; add pod: pod1",
+        ),
+        (
+            "mel1-lf202",
+            "leaf mel1-lf202 names no pod, and mel1 has pods (pod1, pod2): a leaf's uplinks and "
+            "EVPN peers follow its pod, so link rules naming a pod leave it out and any naming "
+            "none cable it to every pod's spines; add pod: pod2",
+        ),
+    ],
+)
+def test_a_spine_or_leaf_of_a_site_with_pods_names_its_pod(
+    example: Path, device: str, expected: str
+) -> None:
+    """mel1's link rules name a pod: a spine without one silently lost its leaf links (lint
+    clean), a leaf its uplinks (TOPO-001, 'link it to every spine of mel1'). Now one error at
+    the device, naming the pod of its hall; the example as shipped, its border leaves in no
+    pod, has none."""
+    assert _errors(example) == []
+    line = _drop_pod(example / MEL1_DEVICES, device)
+    assert _errors(example) == [f"TOPO-009 {MEL1_DEVICES}:{line}:7: {expected}"]
+
+
+@pytest.mark.parametrize("device", ["aus1-sp1", "aus1-lf3"])
+def test_without_a_pod_a_rule_naming_none_cables_across_the_pods_and_is_refused(
+    example: Path, device: str
+) -> None:
+    """The two-pod aus1's leaf-to-spine rule names no pod: a spine or leaf without one was
+    silently cabled to every pod's leaves or spines. One error, at the device."""
+    two_pods(example)
+    line = _drop_pod(example / DEVICES, device)
+    errors = _errors(example)
+    assert len(errors) == 1 and errors[0].startswith(f"TOPO-009 {DEVICES}:{line}:7: "), errors
+    assert errors[0].endswith(f"add pod: {POD_OF[device]}"), errors
+
+
+def test_a_site_without_pods_needs_none(example: Path) -> None:
+    three_tier(example)  # super-spines, no pods: the spines and leaves name none
+    assert [e for e in _errors(example) if e.startswith("TOPO-009")] == []
 
 
 def test_unknown_pod_of_a_link_rule_side(example: Path) -> None:

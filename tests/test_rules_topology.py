@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 
-TOPO_RULES = ("TOPO-001", "TOPO-002", "TOPO-004", "TOPO-005", "TOPO-006", "TOPO-007")
+TOPO_RULES = ("TOPO-001", "TOPO-002", "TOPO-004", "TOPO-005", "TOPO-006", "TOPO-007", "TOPO-009")
 DEVICES = "intent/aus1/devices.yaml"
 SITE = "intent/aus1/site.yaml"
 

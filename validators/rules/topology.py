@@ -3,9 +3,9 @@
 Every leaf reaches every spine, every spine every super-spine, with equal count and speed; the
 ASN scheme follows the tiers (RFC 7938 section 5.2.1); N+k redundancy groups keep at most k
 members in one failure domain. In a site of pods (RFC 7938 5-stage) a leaf reaches the spines
-of its own pod (TOPO-001), each pod's spines share an ASN of their own (TOPO-004, TOPO-006) and
-no link joins two pods (TOPO-007). Uplinks to the borders are PHY-006's, a device cabled to
-itself PHY-014's.
+of its own pod (TOPO-001), each pod's spines share an ASN of their own (TOPO-004, TOPO-006),
+no link joins two pods (TOPO-007) and every spine and leaf names its pod (TOPO-009). Uplinks to
+the borders are PHY-006's, a device cabled to itself PHY-014's.
 """
 
 from __future__ import annotations
@@ -100,8 +100,9 @@ def _reach(
     "A leaf without uplinks still gets the overlay's EVPN sessions to the spines but has no "
     "underlay to reach them; a leaf missing a spine loses that spine's share of the fabric's "
     "bandwidth, and unequal links make ECMP send the same share over fewer or slower links. "
-    "A leaf in a pod needs the spines of its pod; in a site without pods (or a leaf in none "
-    "where no spine is in none) every spine of the site. A border leaf is checked once it has "
+    "A leaf in a pod needs the spines of its pod; in a site without pods (or a border leaf in "
+    "none where no spine is in none) every spine of the site; a leaf in no pod of a site with "
+    "pods is TOPO-009's. A border leaf is checked once it has "
     "a spine link, or always in a site without border routers, where the spines are its only "
     "way into the fabric; one cabled to the borders only is PHY-006's. A site with leaves but "
     "neither spines nor super-spines gives its VTEPs no underlay and no EVPN peer at all.",
@@ -119,7 +120,10 @@ def leaves_reach_every_spine(ctx: SiteContext) -> Iterator[Hit]:
     uplinks = _uplinks(ctx, {name for name, _ in all_spines})
     linked = set(uplinks)
     by_pod: dict[str | None, list[tuple[str, Device]]] = defaultdict(list)
+    podless = {name for name, _ in _podless(ctx)}  # TOPO-009's: the pod is what is missing
     for name, device in _by_id(ctx, *LEAF_TIER):
+        if name in podless:
+            continue
         if device.role == "leaf" or name in linked or borderless:
             by_pod[device.pod].append((name, device))
     for pod, leaves in by_pod.items():
@@ -383,6 +387,51 @@ def pods_hold_spines_and_leaves(ctx: SiteContext) -> Iterator[Hit]:
                 f"pod: {device.pod}",
                 (*device.path, "pod"),
             )
+
+
+POD_TIER = ("spine", "leaf")
+
+
+def _podless(ctx: SiteContext) -> list[tuple[str, Device]]:
+    """The spines and leaves of a site with pods that name none (TOPO-009)."""
+    if not ctx.site.pods:
+        return []
+    return [(name, d) for name, d in _by_id(ctx, *POD_TIER) if d.pod is None]
+
+
+@rule(
+    "TOPO-009",
+    "error",
+    "In a site with pods, every spine and leaf names its pod",
+    "In a 3-tier site the pod decides a spine's and a leaf's links (a link rule naming a pod "
+    "leaves a device of none out; one naming none cables it to every pod), a spine's ASN and "
+    "a VTEP's EVPN peers. A spine or leaf without `pod:` is a line forgotten, not a design: it "
+    "lints clean while the spine silently loses its leaves or a leaf its uplinks, or either "
+    "is cabled across the pods. Border leaves may stay outside the pods (cabled to the borders "
+    "or to every pod's spines). The missing uplinks that follow are this rule's finding, not "
+    "also TOPO-001's.",
+    "docs/standards.md#topo-009; RFC 7938 section 3.2 https://www.rfc-editor.org/rfc/rfc7938",
+)
+def pod_devices_name_their_pod(ctx: SiteContext) -> Iterator[Hit]:
+    pods = sorted(ctx.site.pods)
+    for name, device in _podless(ctx):
+        # the pod of the other spines and leaves of its room, when they agree on one
+        around = {
+            d.pod
+            for n, d in ctx.site.devices.items()
+            if n != name and d.room == device.room and d.role in POD_TIER and d.pod is not None
+        }
+        pod = around.pop() if len(around) == 1 else f"one of {listed(pods, 4)}"
+        if device.role == "spine":
+            what, others = "leaf links and ASN", "leaves"
+        else:
+            what, others = "uplinks and EVPN peers", "spines"
+        yield Hit(
+            f"{device.role} {name} names no pod, and {ctx.name} has pods ({listed(pods, 4)}): "
+            f"a {device.role}'s {what} follow its pod, so link rules naming a pod leave it out "
+            f"and any naming none cable it to every pod's {others}; add pod: {pod}",
+            device.path,
+        )
 
 
 def _domain_of(ctx: SiteContext, device: Device, kind: str) -> tuple[str, Path_] | None:
