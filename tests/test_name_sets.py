@@ -1,5 +1,6 @@
 """Lists that are sets (a domain's SRv6 devices, a handoff's border leaves, a device's power
-feeds, ...): a name listed twice is one bad-value problem at the repeat's line and column.
+feeds, a route server's addresses, the NTP servers, ...): an entry listed twice is one bad-value
+problem at the repeat's line and column.
 
 Before, `devices: [aus1-br1, aus1-br2, aus1-lf1, aus1-lf2, aus1-lf1]` or `power_feeds: [A, B, A]`
 linted clean; the repeat was silently dropped or counted twice.
@@ -51,6 +52,20 @@ CASES = [
         "syd-mel: [syd-mel-coastal, syd-mel-hume]",
         "syd-mel: [syd-mel-coastal, syd-mel-hume, syd-mel-coastal]",
         "dci.diverse_groups.syd-mel.2: 'syd-mel-coastal' is already listed (entry 1 of this list)",
+    ),
+    (  # a route server's address twice: two identical neighbour stanzas were rendered
+        "intent/aus1/peering.yaml",
+        "rs1: {asn: 64504, ipv4: [203.0.113.1]",
+        "rs1: {asn: 64504, ipv4: [203.0.113.1, 203.0.113.1]",
+        "sites.aus1.peering.ixes.ix-syd.route_servers.rs1.ipv4.1: '203.0.113.1' is already "
+        "listed (entry 1 of this list)",
+    ),
+    (
+        "intent/aus1/site.yaml",
+        "ntp_servers: [192.168.10.5, 192.168.10.6]",
+        "ntp_servers: [192.168.10.5, 192.168.10.6, 192.168.10.5]",
+        "sites.aus1.management.ntp_servers.2: '192.168.10.5' is already listed (entry 1 of "
+        "this list)",
     ),
     (
         "intent/aus1/attachments.yaml",

@@ -17,6 +17,7 @@ from meetme.intent.schema_clouds import Aws, Azure, Gcp
 from meetme.intent.types import (
     Asn,
     Community,
+    Distinct,
     InterfaceName,
     InterfaceV4,
     InterfaceV6,
@@ -59,8 +60,8 @@ class IxNeighbor(SessionOptions):
     asn: Asn
     # one list per address family: a session's family is its peer address's, its local
     # address and peering LAN the list's
-    ipv4: list[IPv4Address] = Field(default_factory=list)
-    ipv6: list[IPv6Address] = Field(default_factory=list)
+    ipv4: Distinct[IPv4Address] = Field(default_factory=list)
+    ipv6: Distinct[IPv6Address] = Field(default_factory=list)
     max_prefix_v4: MaxPrefix | None = Field(
         default=None, description="From the peer's PeeringDB record."
     )

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from meetme.intent.schema_base import Node, SecretRef
-from meetme.intent.types import IPAddress, Name, Prefix
+from meetme.intent.types import Distinct, IPAddress, Name, Prefix
 
 # Local user names: a Linux login on Cumulus (lower case) and at most 28 characters on NX-OS.
 UserName = Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_-]{0,27}$")]
@@ -42,10 +42,10 @@ class Management(Node):
         description="Render the management API a push drives (EOS eAPI, NX-OS NX-API, IOS-XR "
         "NETCONF over SSH, NVUE REST API), reachable in the management VRF.",
     )
-    ntp_servers: list[IPAddress] = Field(
+    ntp_servers: Distinct[IPAddress] = Field(
         default_factory=list, description="NTP servers, reached through the management VRF."
     )
-    syslog_servers: list[IPAddress] = Field(
+    syslog_servers: Distinct[IPAddress] = Field(
         default_factory=list, description="Syslog servers, reached through the management VRF."
     )
     clients: list[Prefix] = Field(
