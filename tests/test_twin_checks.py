@@ -458,3 +458,73 @@ def test_hosts_ping_a_dual_stack_cloud_in_each_family_and_a_lost_ipv6_reply_fail
     ) in to_gcp
     # compute-3 and -4 have no IPv6: an IPv4 ping only
     assert not [m for d, m in to_gcp if d.endswith(("-3", "-4")) and "2001:" in m]
+
+
+def test_a_session_not_established_says_what_frr_says_of_why_on_its_one_line() -> None:
+    """CI once saw two IPv6 underlay sessions Idle with nothing more said, and only in a later
+    verify than the failover that left them so; the report now carries the router's own
+    account (the NOTIFICATION, the last connection's addresses, when it tries again), also
+    right after a stopped border returns. Only a failed session is asked about, and only when
+    reporting."""
+    twin = _twin("aus1")
+    idle = next(
+        d
+        for d in twin.declared
+        if d.device == "aus1-br2" and d.peer == "aus1-sp1" and d.family == "ipv6Unicast"
+    )
+    asked: list[str] = []
+
+    def query(ns: str, command: str) -> Any:
+        device = next(n.name for n in twin.nodes if n.namespace == ns)
+        if command == "show bgp vrf all summary json":
+            return _summary(twin, device, lambda d: "Idle" if d == idle else "Established")
+        if " route vrf " in command:  # a tenant VRF's routes (a returned border's check)
+            return {}
+        asked.append(f"{device}: {command}")
+        return {
+            idle.address: {
+                "bgpState": "Idle",
+                "connectionsEstablished": 1,
+                "connectionsDropped": 1,
+                "lastResetTimerMsecs": 42000,
+                "lastResetDueTo": "BGP Notification send",
+                "lastErrorCodeSubcode": "0607",
+                "lastNotificationReason": "Cease/Connection collision resolution",
+                "hostLocal": "2001:db8:0:1000::b05",
+                "hostForeign": idle.address,
+                "nextStartTimerDueInMsecs": 2600,
+            }
+        }
+
+    verifier = Verifier(twin, query)
+    assert [r.message for r in verifier.session_results() if not r.ok] == [
+        f"aus1-br2: session {idle.description} ({idle.address}, ipv6Unicast) is Idle, "
+        "not Established"
+    ]
+    assert asked == []  # polling (settle) asks nothing more
+    assert [r.message for r in verifier.session_results(explain=True) if not r.ok] == [
+        f"aus1-br2: session {idle.description} ({idle.address}, ipv6Unicast) is Idle, "
+        "not Established (FRR: last reset 42 s ago: BGP Notification send (Cease/Connection "
+        "collision resolution, 0607); established 1 times, dropped 1; last TCP "
+        f"2001:db8:0:1000::b05 -> {idle.address}; next start in 3 s)"
+    ]
+    assert asked == [f"aus1-br2: show bgp neighbors {idle.address} json"]
+    # a border back from verify's failover: a session still down is said there, not later
+    back = verifier._restored("aus1-br2", {})
+    assert [r.message for r in back] == [
+        f"aus1-br2: aus1-br2 is back but session {idle.description} ({idle.address}, "
+        "ipv6Unicast) is Idle, not Established (FRR: last reset 42 s ago: BGP Notification "
+        "send (Cease/Connection collision resolution, 0607); established 1 times, dropped 1; "
+        f"last TCP 2001:db8:0:1000::b05 -> {idle.address}; next start in 3 s)"
+    ]
+
+
+def test_why_not_established_says_frrs_own_reason_and_a_missing_neighbour() -> None:
+    assert verify.why_not_established({}) == "FRR: no such neighbour"
+    assert (
+        verify.why_not_established(
+            {"lastResetDueTo": "Waiting for NHT", "connectionsEstablished": 0}
+        )
+        == "FRR: last reset: Waiting for NHT; established 0 times, dropped 0"
+    )
+    assert verify.why_not_established({"bgpState": "Active"}) == "FRR: no reason given"

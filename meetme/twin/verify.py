@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -75,6 +75,44 @@ def _selected(query: Query, ns: str, vrf: str, afi: str) -> dict[str, list[Any]]
     return {p: [e for e in entries if e.get("selected")] for p, entries in raw.items()}
 
 
+def why_not_established(entry: dict[str, Any]) -> str:
+    """What FRR says of a session that is not Established, from its `show bgp [vrf V]
+    neighbors ADDR json` entry, in one clause: the last reset and its cause (a NOTIFICATION's
+    reason and code, or FRR's own, such as "Waiting for NHT": no connected route to a
+    directly connected peer), how often it came up and went down, the addresses of its last
+    TCP connection (a connection sourced from another link's address is filed under that
+    link's neighbour at the far end) and when FRR tries again."""
+    if not entry:
+        return "FRR: no such neighbour"
+    parts = []
+    reset = entry.get("lastResetDueTo")
+    if reset:
+        notified = entry.get("lastNotificationReason")
+        code = entry.get("lastErrorCodeSubcode")
+        detail = ", ".join(str(x) for x in (notified, code) if x)
+        ago = entry.get("lastResetTimerMsecs")
+        when = f" {int(ago) // 1000} s ago" if isinstance(ago, int) else ""
+        parts.append(f"last reset{when}: {reset}" + (f" ({detail})" if detail else ""))
+    shutdown = entry.get("lastShutdownDescription")
+    if shutdown:
+        parts.append(f"shutdown message: {shutdown}")
+    up, dropped = entry.get("connectionsEstablished"), entry.get("connectionsDropped")
+    if up is not None or dropped is not None:
+        parts.append(f"established {up or 0} times, dropped {dropped or 0}")
+    if entry.get("prefixesConfigExceedMax"):
+        parts.append("past its maximum-prefix")
+    if entry.get("hostLocal") or entry.get("hostForeign"):  # kept from the last connection
+        parts.append(f"last TCP {entry.get('hostLocal', '?')} -> {entry.get('hostForeign', '?')}")
+    for key, what in (
+        ("nextConnectTimerDueInMsecs", "next connect"),
+        ("nextStartTimerDueInMsecs", "next start"),
+    ):
+        due = entry.get(key)
+        if isinstance(due, int):
+            parts.append(f"{what} in {due / 1000:.0f} s")
+    return "FRR: " + ("; ".join(parts) if parts else "no reason given")
+
+
 def _from(paths: list[dict[str, Any]], peer: str) -> bool:
     return any(p.get("peerId") == peer for p in paths)
 
@@ -101,8 +139,18 @@ class Verifier:
         }
 
     # -- sessions ------------------------------------------------------------------------
-    def session_results(self) -> list[Result]:
-        return [r for _, r in self._sessions()]
+    def session_results(self, explain: bool = False) -> list[Result]:
+        """Every declared session's state; with `explain`, one that is not Established also
+        says what its router says of why (one more vtysh call each: for the results reported,
+        not for a polling loop)."""
+        return [self._explained(d, r) if explain and not r.ok else r for d, r in self._sessions()]
+
+    def _explained(self, d: Declared, r: Result) -> Result:
+        where = f" vrf {d.vrf}" if d.vrf else ""
+        raw = self.query(self.ns[d.device], f"show bgp{where} neighbors {d.address} json")
+        entry = raw.get(d.address) if isinstance(raw, dict) else None
+        why = why_not_established(entry if isinstance(entry, dict) else {})
+        return replace(r, message=f"{r.message} ({why})")
 
     def _sessions(self) -> list[tuple[Declared, Result]]:
         results: list[tuple[Declared, Result]] = []
@@ -769,7 +817,9 @@ class Verifier:
 
     def _restored(self, border: str, before: dict[tuple[str, str], set[str]]) -> list[Result]:
         """Once the border is back every tenant route it took away is back too (a route
-        the routers never re-install would fail every later check)."""
+        the routers never re-install would fail every later check), and every session is
+        Established again (one that is not is said here, where it went wrong, with FRR's
+        account of why, rather than only by a later check)."""
         started = time.monotonic()
         while True:
             now = self._vrf_baseline()
@@ -777,6 +827,18 @@ class Verifier:
             if not missing or time.monotonic() - started > FAILOVER_SECONDS:
                 break
             time.sleep(POLL)
+        down = [
+            Result(
+                "failover",
+                False,
+                r.device,
+                f"{r.subject} after {border} returned",
+                f"{r.device}: {border} is back but session {r.subject} is "
+                + r.message.split(f"{r.subject} is ", 1)[-1],
+            )
+            for r in self.session_results(explain=True)
+            if not r.ok
+        ]
         return [
             Result(
                 "failover",
@@ -786,7 +848,7 @@ class Verifier:
                 f"{leaf}: {border} is back but VRF {vrf} still lacks {', '.join(prefixes)}",
             )
             for (leaf, vrf), prefixes in missing
-        ]
+        ] + down
 
     # -- a border without its Internet sessions: the pair iBGP ----------------------------
     def _internet_ports(self, border: str) -> list[str]:
@@ -982,7 +1044,7 @@ class Verifier:
 
     def run(self, failover: bool = True) -> Iterator[Result]:
         self.settle()
-        yield from self.session_results()
+        yield from self.session_results(explain=True)
         yield from self.bfd_results()
         yield from self.ecmp_results()
         yield from self.locator_results()
