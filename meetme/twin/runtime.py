@@ -268,6 +268,17 @@ def connect(links: list[DciLink]) -> int:
 
 # Routers forward; addresses on a point-to-point veth need no duplicate-address wait; an
 # IPv6 address survives its link going down (a stopped border comes back as it was).
+#
+# Such a kept address is tentative while its link is down and for a moment after it comes
+# back (the kernel re-runs its, here empty, DAD from a work queue), while the link's prefix
+# route is already there. A connection to the peer on that link made in that moment took its
+# source from a sibling link's address: bgpd, told by zebra the link is up, connects at once,
+# and between two routers with two parallel links the far end files the connection under
+# its neighbour on the other link. That crossed session runs for good (both ends
+# Established), and the two neighbours left over are refused as collisions and stay Idle
+# (CI: aus1-br2 / aus1-sp1's IPv6 underlay sessions, after verify's failover). Like a
+# router, the twin takes a packet's source from the interface it leaves by; until that
+# address is usable the connection fails and FRR tries again.
 _SYSCTLS = (
     "net.ipv4.ip_forward=1",
     "net.ipv6.conf.all.forwarding=1",
@@ -276,6 +287,8 @@ _SYSCTLS = (
     "net.ipv6.conf.all.accept_dad=0",
     "net.ipv6.conf.default.keep_addr_on_down=1",
     "net.ipv6.conf.all.keep_addr_on_down=1",
+    "net.ipv6.conf.default.use_oif_addrs_only=1",
+    "net.ipv6.conf.all.use_oif_addrs_only=1",
 )
 
 
