@@ -3,6 +3,7 @@ reaches rendered/, while every keyed session carries a clearly marked placeholde
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -270,6 +271,45 @@ def test_secrets_given_through_a_pipe_are_read(tmp_path: Path) -> None:
     writer.start()
     assert read_secrets_file(fifo) == {"lab-admin": "Adm1n-pw-Q7v!lab"}
     writer.join()
+
+
+def test_a_pipe_whose_writer_is_done_before_it_is_read_does_not_hang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Report: the full suite hung in the test above. The pipe was opened twice, a first
+    look that let the writer write and close, then a read that waited for a writer that
+    would never come again. Here the first look is slow (fstat takes 0.3 s), so a fast
+    writer is always done by then: the values are read, once."""
+    import os
+    import threading
+
+    from meetme.deploy.secret_store import read_secrets_file
+
+    fifo = tmp_path / "secrets.fifo"
+    os.mkfifo(fifo)
+    real_fstat = os.fstat
+
+    def slow_fstat(fd: int) -> os.stat_result:
+        time.sleep(0.3)
+        return real_fstat(fd)
+
+    monkeypatch.setattr(os, "fstat", slow_fstat)
+
+    def write() -> None:
+        with fifo.open("w", encoding="utf-8") as pipe:
+            pipe.write("lab-admin: 'Adm1n-pw-Q7v!lab'\n")
+
+    read: list[dict[str, str]] = []
+    writer = threading.Thread(target=write)
+    reader = threading.Thread(target=lambda: read.append(read_secrets_file(fifo)), daemon=True)
+    writer.start()
+    reader.start()
+    writer.join(10)
+    reader.join(10)
+    if reader.is_alive():  # let the stuck reader go before failing
+        with fifo.open("w", encoding="utf-8"):
+            pass
+    assert read == [{"lab-admin": "Adm1n-pw-Q7v!lab"}]
 
 
 @pytest.mark.parametrize(

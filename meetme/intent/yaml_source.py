@@ -234,8 +234,12 @@ def _read_text(path: Path, name: str, single: bool = False) -> tuple[str | None,
     MAX_FILE_BYTES."""
     at = Location(name, 1, 1)
     try:
-        # non-blocking: a FIFO named *.yaml must not hang the run before fstat refuses it
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        # A pipe named by the user is opened once, waiting for its writer as `cat` would: a
+        # second open after a first had let the writer write and close waited for ever.
+        # Anything else non-blocking: a FIFO named *.yaml must not hang the run before fstat
+        # refuses it.
+        waits = single and stat.S_ISFIFO(os.stat(path).st_mode)
+        fd = os.open(path, os.O_RDONLY | (0 if waits else getattr(os, "O_NONBLOCK", 0)))
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
             piped = single and stat.S_ISFIFO(info.st_mode)
@@ -245,11 +249,9 @@ def _read_text(path: Path, name: str, single: bool = False) -> tuple[str | None,
                 )
             if info.st_size > MAX_FILE_BYTES:
                 return None, _too_large(at, info.st_size, single)
-            if piped:  # named by the user: wait for its writer, as `cat` would
-                with path.open("rb") as pipe:
-                    data = _read_up_to(pipe, MAX_FILE_BYTES + 1)
-            else:
-                data = _read_up_to(handle, MAX_FILE_BYTES + 1)
+            if piped and not waits:  # it became a pipe between the two looks
+                return None, Problem(at, "this file changed while it was read", "unreadable")
+            data = _read_up_to(handle, MAX_FILE_BYTES + 1)
     except OSError as exc:
         return None, Problem(
             at, f"cannot read this file: {exc.strerror or 'I/O error'}", "unreadable"
