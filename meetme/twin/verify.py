@@ -646,11 +646,15 @@ class Verifier:
         other border (the north-south exits toward each external party)."""
         return [d for d in self._role("border_leaf") + self._role("border") if d != stopped]
 
+    def _failover_vrfs(self) -> list[tuple[str, str, tuple[str, ...]]]:
+        """The tenant VRFs a border's loss must leave whole: the leaves' and the exits'."""
+        return self.twin.tenant_vrfs + self.twin.exit_vrfs
+
     def _vrf_baseline(self) -> dict[tuple[str, str], set[str]]:
         """(leaf or border leaf, VRF) -> the prefixes its tenant VRF has now, in every family."""
         return {
             (leaf, vrf): self._vrf_prefixes(leaf, vrf, fams)
-            for leaf, vrf, fams in self.twin.tenant_vrfs + self.twin.exit_vrfs
+            for leaf, vrf, fams in self._failover_vrfs()
         }
 
     def _vrf_prefixes(self, leaf: str, vrf: str, families: tuple[str, ...]) -> set[str]:
@@ -663,9 +667,7 @@ class Verifier:
         vrf_baseline: dict[tuple[str, str], set[str]],
     ) -> list[Result]:
         faults = []
-        families = {
-            (leaf, vrf): fams for leaf, vrf, fams in self.twin.tenant_vrfs + self.twin.exit_vrfs
-        }
+        families = {(leaf, vrf): fams for leaf, vrf, fams in self._failover_vrfs()}
         gone = {  # its own links' subnets go with it
             (v, str(ipaddress.ip_interface(a).network))
             for v, a in self.twin.vrf_addresses.get(stopped, [])
