@@ -1,6 +1,6 @@
 """Lists that are sets (a domain's SRv6 devices, a handoff's border leaves, a device's power
-feeds, a route server's addresses, the NTP servers, ...): an entry listed twice is one bad-value
-problem at the repeat's line and column.
+feeds, a route server's addresses, the NTP servers, a prefix or community list, ...): an entry
+listed twice is one bad-value problem at the repeat's line and column.
 
 Before, `devices: [aus1-br1, aus1-br2, aus1-lf1, aus1-lf2, aus1-lf1]` or `power_feeds: [A, B, A]`
 linted clean; the repeat was silently dropped or counted twice.
@@ -73,6 +73,31 @@ CASES = [
         "networks: [gpu-a-compute-3, gpu-a-compute-4, gpu-a-compute-4]",
         "sites.aus1.attachments.dh1-r11-gpu-hosts.networks.2: 'gpu-a-compute-4' is already "
         "listed (entry 2 of this list)",
+    ),
+    # Prefixes and communities: a repeat rendered the same prefix-list entry twice under two
+    # sequence numbers (EOS) or one prefix-set element twice (IOS-XR). Two spellings of one
+    # prefix are one prefix.
+    (
+        "intent/aus1/attachments.yaml",
+        'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
+        'public: [198.51.100.128/26, "2001:db8:4000:50::/64", 2001:DB8:4000:50:0::/64]',
+        "sites.aus1.handoff.vrfs.gpu-a.public.2: '2001:db8:4000:50::/64' is already listed "
+        "(entry 2 of this list)",
+    ),
+    (
+        "intent/aus1/peering.yaml",
+        'communities: ["64501:666"]',
+        'communities: ["64501:666", 64501:666]',
+        "sites.aus1.peering.transits.transit-a.communities.1: '64501:666' is already listed "
+        "(entry 1 of this list)",
+    ),
+    (
+        "intent/aus1/clouds.yaml",
+        "metro: syd, edge_availability_domain: availability-domain-1, advertise: [10.50.0.0/16]}",
+        "metro: syd, edge_availability_domain: availability-domain-1, advertise: [10.50.0.0/16, "
+        "10.50.0.0/16]}",
+        "sites.aus1.peering.gcp.gcp-ic.attachments.syd-ead1.advertise.1: '10.50.0.0/16' is "
+        "already listed (entry 1 of this list)",
     ),
 ]
 

@@ -48,10 +48,10 @@ from meetme.intent.waivers import StandardsProfile, Waiver
 class Organisation(Node):
     name: Name
     asn: Asn = Field(description="The public ASN the organisation originates its routes from.")
-    aggregates: list[Prefix] = Field(
+    aggregates: Distinct[Prefix] = Field(
         default_factory=list, description="Aggregates the organisation originates."
     )
-    private_aggregates: list[Prefix] = Field(
+    private_aggregates: Distinct[Prefix] = Field(
         default_factory=list,
         description="The organisation's internal (private-use) space; each site's private "
         "aggregates lie inside it (ADDR-012). Never announced.",
@@ -61,13 +61,13 @@ class Organisation(Node):
 class SiteAggregates(Node):
     """A site's own share of the organisation's space (docs/architecture.md#site-aggregates)."""
 
-    public: list[Prefix] = Field(
+    public: Distinct[Prefix] = Field(
         default_factory=list,
         description="Inside the organisation's aggregates: the site's borders originate and "
         "announce each to their Internet parties beside the organisation's aggregates, so "
         "traffic for the site comes in at the site.",
     )
-    private: list[Prefix] = Field(
+    private: Distinct[Prefix] = Field(
         default_factory=list,
         description="Inside the organisation's private_aggregates, if it declares any: the "
         "site's internal space, for the plan and its rules only (nothing renders it).",

@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 from meetme.intent.schema_base import MaxPrefix, Node, SecretRef, ipv6_both_ends
 from meetme.intent.types import (
     Asn,
+    Distinct,
     InterfaceV4,
     InterfaceV6,
     IPAddress,
@@ -78,8 +79,8 @@ class AwsVif(CloudSession):
     type: Literal["private", "transit", "public"]
     amazon_asn: Asn
     key: SecretRef | None = Field(default=None, description="AWS always runs MD5.")
-    advertise: list[Prefix] = Field(default_factory=list)
-    receive: list[Prefix] = Field(
+    advertise: Distinct[Prefix] = Field(default_factory=list)
+    receive: Distinct[Prefix] = Field(
         default_factory=list,
         description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
         "ranges): an import allow-list (they and their subnets), each promised to every leaf "
@@ -109,8 +110,8 @@ class AzurePeering(Node):
     secondary: AzureLink | None = None
     key: SecretRef | None = None
     premium: bool = False
-    advertise: list[Prefix] = Field(default_factory=list)
-    receive: list[Prefix] = Field(
+    advertise: Distinct[Prefix] = Field(default_factory=list)
+    receive: Distinct[Prefix] = Field(
         default_factory=list,
         description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
         "ranges): an import allow-list (they and their subnets), each promised to every leaf "
@@ -134,8 +135,8 @@ class GcpAttachment(CloudSession):
     metro: Name
     edge_availability_domain: Literal["availability-domain-1", "availability-domain-2"]
     key: SecretRef | None = None
-    advertise: list[Prefix] = Field(default_factory=list)
-    receive: list[Prefix] = Field(
+    advertise: Distinct[Prefix] = Field(default_factory=list)
+    receive: Distinct[Prefix] = Field(
         default_factory=list,
         description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
         "ranges): an import allow-list (they and their subnets), each promised to every leaf "

@@ -66,7 +66,7 @@ class IxNeighbor(SessionOptions):
         default=None, description="From the peer's PeeringDB record."
     )
     max_prefix_v6: MaxPrefix | None = None
-    import_prefixes: list[Prefix] = Field(
+    import_prefixes: Distinct[Prefix] = Field(
         default_factory=list, description="Explicit allow-list (IRR-generated) if given."
     )
     bfd: bool = False  # IX route servers and most bilateral peers run no BFD
@@ -138,14 +138,14 @@ class Transit(SessionOptions):
     max_prefix_v4: MaxPrefix | None = None
     max_prefix_v6: MaxPrefix | None = None
     accept_default: bool = False
-    communities: list[Community] = Field(
+    communities: Distinct[Community] = Field(
         default_factory=list,
         description="Action communities the provider honours: ASN:VALUE or ASN:DATA1:DATA2.",
     )
 
 
 class Pni(Transit):
-    import_prefixes: list[Prefix] = Field(
+    import_prefixes: Distinct[Prefix] = Field(
         default_factory=list, description="Explicit allow-list (IRR-generated) if given."
     )
 

@@ -15,7 +15,7 @@ from meetme.intent.types import Distinct, Name, Prefix
 
 class HandoffVrf(Node):
     vlan: VlanId = Field(description="Sub-interface VLAN of this VRF on every handoff link.")
-    export_north: list[Prefix] = Field(
+    export_north: Distinct[Prefix] = Field(
         default_factory=list, description="What this VRF may advertise to the border."
     )
     internet: Literal["default", "none"] = Field(
@@ -24,7 +24,7 @@ class HandoffVrf(Node):
         "default route, leaked from their Internet table while a transit gives them one "
         "(`accept_default` on a transit); `none` - no way out.",
     )
-    public: list[Prefix] = Field(
+    public: Distinct[Prefix] = Field(
         default_factory=list,
         description="The VRF's public prefixes, inside the organisation's aggregates: accepted "
         "from the border leaves and leaked into the borders' Internet table, so the Internet "

@@ -48,7 +48,7 @@ class Management(Node):
     syslog_servers: Distinct[IPAddress] = Field(
         default_factory=list, description="Syslog servers, reached through the management VRF."
     )
-    clients: list[Prefix] = Field(
+    clients: Distinct[Prefix] = Field(
         default_factory=list,
         description="Where management sessions come from (jump hosts, automation): on platforms "
         "whose SSH cannot be bound to the management VRF (NX-OS), the VTY lines accept only "
