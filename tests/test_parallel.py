@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_INTENT, after_report
+from conftest import EXAMPLE_INTENT, after_report, replace_in
 from meetme.generators.platforms import PLATFORMS
 from meetme.validators.engine import RULES, Hit
 from typer.testing import CliRunner
@@ -283,5 +283,48 @@ def test_rules_whose_process_dies_are_run_again_here(
         return rule.check(ctx)
 
     monkeypatch.setitem(RULES, "TOPO-001", dataclasses.replace(rule, check=check))
+    assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
+    assert tree(big / "serial") == tree(big / "parallel")
+
+
+def test_model_findings_beside_the_render_gate_it_as_serially(big: Path) -> None:
+    """With workers the model findings (here LIMIT-001: an underlay prefix limit below the
+    routes every session learns) run in a process of their own while the devices are
+    rendered: the same findings, and the run still ends before anything is written."""
+    replace_in(big / "intent/aus1/site.yaml", "max_prefix: 12000", "max_prefix: 100")
+    code, serial = invoke("lint", "--jobs", "1")
+    assert code == 1 and "error    LIMIT-001" in serial, serial
+    assert invoke("lint", "--jobs", "2") == (1, serial)
+    assert invoke("render", "--jobs", "2") == invoke("render", "--jobs", "1")
+    assert not (big / "rendered").exists()
+
+
+def test_a_bug_in_the_model_findings_beside_the_render_ends_as_it_does_serially(
+    big: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def findings(*args: Any) -> Any:
+        raise KeyError("TOKEN=abc")
+
+    monkeypatch.setattr(pipeline, "model_findings", findings)
+    serial = invoke("render", "--jobs", "1")
+    assert serial[0] == 3
+    assert serial[1].startswith("meetme: internal error: KeyError at ")
+    assert invoke("render", "--jobs", "2") == serial
+    assert not (big / "rendered").exists()
+
+
+def test_model_findings_whose_process_dies_are_worked_out_again_here(
+    big: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert invoke("render", "--jobs", "1", "--out", "serial")[0] == 0
+    parent = os.getpid()
+    findings_of = pipeline.model_findings
+
+    def findings(*args: Any) -> Any:
+        if os.getpid() != parent:
+            os._exit(9)
+        return findings_of(*args)
+
+    monkeypatch.setattr(pipeline, "model_findings", findings)
     assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
     assert tree(big / "serial") == tree(big / "parallel")
