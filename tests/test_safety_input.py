@@ -459,6 +459,33 @@ def test_a_value_under_a_secret_key_is_never_echoed(example: Path) -> None:
         assert "12345678" not in run.output
 
 
+CLOUDS = "intent/aus1/clouds.yaml"
+PRIVATE_VIF = "private-1: {type: private, vrf: gpu-a,"  # an AWS private VIF, named as AWS says
+
+
+def test_a_value_under_an_entry_named_like_a_secret_is_quoted(example: Path) -> None:
+    """The name a user gives an entry (a private VIF `private-1`) is not a field that holds a
+    secret: a wrong value under it is quoted as anywhere else."""
+    clouds = example / CLOUDS
+    assert PRIVATE_VIF in clouds.read_text()
+    clouds.write_text(clouds.read_text().replace(PRIVATE_VIF, f"{PRIVATE_VIF} mtu: 99999,", 1))
+    run = lint()
+    assert run.exit_code == 2, run.output
+    assert "vifs.private-1.mtu: " in run.output and "got 99999" in run.output, run.output
+
+
+def test_a_secret_under_an_entry_named_like_a_secret_is_still_hidden(example: Path) -> None:
+    """The VIF's own `key` field, and a key the schema does not know but named like a secret,
+    keep their values out of every message."""
+    clouds = example / CLOUDS
+    text = clouds.read_text().replace(PRIVATE_VIF, f"{PRIVATE_VIF} passwd: 9876543,", 1)
+    clouds.write_text(text.replace('key: "secret:aws-dx-aus1"', "key: 12345678", 1))
+    run = lint()
+    assert run.exit_code == 2 and "private-1.key: expected text, got a number" in run.output
+    assert "unknown key 'passwd'" in run.output, run.output
+    assert "12345678" not in run.output and "9876543" not in run.output
+
+
 def test_an_octal_looking_secret_is_not_echoed(example: Path) -> None:
     peering = example / "intent" / "aus1" / "peering.yaml"
     peering.write_text(peering.read_text().replace('key: "secret:transit-a"', "key: 0755", 1))

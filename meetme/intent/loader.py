@@ -31,6 +31,7 @@ from meetme.intent.yaml_source import (
     Path_,
     SourceFile,
     read_file,
+    secret_key,
     secret_path,
 )
 
@@ -561,7 +562,7 @@ def _describe(error: Any, path: Path_, on_key: bool) -> str:
     kind = str(error["type"])
     given = error.get("input")
     ctx = error.get("ctx") or {}
-    hidden = secret_path(path) and not on_key
+    hidden = _under_secret_field(path) and not on_key
     quoted = "a hidden value" if hidden else shown(given)
     if kind in ("value_error", "assertion_error", VALUE_ALONE):
         message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
@@ -728,6 +729,23 @@ def _schema_at(path: Path_) -> tuple[Any, list[Any]]:
         else:
             return None, []
     return current, metadata
+
+
+def _under_secret_field(path: Path_) -> bool:
+    """Whether a value sits under a key named like a secret, counting the schema's own field
+    names only: the name a user gives an entry (an AWS VIF `private-1`, a device `aus1-auth1`)
+    says nothing of its value. Where the schema does not say what a part is (a key it does not
+    know, one of several shapes), that part and every one after it count, as the reader's
+    `secret_path` counts every part."""
+    for depth, part in enumerate(path):
+        container, _ = _schema_at(path[:depth])
+        if get_origin(container) in (dict, list):
+            continue  # an entry's name, or an index
+        if not (isinstance(container, type) and issubclass(container, BaseModel)):
+            return secret_path(path[depth:])
+        if secret_key(part):
+            return True
+    return False
 
 
 def _keys_of(path: Path_) -> list[str]:
