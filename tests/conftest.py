@@ -1,15 +1,20 @@
-"""Shared test helpers: a private copy of the example repository, text edits, lint runs."""
+"""Shared test helpers: a private copy of the example repository, text edits, lint runs, the
+strict NVUE 5.16 object model."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
+from pydantic import BaseModel
 
 from meetme.pipeline import LintResult, lint
 
@@ -45,6 +50,46 @@ def example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copytree(EXAMPLE_INTENT, tmp_path / "intent")
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+# NVIDIA's NVUE 5.16 object model (the nvueschema package), which tests/helpers.py's `validate`
+# checks rendered startup.yaml files against
+SCHEMA_MODULE = "nvueschema.models.v5_16"
+PRIVATE_NAME = "_meetme_nvue_v5_16_forbid"  # never the real module name: others stay untouched
+
+
+@pytest.fixture(scope="session")
+def forbid_schema() -> Iterator[type[BaseModel]]:
+    """NvueConfig of a private copy of the 5.16 models with unknown keys forbidden."""
+    shared = importlib.util.find_spec(SCHEMA_MODULE)
+    assert shared is not None and shared.origin is not None, f"{SCHEMA_MODULE} is not installed"
+    # A second copy of the same source under its own name: pydantic resolves the string
+    # annotations against this copy's classes, never against the shared module.
+    spec = importlib.util.spec_from_file_location(PRIVATE_NAME, shared.origin)
+    assert spec is not None and spec.loader is not None
+    module: ModuleType = importlib.util.module_from_spec(spec)
+    sys.modules[PRIVATE_NAME] = module
+    try:
+        spec.loader.exec_module(module)
+        classes = [
+            obj
+            for obj in vars(module).values()
+            if isinstance(obj, type)
+            and issubclass(obj, BaseModel)
+            and obj.__module__ == PRIVATE_NAME
+        ]
+        root: type[BaseModel] = module.NvueConfig
+        # The generated module defines leaves before parents: rebuild in that order, root last,
+        # so every parent embeds the forbid-configured schema of its children.
+        for cls in classes:
+            cls.model_config["extra"] = "forbid"
+        for cls in classes:
+            if cls is not root:
+                cls.model_rebuild(force=True)
+        root.model_rebuild(force=True)
+        yield root
+    finally:
+        sys.modules.pop(PRIVATE_NAME, None)
 
 
 def replace_in(path: Path, old: str, new: str, count: int = 1) -> None:

@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 from conftest import replace_in
-from typer.testing import CliRunner
+from helpers import runner, snapshot
 
 from meetme.cli import app
 from meetme.core.problems import listed
 
-runner = CliRunner()
 DEVICES = [
     "aus1-br1",
     "aus1-br2",
@@ -49,14 +48,6 @@ MEL1_DEVICES = [
     "mel1-bl1",
     "mel1-bl2",
 ]
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name not in (".meetme-rendered", ".meetme-hashes.json")
-    }
 
 
 def test_render_writes_one_file_per_device_and_is_repeatable(example: Path) -> None:

@@ -9,23 +9,13 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT, line_of, replace_in
+from helpers import git
 from typer.testing import CliRunner
+from variants import LF4_MGMT
 
 from meetme.cli import app
 
 runner = CliRunner()
-LF4_MGMT = ("management: 192.168.10.104/24", "management: 192.168.10.114/24")
-
-
-def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
 
 
 def git_state(repo: Path) -> tuple[str, str, str, dict[str, bytes]]:

@@ -14,7 +14,7 @@ from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.validators.policy_eval import Route, Verdict, evaluate, evaluate_import
 from meetme.validators.rules.edge import long_path_findings
 from pydantic import ValidationError
-from test_platform_matrix import _border_on, _borders_to_eos
+from variants import border_on, borders_to_eos
 
 from meetme.intent.schema_edge import EdgeSettings
 from meetme.pipeline import device_models, lint
@@ -375,7 +375,7 @@ def test_the_judge_refuses_an_eos_policy_without_its_bogon_clause(
 def test_aus1_borders_moved_to_eos_keep_the_edge_hygiene(example: Path) -> None:
     """aus1's IOS-XR borders moved to EOS (as tests/test_eos_border_handoff.py moves them):
     the transit, bilateral IX and route-server policies still drop bogons and pass the rest."""
-    _borders_to_eos(example)
+    borders_to_eos(example)
     moved = device_models(lint(example / "intent"))
     for border in ("aus1-br1", "aus1-br2"):
         assert moved[border].platform == "arista_eos"
@@ -458,7 +458,7 @@ def test_nxos_and_nvue_borders_drop_long_paths(example: Path, platform: str) -> 
     default VRF, so the maps carry no length clause and the model says BGP drops them) and to
     NVUE (a clause matching an AS-path list of a regex): the judge drops a path of 100, passes
     99; EDGE-013 has nothing to report."""
-    _border_on(platform)(example)
+    border_on(platform)(example)
     result = lint(example / "intent")
     moved = device_models(result)
     br1 = moved["aus1-br1"]

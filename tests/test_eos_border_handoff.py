@@ -20,9 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import (
     PAIR_BEYOND_INTERNET,
-    borders_to,
     findings_of,
-    limits_within,
     lint_repo,
     private_vrfs_online,
     replace_in,
@@ -30,8 +28,8 @@ from conftest import (
 from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.validators.policy_eval import Route, evaluate
-from test_platform_matrix import _borders_to_eos, _no_rpki
 from typer.testing import CliRunner
+from variants import borders_to_eos, borders_to_nxos
 
 from meetme.cli import app
 from meetme.pipeline import device_models
@@ -68,7 +66,7 @@ def _bgp_vrf(config: str, vrf: str) -> str:
 
 
 def test_eos_borders_with_the_handoff_lint_clean(example: Path) -> None:
-    _borders_to_eos(example)
+    borders_to_eos(example)
     result = lint_repo(example)
     rules = {f.rule for f in result.findings}
     assert not {r for r in rules if r == "PLAT-003" or r.startswith("FLOW-")}, rules
@@ -78,7 +76,7 @@ def test_eos_borders_with_the_handoff_lint_clean(example: Path) -> None:
 
 def test_eos_border_renders_plain_vrfs_subinterfaces_and_vrf_sessions(example: Path) -> None:
     private_vrfs_online(example)
-    _borders_to_eos(example)
+    borders_to_eos(example)
     config = _render_br1(example)
     # the VRFs, IPv6 routing only in the VRF with IPv6 sessions
     assert "\nvrf instance gpu-a\n!\nvrf instance gpu-a-mgmt\n!\nvrf instance storage\n" in config
@@ -151,7 +149,7 @@ def test_eos_border_renders_plain_vrfs_subinterfaces_and_vrf_sessions(example: P
 
 def test_eos_border_leaks_with_one_policy_per_vrf_and_direction(example: Path) -> None:
     private_vrfs_online(example)
-    _borders_to_eos(example)
+    borders_to_eos(example)
     config = _render_br1(example)
     assert _block(config, "router general") == (
         "router general\n"
@@ -209,7 +207,7 @@ def test_without_ipv6_public_prefixes_nothing_ipv6_leaks_into_the_default_vrf(
         'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
         "public: [198.51.100.128/26]",
     )
-    _borders_to_eos(example)
+    borders_to_eos(example)
     assert lint_repo(example).errors == []
     config = _render_br1(example)
     assert config.count("redistribute bgp leaked") == 5  # default IPv4, 4 VRF families
@@ -232,7 +230,7 @@ def test_a_vrf_without_internet_access_leaks_nothing(example: Path) -> None:
         "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: default,",
         "storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: none,",
     )
-    _borders_to_eos(example)
+    borders_to_eos(example)
     assert lint_repo(example).errors == []
     config = _render_br1(example)
     assert "source-vrf default subscribe-policy RM-LEAK-STORAGE" not in config
@@ -263,7 +261,7 @@ def test_one_policy_serves_both_families_entry_by_family(
 ) -> None:
     """What the EOS border's per-VRF leak policies do, evaluated on the model as the FLOW
     rules do: each family's route passes at its own entry, and nothing else passes."""
-    _borders_to_eos(example)
+    borders_to_eos(example)
     br1 = device_models(lint_repo(example))["aus1-br1"]
     policy = _leak_policy(br1, "gpu-a", afi, direction)
     verdict = evaluate(br1, policy, Route(prefix=prefix, as_path=(64501,)))
@@ -284,7 +282,7 @@ def test_flow003_names_the_eos_leak_policy_that_stops_one_family(example: Path) 
     passes."""
     from meetme.validators.rules.flow import flow_findings
 
-    _borders_to_eos(example)
+    borders_to_eos(example)
     result = lint_repo(example)
     models = device_models(result)
     br1 = models["aus1-br1"]
@@ -305,14 +303,8 @@ def test_flow003_names_the_eos_leak_policy_that_stops_one_family(example: Path) 
     ]
 
 
-def _borders_to_nxos(repo: Path) -> None:
-    borders_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")
-    _no_rpki(repo)  # NX-OS has no verified RPKI form (PLAT-001)
-    limits_within(repo, PLATFORMS["cisco_nxos"].max_prefix_limit)  # no full table (PLAT-022)
-
-
 def test_nxos_borders_with_the_handoff_lint_clean(example: Path) -> None:
-    _borders_to_nxos(example)
+    borders_to_nxos(example)
     result = lint_repo(example)
     rules = {f.rule for f in result.findings}
     assert not {r for r in rules if r.startswith(("PLAT-", "FLOW-"))}, rules
@@ -326,7 +318,7 @@ def test_the_border_pairs_limit_must_fit_nxos_too(
     """The pair carries the other border's Internet table and 12,005 routes more (underlay,
     own, aggregate, leaked /26 or /64): 287,995 + 12,005 is NX-OS's 300,000 exactly. One more
     is refused by name at lint time, never capped into a pair that resets as it converges."""
-    _borders_to_nxos(example)  # the transits' limits cut to 300,000 - 12,005
+    borders_to_nxos(example)  # the transits' limits cut to 300,000 - 12,005
     peering = example / "intent/aus1/peering.yaml"
     full = str(PLATFORMS["cisco_nxos"].max_prefix_limit - PAIR_BEYOND_INTERNET)
     assert peering.read_text().count(full) == 4  # two transits, two families
@@ -348,7 +340,7 @@ def test_the_border_pairs_limit_must_fit_nxos_too(
 
 def test_nxos_border_renders_vrf_context_leaks_and_vrf_sessions(example: Path) -> None:
     private_vrfs_online(example)
-    _borders_to_nxos(example)
+    borders_to_nxos(example)
     config = _render_br1(example)
     assert (
         "vrf context gpu-a\n"
@@ -394,7 +386,7 @@ def test_nxos_border_renders_vrf_context_leaks_and_vrf_sessions(example: Path) -
 
 @pytest.mark.parametrize(
     ("move", "golden"),
-    [(_borders_to_eos, GOLDEN), (_borders_to_nxos, NXOS_GOLDEN)],
+    [(borders_to_eos, GOLDEN), (borders_to_nxos, NXOS_GOLDEN)],
     ids=["eos", "nxos"],
 )
 def test_border_with_the_handoff_matches_golden(example: Path, move: object, golden: Path) -> None:
@@ -426,7 +418,7 @@ def test_eos_border_pair_sends_every_community_kind_and_no_outside_party_any(
 
 
 def test_nxos_border_pair_sends_standard_and_extended_communities(example: Path) -> None:
-    _borders_to_nxos(example)
+    borders_to_nxos(example)
     config = _render_br1(example)
     router = config[config.index("\nrouter bgp ") :]
     block = _block(router, "  neighbor 10.1.1.1")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import lint_repo
+from helpers import changed_files, render
 from meetme.generators.model import DeviceModel
-from test_stability import changed_files, render
 
 from meetme.pipeline import device_models
 

@@ -21,9 +21,8 @@ from conftest import (
 )
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import render_device
-from test_eos_border_handoff import _borders_to_nxos
-from test_platform_matrix import _borders_to_eos
 from typer.testing import CliRunner
+from variants import borders_to_eos, borders_to_nxos
 
 from meetme.cli import app
 from meetme.pipeline import LintResult, device_models, rendered_files
@@ -62,8 +61,8 @@ SCENARIOS: dict[str, tuple[Callable[[Path], None], tuple[str, str]]] = {
     "eos-leaves-iosxr-borders": (lambda repo: None, ("aus1-bl1", "aus1-bl2")),
     "nxos-leaves": (_border_leaves("aus1-bl3", "aus1-bl4"), ("aus1-bl3", "aus1-bl4")),
     "nvue-leaves": (_border_leaves("aus1-bl5", "aus1-bl6"), ("aus1-bl5", "aus1-bl6")),
-    "eos-borders": (_borders_to_eos, ("aus1-bl1", "aus1-bl2")),
-    "nxos-borders": (_borders_to_nxos, ("aus1-bl1", "aus1-bl2")),
+    "eos-borders": (borders_to_eos, ("aus1-bl1", "aus1-bl2")),
+    "nxos-borders": (borders_to_nxos, ("aus1-bl1", "aus1-bl2")),
 }
 
 

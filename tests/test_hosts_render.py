@@ -20,33 +20,16 @@ import pytest
 import yaml
 from ciscoconfparse2 import CiscoConfParse
 from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, replace_in
+from helpers import block, under, validate
 from meetme.generators.render import RenderError, output_name, render_device
-from overlay_edits import add_attachment
 from pydantic import BaseModel
-from test_nvue_schema import forbid_schema, validate
+from variants import CIRCUITS, CLOUDS, EOS_MLAG, STORAGE_ON_EOS, TENANTS, add
 
 from meetme.core.problems import IntentError
 from meetme.pipeline import device_models, lint, render_all
 
-TENANTS = "intent/aus1/tenants.yaml"
 ATTACHMENTS = "intent/aus1/attachments.yaml"
-CLOUDS = "intent/aus1/clouds.yaml"
-CIRCUITS = "intent/aus1/circuits.yaml"
-# storage-back-1 (VLAN 211) and storage-back-2 (VLAN 212) also on the EOS border leaves
-STORAGE_ON_EOS = (
-    "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10]}",
-    "l2vni: 10211, racks: [dh1-r10, dh1-r11, dh2-r10], leaves: [aus1-bl1, aus1-bl2]}",
-)
 
-EOS_MLAG = """
-mode: mlag
-leaves: [aus1-bl1, aus1-bl2]
-ports: [Ethernet20/1, Ethernet21/1]
-peer_link: [Ethernet30/1, Ethernet31/1]
-anycast_vtep: 10.0.1.211/32
-lacp_system_mac: "02:1c:73:00:00:21"
-networks: [storage-back-1]
-"""
 NXOS_VPC = """
 mode: mlag
 leaves: [aus1-lf3, aus1-lf4]
@@ -111,11 +94,6 @@ networks: [storage-back-1]
 """
 
 
-def add(repo: Path, name: str, body: str) -> Path:
-    """A further attachment, written before the example's ESI one."""
-    return add_attachment(repo, name, body)
-
-
 def without_aws(repo: Path) -> None:
     """The example without its AWS on-ramp (circuits XC-AWS-1/2 on aus1-bl1/bl2), so these
     hosts' tests read only the hosts' lines: an EOS MLAG pair with a cloud session gets VRF
@@ -177,22 +155,8 @@ def nxos(text: str) -> CiscoConfParse:
     return CiscoConfParse(text.splitlines(), syntax="nxos")
 
 
-def block(parse: CiscoConfParse, line: str) -> list[str]:
-    """The lines under the one top-level `line` (nested lines indented as printed)."""
-    (obj,) = [o for o in parse.objs if o.indent == 0 and o.text == line]
-    base = obj.indent
-    return [c.text[base:].rstrip() for c in obj.all_children]
-
-
 def top(parse: CiscoConfParse) -> list[str]:
     return [o.text for o in parse.objs if o.indent == 0]
-
-
-def under(parse: CiscoConfParse, parent: str, child: str) -> list[str]:
-    """Stripped lines under `child` inside the top-level `parent` (router bgp ... family)."""
-    (obj,) = [o for o in parse.objs if o.indent == 0 and o.text == parent]
-    (sub,) = [c for c in obj.children if c.text.strip() == child]
-    return [c.text.strip() for c in sub.all_children]
 
 
 # --- MLAG on Arista EOS ---------------------------------------------------------------------
@@ -543,9 +507,6 @@ def test_nvue_single_homed_file_is_valid_nvue_516(forbid_schema: type[BaseModel]
     # `access` and a bond without mlag/evpn keys, against NVIDIA's 5.16 object model with
     # unknown keys forbidden
     validate(forbid_schema, "aus1-lf1", pairs()["aus1-lf1"])
-
-
-__all__ = ["forbid_schema"]  # the fixture, imported from the NVUE schema tests
 
 
 # --- EVPN multihoming (ESI) on Arista EOS -----------------------------------------------------

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT, after_report, replace_in
+from helpers import git
 from meetme.generators.platforms import PLATFORMS
-from test_diff import LF4_MGMT, git  # aus1-lf4's management address: its own config only
 from typer.testing import CliRunner
+from variants import LF4_MGMT  # aus1-lf4's management address: its own config only
 
 from meetme import devicework
 from meetme.cli import app

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 from conftest import replace_in
-from test_diff import LF4_MGMT, git  # aus1-lf4's management address: its own config only
+from helpers import git
 from typer.testing import CliRunner
+from variants import LF4_MGMT  # aus1-lf4's management address: its own config only
 
 from meetme import gitdiff, pipeline, record
 from meetme.cli import app

@@ -3,7 +3,7 @@
 over a VLAN of the VRF's own on the peer link (Arista AVD eos_designs `mlag_ibgp_peering_vrfs`).
 
 The scenario: the example's EOS border leaves aus1-bl1 (id 21) and aus1-bl2 (id 22) made an
-MLAG pair (tests/test_hosts_render.py's EOS_MLAG), and the AWS on-ramp on aus1-bl1 alone (its
+MLAG pair (tests/variants.py's EOS_MLAG), and the AWS on-ramp on aus1-bl1 alone (its
 circuit XC-AWS-1 with the private VIF in gpu-a and the transit VIF in storage). Worked out by
 hand: the peer VLAN's /31 is the last link slot (127) of the lower id's block of p2p_v4
 10.1.0.0/16 with 128 links per device, 2 x (21 x 128 + 127) = 5630 = 10.1.21.254/31, bl1 the
@@ -33,10 +33,11 @@ from conftest import (
     mel1_borders_to_iosxr,
     replace_in,
 )
+from helpers import block, under
 from meetme.generators.model import RouteMap, RouteMapEntry
 from meetme.generators.render import output_name
 from meetme.validators.rules.flow import flow_findings
-from test_hosts_render import CIRCUITS, CLOUDS, EOS_MLAG, STORAGE_ON_EOS, TENANTS, add, block, under
+from variants import CIRCUITS, CLOUDS, TENANTS, add, eos_mlag_pair_with_one_aws_leaf
 
 from meetme.pipeline import device_models, lint, render_all
 from meetme.twin.frr import render_frr
@@ -45,18 +46,6 @@ from meetme.twin.topology import plan
 SITE = "intent/aus1/site.yaml"
 DEVICES = "intent/aus1/devices.yaml"
 ATTACHMENTS = "intent/aus1/attachments.yaml"
-
-
-def eos_mlag_pair_with_one_aws_leaf(repo: Path) -> None:
-    """The EOS border leaves as an MLAG pair, AWS landing on aus1-bl1 only."""
-    replace_in(repo / TENANTS, *STORAGE_ON_EOS)
-    add(repo, "mdf-eos-mlag", EOS_MLAG)
-    for path, gone in (
-        (repo / CLOUDS, ("private-2:", "transit-2:")),
-        (repo / CIRCUITS, ("XC-AWS-2",)),
-    ):
-        lines = path.read_text().splitlines(keepends=True)
-        path.write_text("".join(line for line in lines if not any(g in line for g in gone)))
 
 
 @cache

@@ -2,8 +2,9 @@
 
 The nvueschema package carries pydantic models generated from the NVUE OpenAPI spec, but they
 ignore unknown keys, so a misspelled key (the 5.14 `enable: on` instead of 5.15+ `state: enabled`)
-would pass silently. The fixture below loads a private copy of the 5.16 module and sets
-`extra='forbid'` on every class, so an unknown key anywhere in the tree fails validation.
+would pass silently. The fixture `forbid_schema` (tests/conftest.py) loads a private copy of the
+5.16 module and sets `extra='forbid'` on every class, so an unknown key anywhere in the tree
+fails validation.
 The border leaves (Google Cloud Interconnect VLAN attachments on 802.1Q sub-interfaces) are read
 back as an engineer would: every external session hardened, every policy object it names defined.
 """
@@ -16,16 +17,14 @@ import ctypes.util
 import importlib.util
 import re
 import shutil
-import sys
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
-import yaml
-from conftest import EXAMPLE_INTENT, lint_repo, replace_in
+from conftest import EXAMPLE_INTENT, SCHEMA_MODULE, lint_repo, replace_in
+from helpers import Tree, set_tree, validate
 from meetme.generators.model import (
     Acl,
     AclRule,
@@ -45,66 +44,7 @@ from pydantic import BaseModel, ValidationError
 from meetme.core.secret_refs import PLACEHOLDER_RE, placeholder, reference_name
 from meetme.pipeline import device_models, lint, render_all
 
-SCHEMA_MODULE = "nvueschema.models.v5_16"
-PRIVATE_NAME = "_meetme_nvue_v5_16_forbid"  # never the real module name: others stay untouched
 PLATFORM = "nvidia_nvue"
-
-Tree = dict[str, Any]
-
-
-class StrictLoader(yaml.SafeLoader):
-    """safe_load that fails on a repeated key instead of silently keeping the last one."""
-
-
-def _mapping_without_duplicates(loader: StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
-        seen.add(key)
-    return loader.construct_mapping(node)
-
-
-StrictLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_without_duplicates
-)
-
-
-@pytest.fixture(scope="session")
-def forbid_schema() -> Iterator[type[BaseModel]]:
-    """NvueConfig of a private copy of the 5.16 models with unknown keys forbidden."""
-    shared = importlib.util.find_spec(SCHEMA_MODULE)
-    assert shared is not None and shared.origin is not None, f"{SCHEMA_MODULE} is not installed"
-    # A second copy of the same source under its own name: pydantic resolves the string
-    # annotations against this copy's classes, never against the shared module.
-    spec = importlib.util.spec_from_file_location(PRIVATE_NAME, shared.origin)
-    assert spec is not None and spec.loader is not None
-    module: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[PRIVATE_NAME] = module
-    try:
-        spec.loader.exec_module(module)
-        classes = [
-            obj
-            for obj in vars(module).values()
-            if isinstance(obj, type)
-            and issubclass(obj, BaseModel)
-            and obj.__module__ == PRIVATE_NAME
-        ]
-        root: type[BaseModel] = module.NvueConfig
-        # The generated module defines leaves before parents: rebuild in that order, root last,
-        # so every parent embeds the forbid-configured schema of its children.
-        for cls in classes:
-            cls.model_config["extra"] = "forbid"
-        for cls in classes:
-            if cls is not root:
-                cls.model_rebuild(force=True)
-        root.model_rebuild(force=True)
-        yield root
-    finally:
-        sys.modules.pop(PRIVATE_NAME, None)
 
 
 def nvue_files(models: dict[str, DeviceModel]) -> list[tuple[DeviceModel, str]]:
@@ -133,25 +73,6 @@ def border_leaf(nvue_devices: list[tuple[DeviceModel, str]]) -> tuple[DeviceMode
         if has_sub and any(n.external for n in model.bgp.neighbors):
             return model, text
     raise AssertionError("the example has no NVUE border leaf with cloud sub-interfaces")
-
-
-def set_tree(text: str) -> Tree:
-    """The NVUE tree under the single `- set:` of a startup.yaml file."""
-    document = yaml.load(text, Loader=StrictLoader)
-    assert isinstance(document, list) and len(document) == 1, "expected one list item"
-    assert list(document[0]) == ["set"], "expected the item to be `set:`"
-    tree = document[0]["set"]
-    assert isinstance(tree, dict)
-    return tree
-
-
-def validate(schema: type[BaseModel], hostname: str, text: str) -> Tree:
-    tree = set_tree(text)
-    try:
-        schema.model_validate(tree)
-    except ValidationError as error:  # name the device: the pydantic message does not
-        pytest.fail(f"{hostname}: not valid NVUE 5.16:\n{error}")
-    return tree
 
 
 def test_rendered_files_are_valid_nvue_516(

@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLE_INTENT, REPO, borders_to, limits_within, line_of, replace_in
+from conftest import EXAMPLE_INTENT, REPO, borders_to, line_of, replace_in
 from meetme.generators.platforms import PLATFORMS, support
 from typer.testing import CliRunner
+from variants import BORDER_PORTS, border_on, borders_to_eos, nxos_leaves_on_eos
 
 from meetme.cli import app
 from meetme.core.problems import IntentError
@@ -43,11 +44,6 @@ def _spines_to(repo: Path, platform: str, model: str, interface: str) -> None:
     )
     assert count == 3  # spine-to-border and both leaf-to-spine rules
     links.write_text(text)
-
-
-def _borders_to_eos(repo: Path) -> None:
-    """7060X6-64PE (hardware.yaml: 64 x 800G OSFP, Ethernet<port>/<lane>)."""
-    borders_to(repo, "arista_eos", "7060X6-64PE", "Ethernet{}/1")
 
 
 def _findings(output: str) -> list[tuple[int, str, str]]:
@@ -124,7 +120,7 @@ def test_rpki_asking_borders_on_nxos_are_findings_at_the_rpki_line(example: Path
 
 def test_rpki_on_eos_borders_is_no_finding(example: Path) -> None:
     """The boundary: the same intent on a platform with RPKI raises no PLAT-001."""
-    _borders_to_eos(example)
+    borders_to_eos(example)
     result = CliRunner().invoke(app, ["lint"])
     assert "PLAT-001" not in result.output
 
@@ -357,11 +353,6 @@ SPINE_PORTS = {
     "cisco_nxos": ("N9K-C9364D-GX2A", "Ethernet1/{n}"),
     "nvidia_nvue": ("SN5600", "swp{n}"),
 }
-BORDER_PORTS = {
-    "arista_eos": ("7060X6-64PE", "Ethernet{}/1"),
-    "cisco_nxos": ("N9K-C9364D-GX2A", "Ethernet1/{}"),
-    "nvidia_nvue": ("SN5600", "swp{}"),
-}
 
 
 def _error_rules(repo: Path) -> set[str]:
@@ -411,40 +402,6 @@ def test_borders_are_refused_as_the_support_matrix_says(example: Path, platform:
 GOLDEN = Path(__file__).parent / "golden" / "matrix"
 
 
-def _no_handoff(repo: Path) -> None:
-    attachments = repo / "intent/aus1/attachments.yaml"
-    text = attachments.read_text()
-    attachments.write_text(text[: text.index("    handoff:")])
-
-
-def _border_on(platform: str) -> Callable[[Path], None]:
-    """Both borders on `platform` without the VRF-lite handoff (PLAT-003 on NVUE;
-    test_eos_border_handoff.py pins EOS and NX-OS borders with it);
-    on a platform without RPKI (PLAT-001) the caches go and EDGE-007, which asks for them, is
-    waived, as a site running origin validation elsewhere would."""
-
-    def scenario(repo: Path) -> None:
-        model, port = BORDER_PORTS[platform]
-        borders_to(repo, platform, model, port)
-        _no_handoff(repo)
-        if not PLATFORMS[platform].capabilities.rpki:
-            _no_rpki(repo)
-        limits_within(repo, PLATFORMS[platform].max_prefix_limit)  # PLAT-022
-
-    return scenario
-
-
-def _no_rpki(repo: Path) -> None:
-    """The RTR caches go and EDGE-007, which asks for them, is waived."""
-    peering = repo / "intent/aus1/peering.yaml"
-    peering.write_text(re.sub(r"\n +rpki_caches:.*\n.*\n.*", "", peering.read_text()))
-    with (repo / "intent/organisation.yaml").open("a") as handle:
-        handle.write(
-            "waivers:\n  - {rule: EDGE-007, object: sites.aus1, reason: origin "
-            "validation on the route servers, owner: netops, expires: 2099-01-01}\n"
-        )
-
-
 def _super_spines_on(platform: str) -> Callable[[Path], None]:
     """Spines sp3 and sp4 become super-spines on `platform`, cabled to both borders by the
     spine-to-border rule and to sp1 and sp2 (the leaves' spines) by a rule of their own, with an
@@ -480,26 +437,14 @@ def _super_spines_on(platform: str) -> Callable[[Path], None]:
     return scenario
 
 
-def _nxos_leaves_on_eos(repo: Path) -> None:
-    _move(repo, ["aus1-lf3", "aus1-lf4"], platform="arista_eos", model="7060X6-64PE")
-    links = repo / LINKS
-    old = 'a: {role: leaf, platform: cisco_nxos, interface: "Ethernet1/{n}"'
-    assert old in links.read_text()
-    links.write_text(
-        links.read_text().replace(
-            old, 'a: {role: leaf, platform: arista_eos, interface: "Ethernet{n}/1"'
-        )
-    )
-
-
 # (scenario, device): pairs the example itself does not render (test_golden.py pins those)
 PAIRS: dict[str, tuple[Callable[[Path], None], str]] = {
-    "arista_eos border": (_border_on("arista_eos"), "aus1-br1"),
-    "cisco_nxos border": (_border_on("cisco_nxos"), "aus1-br1"),
-    "nvidia_nvue border": (_border_on("nvidia_nvue"), "aus1-br1"),
+    "arista_eos border": (border_on("arista_eos"), "aus1-br1"),
+    "cisco_nxos border": (border_on("cisco_nxos"), "aus1-br1"),
+    "nvidia_nvue border": (border_on("nvidia_nvue"), "aus1-br1"),
     # super-spines are EVPN route servers: on EOS only, as spines (PLAT-007, EVPN-009)
     "arista_eos super_spine": (_super_spines_on("arista_eos"), "aus1-sp3"),
-    "arista_eos leaf": (_nxos_leaves_on_eos, "aus1-lf3"),
+    "arista_eos leaf": (nxos_leaves_on_eos, "aus1-lf3"),
 }
 
 

@@ -22,7 +22,7 @@ import yaml
 from conftest import replace_in
 from meetme.generators.model import DeviceModel, EvpnVlan
 from meetme.generators.render import render_device
-from test_platform_matrix import _nxos_leaves_on_eos
+from variants import nxos_leaves_on_eos
 
 from meetme.pipeline import device_models, lint
 
@@ -107,7 +107,7 @@ def test_nxos_svi_with_an_ipv6_gateway_sends_router_advertisements(example: Path
 
 
 def test_eos_svi_keeps_the_platform_default(example: Path) -> None:
-    _nxos_leaves_on_eos(example)
+    nxos_leaves_on_eos(example)
     model = _models(example)[NXOS_LEAF]
     assert model.platform == "arista_eos"
     assert _vlan(model, PUBLIC_VLAN).router_advertisement
@@ -130,7 +130,7 @@ def test_a_network_can_turn_router_advertisements_off(example: Path) -> None:
 
 
 def test_eos_network_without_router_advertisements_disables_them(example: Path) -> None:
-    _nxos_leaves_on_eos(example)
+    nxos_leaves_on_eos(example)
     _no_ra(example, "gpu-a-public")
     model = _models(example)[NXOS_LEAF]
     text = render_device(model)

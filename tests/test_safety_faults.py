@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from emulator.lab import SPINES, Lab
-from test_safety_outputs import tree_hash
+from helpers import tree_hash
 from typer.testing import CliRunner
 
 from meetme import outputs

@@ -8,7 +8,6 @@ one line naming the path, and leaves the path byte-identical (its tree is hashed
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import signal
@@ -18,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import tree_hash
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -26,25 +26,6 @@ from meetme.pipeline import write_rendered
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
-
-
-def tree_hash(path: Path) -> str:
-    """Every entry under `path` (never following links): name, type, mode, bytes or target."""
-    digest = hashlib.sha256()
-
-    def visit(current: Path, name: str) -> None:
-        info = os.lstat(current)
-        digest.update(f"{name}\0{info.st_mode}\0".encode())
-        if current.is_symlink():
-            digest.update(os.readlink(current).encode())
-        elif current.is_dir():
-            for child in sorted(os.listdir(current)):
-                visit(current / child, f"{name}/{child}")
-        else:
-            digest.update(current.read_bytes())
-
-    visit(path, ".")
-    return digest.hexdigest()
 
 
 def refused(args: list[str], path: str, why: str) -> None:

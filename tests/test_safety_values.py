@@ -16,11 +16,11 @@ from types import SimpleNamespace
 import jinja2
 import pytest
 from conftest import EXAMPLE_INTENT, line_of, lint_repo, move_device
+from helpers import runner
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import RenderError, environment, render_device
 from meetme.generators.resolve.fabric import resolve_fabric
 from pydantic import TypeAdapter, ValidationError
-from test_cli import runner
 
 from meetme.cli import app
 from meetme.intent.interfaces import platform_problem

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 from emulator.lab import Lab
+from helpers import resolved
 from meetme.deploy.engine import describe
 from meetme.deploy.journal import Journal
 from meetme.deploy.nvue_rest import _lines
 from meetme.deploy.secret_positions import HIDDEN, hide_values
-from meetme.deploy.secret_store import SecretStore, env_name, resolve
+from meetme.deploy.secret_store import SecretStore
 from typer.testing import CliRunner
 
 from meetme.cli import app
-from meetme.core.problems import IntentError, Location, Problem
+from meetme.core.problems import Location, Problem
 
 runner = CliRunner()
 
@@ -100,16 +101,6 @@ def test_white_space_around_a_secret_is_refused(value: str, accepted: bool) -> N
     assert isinstance(got, Problem) and got.kind == "bad-secret"
     assert str(got.location) == "rendered/aus1/aus1-br1.cfg:120:19"
     assert value.strip() not in got.message or not value.strip()
-
-
-def resolved(name: str, value: str, needed_at: Location) -> str | Problem:
-    """The value `resolve` gives for a secret set in the environment, or its one problem."""
-    where = {name: needed_at}
-    try:
-        return resolve(where, where, None, {env_name(name): value}).get(name)
-    except IntentError as caught:
-        [problem] = caught.problems
-        return problem
 
 
 def test_the_journal_masks_what_it_says_never_which_device_did_it(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_cli import runner, snapshot
+from helpers import runner, snapshot
 
 from meetme.cli import app
 from meetme.core.secret_refs import PLACEHOLDER_RE
@@ -137,8 +137,8 @@ def test_a_placeholder_written_by_the_mask_is_never_masked_again() -> None:
 def test_a_secret_shorter_than_eight_characters_is_refused_by_name(
     value: str, accepted: bool
 ) -> None:
+    from helpers import resolved
     from meetme.deploy.secret_store import MIN_LENGTH
-    from test_secret_output import resolved
 
     from meetme.core.problems import Location, Problem
 

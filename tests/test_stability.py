@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_cli import runner, snapshot
-
-from meetme.cli import app
+from helpers import changed_files, render
 
 NEW_LEAF = """
       aus1-lf9:
@@ -18,16 +16,6 @@ NEW_LEAF = """
         rack: dh1-r01
         management: 192.168.10.109/24
 """
-
-
-def changed_files(before: dict[str, bytes], after: dict[str, bytes]) -> set[str]:
-    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
-
-
-def render(repo: Path) -> dict[str, bytes]:
-    result = runner.invoke(app, ["render"])
-    assert result.exit_code == 0, result.output
-    return snapshot(repo / "rendered")
 
 
 def test_adding_a_leaf_changes_only_the_spines_it_connects_to(example: Path) -> None:

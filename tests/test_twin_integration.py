@@ -21,8 +21,8 @@ import pytest
 from conftest import gcp_dual_stack
 from meetme.generators.model import DeviceModel, RouteMap
 from meetme.generators.resolve.edge_sessions import ExternalSession
-from test_mlag_vrf_peering import eos_mlag_pair_with_one_aws_leaf
 from twin_helpers import PREFIX, require_twin
+from variants import eos_mlag_pair_with_one_aws_leaf
 
 from meetme.pipeline import device_models, lint
 from meetme.twin import names, runtime

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import gcp_dual_stack
 from meetme.generators.model import PrefixListEntry
-from test_mlag_vrf_peering import eos_mlag_pair_with_one_aws_leaf
 from typer.testing import CliRunner
+from variants import eos_mlag_pair_with_one_aws_leaf
 
 from meetme.cli import app
 from meetme.pipeline import device_models, lint

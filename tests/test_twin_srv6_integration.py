@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 from conftest import lint_repo, mel1_borders_to_iosxr, private_vrfs_online
-from test_mlag_vrf_peering import eos_mlag_pair_with_one_aws_leaf
 from twin_helpers import PREFIX, require_twin
+from variants import eos_mlag_pair_with_one_aws_leaf
 
 from meetme.pipeline import device_models
 from meetme.twin import names, runtime
