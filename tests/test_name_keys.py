@@ -42,6 +42,11 @@ def test_a_number_as_a_key_is_the_name_as_written(example: Path, key: str) -> No
          'the number 12; quote it: "12"'),
         ("012", "012", "error[yaml-ambiguous]: 012 has a leading zero: YAML 1.1 reads it as "
          'octal, i.e. 10; write 12 for the number, or quote it ("012") for text'),
+        # a number Python writes otherwise is quoted as written: the rack is "0x0c", not "12"
+        ("0x0c", "0x0c", 'error[wrong-type]: sites.aus1.devices.aus1-lf5.rack: expected text, '
+         'got the number 0x0c; quote it: "0x0c"'),
+        ("1.10", "1.10", 'error[wrong-type]: sites.aus1.devices.aus1-lf5.rack: expected text, '
+         'got the number 1.10; quote it: "1.10"'),
     ],
 )  # fmt: skip
 def test_an_unquoted_number_naming_it_is_one_error_at_the_value(

@@ -652,6 +652,8 @@ def test_an_empty_collection_beside_its_entries_in_another_file_is_one_problem(
     ("written", "message"),
     [
         ("99.99", 'value 99.99 is a number here, and the choices are text: quote it: "99.99"'),
+        # the number 99.9, written otherwise: the choice it means, quoted
+        ("99.90", 'value 99.90 is a number here, and the choices are text: quote it: "99.9"'),
         ("99.5", "value 99.5 is not allowed; write one of 99.9, 99.99 (did you mean '99.9'?)"),
     ],
 )

@@ -572,10 +572,15 @@ def _describe(error: Any, path: Path_, on_key: bool) -> str:
         what = "key" if on_key else "value"
         hint = "" if hidden else _did_you_mean(str(given), choices)
         message = f"{what} {quoted} is not allowed; write one of {', '.join(choices)}{hint}"
-        if isinstance(given, int | float) and not isinstance(given, bool) and str(given) in choices:
+        # repr: the number as Python writes it (`99.90` is 99.9), str: as the user wrote it
+        if (
+            isinstance(given, int | float)
+            and not isinstance(given, bool)
+            and repr(given) in choices
+        ):
             # `sla: 99.99` unquoted: YAML read a number where the choices are text
             message = f"{what} {quoted} is a number here, and the choices are text: " + (
-                "quote it" if hidden else f'quote it: "{given}"'
+                "quote it" if hidden else f'quote it: "{given!r}"'
             )
     elif kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
         message = f"{_range_text(path, ctx)}, got {quoted}"

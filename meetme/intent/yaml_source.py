@@ -740,7 +740,7 @@ class _Builder:
             return self._integer(node, path)
         if node.tag == FLOAT_TAG:
             try:
-                return float(text.replace("_", ""))
+                return _spelled(float(text.replace("_", "")), text)
             except ValueError:
                 self.problem(
                     node,
@@ -780,7 +780,7 @@ class _Builder:
             return text
         if ":" not in text and not octal_looking:
             try:
-                return int(text.replace("_", ""), 0)
+                return _spelled(int(text.replace("_", ""), 0), text)
             except ValueError:  # also more digits than Python converts (4,300)
                 quoted = self._quoted(text, path) or "this"
                 self.problem(
@@ -814,6 +814,35 @@ class _Builder:
                 "yaml-ambiguous",
             )
         return text
+
+
+class _SpelledInt(int):
+    """A number written otherwise than Python writes it (`0x0c`, `+12`): as text, what was
+    written, so a message that says to quote it for text quotes the user's spelling (`rack:
+    0x0c` is the rack "0x0c", not "12"). The schema makes a plain number of it."""
+
+    spelling = ""
+
+    def __str__(self) -> str:
+        return self.spelling
+
+
+class _SpelledFloat(float):
+    """`1.10`, `1e3`: as _SpelledInt (`version: 5.10` is "5.10", not "5.1")."""
+
+    spelling = ""
+
+    def __str__(self) -> str:
+        return self.spelling
+
+
+def _spelled(number: int | float, text: str) -> int | float:
+    """`number`, keeping `text` for messages where Python would write it otherwise."""
+    if str(number) == text:
+        return number
+    kept = _SpelledInt(number) if isinstance(number, int) else _SpelledFloat(number)
+    kept.spelling = text
+    return kept
 
 
 def _sexagesimal(text: str) -> str:
