@@ -40,6 +40,7 @@ class Result:
     message: str
     seconds: float | None = None  # failover: the measured convergence time
     peer: str | None = None  # a session's other end (device or party): the picture's line
+    state: str | None = None  # a session's BGP state as its router says it (Established, ...)
 
 
 Peers = dict[tuple[str, str], dict[str, dict[str, Any]]]
@@ -143,14 +144,17 @@ class Verifier:
         """Every declared session's state; with `explain`, one that is not Established also
         says what its router says of why (one more vtysh call each: for the results reported,
         not for a polling loop)."""
-        return [self._explained(d, r) if explain and not r.ok else r for d, r in self._sessions()]
+        return [
+            replace(r, message=f"{r.message} ({self._why(d)})") if explain and not r.ok else r
+            for d, r in self._sessions()
+        ]
 
-    def _explained(self, d: Declared, r: Result) -> Result:
+    def _why(self, d: Declared) -> str:
+        """FRR's account of why a session is not Established."""
         where = f" vrf {d.vrf}" if d.vrf else ""
         raw = self.query(self.ns[d.device], f"show bgp{where} neighbors {d.address} json")
         entry = raw.get(d.address) if isinstance(raw, dict) else None
-        why = why_not_established(entry if isinstance(entry, dict) else {})
-        return replace(r, message=f"{r.message} ({why})")
+        return why_not_established(entry if isinstance(entry, dict) else {})
 
     def _sessions(self) -> list[tuple[Declared, Result]]:
         results: list[tuple[Declared, Result]] = []
@@ -174,6 +178,7 @@ class Verifier:
                         subject,
                         message + ("" if ok else ", not Established"),
                         peer=d.peer or d.party,
+                        state=state,
                     ),
                 )
             )
@@ -835,10 +840,10 @@ class Verifier:
                 False,
                 r.device,
                 f"{r.subject} after {border} returned",
-                f"{r.device}: {border} is back but session {r.subject} is "
-                + r.message.split(f"{r.subject} is ", 1)[-1],
+                f"{r.device}: {border} is back but session {r.subject} is {r.state}, not "
+                f"Established ({self._why(d)})",
             )
-            for r in self.session_results(explain=True)
+            for d, r in self._sessions()
             if not r.ok
         ]
         return [
