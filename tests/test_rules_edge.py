@@ -165,6 +165,10 @@ def test_edge008_transit_peer_outside_the_circuit_subnet(example: Path) -> None:
         "would never come up: correct the peer or our address"
     ]
     assert result.errors
+    # at the peer's address itself, not at the start of the circuit's line
+    line = next(t for t in peering.read_text().splitlines() if "XC-TA-1" in t)
+    [finding] = [f for f in result.findings if f.rule == "EDGE-008"]
+    assert finding.location.column == line.index("peer_ipv4: 192.0.2.4") + 1
 
 
 SERVICES_BR2 = "aus1-br2: {interface: HundredGigE0/0/0/26, ipv4: 10.9.0.2/24}"

@@ -319,9 +319,12 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
             continue
         port = ports.get((session.device, session.interface))
         # IX neighbors are declared apart from the port; a cloud session's peer is its own key
-        # (peer_ipv4, peer_ipv6); other sessions on the circuit's line
+        # (peer_ipv4, peer_ipv6), a transit's or PNI's its circuit's; other sessions on the
+        # circuit's line
         if session.kind in _PEER_KEYED:
             path = (*session.source, f"peer_{session.afi}")
+        elif session.kind in _CIRCUIT_PEER_KEYED and port is not None:
+            path = (*port.source, f"peer_{session.afi}")
         elif session.kind.startswith("ix") or port is None:
             path = session.source
         else:
@@ -339,6 +342,8 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
 
 # Session kinds whose intent mapping holds the peer address under peer_ipv4 / peer_ipv6
 _PEER_KEYED = ("aws", "gcp")
+# ... and those whose circuits (`circuits:`, one entry each) hold it
+_CIRCUIT_PEER_KEYED = ("transit", "pni")
 
 
 def _ours_unusable(ctx: SiteContext, off_lan: set[Path_]) -> Iterator[Hit]:
