@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -183,19 +183,24 @@ def test_a_template_failure_in_a_worker_ends_as_it_does_serially(
     assert invoke("lint", "--jobs", "2") == invoke("lint", "--jobs", "1")
 
 
+def dies_in_a_child(real: Callable[..., Any]) -> Callable[..., Any]:
+    """`real`, except that a process forked from this one dies calling it, as the kernel's
+    OOM killer would end it."""
+    parent = os.getpid()
+
+    def call(*args: Any) -> Any:
+        if os.getpid() != parent:
+            os._exit(9)
+        return real(*args)
+
+    return call
+
+
 def test_a_worker_that_dies_is_redone_in_this_process(
     example: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert invoke("render", "--jobs", "1", "--out", "serial")[0] == 0
-    parent = os.getpid()
-    real = devicework.lint_configs
-
-    def dies_in_a_worker(configs: Any, *args: Any) -> Any:
-        if os.getpid() != parent:
-            os._exit(9)  # as the kernel's OOM killer would end it
-        return real(configs, *args)
-
-    monkeypatch.setattr(devicework, "lint_configs", dies_in_a_worker)
+    monkeypatch.setattr(devicework, "lint_configs", dies_in_a_child(devicework.lint_configs))
     assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
     assert tree(example / "serial") == tree(example / "parallel")
 
@@ -274,15 +279,10 @@ def test_rules_whose_process_dies_are_run_again_here(
     big: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert invoke("render", "--jobs", "1", "--out", "serial")[0] == 0
-    parent = os.getpid()
     rule = RULES["TOPO-001"]
-
-    def check(ctx: Any) -> Iterator[Hit]:
-        if os.getpid() != parent:
-            os._exit(9)
-        return rule.check(ctx)
-
-    monkeypatch.setitem(RULES, "TOPO-001", dataclasses.replace(rule, check=check))
+    monkeypatch.setitem(
+        RULES, "TOPO-001", dataclasses.replace(rule, check=dies_in_a_child(rule.check))
+    )
     assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
     assert tree(big / "serial") == tree(big / "parallel")
 
@@ -317,14 +317,6 @@ def test_model_findings_whose_process_dies_are_worked_out_again_here(
     big: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert invoke("render", "--jobs", "1", "--out", "serial")[0] == 0
-    parent = os.getpid()
-    findings_of = pipeline.model_findings
-
-    def findings(*args: Any) -> Any:
-        if os.getpid() != parent:
-            os._exit(9)
-        return findings_of(*args)
-
-    monkeypatch.setattr(pipeline, "model_findings", findings)
+    monkeypatch.setattr(pipeline, "model_findings", dies_in_a_child(pipeline.model_findings))
     assert invoke("render", "--jobs", "2", "--out", "parallel")[0] == 0
     assert tree(big / "serial") == tree(big / "parallel")
