@@ -340,8 +340,16 @@ def test_evpn018_multicast_anycast_mac(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "EVPN-018") == [
         f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac 01:1c:73:00:00:99 is a "
-        "group (multicast) address: its first octet is odd; use a unicast MAC (first octet "
-        "even, e.g. 00:1c:73:00:00:99)"
+        "group (multicast) MAC: its first octet is odd (the IEEE 802 individual/group bit); "
+        "use a unicast MAC (first octet even, e.g. 00:1c:73:00:00:99)"
+    ]
+
+
+def test_evpn018_broadcast_anycast_mac(example: Path) -> None:
+    tenants = edit_tenants(example, '"00:1c:73:00:00:99"', '"ff:ff:ff:ff:ff:ff"')
+    assert findings_of(lint_repo(example), "EVPN-018") == [
+        f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac ff:ff:ff:ff:ff:ff is the "
+        "broadcast MAC; use a unicast MAC (first octet even, e.g. 00:1c:73:00:00:99)"
     ]
 
 

@@ -22,19 +22,24 @@ VlanId = Annotated[int, Field(ge=2, le=4094)]
 MacAddress = Annotated[str, Field(pattern=r"^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$")]
 
 
-def _unicast_mac(value: str) -> str:
-    """A MAC a station may own: not a group address (the IEEE 802 individual/group bit, the
-    lowest bit of the first octet; broadcast is one), not all zeros (no station's address)."""
+def mac_problem(value: str) -> str | None:
+    """Why a MAC (aa:bb:cc:dd:ee:ff) is none a station may own, or None: a group address (the
+    IEEE 802 individual/group bit, the lowest bit of the first octet; broadcast is one), or all
+    zeros (no station's address). The LACP system MAC's check and EVPN-018's."""
     octets = [int(part, 16) for part in value.split(":")]
-    problem = None
     if all(octet == 0xFF for octet in octets):
-        problem = "is the broadcast MAC"
-    elif octets[0] & 1:
-        problem = (
+        return "is the broadcast MAC"
+    if octets[0] & 1:
+        return (
             "is a group (multicast) MAC: its first octet is odd (the IEEE 802 individual/group bit)"
         )
-    elif not any(octets):
-        problem = "is all zeros, no station's address"
+    if not any(octets):
+        return "is all zeros, no station's address"
+    return None
+
+
+def _unicast_mac(value: str) -> str:
+    problem = mac_problem(value)
     if problem is not None:
         raise bad_value(
             f"{shown(value)} {problem}; an LACP system MAC is a unicast MAC: first octet "

@@ -37,7 +37,7 @@ from meetme.validators.engine import Hit, Path_, SiteContext, rule
 
 from meetme.core.datafiles import read_data
 from meetme.core.problems import Location, listed
-from meetme.intent.schema_overlay import Network, Vrf
+from meetme.intent.schema_overlay import Network, Vrf, mac_problem
 from meetme.intent.types import Mtu
 
 if TYPE_CHECKING:
@@ -580,12 +580,8 @@ def anycast_mac_unicast(ctx: SiteContext) -> Iterator[Hit]:
     settings = ctx.site.evpn
     if settings is None:
         return
-    octets = [int(part, 16) for part in settings.anycast_mac.split(":")]
-    if octets[0] & 1:
-        problem = "is a group (multicast) address: its first octet is odd"
-    elif not any(octets):
-        problem = "is all zeros, no station's address"
-    else:
+    problem = mac_problem(settings.anycast_mac)
+    if problem is None:
         return
     yield Hit(
         f"anycast_mac {settings.anycast_mac} {problem}; use a unicast MAC (first octet even, "
