@@ -335,31 +335,21 @@ def test_evpn006_v6_gateway_on_the_subnet_router_anycast_address(example: Path) 
     ]
 
 
-def test_evpn018_multicast_anycast_mac(example: Path) -> None:
-    tenants = edit_tenants(example, '"00:1c:73:00:00:99"', '"01:1c:73:00:00:99"')
-    result = lint_repo(example)
-    assert findings_of(result, "EVPN-018") == [
-        f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac 01:1c:73:00:00:99 is a "
-        "group (multicast) MAC: its first octet is odd (the IEEE 802 individual/group bit); "
-        "use a unicast MAC (first octet even, e.g. 00:1c:73:00:00:99)"
-    ]
-
-
-def test_evpn018_broadcast_anycast_mac(example: Path) -> None:
-    tenants = edit_tenants(example, '"00:1c:73:00:00:99"', '"ff:ff:ff:ff:ff:ff"')
+@pytest.mark.parametrize(
+    ("mac", "problem"),
+    [
+        ("01:1c:73:00:00:99", "is a group (multicast) MAC: its first octet is odd (the IEEE 802 "
+         "individual/group bit)"),
+        ("ff:ff:ff:ff:ff:ff", "is the broadcast MAC"),
+        # was clean (exit 0) and rendered as every VTEP's gateway MAC
+        ("00:00:00:00:00:00", "is all zeros, no station's address"),
+    ],
+)  # fmt: skip
+def test_evpn018_an_anycast_mac_no_station_may_own(example: Path, mac: str, problem: str) -> None:
+    tenants = edit_tenants(example, '"00:1c:73:00:00:99"', f'"{mac}"')
     assert findings_of(lint_repo(example), "EVPN-018") == [
-        f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac ff:ff:ff:ff:ff:ff is the "
-        "broadcast MAC; use a unicast MAC (first octet even, e.g. 00:1c:73:00:00:99)"
-    ]
-
-
-def test_evpn018_all_zeros_anycast_mac(example: Path) -> None:
-    """Was clean (exit 0) and rendered as every VTEP's gateway MAC."""
-    tenants = edit_tenants(example, '"00:1c:73:00:00:99"', '"00:00:00:00:00:00"')
-    assert findings_of(lint_repo(example), "EVPN-018") == [
-        f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac 00:00:00:00:00:00 is all "
-        "zeros, no station's address; use a unicast MAC (first octet even, e.g. "
-        "00:1c:73:00:00:99)"
+        f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac {mac} {problem}; use a "
+        "unicast MAC (first octet even, e.g. 00:1c:73:00:00:99)"
     ]
 
 
