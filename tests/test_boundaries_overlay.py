@@ -190,8 +190,8 @@ def test_evpn018_first_octet_is_hexadecimal(example: Path, octet: str, group: bo
     expected = (
         [
             f"{TENANTS}:{line_of(tenants, 'anycast_mac:')}: anycast_mac {mac} is a group "
-            "(multicast) address: its first octet is odd; use a unicast MAC (first octet even, "
-            "e.g. 00:1c:73:00:00:99)"
+            "(multicast) MAC: its first octet is odd (the IEEE 802 individual/group bit); use a "
+            "unicast MAC (first octet even, e.g. 00:1c:73:00:00:99)"
         ]
         if group
         else []
