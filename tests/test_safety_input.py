@@ -486,6 +486,18 @@ def test_a_secret_under_an_entry_named_like_a_secret_is_still_hidden(example: Pa
     assert "12345678" not in run.output and "9876543" not in run.output
 
 
+def test_a_hexadecimal_too_long_to_write_in_decimal_is_still_a_number(example: Path) -> None:
+    """4,000 hex digits are a number Python will not write in decimal (past 4,300 digits): it
+    was 'not an integer YAML 1.2 understands'; it is a number where text is wanted, quoted by
+    a short prefix as written."""
+    devices = example / "intent/aus1/devices.yaml"
+    devices.write_text(devices.read_text().replace("rack: dh1-r10", "rack: 0x" + "f" * 4000, 1))
+    run = lint()
+    assert run.exit_code == 2, run.output
+    assert "aus1-lf1.rack: expected text, got the number 0xffffffffffffffffffffff…" in run.output
+    assert "not an integer" not in run.output and "f" * 30 not in run.output
+
+
 def test_an_octal_looking_secret_is_not_echoed(example: Path) -> None:
     peering = example / "intent" / "aus1" / "peering.yaml"
     peering.write_text(peering.read_text().replace('key: "secret:transit-a"', "key: 0755", 1))

@@ -13,6 +13,7 @@ anything at all of a value under a key named like a secret.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import re
@@ -828,7 +829,7 @@ class _SpelledInt(int):
 
 
 class _SpelledFloat(float):
-    """`1.10`, `1e3`: as _SpelledInt (`version: 5.10` is "5.10", not "5.1")."""
+    """`1.10`, `1e3`: as _SpelledInt (`rack: 1.10` is the rack "1.10", not "1.1")."""
 
     spelling = ""
 
@@ -838,8 +839,9 @@ class _SpelledFloat(float):
 
 def _spelled(number: int | float, text: str) -> int | float:
     """`number`, keeping `text` for messages where Python would write it otherwise."""
-    if str(number) == text:
-        return number
+    with contextlib.suppress(ValueError):  # a hexadecimal past the 4,300 digits str() writes
+        if str(number) == text:
+            return number
     kept = _SpelledInt(number) if isinstance(number, int) else _SpelledFloat(number)
     kept.spelling = text
     return kept
