@@ -1,7 +1,7 @@
-"""Helpers shared by several test modules: the CLI runner and rendering into a snapshot, git in
-a throw-away repository, a folder's tree hash, reading rendered Cisco-style configs back,
-validating rendered NVUE files against the 5.16 object model (with conftest.py's fixture
-`forbid_schema`), resolving a secret."""
+"""Helpers shared by several test modules: the CLI runner, the golden files' pins, rendering
+into a snapshot, git in a throw-away repository, a folder's tree hash, reading rendered
+Cisco-style configs back, validating rendered NVUE files against the 5.16 object model (with
+conftest.py's fixture `forbid_schema`), resolving a secret."""
 
 from __future__ import annotations
 
@@ -22,6 +22,26 @@ from meetme.cli import app
 from meetme.core.problems import IntentError, Location, Problem
 
 runner = CliRunner()
+
+
+# --- the golden files (tests/golden/): each pins one rendered file of the example -------------
+
+# rendered file -> the platform and role it pins (test_golden.py, test_platform_matrix.py)
+PINNED = {
+    "aus1/aus1-br1.cfg": "cisco_iosxr border",
+    "aus1/aus1-sp1.cfg": "arista_eos spine",
+    "aus1/aus1-lf1.yaml": "nvidia_nvue leaf",
+    "aus1/aus1-lf3.cfg": "cisco_nxos leaf",
+    "aus1/aus1-bl1.cfg": "arista_eos border leaf (AWS)",
+    "aus1/aus1-bl3.cfg": "cisco_nxos border leaf (Azure)",
+    "aus1/aus1-bl5.yaml": "nvidia_nvue border leaf (Google)",
+    # mel1: three tiers in two pods, EOS borders with the handoff's border side
+    "mel1/mel1-br1.cfg": "mel1 arista_eos border (edge and handoff)",
+    "mel1/mel1-ss1.cfg": "mel1 arista_eos super-spine (EVPN route server between pods)",
+    "mel1/mel1-sp21.cfg": "mel1 arista_eos pod-2 spine",
+    "mel1/mel1-lf101.cfg": "mel1 cisco_nxos pod-1 leaf (vPC)",
+    "mel1/mel1-bl1.cfg": "mel1 cisco_nxos border leaf (breakout)",
+}
 
 
 # --- the CLI's output folders ---------------------------------------------------------------

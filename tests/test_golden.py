@@ -14,25 +14,11 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT
+from helpers import PINNED
 
 from meetme.pipeline import device_models, lint, render_all
 
 GOLDEN = Path(__file__).parent / "golden"
-PINNED = {
-    "aus1/aus1-br1.cfg": "cisco_iosxr border",
-    "aus1/aus1-sp1.cfg": "arista_eos spine",
-    "aus1/aus1-lf1.yaml": "nvidia_nvue leaf",
-    "aus1/aus1-lf3.cfg": "cisco_nxos leaf",
-    "aus1/aus1-bl1.cfg": "arista_eos border leaf (AWS)",
-    "aus1/aus1-bl3.cfg": "cisco_nxos border leaf (Azure)",
-    "aus1/aus1-bl5.yaml": "nvidia_nvue border leaf (Google)",
-    # mel1: three tiers in two pods, EOS borders with the handoff's border side
-    "mel1/mel1-br1.cfg": "mel1 arista_eos border (edge and handoff)",
-    "mel1/mel1-ss1.cfg": "mel1 arista_eos super-spine (EVPN route server between pods)",
-    "mel1/mel1-sp21.cfg": "mel1 arista_eos pod-2 spine",
-    "mel1/mel1-lf101.cfg": "mel1 cisco_nxos pod-1 leaf (vPC)",
-    "mel1/mel1-bl1.cfg": "mel1 cisco_nxos border leaf (breakout)",
-}
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_INTENT, REPO, borders_to, line_of, replace_in
+from helpers import PINNED
 from meetme.generators.platforms import PLATFORMS, support
 from typer.testing import CliRunner
 from variants import BORDER_PORTS, border_on, borders_to_eos, nxos_leaves_on_eos
@@ -474,8 +475,6 @@ def test_every_rendering_pair_is_pinned() -> None:
     is pinned by the example (test_golden.py, both sites) or here, and no refused pair is.
     The example pins the EOS border with the handoff (mel1-br1); the matrix pins EOS, NX-OS
     and NVUE borders without it (test_eos_border_handoff.py pins EOS and NX-OS with it)."""
-    from test_golden import PINNED
-
     # what a pinned example file pins: its device's own platform and role (the labels are
     # free text: "mel1 arista_eos pod-2 spine")
     models = device_models(lint(EXAMPLE_INTENT))

@@ -32,6 +32,11 @@ VRF_HELP = (
     "private/transit VIFs, Azure private peering and GCP attachments; never on an AWS public "
     "VIF or Azure Microsoft peering, which carry public prefixes in the default VRF."
 )
+RECEIVE_HELP = (
+    "The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network ranges): an "
+    "import allow-list (they and their subnets), each promised to every leaf of the VRF "
+    "(FLOW-006). Empty: everything the import filters let through."
+)
 
 
 class BurstProfile(Node):
@@ -80,12 +85,7 @@ class AwsVif(CloudSession):
     amazon_asn: Asn
     key: SecretRef | None = Field(default=None, description="AWS always runs MD5.")
     advertise: Distinct[Prefix] = Field(default_factory=list)
-    receive: Distinct[Prefix] = Field(
-        default_factory=list,
-        description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
-        "ranges): an import allow-list (they and their subnets), each promised to every leaf "
-        "of the VRF (FLOW-006). Empty: everything the import filters let through.",
-    )
+    receive: Distinct[Prefix] = Field(default_factory=list, description=RECEIVE_HELP)
     vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = _limit(100, "AWS")
     max_prefix_v6: MaxPrefix | None = _limit(None, "AWS")
@@ -111,12 +111,7 @@ class AzurePeering(Node):
     key: SecretRef | None = None
     premium: bool = False
     advertise: Distinct[Prefix] = Field(default_factory=list)
-    receive: Distinct[Prefix] = Field(
-        default_factory=list,
-        description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
-        "ranges): an import allow-list (they and their subnets), each promised to every leaf "
-        "of the VRF (FLOW-006). Empty: everything the import filters let through.",
-    )
+    receive: Distinct[Prefix] = Field(default_factory=list, description=RECEIVE_HELP)
     vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = _limit(4000, "Microsoft")
     max_prefix_v6: MaxPrefix | None = _limit(None, "Microsoft")
@@ -136,12 +131,7 @@ class GcpAttachment(CloudSession):
     edge_availability_domain: Literal["availability-domain-1", "availability-domain-2"]
     key: SecretRef | None = None
     advertise: Distinct[Prefix] = Field(default_factory=list)
-    receive: Distinct[Prefix] = Field(
-        default_factory=list,
-        description="The cloud's prefixes agreed with the provider (VPC, VNet or VPC-network "
-        "ranges): an import allow-list (they and their subnets), each promised to every leaf "
-        "of the VRF (FLOW-006). Empty: everything the import filters let through.",
-    )
+    receive: Distinct[Prefix] = Field(default_factory=list, description=RECEIVE_HELP)
     vrf: Name | None = Field(default=None, description=VRF_HELP)
     max_prefix: MaxPrefix = _limit(1000, "Google")
     max_prefix_v6: MaxPrefix | None = _limit(None, "Google")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import ipaddress
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from ipaddress import ip_network
 from typing import TYPE_CHECKING, NamedTuple
 
 from meetme.generators.build.edge_policy import party_tag
@@ -425,7 +424,7 @@ def _ix_addresses_off_lan(ctx: SiteContext) -> Iterator[OffLan]:
                         what = f"IX {ix_name} {kind} {name}'s address {address}"
                         message = f"{what} {outside}: {_THEIRS_OFF}; {fix}"
                         found.append((address, message, (*neighbor.path, afi, index)))
-            network = ip_network(lan)
+            network = ipaddress.ip_network(lan)
             off = [f for f in found if ipaddress.ip_interface(f[0]).ip not in network]
             if not off:
                 continue
