@@ -1,0 +1,177 @@
+"""Property: whatever one careless edit does to the example, meetme answers with findings or
+with the problems that make the intent unusable, never with an internal error.
+
+An edit is one of: a value replaced (by nothing, an empty text, 0, -1, 2**32, a word, an empty
+list or mapping, `true`, or another value the intent gives the same key elsewhere); a key
+removed; a list item written twice; a device moved to another platform and role; a named
+record (a device, room, tenant, VIF ...) removed, renamed or cloned under a new name (and a
+new id). Every edit of the example is listed, and a fixed sample of each kind runs here, so a
+run is repeatable and a failure names its edit.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+import yaml
+from conftest import EXAMPLE_INTENT
+from meetme.generators.platforms import PLATFORMS
+
+from meetme.core.problems import IntentError
+from meetme.intent.schema import Device
+from meetme.pipeline import lint
+
+FILES: dict[str, Any] = {
+    str(p.relative_to(EXAMPLE_INTENT)): yaml.safe_load(p.read_text())
+    for p in sorted(EXAMPLE_INTENT.rglob("*.yaml"))
+}
+Path_ = tuple[str | int, ...]
+Edit = tuple[str, Path_, str, Any]  # file, where, what, with what
+SAMPLE = 40  # edits of each kind a run makes (about 0.2 s each)
+
+
+def _nodes(node: Any, path: Path_ = ()) -> Iterator[tuple[Path_, Any]]:
+    yield path, node
+    items = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else ()
+    )
+    for key, value in items:
+        yield from _nodes(value, (*path, key))
+
+
+def _values_by_key() -> dict[str, list[Any]]:
+    seen: dict[str, set[str]] = {}
+    for data in FILES.values():
+        for path, node in _nodes(data):
+            if path and isinstance(path[-1], str) and not isinstance(node, dict | list):
+                seen.setdefault(path[-1], set()).add(json.dumps(node, default=str))
+    return {key: [json.loads(v) for v in sorted(values)] for key, values in seen.items()}
+
+
+def value_edits() -> list[Edit]:
+    others = _values_by_key()
+    edits: list[Edit] = []
+    for file, data in FILES.items():
+        for path, node in _nodes(data):
+            if not path:
+                continue
+            if isinstance(path[-1], int):
+                edits.append((file, path, "twice", None))
+            else:
+                edits.append((file, path, "remove", None))
+            if isinstance(node, dict | list):
+                continue
+            same_key = others.get(path[-1], []) if isinstance(path[-1], str) else []
+            for value in [None, "", 0, -1, 2**32, "x", [], {}, True, *same_key]:
+                edits.append((file, path, "set", value))
+    return edits
+
+
+def device_moves() -> list[Edit]:
+    roles = get_args(Device.model_fields["role"].annotation)
+    return [
+        (file, ("sites", site, "devices", name), "move", (platform, role))
+        for file, data in FILES.items()
+        for site, body in (data.get("sites") or {}).items()
+        for name in (body.get("devices") or {})
+        for platform in sorted(PLATFORMS)
+        for role in roles
+    ]
+
+
+def record_moves() -> list[Edit]:
+    return [
+        (file, path, move, None)
+        for file, data in FILES.items()
+        for path, node in _nodes(data)
+        if len(path) >= 3 and isinstance(path[-1], str) and isinstance(node, dict)
+        for move in ("remove", "rename", "clone")
+    ]
+
+
+def edited(edit: Edit) -> dict[str, Any]:
+    """Every file's data, with `edit` made."""
+    file, path, what, value = edit
+    files = dict(FILES)
+    data = files[file] = copy.deepcopy(FILES[file])
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    last = path[-1]
+    if what == "set":
+        parent[last] = value
+    elif what == "twice":
+        parent.append(copy.deepcopy(parent[last]))
+    elif what == "move":
+        parent[last]["platform"], parent[last]["role"] = value
+    elif what == "rename":
+        parent[f"{last}-r"] = parent.pop(last)
+    elif what == "clone":
+        clone = copy.deepcopy(parent[last])
+        if isinstance(clone.get("id"), int):
+            clone["id"] += 200
+        parent[f"{last}-x"] = clone
+    else:
+        del parent[last]
+    return files
+
+
+def outcome(intent: Path) -> str:
+    """'findings' or 'unusable' (what a user can cause), or what went wrong inside."""
+    try:
+        result = lint(intent, jobs=1)
+    except IntentError:
+        return "unusable"
+    except Exception as exc:  # the property under test: anything else is a bug
+        return f"internal: {type(exc).__name__}: {exc}"
+    if result.render_errors:
+        return f"internal: a template failed: {result.render_errors[0]}"
+    return "findings"
+
+
+def _sample(edits: list[Edit], seed: int) -> list[Edit]:
+    return random.Random(seed).sample(edits, SAMPLE)
+
+
+def _id(edit: Edit) -> str:
+    file, path, what, value = edit
+    return f"{file}:{'.'.join(map(str, path))}:{what}" + (
+        "" if value is None else f"={json.dumps(value, default=str)[:30]}"
+    )
+
+
+EDITS = _sample(value_edits(), 1) + _sample(device_moves(), 2) + _sample(record_moves(), 3)
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=_id)
+def test_one_careless_edit_is_never_an_internal_error(edit: Edit, tmp_path: Path) -> None:
+    for file, data in edited(edit).items():
+        out = tmp_path / "intent" / file
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(yaml.safe_dump(data, sort_keys=False))
+    assert outcome(tmp_path / "intent") in ("findings", "unusable")
+
+
+def test_the_sample_holds_every_kind_of_edit() -> None:
+    kinds = {what for _, _, what, _ in EDITS}
+    assert kinds == {"set", "remove", "twice", "move", "rename", "clone"}, kinds
+
+
+def test_an_internal_error_is_told_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above can fail: a rule that raises is an internal error, not a finding."""
+
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise KeyError("aus1-lf1")
+
+    monkeypatch.setattr("meetme.pipeline.run_rules", broken)
+    assert outcome(EXAMPLE_INTENT) == "internal: KeyError: 'aus1-lf1'"
