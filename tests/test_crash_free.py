@@ -1,5 +1,7 @@
 """Property: whatever one careless edit does to the example, meetme answers with findings or
-with the problems that make the intent unusable, never with an internal error.
+with the problems that make the intent unusable, never with an internal error; and a config it
+renders always says what its device model says (no CFG-* finding: those are meetme's own
+faults, a template's or a design rule's that let the intent through).
 
 An edit is one of: a value replaced (by nothing, an empty text, 0, -1, 2**32, a word, an empty
 list or mapping, `true`, or another value the intent gives the same key elsewhere); a key
@@ -12,6 +14,7 @@ run is repeatable and a failure names its edit.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from collections.abc import Iterator
@@ -22,6 +25,7 @@ import pytest
 import yaml
 from conftest import EXAMPLE_INTENT
 from meetme.generators.platforms import PLATFORMS
+from meetme.validators.engine import RULES
 
 from meetme.core.problems import IntentError
 from meetme.intent.schema import Device
@@ -126,6 +130,15 @@ def edited(edit: Edit) -> dict[str, Any]:
     return files
 
 
+def written(edit: Edit, folder: Path) -> Path:
+    """`folder`, holding the example's files with `edit` made."""
+    for file, data in edited(edit).items():
+        out = folder / file
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(yaml.safe_dump(data, sort_keys=False))
+    return folder
+
+
 def outcome(intent: Path) -> str:
     """'findings' or 'unusable' (what a user can cause), or what went wrong inside."""
     try:
@@ -136,6 +149,10 @@ def outcome(intent: Path) -> str:
         return f"internal: {type(exc).__name__}: {exc}"
     if result.render_errors:
         return f"internal: a template failed: {result.render_errors[0]}"
+    disagree = [f for f in result.findings if f.rule.startswith("CFG-")]
+    if disagree:
+        first = disagree[0]
+        return f"internal: a rendered config disagrees with its model: {first.rule} {first.message}"
     return "findings"
 
 
@@ -155,11 +172,7 @@ EDITS = _sample(value_edits(), 1) + _sample(device_moves(), 2) + _sample(record_
 
 @pytest.mark.parametrize("edit", EDITS, ids=_id)
 def test_one_careless_edit_is_never_an_internal_error(edit: Edit, tmp_path: Path) -> None:
-    for file, data in edited(edit).items():
-        out = tmp_path / "intent" / file
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(yaml.safe_dump(data, sort_keys=False))
-    assert outcome(tmp_path / "intent") in ("findings", "unusable")
+    assert outcome(written(edit, tmp_path / "intent")) in ("findings", "unusable")
 
 
 def test_the_sample_holds_every_kind_of_edit() -> None:
@@ -175,3 +188,21 @@ def test_an_internal_error_is_told_apart(monkeypatch: pytest.MonkeyPatch) -> Non
 
     monkeypatch.setattr("meetme.pipeline.run_rules", broken)
     assert outcome(EXAMPLE_INTENT) == "internal: KeyError: 'aus1-lf1'"
+
+
+def test_a_config_that_disagrees_with_its_model_is_told_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check above can fail on a rendered config too: with EDGE-016 silenced, a route
+    server copied under a new name renders one neighbour with the copy's policies, which the
+    config lint (CFG-002) finds against the model; that is meetme's fault, not a finding."""
+    silent = dataclasses.replace(RULES["EDGE-016"], check=lambda ctx: iter(()))
+    monkeypatch.setitem(RULES, "EDGE-016", silent)
+    path = ("sites", "aus1", "peering", "ixes", "ix-syd", "route_servers", "rs1")
+    intent = written(("aus1/peering.yaml", path, "clone", None), tmp_path / "intent")
+    assert outcome(intent).startswith(
+        "internal: a rendered config disagrees with its model: CFG-002 neighbor 203.0.113.1 "
+        "(ix_rs ix-syd/rs1 XC-IX-1) applies route-policy RM-IX-RS-IX-SYD-RS1-X-IN-V4"
+    )
+    monkeypatch.undo()  # the rule restored, the same edit is a finding
+    assert outcome(intent) == "findings"

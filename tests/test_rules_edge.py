@@ -1,4 +1,4 @@
-"""EDGE-001..012, EDGE-014 and EDGE-015: each rule passes on the example and fails on one
+"""EDGE-001..012 and EDGE-014..016: each rule passes on the example and fails on one
 realistic edit."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from meetme.cli import app
 
-EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), "EDGE-014", "EDGE-015")
+EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), "EDGE-014", "EDGE-015", "EDGE-016")
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 
@@ -286,6 +286,83 @@ def test_edge015_a_lan_holding_none_of_the_ix_addresses_is_one_error_at_the_lan(
 
 CLOUDS = "intent/aus1/clouds.yaml"
 DEVICES = "intent/aus1/devices.yaml"
+
+
+RS1 = 'rs1: {asn: 64504, ipv4: [203.0.113.1], ipv6: ["2001:db8:ff00::1"]'
+MERGED = (
+    "on aus1-br1, aus1-br2 in the default VRF: a device holds one BGP neighbour per address, so "
+    "the config would merge the two and one party's session is lost; give each party its own "
+    "address, or remove the copy"
+)
+
+
+def _rs1_copied_as_rs9(peering: Path, ipv4: str, ipv6: str) -> str:
+    """rs1's line written again as rs9's, with these addresses; rs9's line."""
+    line = next(t for t in peering.read_text().splitlines() if RS1 in t)
+    copy = line.replace("rs1:", "rs9:").replace("[203.0.113.1]", f"[{ipv4}]")
+    copy = copy.replace('["2001:db8:ff00::1"]', f'["{ipv6}"]')
+    replace_in(peering, line, f"{line}\n{copy}")
+    return copy
+
+
+def test_edge016_a_route_server_copied_under_a_new_name(example: Path) -> None:
+    """It linted clean but for two CFG errors per border at the rendered neighbour (whose
+    policies were rs9's, the model's rs1's): the device would have one session, with the
+    copy's policies. Now one error per family at the copy's address, and no config lint."""
+    peering = example / PEERING
+    copy = _rs1_copied_as_rs9(peering, "203.0.113.1", "2001:db8:ff00::1")
+    result = lint_repo(example)
+    line = line_of(peering, copy)
+    assert findings_of(result, "EDGE-016") == [
+        f"{PEERING}:{line}: IX route server ix-syd/rs9's address 203.0.113.1 is IX route "
+        f"server ix-syd/rs1's too, {MERGED}",
+        f"{PEERING}:{line}: IX route server ix-syd/rs9's address 2001:db8:ff00::1 is IX route "
+        f"server ix-syd/rs1's too, {MERGED}",
+    ]
+    # at each address in its list (the IPv6 one's quote), not at the start of the line
+    assert [f.location.column for f in result.findings if f.rule == "EDGE-016"] == [
+        copy.index("203.0.113.1") + 1,
+        copy.index('"2001:db8:ff00::1"') + 1,
+    ]
+    assert not [f for f in result.findings if f.rule.startswith("CFG-")]
+
+
+def test_edge016_the_next_address_is_another_neighbour(example: Path) -> None:
+    """The boundary: one address apart, two neighbours, nothing said."""
+    peering = example / PEERING
+    _rs1_copied_as_rs9(peering, "203.0.113.3", "2001:db8:ff00::3")
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-016") == []
+    assert not [f for f in result.findings if f.rule.startswith("CFG-")]
+
+
+def test_edge016_two_kinds_of_party_on_one_address(example: Path) -> None:
+    """A bilateral peer given a route server's address: the later party in session order
+    (route servers after peers) carries the error, naming the other."""
+    peering = example / PEERING
+    replace_in(
+        peering,
+        "content-a: {asn: 64505, ipv4: [203.0.113.50]",
+        "content-a: {asn: 64505, ipv4: [203.0.113.1]",
+    )
+    assert findings_of(lint_repo(example), "EDGE-016") == [
+        f"{PEERING}:{line_of(peering, RS1)}: IX route server ix-syd/rs1's address 203.0.113.1 "
+        f"is IX peer ix-syd/content-a's too, {MERGED}"
+    ]
+
+
+def test_edge016_one_address_in_two_vrfs_is_two_neighbours(example: Path) -> None:
+    """AWS's transit VIF numbered as the private VIF beside it on the same border leaf and
+    port, in VRF storage instead of gpu-a: two neighbours, nothing said."""
+    clouds = example / "intent/aus1/clouds.yaml"
+    replace_in(
+        clouds,
+        "ipv4: 169.254.11.1/30, peer_ipv4: 169.254.11.2",
+        "ipv4: 169.254.10.1/30, peer_ipv4: 169.254.10.2",
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-016") == []
+    assert not [f for f in result.findings if f.rule in ("ADDR-018", "EDGE-008")]
 
 
 def test_edge009_transit_given_our_own_asn(example: Path) -> None:

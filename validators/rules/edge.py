@@ -316,18 +316,7 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
             problem = f"is the network or broadcast address of {net}"
         if problem is None:
             continue
-        port = ports.get((session.device, session.interface))
-        # IX neighbors are declared apart from the port; a cloud session's peer is its own key
-        # (peer_ipv4, peer_ipv6), a transit's or PNI's its circuit's; other sessions on the
-        # circuit's line
-        if session.kind in _PEER_KEYED:
-            path = (*session.source, f"peer_{session.afi}")
-        elif session.kind in _CIRCUIT_PEER_KEYED and port is not None:
-            path = (*port.source, f"peer_{session.afi}")
-        elif session.kind.startswith("ix") or port is None:
-            path = session.source
-        else:
-            path = port.source
+        path = _peer_written(session, ports.get((session.device, session.interface)))
         if (path, session.peer_address) in seen:
             continue
         seen.add((path, session.peer_address))
@@ -343,6 +332,20 @@ def peer_on_connected_subnet(ctx: SiteContext) -> Iterator[Hit]:
 _PEER_KEYED = ("aws", "gcp")
 # ... and those whose circuits (`circuits:`, one entry each) hold it
 _CIRCUIT_PEER_KEYED = ("transit", "pni")
+
+
+def _peer_written(session: ExternalSession, port: ExternalPort | None) -> Path_:
+    """Where the intent gives the session's peer address, as near as the session knows it.
+    IX neighbours are declared apart from the port (their record); a cloud session's peer is
+    its own key (peer_ipv4, peer_ipv6), a transit's or PNI's its circuit's; other sessions'
+    (Azure's, worked out from the subnet) on the circuit's line."""
+    if session.kind in _PEER_KEYED:
+        return (*session.source, f"peer_{session.afi}")
+    if session.kind in _CIRCUIT_PEER_KEYED and port is not None:
+        return (*port.source, f"peer_{session.afi}")
+    if session.kind.startswith("ix") or port is None:
+        return session.source
+    return port.source
 
 
 def _ours_unusable(ctx: SiteContext, off_lan: set[Path_]) -> Iterator[Hit]:
@@ -461,6 +464,61 @@ def _ix_addresses_off_lan(ctx: SiteContext) -> Iterator[OffLan]:
 def ix_addresses_on_the_lan(ctx: SiteContext) -> Iterator[Hit]:
     for off in _ix_addresses_off_lan(ctx):
         yield Hit(off.message, off.path)
+
+
+@rule(
+    "EDGE-016",
+    "error",
+    "No two external parties of a device share a neighbour address in one VRF",
+    "A device knows a BGP neighbour by its address in a VRF (`neighbor ADDRESS ...` on every "
+    "platform): two parties given one address (a route server's entry copied under a new "
+    "name, a PNI's peer written again as an IX peer) are one neighbour in the config, where "
+    "the later's ASN, key and policies replace the earlier's or the device refuses the "
+    "second. The intent parses and renders, and one party's sessions are silently gone. At "
+    "the later party's address (parties in session order: device, family, kind, name), once "
+    "for the devices it is on. One party on two ports of one device in one LAN is ADDR-018's "
+    "(two interfaces in one subnet), not this rule's.",
+    "docs/standards.md#edge-016; meetme intent consistency (one session per party and "
+    "address, docs/standards.md#intent-consistency)",
+)
+def one_party_per_neighbour_address(ctx: SiteContext) -> Iterator[Hit]:
+    edge = edge_of(ctx)
+    ports = {(p.device, p.name): p for p in edge.ports}
+    first: dict[
+        tuple[str, str | None, ipaddress.IPv4Address | ipaddress.IPv6Address], ExternalSession
+    ] = {}
+    clashes: dict[tuple[Path_, str], tuple[ExternalSession, ExternalSession, list[str]]] = {}
+    for session in edge.sessions:
+        key = (session.device, session.vrf, ipaddress.ip_address(session.peer_address))
+        earlier = first.setdefault(key, session)
+        if earlier is session or earlier.source == session.source:
+            continue  # one party twice on a device: two ports in one LAN, ADDR-018's
+        path = _peer_item(ctx, session, ports.get((session.device, session.interface)))
+        _, _, devices = clashes.setdefault((path, session.peer_address), (earlier, session, []))
+        if session.device not in devices:
+            devices.append(session.device)
+    for (path, address), (earlier, later, devices) in clashes.items():
+        where = "the default VRF" if later.vrf is None else f"VRF {later.vrf}"
+        yield Hit(
+            f"{label(later)}'s address {address} is {label(earlier)}'s too, on "
+            f"{', '.join(devices)} in {where}: a device holds one BGP neighbour per address, "
+            "so the config would merge the two and one party's session is lost; give each "
+            "party its own address, or remove the copy",
+            path,
+        )
+
+
+def _peer_item(ctx: SiteContext, session: ExternalSession, port: ExternalPort | None) -> Path_:
+    """Where the session's peer address is written: an IX neighbour's in its list, the others'
+    where `_peer_written` finds them."""
+    if not session.kind.startswith("ix"):
+        return _peer_written(session, port)
+    ix_name, name = session.party.split("/", 1)  # resolve/edge_sessions.py: IX/NEIGHBOUR
+    ix = ctx.site.peering.ixes[ix_name]
+    neighbour = (ix.route_servers if session.kind == "ix_rs" else ix.peers)[name]
+    peer = ipaddress.ip_address(session.peer_address)
+    written = [ipaddress.ip_address(a) for a in getattr(neighbour, session.afi)]
+    return (*session.source, session.afi, written.index(peer))
 
 
 def _ours_twice(ctx: SiteContext) -> Iterator[Hit]:
