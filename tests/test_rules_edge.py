@@ -351,6 +351,20 @@ def test_edge016_two_kinds_of_party_on_one_address(example: Path) -> None:
     ]
 
 
+def test_edge016_leaves_two_ports_on_one_subnet_to_addr018(example: Path) -> None:
+    """The PNI's circuit numbered as transit-a's on the same border: the peer is shared
+    because the ports are; ADDR-018 names the ports, and EDGE-016 says nothing more."""
+    peering = example / PEERING
+    replace_in(
+        peering,
+        "{circuit: XC-PNI-1, ipv4: 192.0.2.17/31, peer_ipv4: 192.0.2.16",
+        "{circuit: XC-PNI-1, ipv4: 192.0.2.1/31, peer_ipv4: 192.0.2.0",
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "EDGE-016") == []
+    assert [f.rule for f in result.findings if f.rule == "ADDR-018"] == ["ADDR-018"]
+
+
 def test_edge016_one_address_in_two_vrfs_is_two_neighbours(example: Path) -> None:
     """AWS's transit VIF numbered as the private VIF beside it on the same border leaf and
     port, in VRF storage instead of gpu-a: two neighbours, nothing said."""

@@ -469,30 +469,29 @@ def ix_addresses_on_the_lan(ctx: SiteContext) -> Iterator[Hit]:
 @rule(
     "EDGE-016",
     "error",
-    "No two external parties of a device share a neighbour address in one VRF",
+    "No two external parties reached over one port share a neighbour address",
     "A device knows a BGP neighbour by its address in a VRF (`neighbor ADDRESS ...` on every "
-    "platform): two parties given one address (a route server's entry copied under a new "
-    "name, a PNI's peer written again as an IX peer) are one neighbour in the config, where "
-    "the later's ASN, key and policies replace the earlier's or the device refuses the "
-    "second. The intent parses and renders, and one party's sessions are silently gone. At "
-    "the later party's address (parties in session order: device, family, kind, name), once "
-    "for the devices it is on. One party on two ports of one device in one LAN is ADDR-018's "
-    "(two interfaces in one subnet), not this rule's.",
+    "platform): two parties given one address on one LAN (a route server's entry copied under "
+    "a new name, a bilateral peer given a route server's address) are one neighbour in the "
+    "config, where the later's ASN, key and policies replace the earlier's or the device "
+    "refuses the second. The intent parses and renders, and one party's sessions are silently "
+    "gone. At the later party's address (in session order: device, family, kind, name), once "
+    "for the devices it is on. One address over two ports of a device is on both ports' "
+    "subnets, ADDR-018's (two interfaces in one subnet), or off one of them, EDGE-008's.",
     "docs/standards.md#edge-016; meetme intent consistency (one session per party and "
     "address, docs/standards.md#intent-consistency)",
 )
 def one_party_per_neighbour_address(ctx: SiteContext) -> Iterator[Hit]:
     edge = edge_of(ctx)
     ports = {(p.device, p.name): p for p in edge.ports}
-    first: dict[
-        tuple[str, str | None, ipaddress.IPv4Address | ipaddress.IPv6Address], ExternalSession
-    ] = {}
+    first: dict[tuple[str, str, ipaddress.IPv4Address | ipaddress.IPv6Address], ExternalSession]
+    first = {}
     clashes: dict[tuple[Path_, str], tuple[ExternalSession, ExternalSession, list[str]]] = {}
     for session in edge.sessions:
-        key = (session.device, session.vrf, ipaddress.ip_address(session.peer_address))
-        earlier = first.setdefault(key, session)
-        if earlier is session or earlier.source == session.source:
-            continue  # one party twice on a device: two ports in one LAN, ADDR-018's
+        peer = ipaddress.ip_address(session.peer_address)
+        earlier = first.setdefault((session.device, session.interface, peer), session)
+        if earlier is session:
+            continue
         path = _peer_item(ctx, session, ports.get((session.device, session.interface)))
         _, _, devices = clashes.setdefault((path, session.peer_address), (earlier, session, []))
         if session.device not in devices:
