@@ -1,7 +1,8 @@
 """Property: whatever one careless edit does to the example, meetme answers with findings or
 with the problems that make the intent unusable, never with an internal error; and a config it
 renders always says what its device model says (no CFG-* finding: those are meetme's own
-faults, a template's or a design rule's that let the intent through).
+faults, a template's or a design rule's that let the intent through), and no model holds twice
+what its config keys once (`keyed_twice`).
 
 An edit is one of: a value replaced (by nothing, an empty text, 0, -1, 2**32, a word, an empty
 list or mapping, `true`, or another value the intent gives the same key elsewhere); a key
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import ipaddress
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, get_args
@@ -24,12 +27,13 @@ from typing import Any, get_args
 import pytest
 import yaml
 from conftest import EXAMPLE_INTENT
+from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from meetme.validators.engine import RULES
 
 from meetme.core.problems import IntentError
 from meetme.intent.schema import Device
-from meetme.pipeline import lint
+from meetme.pipeline import device_models, lint
 
 FILES: dict[str, Any] = {
     str(p.relative_to(EXAMPLE_INTENT)): yaml.safe_load(p.read_text())
@@ -153,7 +157,46 @@ def outcome(intent: Path) -> str:
     if disagree:
         first = disagree[0]
         return f"internal: a rendered config disagrees with its model: {first.rule} {first.message}"
+    if not result.errors:
+        for name, model in device_models(result).items():
+            twice = keyed_twice(model)
+            if twice:
+                return f"internal: {name}'s model holds twice what its config keys once: {twice}"
     return "findings"
+
+
+def keyed_twice(model: DeviceModel) -> list[str]:
+    """What the device's config names once that its model holds twice: a BGP neighbour (by VRF
+    and address), an EVPN peer, a VLAN (and, where the platform prints it, a VRF's L3VNI
+    VLAN), a VNI, a VRF (by name, in any case), an interface, a sub-interface's tag on its
+    port, a bond, a policy or list (by name), an entry of one (by sequence). The config would
+    merge the two, or the device refuse the second, and nothing would say so."""
+    keys: list[tuple[str, object]] = [
+        *(("BGP neighbour", (n.vrf, ipaddress.ip_address(n.address))) for n in model.bgp.neighbors),
+        *(("interface", i.name) for i in model.interfaces),
+        *(("sub-interface", (i.parent, i.vlan)) for i in model.interfaces if i.parent),
+        *(("bond", lag.name) for lag in model.lags),
+        *(("VRF", vrf.name.casefold()) for vrf in model.vrfs),
+    ]
+    # NVUE's loopbacks are addresses of its one `lo` (templates/nvidia_nvue/interfaces.j2)
+    loopbacks = {i.name for i in model.loopbacks} if model.platform == "nvidia_nvue" else None
+    keys += [("interface", name) for name in loopbacks or (i.name for i in model.loopbacks)]
+    policies = [*model.route_maps, *model.prefix_lists, *model.as_path_lists, *model.acls]
+    keys += [("policy", (type(p).__name__, p.name)) for p in policies]
+    keys += [("community list", c.name) for c in model.community_lists]
+    for lists in (model.route_maps, model.prefix_lists, model.as_path_lists):
+        keys += [("sequence", (type(x).__name__, x.name, e.seq)) for x in lists for e in x.entries]
+    evpn = model.evpn
+    if evpn is not None:
+        keys += [("EVPN peer", ipaddress.ip_address(p.address)) for p in evpn.peers]
+        keys += [("VLAN", v.id) for v in evpn.vlans]
+        # NVUE takes an L3VNI's VLAN from its reserved range (templates/nvidia_nvue/overlay_vrfs.j2)
+        if model.platform != "nvidia_nvue":
+            keys += [("VLAN", v.vlan) for v in evpn.vrfs if v.vlan is not None]
+        keys += [("VNI", v.vni) for v in (*evpn.vlans, *evpn.vrfs)]
+        keys += [("VRF", v.name.casefold()) for v in evpn.vrfs]
+    counts = Counter(keys)
+    return [f"{kind} {key}" for (kind, key), n in counts.items() if n > 1]
 
 
 def _sample(edits: list[Edit], seed: int) -> list[Edit]:
@@ -206,3 +249,21 @@ def test_a_config_that_disagrees_with_its_model_is_told_apart(
     )
     monkeypatch.undo()  # the rule restored, the same edit is a finding
     assert outcome(intent) == "findings"
+
+
+def test_a_model_holding_twice_what_a_config_keys_once_is_told_apart() -> None:
+    """The check above can fail on a model too: a border whose model held one IX route
+    server's session twice, or a leaf a VLAN twice, is meetme's fault."""
+    models = device_models(lint(EXAMPLE_INTENT, jobs=1))
+    border, leaf = models["aus1-br1"], models["aus1-lf3"]
+    assert keyed_twice(border) == keyed_twice(leaf) == []
+    [session] = [n for n in border.bgp.neighbors if n.address == "203.0.113.1"]
+    copied = border.bgp.model_copy(update={"neighbors": (*border.bgp.neighbors, session)})
+    assert keyed_twice(border.model_copy(update={"bgp": copied})) == [
+        "BGP neighbour (None, IPv4Address('203.0.113.1'))"
+    ]
+    assert leaf.evpn is not None
+    vlans = (*leaf.evpn.vlans, leaf.evpn.vlans[0])
+    evpn = leaf.evpn.model_copy(update={"vlans": vlans})
+    vlan, vni = leaf.evpn.vlans[0].id, leaf.evpn.vlans[0].vni
+    assert keyed_twice(leaf.model_copy(update={"evpn": evpn})) == [f"VLAN {vlan}", f"VNI {vni}"]
