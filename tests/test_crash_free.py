@@ -179,8 +179,10 @@ def keyed_twice(model: DeviceModel) -> list[str]:
         *(("VRF", vrf.name.casefold()) for vrf in model.vrfs),
     ]
     # NVUE's loopbacks are addresses of its one `lo` (templates/nvidia_nvue/interfaces.j2)
-    loopbacks = {i.name for i in model.loopbacks} if model.platform == "nvidia_nvue" else None
-    keys += [("interface", name) for name in loopbacks or (i.name for i in model.loopbacks)]
+    loopbacks = [i.name for i in model.loopbacks]
+    if model.platform == "nvidia_nvue":
+        loopbacks = sorted(set(loopbacks))
+    keys += [("interface", name) for name in loopbacks]
     policies = [*model.route_maps, *model.prefix_lists, *model.as_path_lists, *model.acls]
     keys += [("policy", (type(p).__name__, p.name)) for p in policies]
     keys += [("community list", c.name) for c in model.community_lists]

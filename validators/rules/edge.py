@@ -25,7 +25,7 @@ from meetme.validators.policy_eval import Route, evaluate_import
 from meetme.validators.rules.addr import asn_uses, misnumbered
 from meetme.validators.rules.peers import peer_asns
 
-from meetme.core.addresses import FAMILY
+from meetme.core.addresses import FAMILY, Address
 from meetme.core.findings import Finding
 from meetme.core.numbering import is_private_asn, reserved_asn
 from meetme.core.problems import listed
@@ -484,8 +484,7 @@ def ix_addresses_on_the_lan(ctx: SiteContext) -> Iterator[Hit]:
 def one_party_per_neighbour_address(ctx: SiteContext) -> Iterator[Hit]:
     edge = edge_of(ctx)
     ports = {(p.device, p.name): p for p in edge.ports}
-    first: dict[tuple[str, str, ipaddress.IPv4Address | ipaddress.IPv6Address], ExternalSession]
-    first = {}
+    first: dict[tuple[str, str, Address], ExternalSession] = {}  # device, port, peer
     clashes: dict[tuple[Path_, str], tuple[ExternalSession, ExternalSession, list[str]]] = {}
     for session in edge.sessions:
         peer = ipaddress.ip_address(session.peer_address)
