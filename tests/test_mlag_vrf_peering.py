@@ -195,6 +195,112 @@ def test_the_pair_passes_its_vrfs_other_sites_prefixes_as_the_handoff_takes_them
         assert "PL-MLAG-OTHER-SITES-V6" not in files[output_name(models[leaf])]  # IPv4 only
 
 
+def test_the_pair_passes_the_borders_default_route_by_name() -> None:
+    """gpu-a promises a default route (`internet: default`), in IPv4 and IPv6. It reaches the
+    pair over eBGP from the IOS-XR borders, which send no community to an eBGP neighbour, so
+    no class tag marks it: the pair's sessions pass it by the handoff's own default-route
+    list, for a leaf cut off from both borders, and each leaf holds that list once."""
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        text = rendered()[leaf]
+        parse = eos(text)
+        assert block(parse, "route-map RM-MLAG-VRF-PEER-V4 permit 40") == [
+            "   description the borders' default route, for a leaf cut off from them",
+            "   match ip address prefix-list PL-HANDOFF-DEFAULT-V4",
+        ]
+        assert block(parse, "route-map RM-MLAG-VRF-PEER-V6 permit 40") == [
+            "   description the borders' default route, for a leaf cut off from them",
+            "   match ipv6 address prefix-list PL-HANDOFF-DEFAULT-V6",
+        ]
+        assert block(parse, "ip prefix-list PL-HANDOFF-DEFAULT-V4") == [
+            "   seq 10 permit 0.0.0.0/0"
+        ]
+        assert text.count("ip prefix-list PL-HANDOFF-DEFAULT-V4\n") == 1
+
+
+def test_without_a_default_route_to_pass_the_pair_has_no_default_clause(example: Path) -> None:
+    """The boundary: gpu-a without Internet access (`internet: none`), so no VRF of the pair
+    takes a default route from the borders, and no clause passes one."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    replace_in(
+        example / ATTACHMENTS,
+        'internet: default, public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
+        "internet: none",
+    )
+    result = lint_repo(example)
+    assert [f.message for f in result.findings if f.severity == "error"] == []
+    models = device_models(result)
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        maps = {m.name: m for m in models[leaf].route_maps}
+        assert [e.seq for e in maps["RM-MLAG-VRF-PEER-V4"].entries] == [10, 20]
+        assert "PL-HANDOFF-DEFAULT-V4" not in {pl.name for pl in models[leaf].prefix_lists}
+
+
+def test_flow_008_follows_the_default_route_to_a_leaf_cut_off_from_the_borders(
+    example: Path,
+) -> None:
+    """With the pair's clause for the default route gone from aus1-bl2's map (the map this
+    project built before: it passed the route by a class tag the eBGP handoff never carries),
+    a leaf cut off from the borders has no default route: bl2 does not send it to bl1, nor
+    take it from bl1, in each family gpu-a routes. FLOW-008 names both, at gpu-a's
+    `internet:`; with the clause it is quiet."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    result = lint_repo(example)
+    models = dict(device_models(result))
+    assert [
+        f
+        for f in flow_findings(result.loaded, result.fabrics, models.values())
+        if f.rule == "FLOW-008"
+    ] == []
+    bl2 = models["aus1-bl2"]
+    models["aus1-bl2"] = bl2.model_copy(
+        update={
+            "route_maps": tuple(
+                rm.model_copy(update={"entries": [e for e in rm.entries if e.seq != 40]})
+                if rm.name.startswith("RM-MLAG-VRF-PEER-")
+                else rm
+                for rm in bl2.route_maps
+            )
+        }
+    )
+    found = [
+        (f.location.line, f.message)
+        for f in flow_findings(result.loaded, result.fabrics, models.values())
+        if f.rule == "FLOW-008"
+    ]
+    line = line_of(example / ATTACHMENTS, "gpu-a:   {vlan: 3101")
+    lost = (
+        "VRF gpu-a, aus1-{leaf}: it has no default route ({route}) cut off from the borders "
+        "(its handoff links down), while the fabric still sends it about half of the VRF's "
+        "Internet traffic (the pair's shared VTEP 10.0.1.211): "
+    )
+    assert found == [
+        (
+            line,
+            lost.format(leaf="bl1", route="0.0.0.0/0")
+            + "aus1-bl2 does not send it the default route it takes from the borders "
+            "(RM-MLAG-VRF-PEER-V4, no clause matches it)",
+        ),
+        (
+            line,
+            lost.format(leaf="bl2", route="0.0.0.0/0")
+            + "it does not take the default route from aus1-bl1 (RM-MLAG-VRF-PEER-V4, no "
+            "clause matches it)",
+        ),
+        (
+            line,
+            lost.format(leaf="bl1", route="::/0")
+            + "aus1-bl2 does not send it the default route it takes from the borders "
+            "(RM-MLAG-VRF-PEER-V6, no clause matches it)",
+        ),
+        (
+            line,
+            lost.format(leaf="bl2", route="::/0")
+            + "it does not take the default route from aus1-bl1 (RM-MLAG-VRF-PEER-V6, no "
+            "clause matches it)",
+        ),
+    ]
+
+
 def test_a_handoff_vrf_without_external_sessions_is_peered_for_its_links_alone() -> None:
     """gpu-a-mgmt learns the same routes on both leaves (the handoff), but each leaf has its
     own links to the borders in it: an IPv4 session (its handoff is IPv4 only) that carries
@@ -237,6 +343,12 @@ def test_with_the_handoff_on_one_leaf_the_other_still_peers_in_every_handoff_vrf
         assert block(parse, "ip prefix-list PL-MLAG-ONE-LEAF-LINKS-V4") == [
             f"   seq {10 * (n + 1)} permit 10.1.21.{2 * n}/31" for n in range(4)
         ]
+        # aus1-bl2 has no handoff of its own: the default route comes over the pair alone,
+        # by the list the pair's policy brings along (once: bl1's handoff has it already)
+        assert block(parse, "route-map RM-MLAG-VRF-PEER-V4 permit 40")[1:] == [
+            "   match ip address prefix-list PL-HANDOFF-DEFAULT-V4"
+        ]
+        assert files[output_name(models[leaf])].count("ip prefix-list PL-HANDOFF-DEFAULT-V4\n") == 1
 
 
 def test_a_pair_sharing_one_asn_peers_in_each_vrf_by_ibgp_with_next_hop_self(

@@ -196,7 +196,9 @@ def build_device(
         # the VTEP loopback holds the pair's address (_with_anycast_vtep): VXLAN leaves from it
         evpn = evpn.model_copy(update={"source_address": shared})
     peering_lists, peering_maps = vrf_connected_policy(mlag) if mlag else ((), ())
-    session_lists, session_maps = vrf_peering_policies(peering)
+    session_lists, session_maps = vrf_peering_policies(
+        peering, {pl.name for pl in handoff.prefix_lists}
+    )
     if evpn is not None and peering_maps:
         peered = {p.vrf for p in mlag.vrf_peerings} if mlag else set()
         evpn = evpn.model_copy(

@@ -19,11 +19,14 @@ reused in every VRF: Arista AVD eos_designs `mlag_ibgp_peering_vrfs`.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from meetme.generators.build.edge_device import edge_device
 from meetme.generators.build.edge_policy import LEARNED_EXTERNAL, SUFFIX
 from meetme.generators.build.handoff import (
+    DEFAULT_ROUTE,
+    default_list,
     handed_off,
     handoff_families,
     handoff_of,
@@ -364,8 +367,13 @@ class VrfPeeringParts:
     alone: dict[Afi, tuple[str, ...]] = field(default_factory=dict)
     # the prefixes the borders hand the pair from the peered handoff VRFs' other sites (SRv6),
     # per family: no class tag marks them, and a leaf cut off from both borders takes them
-    # from the other (the default route crosses by its class tag: it is a transit's)
+    # from the other
     other_sites: dict[Afi, tuple[str, ...]] = field(default_factory=dict)
+    # the families in which a peered handoff VRF takes the borders' default route (`internet:
+    # default`): it reaches the pair over eBGP, which carries no class tag (IOS-XR sends no
+    # community to an eBGP neighbour; EOS and NX-OS only those a session is told to, and no
+    # handoff session is), so the prefix crosses to a leaf cut off from the borders by name
+    defaults: tuple[Afi, ...] = ()
 
 
 def link_subnets(intent: Intent, site: Site, name: str, fabric: SiteFabric) -> set[tuple[str, str]]:
@@ -456,16 +464,22 @@ def vrf_peerings(
     }
     running = {(n.vrf, n.afi) for n in neighbors}
     elsewhere: dict[Afi, list[str]] = {afi: [] for afi in families}
+    defaults: set[Afi] = set()
     for vrf_name in handed_off_vrfs(intent, site_name, site, (name, mlag.peer)):
+        handed = site.handoff.vrfs[vrf_name] if site.handoff is not None else None
+        carried_in = handoff_families(intent, site_name, site, vrf_name, handed) if handed else ()
         for afi in families:
             if (vrf_name, afi) in running:  # a session in the VRF and family to take them over
                 fresh = remote_prefixes(intent, site_name, vrf_name, afi)
                 elsewhere[afi] += [p for p in fresh if p not in elsewhere[afi]]
+                if handed is not None and handed.internet == "default" and afi in carried_in:
+                    defaults.add(afi)
     return VrfPeeringParts(
         tuple(peerings),
         tuple(neighbors),
         {a: s for a, s in by_family.items() if s},
         {a: tuple(p) for a, p in elsewhere.items() if p},
+        tuple(a for a in families if a in defaults),
     )
 
 
@@ -482,14 +496,18 @@ def _subnet_key(subnet: str) -> tuple[int, int]:
 ONE_LEAF_LINKS = {afi: f"PL-MLAG-ONE-LEAF-LINKS-{sfx}" for afi, sfx in SUFFIX.items()}
 # the peered handoff VRFs' other sites' prefixes, per family (VrfPeeringParts)
 OTHER_SITES = {afi: f"PL-MLAG-OTHER-SITES-{sfx}" for afi, sfx in SUFFIX.items()}
+# the borders' default route, per family: the handoff's own list (VrfPeeringParts.defaults)
+DEFAULT_LISTS = {afi: default_list(afi) for afi in SUFFIX}
 
 
 def vrf_peering_policies(
-    parts: VrfPeeringParts,
+    parts: VrfPeeringParts, present: Collection[str] = ()
 ) -> tuple[tuple[PrefixList, ...], tuple[RouteMap, ...]]:
     """The prefix lists and route maps of the VRF sessions between the pair: routes an external
-    party sent, and the links one leaf alone holds (each leaf's own connected subnets, which
-    the fabric sends to either leaf with the shared VTEP as next hop)."""
+    party sent, the links one leaf alone holds (each leaf's own connected subnets, which
+    the fabric sends to either leaf with the shared VTEP as next hop), the VRFs' other sites
+    and the borders' default route. `present`: prefix lists the device already has (the
+    handoff's default-route list on a leaf with handoff links), not written twice."""
     afis = sorted({n.afi for n in parts.neighbors})
     lists = tuple(
         PrefixList(
@@ -513,7 +531,17 @@ def vrf_peering_policies(
         for afi in afis
         if parts.other_sites.get(afi)
     )
-    listed = {(pl.name, pl.afi) for pl in (*lists, *sites)}
+    defaults = tuple(
+        PrefixList(
+            name=default_list(afi),
+            afi=afi,
+            # as the handoff builds it: the default route alone
+            entries=[PrefixListEntry(seq=10, action="permit", prefix=DEFAULT_ROUTE[afi])],
+        )
+        for afi in afis
+        if afi in parts.defaults
+    )
+    listed = {(pl.name, pl.afi) for pl in (*lists, *sites, *defaults)}
     maps = []
     for afi in afis:
         entries = [
@@ -527,6 +555,7 @@ def vrf_peering_policies(
         for seq, names, description in (
             (20, ONE_LEAF_LINKS, "a link one leaf of the pair alone holds"),
             (30, OTHER_SITES, "the VRFs' other sites, for a leaf cut off from the borders"),
+            (40, DEFAULT_LISTS, "the borders' default route, for a leaf cut off from them"),
         ):
             if (names[afi], afi) in listed:
                 entries.append(
@@ -538,7 +567,8 @@ def vrf_peering_policies(
                     )
                 )
         maps.append(RouteMap(name=MLAG_VRF_POLICY[afi], afi=afi, entries=entries))
-    return (*lists, *sites), tuple(maps)
+    kept = tuple(pl for pl in defaults if pl.name not in present)
+    return (*lists, *sites, *kept), tuple(maps)
 
 
 # a peered VRF redistributes its connected subnets through this map, which keeps the pair's

@@ -33,6 +33,7 @@ EXPORTS_EXACT = "FLOW-004"
 RPKI_REACHABLE = "FLOW-005"
 CLOUD_ROUTES_REACH = "FLOW-006"
 ONE_LEAF_SUBNETS = "FLOW-007"
+CUT_OFF_DEFAULT = "FLOW-008"
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 P2P_POOL = {"ipv4": "p2p_v4", "ipv6": "p2p_v6"}  # the pools the handoff links are numbered from
 
@@ -132,6 +133,24 @@ rule(
 )(reported_elsewhere)
 
 
+rule(
+    CUT_OFF_DEFAULT,
+    "error",
+    "A leaf of a shared-VTEP pair cut off from the borders keeps the default route",
+    "An EOS MLAG pair sources VXLAN from one shared address, and the fabric hashes a tenant's "
+    "Internet traffic to it between both leaves. A leaf whose handoff links to the borders are "
+    "down (or that has none) keeps its default route only over the pair's BGP session in the "
+    "VRF, from the other leaf: through the other leaf's handoff import, its export to the pair "
+    "and this leaf's import. The route arrives from the borders over eBGP, which carries only "
+    "the communities the border's session is told to send (IOS-XR sends none to an eBGP "
+    "neighbour without `send-community-ebgp`), so a pair policy that passes it by its class "
+    "tag passes nothing there. Where it stops, about half of the VRF's Internet traffic is "
+    "dropped as soon as one leaf loses its uplinks to the borders: the border failure the "
+    "pair exists to survive.",
+    "docs/standards.md#flow-008",
+)(reported_elsewhere)
+
+
 @dataclass(frozen=True)
 class _Flow:
     """A session's intent: where it is declared and what it exports."""
@@ -170,6 +189,10 @@ def flow_findings(
         hits += [
             (DEFAULT_REACHES_TENANTS, message, path)
             for message, path in _defaults(loaded, site_name, mine)
+        ]
+        hits += [
+            (CUT_OFF_DEFAULT, message, path)
+            for message, path in _cut_off_defaults(loaded, site_name, mine)
         ]
     for model in built:
         hits += [(ONE_LEAF_SUBNETS, m, p) for m, p in _one_leaf_subnets(model, by_name)]
@@ -294,6 +317,98 @@ def _defaults(
                     if stop is not None:
                         yield f"VRF {vrf_name}, {stop}", path
                         break
+
+
+def _cut_off_defaults(
+    loaded: LoadedIntent, site_name: str, models: Mapping[str, DeviceModel]
+) -> Iterator[tuple[str, Path_]]:
+    """FLOW-008: for each leaf of a shared-VTEP pair and each VRF of the handoff that promises
+    a default route, in each family the VRF routes, follow the default route the other leaf
+    takes from a border over the pair's session in the VRF. A border that has none, or that
+    the handoff stops, is FLOW-003's; a VRF the pair cannot peer in is FLOW-007's."""
+    site = loaded.intent.sites[site_name]
+    if site.handoff is None:
+        return
+    for vrf_name, vrf in sorted(site.handoff.vrfs.items()):
+        if vrf.internet != "default":
+            continue
+        path: Path_ = ("sites", site_name, "handoff", "vrfs", vrf_name, "internet")
+        for afi in (a for a in AFIS if vrf_routes(site, vrf_name, a)):
+            for leaf in sorted(models.values(), key=lambda m: m.hostname):
+                stop = _default_over_the_pair(models, leaf, vrf_name, afi)
+                if stop is not None:
+                    yield f"VRF {vrf_name}, {leaf.hostname}: {stop}", path
+
+
+def _default_over_the_pair(
+    models: Mapping[str, DeviceModel], leaf: DeviceModel, vrf: str, afi: str
+) -> str | None:
+    """Why `leaf`, cut off from the borders, has no default route in `vrf` from its MLAG peer
+    (None: it has, or nothing here to follow)."""
+    mlag = leaf.mlag
+    peer = models.get(mlag.peer) if mlag is not None else None
+    if mlag is None or peer is None or mlag.anycast_vtep is None or mlag.advertise_pip:
+        return None
+    ours, theirs = _vrf_session(leaf, vrf, afi), _vrf_session(peer, vrf, afi)
+    if ours is None or theirs is None:
+        return None  # no session in the VRF: FLOW-007 names the VRF
+    route = _default_from_a_border(models, peer, vrf, afi)
+    if route is None:
+        return None  # the peer gets none itself: FLOW-003
+    handoff = any(n.kind == "handoff" and n.afi == afi for n in leaf.bgp.in_vrf(vrf))
+    alone = (
+        "cut off from the borders (its handoff links down)"
+        if handoff
+        else "with no handoff link of its own"
+    )
+    lost = (
+        f"it has no default route ({DEFAULT_ROUTE[afi]}) {alone}, while the fabric still "
+        f"sends it about half of the VRF's Internet traffic (the pair's shared VTEP "
+        f"{mlag.anycast_vtep}): "
+    )
+    sent = evaluate(peer, theirs.route_map_out, route)
+    if not sent.accepted:
+        return (
+            f"{lost}{peer.hostname} does not send it the default route it takes from the "
+            f"borders ({theirs.route_map_out}, {_clause(sent)})"
+        )
+    tags = sent.large_communities if "large" in theirs.send_communities else frozenset()
+    crossed = Route(
+        prefix=route.prefix,
+        as_path=route.as_path if ours.remote_as == leaf.bgp.asn else (peer.bgp.asn, *route.as_path),
+        large_communities=tags,
+    )
+    taken = evaluate(leaf, ours.route_map_in, crossed)
+    if not taken.accepted:
+        return (
+            f"{lost}it does not take the default route from {peer.hostname} "
+            f"({ours.route_map_in}, {_clause(taken)})"
+        )
+    return None
+
+
+def _default_from_a_border(
+    models: Mapping[str, DeviceModel], leaf: DeviceModel, vrf: str, afi: str
+) -> Route | None:
+    """The default route as `leaf` holds it in `vrf` from its first handoff session that brings
+    it (FLOW-003's path), with the tags it holds it with: the border's class tag only where
+    the border's session is told to send large communities (eBGP carries none unasked on
+    IOS-XR, EOS and NX-OS), and what the leaf's import sets; None when no session brings it."""
+    for n in leaf.bgp.in_vrf(vrf):
+        border = models.get(n.peer_device or "")
+        if n.kind != "handoff" or n.afi != afi or border is None:
+            continue
+        if _default_at_border(models, border.hostname, vrf, afi) is not None:
+            continue
+        if _default_to_leaf(models, border.hostname, leaf, n, vrf, afi) is not None:
+            continue
+        back = next((m for m in border.bgp.in_vrf(vrf) if m.peer_device == leaf.hostname), None)
+        held = _internet_default(border, afi)
+        tags = held.large_communities if held and back and "large" in back.send_communities else ()
+        arrived = Route(DEFAULT_ROUTE[afi], (border.bgp.asn,), large_communities=frozenset(tags))
+        taken = evaluate(leaf, n.route_map_in, arrived)
+        return Route(arrived.prefix, arrived.as_path, large_communities=taken.large_communities)
+    return None
 
 
 def _cloud_routes(
