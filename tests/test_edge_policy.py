@@ -181,6 +181,23 @@ def test_ix_peer_import_peer_lock_and_lan(models: dict[str, DeviceModel]) -> Non
     assert judge(br1, "ix-syd/content-a", Route("8.8.4.0/24", as_path=(64505,))).accepted
 
 
+def test_every_internet_party_is_refused_the_ix_peering_lan(
+    models: dict[str, DeviceModel],
+) -> None:
+    """ix-syd's peering LAN 203.0.113.0/24, which aus1-br1 holds as a connected subnet, is
+    refused from a transit and a PNI as from the IX itself (NLNOG "Filtering IXP Peering
+    LANs"); the /24 next to it still passes the transit."""
+    br1 = models["aus1-br1"]
+    lan = Route("203.0.113.0/24", as_path=(TRANSIT_A,))
+    verdict = judge(br1, "transit-a", lan)
+    assert (verdict.accepted, verdict.description) == (False, "the IX peering LAN of ix-syd")
+    assert judge(br1, "transit-a", Route("203.0.112.0/24", as_path=(TRANSIT_A,))).accepted
+    pni = judge(br1, "pni-cdn", Route("203.0.113.0/24", as_path=(64503,)))
+    assert (pni.accepted, pni.description) == (False, "the IX peering LAN of ix-syd")
+    own = judge(br1, "ix-syd/content-a", Route("203.0.113.0/24", as_path=(64505,)))
+    assert (own.accepted, own.description) == (False, "the IX peering LAN")
+
+
 def test_ix_route_server_import_is_peer_locked(models: dict[str, DeviceModel]) -> None:
     """A route server is transparent (RFC 7947): the member's ASN leads the path. A member
     leaking a transit-free network's route through the server is dropped like a bilateral

@@ -190,6 +190,32 @@ def test_border_pair_ibgp_sends_itself_as_next_hop() -> None:
     assert "  neighbor 192.0.2.0 next-hop-self" not in default
 
 
+def _community_lines(text: str, address: str) -> list[str]:
+    return [x.strip() for x in text.splitlines() if f"neighbor {address} send-community" in x]
+
+
+def test_the_twin_sends_the_communities_the_device_itself_sends() -> None:
+    """FRR sends every community kind unless told not to; the devices do not. The IOS-XR
+    border sends none to an eBGP neighbour (its gpu-a handoff to aus1-bl1) and every kind to
+    the other border over iBGP (10.1.1.1); EOS and NX-OS send only the kinds a session's
+    `send-community` names (none on a handoff or underlay session); NVUE, like FRR, every
+    kind. So the twin drops a tag where the device would."""
+    unsent = [
+        "no neighbor {a} send-community standard",
+        "no neighbor {a} send-community extended",
+        "no neighbor {a} send-community large",
+    ]
+    br1 = render_frr(models()["aus1-br1"])
+    gpu_a = _block(br1, "router bgp 64500 vrf gpu-a")
+    for address in ("10.1.21.0", "2001:db8:0:1000::1500"):
+        assert _community_lines(gpu_a, address) == [u.format(a=address) for u in unsent]
+    assert _community_lines(br1, "10.1.1.1") == []
+    bl1 = render_frr(models()["aus1-bl1"])  # EOS: its gpu-a handoff session to aus1-br1
+    handoff = _block(bl1, "router bgp 4200000021 vrf gpu-a")
+    assert _community_lines(handoff, "10.1.21.1") == [u.format(a="10.1.21.1") for u in unsent]
+    assert "send-community" not in render_frr(models()["aus1-lf1"])  # NVUE
+
+
 def _two_exporting_vrfs() -> DeviceModel:
     """aus1-br1 with storage (online again) exporting its (imagined) public prefixes as well."""
     with tempfile.TemporaryDirectory() as tmp:

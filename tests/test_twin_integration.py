@@ -642,8 +642,9 @@ def test_an_eos_mlag_pair_with_a_cloud_on_one_leaf_carries_its_routes_to_both(
     # each leaf in turn cut off from both borders (`verify`'s mlag-pair check): the fabric
     # still sends it half the traffic for the pair's routes (the type-5 routes carry the
     # shared VTEP, so the other leaf's EVPN copies are no use to it), and it keeps every route
-    # of its tenant VRFs: the borders' default, a transit's route, crosses the pair's sessions
-    # by the class tag they pass (LC-LEARNED-EXTERNAL), the other leaf's links by name
+    # of its tenant VRFs: the borders' default crosses the pair's sessions by the handoff's
+    # default-route list (it arrives over eBGP with no class tag: the twin's IOS-XR borders
+    # send none, as the devices do), the other leaf's links by name
     cut_off = verifier.mlag_results()
     assert [(r.device, r.ok) for r in cut_off] == [("aus1-bl1", True), ("aus1-bl2", True)], [
         r.message for r in cut_off
@@ -654,3 +655,39 @@ def test_an_eos_mlag_pair_with_a_cloud_on_one_leaf_carries_its_routes_to_both(
         r"\d+ routes, those of the borders over aus1-bl2; stable after [\d.]+ s",
         cut_off[0].message,
     )
+
+
+def test_an_eos_mlag_pair_passing_the_default_by_its_class_tag_loses_it_when_cut_off(
+    clean: None, tmp_path: Path
+) -> None:
+    """The pair's VRF policy as this project first built it: without its clause for the
+    borders' default route (RM-MLAG-VRF-PEER-V4/-V6 seq 40), the route could cross only by
+    its class tag, which the borders never send over the eBGP handoff (IOS-XR sends no
+    community to an eBGP neighbour, and the twin's FRR now sends what the device would). Each
+    leaf cut off from the borders then loses 0.0.0.0/0 and ::/0 of gpu-a: the twin shows what
+    FLOW-008 reads off the models (tests/test_mlag_vrf_peering.py)."""
+    shutil.copytree(EXAMPLE / "intent", tmp_path / "intent")
+    eos_mlag_pair_with_one_aws_leaf(tmp_path)
+    result = lint(tmp_path / "intent")
+    assert not result.errors, [f.message for f in result.errors]
+    models = dict(device_models(result))
+    for leaf in ("aus1-bl1", "aus1-bl2"):
+        m = models[leaf]
+        maps = tuple(
+            rm.model_copy(update={"entries": tuple(e for e in rm.entries if e.seq != 40)})
+            if rm.name.startswith("RM-MLAG-VRF-PEER-")
+            else rm
+            for rm in m.route_maps
+        )
+        models[leaf] = m.model_copy(update={"route_maps": maps})
+    twin = plan("aus1", models, list(result.fabrics["aus1"].edge.sessions))
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    cut_off = verifier.mlag_results()
+    assert [(r.device, r.ok) for r in cut_off] == [("aus1-bl1", False), ("aus1-bl2", False)]
+    for r in cut_off:
+        assert r.message == (
+            f"{r.device} cut off from the borders (16 interfaces down): its tenant VRFs lost "
+            "VRF gpu-a 0.0.0.0/0, VRF gpu-a ::/0"
+        ), r.message

@@ -1,12 +1,12 @@
 """Routing policy for external sessions, per party type (docs/standards.md#edge-policy).
 
 Import, first match wins: drop bogon prefixes, too-long and too-short prefixes, our own space,
-the default route (unless asked for), the IX peering LAN, paths with reserved or private ASNs,
-paths through well-known transit networks on peering sessions, RPKI-invalid routes where the
-platform validates origins, AS paths of `peering.edge.drop_as_path_length` ASNs or more
-(EDGE-013); then accept — only the explicit allow-list where one is given — tagging each route
-with its class and site as large communities and setting local preference by relationship. A
-graceful-shutdown route (RFC 8326) is accepted at local preference 0.
+the default route (unless asked for), the IX peering LANs the device is on, paths with reserved
+or private ASNs, paths through well-known transit networks on peering sessions, RPKI-invalid
+routes where the platform validates origins, AS paths of `peering.edge.drop_as_path_length`
+ASNs or more (EDGE-013); then accept — only the explicit allow-list where one is given —
+tagging each route with its class and site as large communities and setting local preference
+by relationship. A graceful-shutdown route (RFC 8326) is accepted at local preference 0.
 Export: never a route learned from any external party (by its class community); otherwise only
 our aggregates to Internet parties and only the declared prefixes to a cloud.
 """
@@ -173,6 +173,7 @@ def build_policies(
     )
     reserved = list(RESERVED_ASNS) if lab else [*RESERVED_ASNS, *DOCUMENTATION_ASNS]
     policies.as_path_lists["AS-RESERVED"] = _as_path_list("AS-RESERVED", reserved)
+    lans = _ix_lans(sessions)
     for session in sessions:
         base = f"RM-{session.kind.upper().replace('_', '-')}-{party_tag(session.party)}"
         import_name = f"{base}-IN-{SUFFIX[session.afi]}"
@@ -182,7 +183,7 @@ def build_policies(
                 name=import_name,
                 afi=session.afi,
                 entries=_import_entries(
-                    policies, session, org_asn, site_code, rpki, lab, length_in_route_map
+                    policies, session, org_asn, site_code, rpki, lab, lans, length_in_route_map
                 ),
             )
             policies.route_maps[export_name] = RouteMap(
@@ -199,6 +200,15 @@ def learned_external(org_asn: int) -> CommunityList:
     return CommunityList(name=LEARNED_EXTERNAL, kind="large", communities=class_tags)
 
 
+def _ix_lans(sessions: list[ExternalSession]) -> dict[Afi, dict[str, str]]:
+    """Per family, each IX the device is on (by name) and its peering LAN."""
+    lans: dict[Afi, dict[str, str]] = {}
+    for s in sorted(sessions, key=lambda s: s.party):
+        if s.peer_lan is not None:
+            lans.setdefault(s.afi, {}).setdefault(s.party.split("/")[0], s.peer_lan)
+    return lans
+
+
 def party_tag(party: str) -> str:
     return party.upper().replace("/", "-").replace(".", "-").replace("_", "-")
 
@@ -210,6 +220,7 @@ def _import_entries(
     site_code: int,
     rpki: bool,
     lab: bool,
+    lans: dict[Afi, dict[str, str]],
     length_in_route_map: bool = True,
 ) -> list[RouteMapEntry]:
     afi, sfx = s.afi, SUFFIX[s.afi]
@@ -280,11 +291,17 @@ def _import_entries(
         "too short: a default route in disguise",
         prefix_list=policies.prefix_list(f"PL-TOO-SHORT-{sfx}", afi, [too_short]),
     )
-    if s.peer_lan is not None:
-        lan_name = f"PL-IXLAN-{party_tag(s.party.split('/')[0])}-{sfx}"
+    # an IX peering LAN is never accepted: the device holds its IXes' LANs as connected
+    # subnets, and from anyone but the IX (a transit, another exchange's party) the route
+    # would draw the members' traffic off the exchange (NLNOG BGP Filter Guide, "Filtering
+    # IXP Peering LANs": never from any other neighbour than the IXP itself)
+    own_ix = s.party.split("/")[0] if s.peer_lan is not None else None
+    for ix, lan in lans.get(afi, {}).items() if s.internet or own_ix else ():
         deny(
-            "the IX peering LAN",
-            prefix_list=policies.prefix_list(lan_name, afi, [(s.peer_lan, None, host)]),
+            "the IX peering LAN" if ix == own_ix else f"the IX peering LAN of {ix}",
+            prefix_list=policies.prefix_list(
+                f"PL-IXLAN-{party_tag(ix)}-{sfx}", afi, [(lan, None, host)]
+            ),
         )
     deny("reserved ASN in the path", as_path="AS-RESERVED")
     if not s.private_asns_ok:

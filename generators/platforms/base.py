@@ -123,6 +123,10 @@ class PortForms:
     speed_types: Mapping[int, str] = field(default_factory=dict)
 
 
+Community = Literal["standard", "extended", "large"]
+COMMUNITY_KINDS: tuple[Community, ...] = ("standard", "extended", "large")
+
+
 @dataclass(frozen=True)
 class Platform:
     name: str  # the intent's `platform:` value and the template folder's name
@@ -158,6 +162,14 @@ class Platform:
         "extended",
         "large",
     )
+    # the communities a session sends that no line of its own asks for: "none" - only the
+    # kinds its `send-community` names (EOS, NX-OS: docs/syntax.md#eos-bgp, #nxos-evpn);
+    # "ibgp" - every kind to an iBGP neighbour, none to an eBGP one without
+    # `send-community-ebgp`, which meetme never prints (IOS-XR: Cisco 8000 BGP Configuration
+    # Guide, "BGP community and extended-community advertisements"); "all" - every kind
+    # (NVUE: each `community-advertise` kind is on when unset, nvueschema v5_16). What
+    # FLOW-008 carries a class tag over, and what the twin's FRR sends (templates/frr).
+    sends_communities_unasked: Literal["none", "ibgp", "all"] = "none"
     # how a plain VRF leaks with the default VRF (the Internet table): "per_family" - one
     # policy per family and direction (IOS-XR `import from default-vrf route-policy`);
     # "per_vrf" - one policy per source VRF serving both families (EOS `leak routes source-vrf
@@ -233,6 +245,16 @@ class Platform:
         if self.l2_mtus is None:
             return wanted
         return min((m for m in self.l2_mtus if m >= wanted), default=max(self.l2_mtus))
+
+    def communities_sent(self, told: tuple[Community, ...], ibgp: bool) -> tuple[Community, ...]:
+        """The community kinds a session sends: those it is `told` to, and those the platform
+        sends unasked (`sends_communities_unasked`), in COMMUNITY_KINDS order."""
+        unasked = self.sends_communities_unasked
+        if unasked == "all" or (unasked == "ibgp" and ibgp):
+            return COMMUNITY_KINDS
+        if unasked == "ibgp":
+            return ()  # told or not: no `send-community-ebgp` is ever printed
+        return tuple(kind for kind in COMMUNITY_KINDS if kind in told)
 
     def gaps(self, model: DeviceModel) -> list[Gap]:
         """Every value of `model` this platform cannot print; empty when it renders whole."""

@@ -35,6 +35,10 @@ PLATFORM = Platform(
         password_hash="sha512_crypt",
     ),
     push_drivers=("iosxr", "iosxr_netconf"),
+    # every community to iBGP neighbours, none to eBGP ones without `send-community-ebgp`
+    # (Cisco 8000 BGP Configuration Guide, "BGP community and extended-community
+    # advertisements"), which templates/cisco_iosxr/bgp.j2 never prints
+    sends_communities_unasked="ibgp",
     # The optic sets a port's speed and the interface type names it (HundredGigE0/0/0/8: a
     # 100G optic in a 400G cage); a breakout is `controller Optics0/0/0/P` `breakout 4x100`
     # (docs/syntax.md#iosxr-ports)

@@ -53,6 +53,9 @@ PLATFORM = Platform(
     hostname_pattern=re.compile(r"[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"),
     hostname_rule="1 to 63 letters, digits and '-', neither first nor last (a DNS host "
     "label; nvueschema v5_16 Hostname, no dots)",
+    # each `community-advertise` kind (regular, extended, large) is on when unset (nvueschema
+    # v5_16, templates/nvidia_nvue/bgp_sessions.j2), and meetme sets none
+    sends_communities_unasked="all",
     push_drivers=("nvue",),  # accepted in the inventory, no push adapter yet (docs/push.md)
     # `link speed` on a port; `link breakout 4x` on the cage, `link speed` on each sub-port
     # (docs/syntax.md#nvue-ports)

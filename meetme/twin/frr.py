@@ -21,7 +21,9 @@ from importlib import resources
 
 import jinja2
 
-from meetme.generators.model import BfdTimers, DeviceModel, Interface
+from meetme.generators.model import BfdTimers, BgpNeighbor, DeviceModel, Interface
+from meetme.generators.platforms import PLATFORMS
+from meetme.generators.platforms.base import COMMUNITY_KINDS
 from meetme.generators.platforms.spellings import (
     as_path_length_list,
     as_path_length_regex,
@@ -153,6 +155,7 @@ def _environment() -> jinja2.Environment:
     env.filters["as_path_length_regex"] = as_path_length_regex
     env.filters["as_path_length_list"] = as_path_length_list
     env.globals["linux_name"] = linux_name
+    env.globals["unsent_communities"] = unsent_communities
     return env
 
 
@@ -164,6 +167,16 @@ def template(name: str) -> jinja2.Template:
     if _ENV is None:
         _ENV = _environment()
     return _ENV.get_template(name)
+
+
+def unsent_communities(model: DeviceModel, n: BgpNeighbor) -> tuple[str, ...]:
+    """The community kinds the real device does not send on session `n`: FRR sends every
+    kind unless told not to (bgp.html `neighbor PEER send-community`), so the twin says
+    `no neighbor X send-community KIND` for each, and a policy that counts on a tag an eBGP
+    hop drops fails in the twin as it would on the device."""
+    platform = PLATFORMS[model.platform]
+    sent = platform.communities_sent(n.send_communities, n.remote_as == model.bgp.asn)
+    return tuple(kind for kind in COMMUNITY_KINDS if kind not in sent)
 
 
 def render_frr(model: DeviceModel, bfd: bool = False) -> str:

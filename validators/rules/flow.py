@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.build.overlay import VTEP_ROLES
 from meetme.generators.model import BgpNeighbor, DeviceModel
+from meetme.generators.platforms import PLATFORMS
 from meetme.generators.platforms.base import GLOBAL_VRF
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
@@ -372,7 +373,7 @@ def _default_over_the_pair(
             f"{lost}{peer.hostname} does not send it the default route it takes from the "
             f"borders ({theirs.route_map_out}, {_clause(sent)})"
         )
-    tags = sent.large_communities if "large" in theirs.send_communities else frozenset()
+    tags = sent.large_communities if _sends_large(peer, theirs) else frozenset()
     crossed = Route(
         prefix=route.prefix,
         as_path=route.as_path if ours.remote_as == leaf.bgp.asn else (peer.bgp.asn, *route.as_path),
@@ -392,8 +393,8 @@ def _default_from_a_border(
 ) -> Route | None:
     """The default route as `leaf` holds it in `vrf` from its first handoff session that brings
     it (FLOW-003's path), with the tags it holds it with: the border's class tag only where
-    the border's session is told to send large communities (eBGP carries none unasked on
-    IOS-XR, EOS and NX-OS), and what the leaf's import sets; None when no session brings it."""
+    the border sends large communities on that session (Platform.sends_communities_unasked),
+    and what the leaf's import sets; None when no session brings it."""
     for n in leaf.bgp.in_vrf(vrf):
         border = models.get(n.peer_device or "")
         if n.kind != "handoff" or n.afi != afi or border is None:
@@ -404,11 +405,17 @@ def _default_from_a_border(
             continue
         back = next((m for m in border.bgp.in_vrf(vrf) if m.peer_device == leaf.hostname), None)
         held = _internet_default(border, afi)
-        tags = held.large_communities if held and back and "large" in back.send_communities else ()
+        tags = held.large_communities if held and back and _sends_large(border, back) else ()
         arrived = Route(DEFAULT_ROUTE[afi], (border.bgp.asn,), large_communities=frozenset(tags))
         taken = evaluate(leaf, n.route_map_in, arrived)
         return Route(arrived.prefix, arrived.as_path, large_communities=taken.large_communities)
     return None
+
+
+def _sends_large(model: DeviceModel, n: BgpNeighbor) -> bool:
+    """Whether the device sends large communities (our class tags) on session `n`."""
+    platform = PLATFORMS[model.platform]
+    return "large" in platform.communities_sent(n.send_communities, n.remote_as == model.bgp.asn)
 
 
 def _cloud_routes(
