@@ -280,44 +280,52 @@ def _defaults(
     tables to the border leaves, in each family the VRF routes; report the first hop where it
     stops."""
     site = loaded.intent.sites[site_name]
+    border_leaves = site.handoff.border_leaves if site.handoff is not None else []
+    for vrf_name, afi, path in _promised_defaults(loaded, site_name):
+        # the border leaves' sessions of this VRF and family, grouped by border
+        by_border: dict[str, list[tuple[DeviceModel, BgpNeighbor]]] = {}
+        for leaf in border_leaves:
+            model = models.get(leaf)
+            for n in model.bgp.in_vrf(vrf_name) if model else ():
+                if n.kind == "handoff" and n.afi == afi:
+                    by_border.setdefault(n.peer_device, []).append((model, n))  # type: ignore[arg-type]
+        if not by_border and any(leaf in models for leaf in border_leaves):
+            family = addresses.FAMILY[afi]
+            yield (
+                (
+                    f"VRF {vrf_name}: it routes {family}, but no border leaf of the handoff "
+                    f"has an {family} session in it, so no default route "
+                    f"({DEFAULT_ROUTE[afi]}) reaches it: give the handoff links {family} "
+                    f"addresses (pools.{P2P_POOL[afi]}) or drop the VRF's {family} gateways"
+                ),
+                path,
+            )
+            continue
+        for border, sessions in sorted(by_border.items()):
+            if border not in models:
+                continue
+            stop = _default_at_border(models, border, vrf_name, afi)
+            for leaf_model, n in sessions:
+                if stop is None:
+                    stop = _default_to_leaf(models, border, leaf_model, n, vrf_name, afi)
+                if stop is not None:
+                    yield f"VRF {vrf_name}, {stop}", path
+                    break
+
+
+def _promised_defaults(loaded: LoadedIntent, site_name: str) -> Iterator[tuple[str, str, Path_]]:
+    """(VRF, family, its `internet:` path) of each handoff VRF promising a default route, in
+    each family the VRF routes: only there is one promised (an IPv6-only VRF has no IPv4
+    handoff, generators/build/handoff.py carried_families)."""
+    site = loaded.intent.sites[site_name]
     if site.handoff is None:
         return
     for vrf_name, vrf in sorted(site.handoff.vrfs.items()):
         if vrf.internet != "default":
             continue
         path: Path_ = ("sites", site_name, "handoff", "vrfs", vrf_name, "internet")
-        # a default route is promised only in a family the VRF routes (an IPv6-only VRF has
-        # no IPv4 handoff, generators/build/handoff.py carried_families)
         for afi in (a for a in AFIS if vrf_routes(site, vrf_name, a)):
-            # the border leaves' sessions of this VRF and family, grouped by border
-            by_border: dict[str, list[tuple[DeviceModel, BgpNeighbor]]] = {}
-            for leaf in site.handoff.border_leaves:
-                model = models.get(leaf)
-                for n in model.bgp.in_vrf(vrf_name) if model else ():
-                    if n.kind == "handoff" and n.afi == afi:
-                        by_border.setdefault(n.peer_device, []).append((model, n))  # type: ignore[arg-type]
-            if not by_border and any(leaf in models for leaf in site.handoff.border_leaves):
-                family = addresses.FAMILY[afi]
-                yield (
-                    (
-                        f"VRF {vrf_name}: it routes {family}, but no border leaf of the handoff "
-                        f"has an {family} session in it, so no default route "
-                        f"({DEFAULT_ROUTE[afi]}) reaches it: give the handoff links {family} "
-                        f"addresses (pools.{P2P_POOL[afi]}) or drop the VRF's {family} gateways"
-                    ),
-                    path,
-                )
-                continue
-            for border, sessions in sorted(by_border.items()):
-                if border not in models:
-                    continue
-                stop = _default_at_border(models, border, vrf_name, afi)
-                for leaf_model, n in sessions:
-                    if stop is None:
-                        stop = _default_to_leaf(models, border, leaf_model, n, vrf_name, afi)
-                    if stop is not None:
-                        yield f"VRF {vrf_name}, {stop}", path
-                        break
+            yield vrf_name, afi, path
 
 
 def _cut_off_defaults(
@@ -327,18 +335,11 @@ def _cut_off_defaults(
     a default route, in each family the VRF routes, follow the default route the other leaf
     takes from a border over the pair's session in the VRF. A border that has none, or that
     the handoff stops, is FLOW-003's; a VRF the pair cannot peer in is FLOW-007's."""
-    site = loaded.intent.sites[site_name]
-    if site.handoff is None:
-        return
-    for vrf_name, vrf in sorted(site.handoff.vrfs.items()):
-        if vrf.internet != "default":
-            continue
-        path: Path_ = ("sites", site_name, "handoff", "vrfs", vrf_name, "internet")
-        for afi in (a for a in AFIS if vrf_routes(site, vrf_name, a)):
-            for leaf in sorted(models.values(), key=lambda m: m.hostname):
-                stop = _default_over_the_pair(models, leaf, vrf_name, afi)
-                if stop is not None:
-                    yield f"VRF {vrf_name}, {leaf.hostname}: {stop}", path
+    for vrf_name, afi, path in _promised_defaults(loaded, site_name):
+        for leaf in sorted(models.values(), key=lambda m: m.hostname):
+            stop = _default_over_the_pair(models, leaf, vrf_name, afi)
+            if stop is not None:
+                yield f"VRF {vrf_name}, {leaf.hostname}: {stop}", path
 
 
 def _default_over_the_pair(
