@@ -136,6 +136,10 @@ class Interface(Model):
     # ingress ACLs (by name, one per family) where the platform has no uRPF: they drop packets
     # claiming a source no outside party may use (RFC 3704 section 2.1, ingress ACL)
     acls_in: tuple[str, ...] = ()
+    # on an IX peering LAN: nothing but IPv4, ARP and IPv6 may go onto it, no router
+    # advertisement and no discovery protocol (AMS-IX "Allowed traffic" 2.2, 2.5, 2.6), so the
+    # port is told to send none its platform sends unasked (docs/standards.md#edge-ix-port)
+    exchange_lan: bool = False
 
 
 class AclRule(Model):

@@ -351,6 +351,40 @@ def test_with_the_handoff_on_one_leaf_the_other_still_peers_in_every_handoff_vrf
         assert files[output_name(models[leaf])].count("ip prefix-list PL-HANDOFF-DEFAULT-V4\n") == 1
 
 
+def test_flow_008_names_a_leaf_with_no_handoff_of_its_own(example: Path) -> None:
+    """The handoff on aus1-bl1 alone: aus1-bl2's only default route is bl1's, over the pair.
+    With bl1's clause for it gone, FLOW-008 names bl2 as it is, with no handoff link of its
+    own (not merely cut off), and bl1 not at all: bl2 has no default route to send it."""
+    eos_mlag_pair_with_one_aws_leaf(example)
+    replace_in(
+        example / ATTACHMENTS, "border_leaves: [aus1-bl1, aus1-bl2]", "border_leaves: [aus1-bl1]"
+    )
+    result = lint_repo(example)
+    models = dict(device_models(result))
+    bl1 = models["aus1-bl1"]
+    models["aus1-bl1"] = bl1.model_copy(
+        update={
+            "route_maps": tuple(
+                rm.model_copy(update={"entries": [e for e in rm.entries if e.seq != 40]})
+                if rm.name == "RM-MLAG-VRF-PEER-V4"
+                else rm
+                for rm in bl1.route_maps
+            )
+        }
+    )
+    found = [
+        f.message
+        for f in flow_findings(result.loaded, result.fabrics, models.values())
+        if f.rule == "FLOW-008"
+    ]
+    assert found == [
+        "VRF gpu-a, aus1-bl2: it has no default route (0.0.0.0/0) with no handoff link of its "
+        "own, while the fabric still sends it about half of the VRF's Internet traffic (the "
+        "pair's shared VTEP 10.0.1.211): aus1-bl1 does not send it the default route it takes "
+        "from the borders (RM-MLAG-VRF-PEER-V4, no clause matches it)"
+    ]
+
+
 def test_a_pair_sharing_one_asn_peers_in_each_vrf_by_ibgp_with_next_hop_self(
     example: Path,
 ) -> None:
