@@ -101,6 +101,9 @@ GRAMMAR: dict[str, list[tuple[str, str | None]]] = {
         (r"vxlan vrf \S+ vni \d+", None),
         (r"encapsulation dot1q vlan \d+", None),
         (r"(ip|ipv6) verify unicast source reachable-via (any|rx)", None),
+        # an IX port's silence (templates/arista_eos/interfaces.j2, docs/standards.md#edge-ix-port)
+        (r"ipv6 nd ra disabled( all)?", None),
+        (r"lldp (transmit|receive)", None),
     ],
     "router-bgp": [
         (r"router-id \S+", None),
