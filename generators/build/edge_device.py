@@ -188,7 +188,7 @@ def _interfaces(
                 port_speed=plan.speed_of(device, port.name) if port.vlan is None else None,
                 urpf=_urpf(port, platform),
                 vrf=port.vrf,
-                exchange_lan=port.exchange,
+                exchange_lan=port.exchange_lan,
             )
         )
     return interfaces

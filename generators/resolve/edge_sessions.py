@@ -57,7 +57,7 @@ class ExternalPort:
     source: Path_
     vrf: str | None = None  # the tenant VRF a private cloud attachment serves; None: default
     circuit: str | None = None  # the cross-connect it is on (None: the services LAN)
-    exchange: bool = False  # on an IX peering LAN, shared with the exchange's other members
+    exchange_lan: bool = False  # on an IX peering LAN, shared with the exchange's other members
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ class _Collector:
         source: Path_,
         vlan: int | None = None,
         vrf: str | None = None,
-        exchange: bool = False,
+        exchange_lan: bool = False,
     ) -> str:
         device, interface, speed = self.circuit_port(circuit)
         name = interface if vlan is None else f"{interface}.{vlan}"
@@ -163,7 +163,7 @@ class _Collector:
                 source=source,
                 vrf=vrf,
                 circuit=circuit,
-                exchange=exchange,
+                exchange_lan=exchange_lan,
             )
         )
         return name
@@ -257,7 +257,7 @@ def _ixes(c: _Collector, timers: dict[str, int]) -> None:
                 port.ipv6,
                 1500,
                 (*ix_path, "ports", index),
-                exchange=True,
+                exchange_lan=True,
             )
             local = {"ipv4": port.ipv4, "ipv6": port.ipv6}
             groups: list[tuple[Kind, dict[str, IxNeighbor], str]] = [

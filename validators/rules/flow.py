@@ -404,7 +404,10 @@ def _default_from_a_border(
             continue
         if _default_to_leaf(models, border.hostname, leaf, n, vrf, afi) is not None:
             continue
-        back = next((m for m in border.bgp.in_vrf(vrf) if m.peer_device == leaf.hostname), None)
+        back = next(
+            (m for m in border.bgp.in_vrf(vrf) if m.peer_device == leaf.hostname and m.afi == afi),
+            None,
+        )
         held = _internet_default(border, afi)
         tags = held.large_communities if held and back and _sends_large(border, back) else ()
         arrived = Route(DEFAULT_ROUTE[afi], (border.bgp.asn,), large_communities=frozenset(tags))
