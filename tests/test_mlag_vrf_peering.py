@@ -37,7 +37,14 @@ from helpers import block, under
 from meetme.generators.model import RouteMap, RouteMapEntry
 from meetme.generators.render import output_name
 from meetme.validators.rules.flow import flow_findings
-from variants import CIRCUITS, CLOUDS, TENANTS, add, eos_mlag_pair_with_one_aws_leaf
+from variants import (
+    CIRCUITS,
+    CLOUDS,
+    TENANTS,
+    add,
+    eos_mlag_pair_with_one_aws_leaf,
+    without_pair_default_clause,
+)
 
 from meetme.pipeline import device_models, lint, render_all
 from meetme.twin.frr import render_frr
@@ -251,17 +258,7 @@ def test_flow_008_follows_the_default_route_to_a_leaf_cut_off_from_the_borders(
         for f in flow_findings(result.loaded, result.fabrics, models.values())
         if f.rule == "FLOW-008"
     ] == []
-    bl2 = models["aus1-bl2"]
-    models["aus1-bl2"] = bl2.model_copy(
-        update={
-            "route_maps": tuple(
-                rm.model_copy(update={"entries": [e for e in rm.entries if e.seq != 40]})
-                if rm.name.startswith("RM-MLAG-VRF-PEER-")
-                else rm
-                for rm in bl2.route_maps
-            )
-        }
-    )
+    models["aus1-bl2"] = without_pair_default_clause(models["aus1-bl2"])
     found = [
         (f.location.line, f.message)
         for f in flow_findings(result.loaded, result.fabrics, models.values())
@@ -361,17 +358,7 @@ def test_flow_008_names_a_leaf_with_no_handoff_of_its_own(example: Path) -> None
     )
     result = lint_repo(example)
     models = dict(device_models(result))
-    bl1 = models["aus1-bl1"]
-    models["aus1-bl1"] = bl1.model_copy(
-        update={
-            "route_maps": tuple(
-                rm.model_copy(update={"entries": [e for e in rm.entries if e.seq != 40]})
-                if rm.name == "RM-MLAG-VRF-PEER-V4"
-                else rm
-                for rm in bl1.route_maps
-            )
-        }
-    )
+    models["aus1-bl1"] = without_pair_default_clause(models["aus1-bl1"], "RM-MLAG-VRF-PEER-V4")
     found = [
         f.message
         for f in flow_findings(result.loaded, result.fabrics, models.values())

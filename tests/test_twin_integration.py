@@ -22,7 +22,7 @@ from conftest import gcp_dual_stack
 from meetme.generators.model import DeviceModel, RouteMap
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from twin_helpers import PREFIX, require_twin
-from variants import eos_mlag_pair_with_one_aws_leaf
+from variants import eos_mlag_pair_with_one_aws_leaf, without_pair_default_clause
 
 from meetme.pipeline import device_models, lint
 from meetme.twin import names, runtime
@@ -672,14 +672,7 @@ def test_an_eos_mlag_pair_passing_the_default_by_its_class_tag_loses_it_when_cut
     assert not result.errors, [f.message for f in result.errors]
     models = dict(device_models(result))
     for leaf in ("aus1-bl1", "aus1-bl2"):
-        m = models[leaf]
-        maps = tuple(
-            rm.model_copy(update={"entries": tuple(e for e in rm.entries if e.seq != 40)})
-            if rm.name.startswith("RM-MLAG-VRF-PEER-")
-            else rm
-            for rm in m.route_maps
-        )
-        models[leaf] = m.model_copy(update={"route_maps": maps})
+        models[leaf] = without_pair_default_clause(models[leaf])
     twin = plan("aus1", models, list(result.fabrics["aus1"].edge.sessions))
     runtime.up(twin)
     verifier = Verifier(twin)

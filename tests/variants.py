@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import borders_to, limits_within, move_device, replace_in
+from meetme.generators.model import DeviceModel
 from meetme.generators.platforms import PLATFORMS
 from overlay_edits import add_attachment
 
@@ -116,3 +117,19 @@ def eos_mlag_pair_with_one_aws_leaf(repo: Path) -> None:
     ):
         lines = path.read_text().splitlines(keepends=True)
         path.write_text("".join(line for line in lines if not any(g in line for g in gone)))
+
+
+def without_pair_default_clause(model: DeviceModel, maps: str = "RM-MLAG-VRF-PEER-") -> DeviceModel:
+    """`model` with the pair's clause for the borders' default route (seq 40) gone from every
+    route map named from `maps` on: the policy as first built, passing the route by a class
+    tag the eBGP handoff never carries."""
+    return model.model_copy(
+        update={
+            "route_maps": tuple(
+                rm.model_copy(update={"entries": tuple(e for e in rm.entries if e.seq != 40)})
+                if rm.name.startswith(maps)
+                else rm
+                for rm in model.route_maps
+            )
+        }
+    )
