@@ -22,7 +22,12 @@ from conftest import gcp_dual_stack
 from meetme.generators.model import DeviceModel, RouteMap
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from twin_helpers import PREFIX, require_twin
-from variants import eos_mlag_pair_with_one_aws_leaf, without_pair_default_clause
+from variants import (
+    border_on,
+    borders_to_nxos,
+    eos_mlag_pair_with_one_aws_leaf,
+    without_pair_default_clause,
+)
 
 from meetme.pipeline import device_models, lint
 from meetme.twin import names, runtime
@@ -340,6 +345,61 @@ def test_second_site_three_tiers_in_two_pods_routes_and_fails_over() -> None:
         runtime.down("mel1")
     namespaces = [ns for ns in runtime.netns_list() if ns.startswith(f"{PREFIX}mel1-")]
     assert namespaces == []
+
+
+# What verify checks on aus1 with its borders moved; neither border platform validates
+# origins here (PLAT-001), so no RPKI cache sits on the services LAN and `services` has no
+# subject; NVUE borders cannot run the VRF-lite handoff (PLAT-003): no north-south either.
+BORDER_CHECKS = ["sessions", "ecmp", "srv6-locators", "edge", "prefix-limit", "exports", "clouds",
+                 "tenant-vrfs", "north-south", "hosts", "failover", "border-pair"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("move", "platform", "port", "checks"),
+    [
+        (borders_to_nxos, "cisco_nxos", "Ethernet1/25", BORDER_CHECKS),
+        (
+            border_on("nvidia_nvue"),
+            "nvidia_nvue",
+            "swp25",
+            [c for c in BORDER_CHECKS if c != "north-south"],
+        ),
+    ],
+    ids=["nxos-with-handoff", "nvue-without-handoff"],
+)
+def test_borders_on_another_platform_route_and_fail_over(
+    clean: None,
+    tmp_path: Path,
+    move: Callable[[Path], None],
+    platform: str,
+    port: str,
+    checks: list[str],
+) -> None:
+    """aus1's borders moved off IOS-XR (tests/variants.py), rendered to FRR from their own
+    models with the platform's own behaviour (which communities a session sends unasked):
+    every check passes, both borders fail over and each keeps the Internet over the pair."""
+    shutil.copytree(EXAMPLE / "intent", tmp_path / "intent")
+    move(tmp_path)
+    result = lint(tmp_path / "intent")
+    assert not result.errors, [f.message for f in result.errors]
+    models = dict(device_models(result))
+    assert {models[b].platform for b in ("aus1-br1", "aus1-br2")} == {platform}
+    twin = plan("aus1", models, list(result.fabrics["aus1"].edge.sessions))
+    runtime.up(twin)
+    results = list(Verifier(twin).run())
+    assert [r.message for r in results if not r.ok] == []
+    by_check: dict[str, list[Result]] = {}
+    for r in results:
+        by_check.setdefault(r.check, []).append(r)
+    assert list(by_check) == checks
+    messages = {r.message for r in results}
+    # the pair's iBGP on the moved port (IOS-XR's FourHundredGigE0/0/0/24 is port 25 here)
+    assert (
+        f"aus1-br1: session border pair aus1-br2 {port} (2001:db8:0:1000::101, ipv6Unicast) "
+        "is Established" in messages
+    )
+    assert [r.device for r in by_check["failover"]] == ["aus1-br1", "aus1-br2"]
+    assert [r.device for r in by_check["border-pair"]] == ["aus1-br1", "aus1-br2"]
 
 
 def example_models() -> tuple[dict[str, DeviceModel], list[ExternalSession]]:
