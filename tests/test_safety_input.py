@@ -486,6 +486,46 @@ def test_a_secret_under_an_entry_named_like_a_secret_is_still_hidden(example: Pa
     assert "12345678" not in run.output and "9876543" not in run.output
 
 
+def test_a_yaml_1_1_value_under_an_entry_named_like_a_secret_gets_the_same_advice(
+    example: Path,
+) -> None:
+    """What the YAML reader says of a value YAML 1.1 reads otherwise (a leading zero, `yes`,
+    an unknown tag) quotes it under an entry the user named `private-1` too, with the number
+    to write instead: only the schema's own fields say a value is a secret."""
+    clouds = example / CLOUDS
+    text = clouds.read_text()
+    assert text.count("vlan: 101,") == 2  # private-1's and private-2's
+    clouds.write_text(
+        text.replace("vlan: 101,", "vlan: 0101,", 1).replace("vlan: 101,", "vlan: yes,")
+    )
+    run = lint()
+    assert run.exit_code == 2, run.output
+    assert (
+        "0101 has a leading zero: YAML 1.1 reads it as octal, i.e. 65; write 101 for the "
+        'number, or quote it ("0101") for text' in run.output
+    ), run.output
+    assert "yes is the boolean true in YAML 1.1, not the text 'yes'" in run.output
+    clouds.write_text(text.replace("vlan: 101,", "vlan: !Vlan 101,", 1))
+    assert "unknown YAML tag '!Vlan'" in lint().output
+
+
+def test_a_yaml_1_1_secret_under_an_entry_named_like_a_secret_is_still_hidden(
+    example: Path,
+) -> None:
+    """The boundary: the VIF's own `key` field, and a key the schema does not know but named
+    like a secret, keep the YAML reader's messages free of their values."""
+    clouds = example / CLOUDS
+    text = clouds.read_text()
+    clouds.write_text(text.replace('key: "secret:aws-dx-aus1"', "key: 0755", 1))
+    run = lint()
+    assert run.exit_code == 2 and "this is a base-60 or octal number" in run.output, run.output
+    assert "0755" not in run.output and "493" not in run.output
+    clouds.write_text(text.replace(PRIVATE_VIF, f"{PRIVATE_VIF} passwd: !Hunter2 x,", 1))
+    run = lint()
+    assert run.exit_code == 2 and "unknown YAML tag;" in run.output, run.output
+    assert "Hunter2" not in run.output
+
+
 def test_a_hexadecimal_too_long_to_write_in_decimal_is_still_a_number(example: Path) -> None:
     """4,000 hex digits are a number Python will not write in decimal (past 4,300 digits): it
     was 'not an integer YAML 1.2 understands'; it is a number where text is wanted, quoted by

@@ -274,7 +274,9 @@ def _read_all(
             )
             problems.append(_at_file(path, message, "too-large"))
             return sources, True
-        source, file_problems = read_file(path, display_path(path), budget)
+        source, file_problems = read_file(
+            path, display_path(path), budget, secret=_under_secret_field
+        )
         problems.extend(file_problems)
         unreadable = unreadable or source is None
         if source is not None and source.data is not None:

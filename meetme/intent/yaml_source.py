@@ -139,6 +139,14 @@ def secret_path(path: Path_) -> bool:
     return any(secret_key(part) for part in path)
 
 
+def _everything(path: Path_) -> bool:
+    return True
+
+
+# Which values a message must never quote, by where they sit in the file's tree.
+Hides = Callable[[Path_], bool]
+
+
 @dataclass
 class Budget:
     """Values a whole run may still materialise; shared by every file it reads."""
@@ -174,13 +182,16 @@ def read_file(
     budget: Budget | None = None,
     hide_values: bool = False,
     single: bool = False,
+    secret: Hides = secret_path,
 ) -> tuple[SourceFile | None, list[Problem]]:
     """Parse one file; return its data or the problems that stopped it.
 
     `budget` is the run's remaining value count (a fresh one per call when None);
     `hide_values` keeps every value out of messages, for files that hold secrets; `single`:
     a file named on its own on the command line (secrets, inventory), which may be a pipe
-    (`--secrets <(pass show lab)`) and cannot be split in several."""
+    (`--secrets <(pass show lab)`) and cannot be split in several. `secret` says which other
+    values are never quoted (default: those under any key named like a secret; the intent
+    loader, which knows the schema, counts its field names only)."""
     text, problem = _read_text(path, display_name, single)
     if text is None:
         return None, [problem] if problem else []
@@ -191,7 +202,9 @@ def read_file(
     if tab_problems:
         return None, tab_problems
     with _collector_paused():
-        return _parse(text, display_name, budget or Budget(), hide_values)
+        return _parse(
+            text, display_name, budget or Budget(), _everything if hide_values else secret
+        )
 
 
 @contextmanager
@@ -208,9 +221,9 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _parse(
-    text: str, display_name: str, budget: Budget, hide_values: bool
+    text: str, display_name: str, budget: Budget, hides: Hides
 ) -> tuple[SourceFile | None, list[Problem]]:
-    composer = _Composer(display_name, budget, hide_values=hide_values)
+    composer = _Composer(display_name, budget, hides=hides)
     try:
         root = composer.compose(text)
     except _Refused as exc:
@@ -219,7 +232,7 @@ def _parse(
         return None, composer.problems
     if root is None:
         return SourceFile(display_name, None), []
-    builder = _Builder(display_name, _Count(budget), hide_values)
+    builder = _Builder(display_name, _Count(budget), hides)
     try:
         data = builder.build(root, ())
     except _Refused as exc:
@@ -347,12 +360,12 @@ class _Composer:
     microseconds, without building any of it."""
 
     def __init__(
-        self, name: str, budget: Budget, loader: Any = _FAST_LOADER, hide_values: bool = False
+        self, name: str, budget: Budget, loader: Any = _FAST_LOADER, hides: Hides = secret_path
     ) -> None:
         self.name = name
         self.budget = budget
         self.loader = loader
-        self.hide_values = hide_values  # a secrets file: no text of it in any message
+        self.hides = hides  # a secrets file: every value
         self.problems: list[Problem] = []
         self._resolve: Callable[..., str] = yaml.resolver.Resolver().resolve
         self._anchors: dict[str, tuple[yaml.Node, int]] = {}  # node, values an alias builds
@@ -389,7 +402,7 @@ class _Composer:
         libyaml's own limit (1,000) would."""
         if self.loader is not yaml.SafeLoader and len(text) <= PURE_REPARSE_CHARS:
             try:
-                _Composer(self.name, self.budget, yaml.SafeLoader, self.hide_values).compose(text)
+                _Composer(self.name, self.budget, yaml.SafeLoader, self.hides).compose(text)
             except _Refused as pure:
                 return pure.problem
         if isinstance(exc, yaml.MarkedYAMLError):
@@ -527,12 +540,22 @@ class _Composer:
         """ " '*name'" for a message, or nothing where the text may be a secret: anywhere in a
         secrets file, or under a key named like a secret (a password written as `!Value`,
         `*Value` or `&Value` is read as a tag, alias or anchor, and must not be shown)."""
-        hidden = self.hide_values or any(
-            o.key is not None and isinstance(o.key, yaml.ScalarNode) and secret_key(o.key.value)
-            for o in self._open
-            if not o.sequence
-        )
-        return "" if hidden else f" '{sigil}{clip(str(text), width)}'"
+        return "" if self._hidden_here() else f" '{sigil}{clip(str(text), width)}'"
+
+    def _hidden_here(self) -> bool:
+        """Whether a value being composed at this point must not be quoted: `hides` of the
+        keys open above it (an item of a list counts as item 0, whichever it is)."""
+        path: list[str | int] = []
+        for o in self._open:
+            if o.sequence:
+                path.append(0)
+            elif o.key is None:
+                break  # the text is a key of this mapping: the path above it decides
+            elif isinstance(o.key, yaml.ScalarNode):
+                path.append(o.key.value)
+            else:
+                return True  # a key that is a collection names nothing the schema knows
+        return self.hides(tuple(path))
 
     def _unknown_tag(self, event: yaml.NodeEvent, tag: str) -> None:
         written = tag.replace("tag:yaml.org,2002:", "!!")
@@ -623,10 +646,10 @@ class _Count:
 class _Builder:
     """Turns a composed node tree into dicts, lists and scalars, recording positions."""
 
-    def __init__(self, name: str, count: _Count, hide_values: bool = False) -> None:
+    def __init__(self, name: str, count: _Count, hides: Hides = secret_path) -> None:
         self.name = name
         self.count = count
-        self.hide_values = hide_values
+        self.hides = hides
         self.positions: dict[Path_, Location] = {}
         self.value_positions: dict[Path_, Location] = {}
         self.problems: list[Problem] = []
@@ -691,7 +714,7 @@ class _Builder:
                 if not isinstance(source, yaml.MappingNode):
                     continue
                 # its own problems are reported where the anchor is written
-                copy = _Builder(self.name, self.count, self.hide_values)
+                copy = _Builder(self.name, self.count, self.hides)
                 for key, value in copy._mapping(source, path).items():
                     if key in result:
                         continue
@@ -754,8 +777,8 @@ class _Builder:
         return text
 
     def _quoted(self, text: str, path: Path_) -> str:
-        """How a message may quote a value: not at all under a key named like a secret."""
-        return "" if self.hide_values or secret_path(path) else shown(text)
+        """How a message may quote a value: not at all where `hides` says it may be a secret."""
+        return "" if self.hides(path) else shown(text)
 
     def _integer(self, node: yaml.ScalarNode, path: Path_) -> Any:
         text = node.value
