@@ -21,7 +21,7 @@ from importlib import resources
 
 import jinja2
 
-from meetme.generators.model import BfdTimers, BgpNeighbor, DeviceModel, Interface
+from meetme.generators.model import BfdTimers, BgpNeighbor, DeviceModel, EvpnPeer, Interface
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.platforms.base import COMMUNITY_KINDS
 from meetme.generators.platforms.spellings import (
@@ -156,6 +156,8 @@ def _environment() -> jinja2.Environment:
     env.filters["as_path_length_list"] = as_path_length_list
     env.globals["linux_name"] = linux_name
     env.globals["unsent_communities"] = unsent_communities
+    env.globals["overlay_unsent_map"] = overlay_unsent_map
+    env.globals["overlay_unsent_maps"] = overlay_unsent_maps
     return env
 
 
@@ -169,14 +171,41 @@ def template(name: str) -> jinja2.Template:
     return _ENV.get_template(name)
 
 
-def unsent_communities(model: DeviceModel, n: BgpNeighbor) -> tuple[str, ...]:
-    """The community kinds the real device does not send on session `n`: FRR sends every
-    kind unless told not to (bgp.html `neighbor PEER send-community`), so the twin says
-    `no neighbor X send-community KIND` for each, and a policy that counts on a tag an eBGP
-    hop drops fails in the twin as it would on the device."""
+def unsent_communities(model: DeviceModel, n: BgpNeighbor | EvpnPeer) -> tuple[str, ...]:
+    """The community kinds the real device does not send on session `n` (unicast or EVPN):
+    FRR sends every kind unless told not to (bgp.html `neighbor PEER send-community`), so the
+    twin says `no neighbor X send-community KIND` for each, and a policy that counts on a tag
+    a hop drops fails in the twin as it would on the device."""
     platform = PLATFORMS[model.platform]
     sent = platform.communities_sent(n.send_communities, n.remote_as == model.bgp.asn)
     return tuple(kind for kind in COMMUNITY_KINDS if kind not in sent)
+
+
+# What strips each community kind from a route (FRR 8.4 accepts these in an outbound map;
+# bgp.html "Communities Attribute", "Extended Communities Attribute", "Large Communities").
+_STRIP = {
+    "standard": "set community none",
+    "extended": "set extcommunity none",
+    "large": "set large-community none",
+}
+
+
+def overlay_unsent_map(model: DeviceModel, p: EvpnPeer) -> str | None:
+    """The twin's outbound map on an EVPN session that strips the kinds the device would not
+    send there: FRR 8.4 has no `send-community` under `address-family l2vpn evpn` (vtysh
+    takes the line as the IPv4 family's and leaves the EVPN one), so an outbound map does it."""
+    kinds = unsent_communities(model, p)
+    return "TWIN-UNSENT-" + "-".join(kind.upper() for kind in kinds) if kinds else None
+
+
+def overlay_unsent_maps(model: DeviceModel) -> dict[str, list[str]]:
+    """Each of those maps the device's EVPN sessions use, by name: its `set` lines."""
+    peers = model.evpn.peers if model.evpn else ()
+    return {
+        name: [_STRIP[kind] for kind in unsent_communities(model, p)]
+        for p in peers
+        if (name := overlay_unsent_map(model, p)) is not None
+    }
 
 
 def render_frr(model: DeviceModel, bfd: bool = False) -> str:
