@@ -365,7 +365,7 @@ class _Composer:
         self.name = name
         self.budget = budget
         self.loader = loader
-        self.hides = hides  # a secrets file: every value
+        self.hides = hides  # which values no message quotes (all, in a secrets file)
         self.problems: list[Problem] = []
         self._resolve: Callable[..., str] = yaml.resolver.Resolver().resolve
         self._anchors: dict[str, tuple[yaml.Node, int]] = {}  # node, values an alias builds

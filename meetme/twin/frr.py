@@ -195,17 +195,21 @@ def overlay_unsent_map(model: DeviceModel, p: EvpnPeer) -> str | None:
     send there: FRR 8.4 has no `send-community` under `address-family l2vpn evpn` (vtysh
     takes the line as the IPv4 family's and leaves the EVPN one), so an outbound map does it."""
     kinds = unsent_communities(model, p)
-    return "TWIN-UNSENT-" + "-".join(kind.upper() for kind in kinds) if kinds else None
+    return _unsent_map_name(kinds) if kinds else None
+
+
+def _unsent_map_name(kinds: tuple[str, ...]) -> str:
+    return "TWIN-UNSENT-" + "-".join(kind.upper() for kind in kinds)
 
 
 def overlay_unsent_maps(model: DeviceModel) -> dict[str, list[str]]:
     """Each of those maps the device's EVPN sessions use, by name: its `set` lines."""
-    peers = model.evpn.peers if model.evpn else ()
-    return {
-        name: [_STRIP[kind] for kind in unsent_communities(model, p)]
-        for p in peers
-        if (name := overlay_unsent_map(model, p)) is not None
-    }
+    maps: dict[str, list[str]] = {}
+    for p in model.evpn.peers if model.evpn else ():
+        kinds = unsent_communities(model, p)
+        if kinds:
+            maps[_unsent_map_name(kinds)] = [_STRIP[kind] for kind in kinds]
+    return maps
 
 
 def render_frr(model: DeviceModel, bfd: bool = False) -> str:
