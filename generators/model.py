@@ -521,6 +521,9 @@ class Evpn(Model):
     vrfs: tuple[EvpnVrf, ...] = ()
     peers: tuple[EvpnPeer, ...] = ()
     multihop_bfd: BfdTimers | None = None  # timers of the peers' multihop BFD; None: no BFD
+    # the outbound route map (one permit clause, next hop unchanged) a route server keeps the
+    # VTEP next hop with, where its platform has no per-neighbour form (NX-OS); None elsewhere
+    next_hop_map: str | None = None
 
 
 class Lag(Model):

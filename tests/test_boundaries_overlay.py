@@ -390,3 +390,33 @@ def test_a_tenant_gateway_just_inside_unicast_space_loads(example: Path, value: 
     old, new = (V6_GATEWAY, f'"{value}"') if v6 else (V4_COMPUTE_1, f"gateway_v4: {value}")
     edit_tenants(example, old, new)
     lint_repo(example)  # no IntentError: the rules read it
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [
+        ("10.50.1.1/32", True),
+        ("10.50.1.1/31", False),  # the gateway and one host
+        ("2001:db8:50:1::1/128", True),
+        ("2001:db8:50:1::1/127", False),
+    ],
+)
+def test_a_tenant_gateway_subnet_holds_a_host_besides_the_gateway(
+    example: Path, value: str, refused: bool
+) -> None:
+    """A /32 or /128 gateway rendered clean (`ip address 10.50.1.1/32` on the SVI): every host
+    of the network would be off-link. Refused at the value, the shortest with room for one
+    host loads."""
+    v6 = ":" in value
+    old, new = (V6_GATEWAY, f'"{value}"') if v6 else (V4_COMPUTE_1, f"gateway_v4: {value}")
+    tenants = edit_tenants(example, old, new)
+    if not refused:
+        lint_repo(example)  # no IntentError
+        return
+    with pytest.raises(IntentError) as caught:
+        lint_repo(example)
+    (only,) = caught.value.problems
+    assert only.kind == "bad-value"
+    assert (only.location.file, only.location.line) == (TENANTS, line_of(tenants, value))
+    length = value.split("/")[1]
+    assert f"'{value}': a /{length} holds the gateway alone, so no host" in only.message

@@ -255,3 +255,22 @@ def test_diff_says_why_the_base_is_unusable(example: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "is unusable (1 problem(s))" in result.output
         assert any(line.startswith(marker) for line in result.output.splitlines()), result.output
+
+
+def test_an_intent_file_given_as_the_intent_folder_names_the_intent_folder(
+    example: Path,
+) -> None:
+    """A site's file or folder given to --intent: the hint names the folder that holds the
+    whole intent (it named the site's folder, which lacks `organisation`)."""
+    for given in ("intent/aus1/site.yaml", "intent/aus1/none"):
+        done = runner.invoke(app, ["lint", "--intent", given])
+        what = (
+            "a file, not the intent folder"
+            if given.endswith(".yaml")
+            else "intent folder not found"
+        )
+        assert (done.exit_code, done.stderr.splitlines()[0]) == (
+            2,
+            f"{given}:1:1: error[missing]: {what}; intent holds intent files itself: name the "
+            "folder that holds intent/ (the repository), or pass --intent intent",
+        )

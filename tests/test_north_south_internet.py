@@ -5,6 +5,7 @@ docs/standards.md#flow-003, #flow-005, #handoff-006, #handoff-010, #handoff-011)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -392,3 +393,30 @@ def test_a_services_port_past_the_last_port_is_hw001(example: Path) -> None:
     line = line_of(example / PEERING, "HundredGigE0/0/0/32")
     assert len(found) == 1 and found[0].startswith(f"{PEERING}:{line}:")
     assert "HundredGigE0/0/0/32" in found[0]
+
+
+def test_a_default_the_transits_send_only_in_ipv4_names_the_missing_ipv6_sessions(
+    example: Path,
+) -> None:
+    """Both transits send a default (`accept_default: true`) but over IPv4 only: the advice
+    was to set `accept_default: true`, already set; it names the transits and their missing
+    IPv6 sessions instead. IPv4, which they do carry, stays clean."""
+    peering = example / "intent/aus1/peering.yaml"
+    text = re.sub(
+        r', ipv6: "2001:db8:[ab]::\d?/127", peer_ipv6: "2001:db8:[ab]::\d?"',
+        "",
+        peering.read_text(),
+    )
+    assert text.count("XC-T") == 4 and "2001:db8:a::" not in text and "2001:db8:b::" not in text
+    peering.write_text(text)
+    found = findings_of(lint_repo(example), "FLOW-003")
+    assert found, "gpu-a promises an IPv6 default"
+    assert all("(::/0)" not in f or "transit-a, transit-b send aus1-br" in f for f in found)
+    assert all("0.0.0.0/0" not in f for f in found)
+    first = next(f for f in found if "aus1-br1" in f)
+    assert (
+        "aus1-br1: transit-a, transit-b send aus1-br1 (or its pair, over iBGP) a default route "
+        "in IPv4 but have no IPv6 session, so no ::/0 reaches aus1-br1's Internet table and the "
+        "route stops at aus1-br1: give them an IPv6 session (`ipv6` and `peer_ipv6` on "
+        "their circuits), or set `internet: none`"
+    ) in first

@@ -59,19 +59,13 @@ def _findings(output: str) -> list[tuple[int, str, str]]:
     ("move", "title", "devices", "feature"),
     [
         (
-            lambda repo: _spines_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{n}"),
-            "Cisco NX-OS",
-            ["aus1-sp1", "aus1-sp2", "aus1-sp3", "aus1-sp4"],
-            "EVPN next hop unchanged toward VTEPs",
-        ),
-        (
             lambda repo: _spines_to(repo, "nvidia_nvue", "SN5600", "swp{n}"),
             "NVIDIA Cumulus Linux 5.16 (NVUE)",
             ["aus1-sp1", "aus1-sp2", "aus1-sp3", "aus1-sp4"],
             "EVPN next hop unchanged toward VTEPs",
         ),
     ],
-    ids=["spines-nxos", "spines-nvue"],  # EOS borders render: test_eos_border_handoff.py
+    ids=["spines-nvue"],  # EOS borders render: test_eos_border_handoff.py; NX-OS spines below
 )
 @pytest.mark.parametrize("command", ["lint", "render"])
 def test_moving_a_role_to_another_platform_never_crashes(
@@ -91,6 +85,28 @@ def test_moving_a_role_to_another_platform_never_crashes(
         assert line == line_of(example / DEVICES, "platform:", _nth_platform(example, block))
     if command == "render":
         assert not (example / "rendered").exists()  # nothing written
+
+
+def spines_on_nxos(repo: Path) -> None:
+    """aus1's four spines on NX-OS N9K-C9364D-GX2A (ports Ethernet1/<n>)."""
+    _spines_to(repo, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{n}")
+
+
+def test_nxos_spines_render_as_route_servers(example: Path) -> None:
+    """Were PLAT-007 on every spine: each leaf's EVPN session sends through the map that
+    keeps the VTEP next hop, and the spine keeps every route target."""
+    spines_on_nxos(example)
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    for spine in ("aus1-sp1", "aus1-sp4"):
+        config = (example / f"rendered/aus1/{spine}.cfg").read_text()
+        sessions = config.count("      route-map RM-EVPN-NEXT-HOP-UNCHANGED out\n")
+        assert sessions == config.count("    address-family l2vpn evpn\n      send-community\n")
+        assert sessions >= 10  # every VTEP of the site
+        assert (
+            "\nroute-map RM-EVPN-NEXT-HOP-UNCHANGED permit 10\n  set ip next-hop unchanged\n"
+            in (config)
+        )
 
 
 def _nth_platform(repo: Path, block_line: int) -> int:
@@ -305,8 +321,9 @@ def test_rule_links_past_links_per_device_are_phy_016_per_device(
     found = [m for _, _, m in _errors(example, "PHY-016") if "spine-to-border" in m]
     expected = [
         f"link rule 'spine-to-border': the links of {spine} (id {spine_id}) fall outside the "
-        f"p2p pools (link index 201 is beyond links_per_device ({links_per_device})); widen "
-        "the pools or lower links_per_device"
+        f"p2p pools (link index 201 is beyond links_per_device ({links_per_device})); raise "
+        "links_per_device to at least 202 (widening the pools if they no longer hold every "
+        "device's block)"
         for spine, spine_id in (
             ("aus1-sp1", 11),
             ("aus1-sp2", 12),
@@ -443,8 +460,10 @@ PAIRS: dict[str, tuple[Callable[[Path], None], str]] = {
     "arista_eos border": (border_on("arista_eos"), "aus1-br1"),
     "cisco_nxos border": (border_on("cisco_nxos"), "aus1-br1"),
     "nvidia_nvue border": (border_on("nvidia_nvue"), "aus1-br1"),
-    # super-spines are EVPN route servers: on EOS only, as spines (PLAT-007, EVPN-009)
+    # super-spines are EVPN route servers: on EOS and NX-OS, as spines (PLAT-007, EVPN-009)
     "arista_eos super_spine": (_super_spines_on("arista_eos"), "aus1-sp3"),
+    "cisco_nxos super_spine": (_super_spines_on("cisco_nxos"), "aus1-sp3"),
+    "cisco_nxos spine": (spines_on_nxos, "aus1-sp1"),
     "arista_eos leaf": (nxos_leaves_on_eos, "aus1-lf3"),
 }
 
@@ -495,4 +514,4 @@ def test_every_rendering_pair_is_pinned() -> None:
         if support.renders(PLATFORMS[platform], role)
     }
     assert pinned == rendering
-    assert len(rendering) == 12  # 4 borders, 1 super-spine, 1 spine, 3 leaves, 3 border leaves
+    assert len(rendering) == 14  # 4 borders, 2 super-spines, 2 spines, 3 leaves, 3 border leaves

@@ -312,7 +312,7 @@ def test_an_eos_super_spine_renders_as_a_route_server(example: Path) -> None:
         assert f"      neighbor {address} activate" in config
 
 
-def test_nxos_super_spines_are_refused_naming_device_platform_and_feature(example: Path) -> None:
+def _super_spines_on_nxos(example: Path) -> None:
     two_pods(example)
     devices = example / DEVICES
     text = devices.read_text()
@@ -326,15 +326,56 @@ def test_nxos_super_spines_are_refused_naming_device_platform_and_feature(exampl
             '{role: super_spine, interface: "Ethernet1/{n}"',
         )
     )
+
+
+def test_an_nxos_super_spine_keeps_the_vtep_next_hop_by_a_route_map(example: Path) -> None:
+    """Was PLAT-007 (no form modelled): NX-OS has no per-neighbour next-hop-unchanged, so each
+    EVPN session sends through an outbound map that sets `ip next-hop unchanged`, and the
+    route server keeps every route target, which no VNI of its own imports."""
+    _super_spines_on_nxos(example)
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    config = (example / "rendered/aus1/aus1-ss1.cfg").read_text()
+    lines = config.splitlines()
+    assert "nv overlay evpn" in lines and "feature nv overlay" not in lines  # no VTEP
+    assert "route-map RM-EVPN-NEXT-HOP-UNCHANGED permit 10\n  set ip next-hop unchanged\n" in (
+        config
+    )
+    assert "  address-family l2vpn evpn\n    retain route-target all\n" in config
+    for address in ("10.0.0.11", "10.0.0.13"):  # a spine of each pod
+        block = config[config.index(f"  neighbor {address}\n") + 1 :].split("\n  neighbor ")[0]
+        assert "      route-map RM-EVPN-NEXT-HOP-UNCHANGED out" in block.splitlines(), block
+    spine = (example / "rendered/aus1/aus1-sp1.cfg").read_text()  # EOS: its own form
+    assert "RM-EVPN-NEXT-HOP-UNCHANGED" not in spine
+
+
+def test_an_nvue_super_spine_is_still_refused_naming_device_platform_and_feature(
+    example: Path,
+) -> None:
+    """NVUE's form stays unverified: PLAT-007 names each device, its platform and the feature."""
+    _super_spines_on_nxos(example)
+    devices = example / DEVICES
+    devices.write_text(
+        devices.read_text().replace(
+            "role: super_spine\n        platform: cisco_nxos\n        model: N9K-C9364D-GX2A",
+            "role: super_spine\n        platform: nvidia_nvue\n        model: SN5600",
+        )
+    )
+    links = example / LINKS
+    links.write_text(
+        links.read_text().replace(
+            '{role: super_spine, interface: "Ethernet1/{n}"',
+            '{role: super_spine, interface: "swp{n}"',
+        )
+    )
     code, out = lint_output(example)
     assert code == 1
-    plat = [line for line in out.splitlines() if " error " in line]
+    plat = [line for line in out.splitlines() if " error " in line and "PLAT-007" in line]
     assert len(plat) == 2, out
     for line, name in zip(plat, ("aus1-ss1", "aus1-ss2"), strict=True):
-        assert "PLAT-007" in line
         assert (
-            f"{name} (Cisco NX-OS) cannot render EVPN next hop unchanged toward VTEPs "
-            "(a route server's EVPN sessions)"
+            f"{name} (NVIDIA Cumulus Linux 5.16 (NVUE)) cannot render EVPN next hop unchanged "
+            "toward VTEPs (a route server's EVPN sessions)"
         ) in line
 
 

@@ -68,7 +68,8 @@ def test_addr015_explicit_link_index_at_links_per_device(
     expected = [
         f"intent/aus1/links.yaml:{line}: link #{_last_link(example)} (aus1-lf1 swp40 - aus1-lf2 "
         "swp40) has no p2p subnet: link index 128 is beyond links_per_device (128); lower its "
-        "index, widen the p2p pools or give the link ipv4 (and ipv6) of its own"
+        "index, raise links_per_device to at least 129 or give the link ipv4 (and ipv6) of its "
+        "own"
     ]
     assert findings_of(lint_repo(example), "ADDR-015") == (expected if outside else [])
 
@@ -140,3 +141,13 @@ def test_links_missing_for_another_reason_are_still_told_in_the_same_run(example
     assert ("TOPO-001", "sites.mel1.devices.mel1-lf201") in found
     assert ("TOPO-001", "sites.mel1.devices.mel1-lf202") in found
     assert not [path for _, path in found if path.startswith("sites.aus1.devices")]
+
+
+def test_phy016_advice_fits_the_shortage(example: Path) -> None:
+    """A rule's links past a device's block want a longer block (the index is named); links
+    whose block falls outside the pool want a wider pool or shorter blocks, never the reverse."""
+    site = example / "intent/aus1/site.yaml"
+    replace_in(site, "p2p_v4: 10.1.0.0/16", "p2p_v4: 10.1.0.0/21")  # 1,024 /31s: ids 0-7
+    pool = [f for f in findings_of(lint_repo(example), "PHY-016") if "outside pool" in f]
+    assert pool and all(f.endswith("; widen the pools or lower links_per_device") for f in pool)
+    assert not [f for f in pool if "raise links_per_device" in f]

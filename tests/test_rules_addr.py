@@ -450,3 +450,119 @@ def test_addr020_both_borders_of_a_site_in_the_srv6_vpn(example: Path) -> None:
         for occurrence, border in ((1, "mel1-br1"), (2, "mel1-br2"))
     ]
     assert [f.rule for f in result.findings if f.severity == "error"] == ["ADDR-020"] * 2
+
+
+ORGANISATION = "intent/organisation.yaml"
+ANNOUNCED = (
+    "every border originates it (a discard route and a `network` statement) and announces it "
+    "to every transit, IX and PNI"
+)
+
+
+def add_aggregates(repo: Path, *aggregates: str) -> Path:
+    """Further organisation aggregates, after the example's two (each on a line of its own)."""
+    organisation = repo / ORGANISATION
+    last = "    - 2001:db8:4000::/36\n"
+    replace_in(organisation, last, last + "".join(f"    - {a}\n" for a in aggregates))
+    return organisation
+
+
+def _at_aggregate(organisation: Path, aggregate: str) -> tuple[str, int, int]:
+    return ORGANISATION, line_of(organisation, f"    - {aggregate}"), 7
+
+
+def test_addr021_a_bogon_aggregate_and_its_public_neighbour(example: Path) -> None:
+    """The user's site: 10.0.0.0/8 beside the example's aggregates linted clean, and the
+    borders originated it and announced it to every transit, IX and PNI. 11.0.0.0/8, next to
+    it, is public space. The example's own aggregates are documentation ranges, allowed in a
+    lab (ADDR-009's concern): no finding."""
+    assert _placed(lint_repo(example), "ADDR-021") == []
+    organisation = add_aggregates(example, "10.0.0.0/8", "11.0.0.0/8")
+    result = lint_repo(example)
+    assert _placed(result, "ADDR-021") == [
+        (
+            *_at_aggregate(organisation, "10.0.0.0/8"),
+            f"organisation aggregate 10.0.0.0/8 is the bogon range 10.0.0.0/8: {ANNOUNCED}, "
+            "whose import filters drop bogons (ours too, docs/standards.md#edge-import), so it "
+            "draws no traffic; move it to organisation.private_aggregates, which is never "
+            "announced",
+        )
+    ]
+    assert result.errors
+
+
+def test_addr021_inside_or_holding_a_bogon_range(example: Path) -> None:
+    """Inside private-use space (10.1.0.0/16, fd00::/8 in fc00::/7 although shorter than
+    /16), inside shared space (100.64.0.0/16, no private-use hint), or holding a bogon
+    (100.0.0.0/8 holds 100.64.0.0/10); 2a00::/16 is public and exactly the shortest length."""
+    organisation = add_aggregates(
+        example, "10.1.0.0/16", "fd00::/8", "100.64.0.0/16", "100.0.0.0/8", "2a00::/16"
+    )
+    found = {line: message for _, line, _, message in _placed(lint_repo(example), "ADDR-021")}
+    lines = {a: _at_aggregate(organisation, a)[1] for a in ("10.1.0.0/16", "fd00::/8")}
+    lines |= {a: _at_aggregate(organisation, a)[1] for a in ("100.64.0.0/16", "100.0.0.0/8")}
+    assert sorted(found) == sorted(lines.values())
+    private = "move it to organisation.private_aggregates"
+    assert found[lines["10.1.0.0/16"]].startswith(
+        "organisation aggregate 10.1.0.0/16 lies inside the bogon range 10.0.0.0/8: "
+    )
+    assert private in found[lines["10.1.0.0/16"]]
+    assert found[lines["fd00::/8"]].startswith(
+        "organisation aggregate fd00::/8 lies inside the bogon range fc00::/7: "
+    )
+    assert private in found[lines["fd00::/8"]]
+    shared = found[lines["100.64.0.0/16"]]
+    assert "lies inside the bogon range 100.64.0.0/10" in shared and private not in shared
+    assert shared.endswith("list only public address blocks the organisation holds")
+    assert found[lines["100.0.0.0/8"]] == (
+        f"organisation aggregate 100.0.0.0/8 holds the bogon range 100.64.0.0/10: {ANNOUNCED}, "
+        "claiming the bogon's addresses as ours (the parties' filters drop the bogon range "
+        "itself, not an aggregate holding it); list only public address blocks the "
+        "organisation holds, none of them holding a bogon range"
+    )
+
+
+def test_addr021_a_default_route_and_aggregates_shorter_than_the_global_table_carries(
+    example: Path,
+) -> None:
+    """0.0.0.0/0 gave only a misleading FLOW-003 before; /7 and /15 are one bit shorter than
+    the shortest the Internet's table carries (IPv4 /8, IPv6 /16), 12.0.0.0/8 and 2a00::/16
+    (public) are exactly that long."""
+    organisation = add_aggregates(
+        example, "0.0.0.0/0", "12.0.0.0/7", "12.0.0.0/8", "2000::/15", "2a00::/16"
+    )
+    result = lint_repo(example)
+    assert _placed(result, "ADDR-021") == [
+        (
+            *_at_aggregate(organisation, "0.0.0.0/0"),
+            f"organisation aggregate 0.0.0.0/0 is a default route: {ANNOUNCED}, which would "
+            "draw the whole Internet's traffic to us, and every party's import filter drops "
+            "it; list the address blocks the organisation holds, and take a default route "
+            "from a transit (accept_default: true) where the tenants need one",
+        ),
+        *[
+            (
+                *_at_aggregate(organisation, short),
+                f"organisation aggregate {short} is shorter than /{length}, the shortest prefix "
+                f"the Internet's table carries (an RIR's largest allocation): {ANNOUNCED}, and "
+                "every party's import filter drops it as a default route in disguise; list the "
+                "address blocks the organisation holds instead",
+            )
+            for short, length in (("12.0.0.0/7", 8), ("2000::/15", 16))
+        ],
+    ]
+
+
+def test_addr021_leaves_documentation_ranges_to_addr009(example: Path) -> None:
+    """The example's aggregates are documentation ranges (bogons in production): allowed in a
+    lab, ADDR-009's error in production, never ADDR-021's; a real bogon beside them is
+    ADDR-021's in either."""
+    organisation = add_aggregates(example, "192.168.0.0/16")
+    bogon = _at_aggregate(organisation, "192.168.0.0/16")
+    assert [at[:3] for at in _placed(lint_repo(example), "ADDR-021")] == [bogon]
+    replace_in(example / "intent/aus1/site.yaml", "environment: lab", "environment: production")
+    result = lint_repo(example)
+    assert [at[:3] for at in _placed(result, "ADDR-021")] == [bogon]
+    assert [
+        at[:3] for at in _placed(result, "ADDR-009") if at[0] == ORGANISATION and at[2] == 7
+    ] == [_at_aggregate(organisation, a) for a in ("198.51.100.0/24", "2001:db8:4000::/36")]

@@ -1,5 +1,6 @@
 """HW-001/HW-002/HW-003: every rendered interface is a front-panel port of the device's
-hardware, and the hardware runs the device's platform."""
+hardware, and the hardware runs the device's platform; HW-004 on attachment ports: a host port
+is a port its cage's plan makes (the rest of HW-004 and HW-005: tests/test_ports.py)."""
 
 from pathlib import Path
 
@@ -7,8 +8,10 @@ import pytest
 import yaml
 from conftest import EXAMPLE_INTENT, findings_of, line_of, lint_repo, move_device, replace_in
 from meetme.validators.rules.hardware import NAMING, hardware
+from variants import EOS_MLAG, STORAGE_ON_EOS, TENANTS, add
 
 from meetme.core.problems import IntentError
+from meetme.pipeline import LintResult, device_models
 
 
 def test_example_has_no_hardware_findings(example: Path) -> None:
@@ -167,3 +170,167 @@ def test_a_lane_past_the_cage_blames_only_its_own_name(example: Path) -> None:
         "Ethernet1/9 on aus1-bl3, but port 1 of a 7280CR3-32P4 (QSFP100) has lanes 1-4"
     ]
     assert findings_of(result, "HW-004") == []
+
+
+# --- HW-004 on attachment ports: a host port asks no speed, so it breaks no cage out ---------
+
+MEL1_ATTACHMENTS = "intent/mel1/attachments.yaml"
+MEL1_HOSTS = "ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]"  # lf101/lf102's first
+# port 40 of the vPC pair mel1-lf101/lf102 broken out 4x100G by a link on its sub-port 1
+MEL1_BREAKOUT_LINK = (
+    "      - {a: {device: mel1-lf101, interface: Ethernet1/40/1, breakout: 4x100G}, "
+    "b: {device: mel1-lf102, interface: Ethernet1/40/1, breakout: 4x100G}, index: 40, "
+    "speed: 100G}\n"
+)
+AUS1_ATTACHMENTS = "intent/aus1/attachments.yaml"
+# port 33 (OSFP 400G, 8 lanes) of the EOS border leaves aus1-bl1/bl2, by a link on lane 1
+BL_LINK = (
+    "      - {a: {device: aus1-bl1, interface: Ethernet33/1%s}, b: {device: aus1-bl2, "
+    "interface: Ethernet33/1%s}, index: 40, speed: %s}\n"
+)
+
+
+def hw004(result: LintResult) -> list[str]:
+    """'file:line:column: message' of every HW-004 finding, in location order."""
+    found = [f for f in result.findings if f.rule == "HW-004"]
+    return [f"{f.location}: {f.message}" for f in sorted(found, key=lambda f: str(f.location))]
+
+
+def at(path: Path, needle: str, port: str) -> str:
+    """file:line:column of `port` on the line holding `needle` (a flow list's item)."""
+    line = line_of(path, needle)
+    column = path.read_text().splitlines()[line - 1].index(port) + 1
+    return f"{path.parent.parent.name}/{path.parent.name}/{path.name}:{line}:{column}"
+
+
+def mel1_hosts_on(repo: Path, *ports: str) -> Path:
+    """The first NX-OS vPC attachment of mel1 (mel1-lf101 and mel1-lf102) cabled to `ports`."""
+    attachments = repo / MEL1_ATTACHMENTS
+    replace_in(attachments, MEL1_HOSTS, f"ports: [{', '.join(ports)}]")
+    return attachments
+
+
+def eos_mlag_on(repo: Path, *ports: str) -> Path:
+    """The EOS border leaves aus1-bl1/bl2 as an MLAG pair (tests/variants.py) with `ports`."""
+    body = EOS_MLAG.replace("ports: [Ethernet20/1, Ethernet21/1]", f"ports: [{', '.join(ports)}]")
+    replace_in(repo / TENANTS, *STORAGE_ON_EOS)
+    return add(repo, "mdf-eos-mlag", body)
+
+
+def test_hw004_host_on_sub_ports_of_an_unbroken_nxos_cage(example: Path) -> None:
+    """The user's case: NX-OS Ethernet1/5/1 renders as an interface of a breakout nothing
+    asks (no `interface breakout ... port 5`): it does not exist on the switch."""
+    attachments = mel1_hosts_on(
+        example, "Ethernet1/1", "Ethernet1/2", "Ethernet1/5/1", "Ethernet1/5/2"
+    )
+    result = lint_repo(example)
+    assert hw004(result) == [
+        f"{at(attachments, 'Ethernet1/5/1', port)}: {leaf} (cisco_nxos) {port}, attachment "
+        f"mel1-dh1-r10-gpu-hosts host port, is breakout sub-port {sub} of port 5 "
+        "(N9K-C9364D-GX2A QSFP-DD 400G), which nothing breaks out (meetme breaks a cage out "
+        f"only for its links and circuits): Ethernet1/5 runs whole and {port} does not exist; "
+        "cable the host to a whole port, or to a free sub-port of a cage a link breaks out"
+        for port, sub in (("Ethernet1/5/1", 1), ("Ethernet1/5/2", 2))
+        for leaf in ("mel1-lf101", "mel1-lf102")
+    ]
+    assert result.errors
+
+
+def test_hw004_host_on_a_free_sub_port_of_a_cage_the_links_break_out_nxos(
+    example: Path,
+) -> None:
+    """The boundary: the link breaks port 40 out 4x100G, so Ethernet1/40/2 exists and the
+    host's port-channel takes it; the same sub-port of port 41, which nothing breaks out, does
+    not."""
+    links = example / "intent/mel1/links.yaml"
+    links.write_text(links.read_text() + MEL1_BREAKOUT_LINK)
+    attachments = mel1_hosts_on(
+        example, "Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/40/2"
+    )
+    result = lint_repo(example)
+    assert result.errors == []
+    model = device_models(result)["mel1-lf101"]
+    assert [(b.port, b.mode, b.sub_ports[1]) for b in model.breakouts] == [
+        (40, "4x100G", "Ethernet1/40/2")
+    ]
+    assert any("Ethernet1/40/2" in lag.members for lag in model.lags)
+
+    replace_in(attachments, "Ethernet1/3, Ethernet1/40/2", "Ethernet1/41/2, Ethernet1/40/2")
+    hits = hw004(lint_repo(example))
+    assert [h.split(": ", 1)[0] for h in hits] == [at(attachments, "41/2", "Ethernet1/41/2")] * 2
+    assert "mel1-lf101 (cisco_nxos) Ethernet1/41/2, attachment mel1-dh1-r10-gpu-hosts " in hits[0]
+    assert "is breakout sub-port 2 of port 41 (N9K-C9364D-GX2A QSFP-DD 400G), which " in hits[0]
+
+
+def test_hw004_host_on_the_whole_of_a_cage_the_links_break_out_nxos(example: Path) -> None:
+    """Ethernet1/40 names no interface once port 40 runs 4x100G; PHY-013 reports the link's
+    sub-port at the link, this is the finding at the host's port."""
+    links = example / "intent/mel1/links.yaml"
+    links.write_text(links.read_text() + MEL1_BREAKOUT_LINK)
+    attachments = mel1_hosts_on(
+        example, "Ethernet1/1", "Ethernet1/2", "Ethernet1/3", "Ethernet1/40"
+    )
+    result = lint_repo(example)
+    assert hw004(result) == [
+        f"{at(attachments, 'Ethernet1/40', 'Ethernet1/40')}: {leaf} (cisco_nxos) Ethernet1/40, "
+        "attachment mel1-dh1-r10-gpu-hosts host port, names the whole cage, which the links on "
+        "it break out 4x100G (port 40, N9K-C9364D-GX2A QSFP-DD 400G); its sub-ports are "
+        "Ethernet1/40/1, Ethernet1/40/2, Ethernet1/40/3, Ethernet1/40/4: cable the host to one "
+        "no link uses, or to another port"
+        for leaf in ("mel1-lf101", "mel1-lf102")
+    ]
+
+
+def test_hw004_eos_host_on_a_whole_cage_and_one_of_its_lanes(example: Path) -> None:
+    """`ports: [Ethernet20/1, Ethernet20/3]` on an unbroken QSFP100 cage: Ethernet20/1 runs the
+    cage whole (it passes: a plain port), and lane 3 stays inactive."""
+    attachments = eos_mlag_on(example, "Ethernet20/1", "Ethernet20/3")
+    result = lint_repo(example)
+    assert hw004(result) == [
+        f"{at(attachments, 'Ethernet20/3', 'Ethernet20/3')}: {leaf} (arista_eos) Ethernet20/3, "
+        "attachment mdf-eos-mlag host port, is lane 3 of port 20 (7280CR3-32P4 QSFP100), which "
+        "nothing breaks out (meetme breaks a cage out only for its links and circuits): "
+        "Ethernet20/1 runs the whole cage and Ethernet20/3 stays inactive; cable the host to a "
+        "whole port, or to a free sub-port of a cage a link breaks out"
+        for leaf in ("aus1-bl1", "aus1-bl2")
+    ]
+    assert findings_of(result, "PHY-013") == []  # EOS lanes: not PHY-013's
+
+
+def test_hw004_eos_host_on_a_lane_of_a_cage_a_link_runs_whole(example: Path) -> None:
+    """A 400G link runs port 33 whole on lane 1, so the host's Ethernet33/5 stays inactive."""
+    links = example / "intent/aus1/links.yaml"
+    links.write_text(links.read_text() + BL_LINK % ("", "", "400G"))
+    attachments = eos_mlag_on(example, "Ethernet20/1", "Ethernet33/5")
+    result = lint_repo(example)
+    hits = hw004(result)
+    assert [h.split(": ", 1)[0] for h in hits] == [
+        at(attachments, "Ethernet33/5", "Ethernet33/5")
+    ] * 2
+    assert (
+        "aus1-bl1 (arista_eos) Ethernet33/5, attachment mdf-eos-mlag host port, is lane 5 "
+        in hits[0]
+    )
+    assert "Ethernet33/1 runs the whole cage and Ethernet33/5 stays inactive" in hits[0]
+
+
+def test_hw004_eos_host_on_lanes_of_a_cage_the_links_break_out(example: Path) -> None:
+    """The boundary on EOS: the link breaks port 33 out 2x200G (sub-ports Ethernet33/1, /5), so
+    lane 5 leads a sub-port (meetme tells it its speed) and lane 3 leads none."""
+    links = example / "intent/aus1/links.yaml"
+    links.write_text(
+        links.read_text() + BL_LINK % (", breakout: 2x200G", ", breakout: 2x200G", "200G")
+    )
+    attachments = eos_mlag_on(example, "Ethernet33/5", "Ethernet33/3")
+    result = lint_repo(example)
+    assert hw004(result) == [
+        f"{at(attachments, 'Ethernet33/3', 'Ethernet33/3')}: {leaf} (arista_eos) Ethernet33/3, "
+        "attachment mdf-eos-mlag host port, is no sub-port of breakout 2x200G, which the links "
+        "on its cage run (port 33, 7280CR3-32P4 OSFP 400G); its sub-ports are Ethernet33/1, "
+        "Ethernet33/5: cable the host to one no link uses, or to another port"
+        for leaf in ("aus1-bl1", "aus1-bl2")
+    ]
+    model = device_models(result)["aus1-bl1"]
+    assert [(b.port, b.mode, b.idle_sub_ports) for b in model.breakouts] == [
+        (33, "2x200G", ("Ethernet33/5",))  # told `speed 200g-4` (docs/syntax.md#eos-ports)
+    ]

@@ -435,8 +435,8 @@ def test_evpn009_vtep_on_a_platform_without_evpn(example: Path) -> None:
 
 
 def test_evpn009_advises_only_platforms_on_which_the_role_renders(example: Path) -> None:
-    """A spine is an EVPN route server: NX-OS and NVUE have EVPN but no form for keeping the
-    VTEP's next hop (PLAT-007), so only EOS is named."""
+    """A spine is an EVPN route server: NVUE has EVPN but no form for keeping the VTEP's next
+    hop (PLAT-007), so only EOS and NX-OS are named."""
     devices = example / "intent/aus1/devices.yaml"
     replace_in(
         devices,
@@ -446,7 +446,7 @@ def test_evpn009_advises_only_platforms_on_which_the_role_renders(example: Path)
     assert findings_of(lint_repo(example), "EVPN-009") == [
         f"intent/aus1/devices.yaml:{line_of(devices, 'platform: cisco_iosxr', 3)}: aus1-sp1 is "
         "a spine in the EVPN-VXLAN fabric on Cisco IOS-XR, for which meetme renders no "
-        "EVPN-VXLAN; use a platform that has it (Arista EOS)"
+        "EVPN-VXLAN; use a platform that has it (Arista EOS, Cisco NX-OS)"
     ]
 
 

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import line_of, lint_repo, replace_in
-from meetme.validators.engine import run_rules
+from conftest import borders_to, line_of, lint_repo, replace_in
+from meetme.generators.platforms.support import GAP_RULES
+from meetme.validators.engine import RULES, run_rules
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -222,3 +223,40 @@ def test_waivers_are_judged_on_the_utc_day_in_every_time_zone(
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_a_platform_gap_takes_no_waiver_and_no_lower_severity(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A waived or lowered PLAT-* finding would pass lint and then fail render with exit 3
+    (the renderer refuses a device with a gap): the gap stays an error, and the waiver or the
+    override is a WAIVER-004 error at its own line; an override that keeps `error` is none."""
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    borders_to(example, "cisco_nxos", "N9K-C9364D-GX2A", "Ethernet1/{}")  # RPKI kept: PLAT-001
+    _, before = lint_json()
+    gaps = sorted({(str(f["rule"]), str(f["path"])) for f in before if f["rule"] == "PLAT-001"})
+    assert gaps, "the NX-OS borders are asked for RPKI"
+    path = waive(
+        example,
+        *((rule, obj, "2030-01-31") for rule, obj in gaps),
+        standards="standards:\n  severity:\n    PLAT-001: warning\n    PLAT-007: error\n",
+    )
+    code, findings = lint_json()
+    assert code == 1
+    assert {f["severity"] for f in of(findings, "PLAT-001")} == {"error"}
+    refused = of(findings, "WAIVER-004")
+    assert sorted(int(str(f["line"])) for f in refused) == sorted(
+        [*[line_of(path, "- rule: PLAT-001")] * len(gaps), line_of(path, "PLAT-001: warning")]
+    )
+    assert all("takes no waiver and no severity override" in str(f["message"]) for f in refused)
+    assert not of(findings, "WAIVER-002")  # refused, not unused
+    rendered = runner.invoke(app, ["render"])
+    assert rendered.exit_code == 1, rendered.output  # lint's error, not an internal one
+    assert "internal error" not in rendered.output
+
+
+def test_a_design_rule_still_takes_a_waiver_and_an_override() -> None:
+    """The boundary: only the platform gaps are closed to waivers."""
+    assert RULES["PHY-001"].waivable and RULES["ADDR-003"].waivable
+    assert not RULES["PLAT-001"].waivable and not RULES["PLAT-007"].waivable
+    assert {r for r in GAP_RULES.values() if RULES[r].waivable} == set()

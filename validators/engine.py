@@ -4,7 +4,8 @@ A rule yields `Hit`s (what is wrong and at which intent path); the engine turns 
 `Finding`s with the rule's id and severity and the file:line:column of that path. It then
 applies the intent's standards profile (per-rule severity overrides) and its waivers: a waived
 finding is reported with severity `waived`; expired, unused and unknown-rule waivers are
-findings of their own (WAIVER-001..003).
+findings of their own (WAIVER-001..003), and so is a waiver or override of a platform gap
+(WAIVER-004).
 """
 
 from __future__ import annotations
@@ -55,21 +56,25 @@ class Rule:
     rationale: str
     source: str
     check: CheckFn
+    # False: no waiver covers its findings and the standards profile cannot lower it (a
+    # platform gap: the renderer refuses the device whatever the finding is called)
+    waivable: bool = True
 
 
 RULES: dict[str, Rule] = {}
 UNUSED_WAIVER = "WAIVER-002"
+UNWAIVABLE = "WAIVER-004"
 
 
 def rule(
-    id: str, severity: Severity, title: str, rationale: str, source: str
+    id: str, severity: Severity, title: str, rationale: str, source: str, waivable: bool = True
 ) -> Callable[[CheckFn], CheckFn]:
     """Register a check function as a rule."""
 
     def register(check: CheckFn) -> CheckFn:
         if id in RULES:
             raise ValueError(f"rule {id} registered twice")
-        RULES[id] = Rule(id, severity, title, rationale, source, check)
+        RULES[id] = Rule(id, severity, title, rationale, source, check, waivable)
         return check
 
     return register
@@ -121,15 +126,17 @@ def apply_standards(
     findings: Iterable[Finding], loaded: LoadedIntent, today: datetime.date | None = None
 ) -> list[Finding]:
     """The intent's standards profile (severity overrides), then its waivers; plus the
-    findings about the waivers themselves (WAIVER-001..003). Call it once, on every finding."""
+    findings about the waivers themselves (WAIVER-001..004). Call it once, on every finding."""
     today = today or current_date()
     intent = loaded.intent
     overrides = intent.standards.severity
     findings = {
-        replace(f, severity=overrides[f.rule]) if f.rule in overrides else f for f in findings
+        replace(f, severity=overrides[f.rule]) if f.rule in overrides and _waivable(f.rule) else f
+        for f in findings
     }
     waivers = list(enumerate(intent.waivers))
-    active = [(i, w) for i, w in waivers if w.expires >= today]  # valid through `expires`
+    # valid through `expires`, and only for a rule that takes a waiver (WAIVER-004 otherwise)
+    active = [(i, w) for i, w in waivers if w.expires >= today and _waivable(w.rule)]
     used: set[int] = set()
     reported: list[Finding] = []
     for finding in findings:
@@ -168,6 +175,14 @@ def apply_standards(
                     ("waivers", index, "rule"),
                 )
             )
+        elif not _waivable(waiver.rule):
+            reported.append(
+                meta(
+                    UNWAIVABLE,
+                    f"{what}: {_refused(waiver.rule)}",
+                    ("waivers", index, "rule"),
+                )
+            )
         elif waiver.expires < today:
             still = sum(f.rule == waiver.rule and covers(waiver.object, f.path) for f in findings)
             now = (
@@ -202,7 +217,30 @@ def apply_standards(
                     ("standards", "severity", rule_id),
                 )
             )
+        elif not _waivable(rule_id) and intent.standards.severity[rule_id] != "error":
+            reported.append(
+                meta(
+                    UNWAIVABLE,
+                    f"the standards profile lowers {rule_id} to "
+                    f"{intent.standards.severity[rule_id]}: {_refused(rule_id)}",
+                    ("standards", "severity", rule_id),
+                )
+            )
     return reported
+
+
+def _waivable(rule_id: str) -> bool:
+    known = RULES.get(rule_id)
+    return known is None or known.waivable
+
+
+def _refused(rule_id: str) -> str:
+    return (
+        f"{rule_id} takes no waiver and no severity override, as the platform cannot print "
+        "what it names: meetme refuses to render that device whatever the finding is called; "
+        "move the device to a platform that can print it, or change the intent (`meetme "
+        f"explain {rule_id}`)"
+    )
 
 
 def all_rules() -> list[Rule]:
@@ -239,5 +277,16 @@ rule(
     "error",
     "Waivers and severity overrides name known rules",
     "A misspelt or retired rule id waives or overrides nothing, while the team believes it does.",
+    WAIVER_SOURCE,
+)(reported_elsewhere)
+rule(
+    UNWAIVABLE,
+    "error",
+    "No waiver or severity override for what a platform cannot print",
+    "A platform gap (PLAT-*) says the device's platform has no form for what the intent asks; "
+    "the renderer refuses such a device whatever its finding is called. A waiver or a lower "
+    "severity would let `meetme lint` pass a merge request that `meetme render` then cannot "
+    "render (an internal error, exit 3), so neither is taken: the gap stays an error, and the "
+    "waiver or override is an error of its own at its line.",
     WAIVER_SOURCE,
 )(reported_elsewhere)

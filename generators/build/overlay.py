@@ -42,6 +42,7 @@ VTEP_ROLES = allocate.VTEP_ROLES
 OVERLAY_ROLES = ("spine", "super_spine")
 EVPN_MULTIHOP = 3  # loopback to loopback across one spine (AVD uses 3)
 CONNECTED_ROUTE_MAP = "RM-EVPN-CONNECTED"  # NX-OS redistributes only through a route-map
+NEXT_HOP_MAP = "RM-EVPN-NEXT-HOP-UNCHANGED"  # a route server's, where the platform needs a map
 
 
 def route_target(settings: EvpnSettings, vni: int, override: str | None) -> str:
@@ -132,6 +133,7 @@ def evpn_device(
                 ),
             )
         )
+    peers = _peers(intent, site, name, device, fabric)
     return Evpn(
         vtep=vtep,
         source_interface=platform.loopback_names[1] if vtep else None,
@@ -140,8 +142,12 @@ def evpn_device(
         arp_nd_suppression=True,
         vlans=vlans,
         vrfs=sorted(vrfs, key=lambda v: v.name),
-        peers=_peers(intent, site, name, device, fabric),
+        peers=peers,
         multihop_bfd=device_bfd(site),
+        next_hop_map=NEXT_HOP_MAP
+        if platform.next_hop_unchanged_form == "route_map"
+        and any(p.next_hop_unchanged for p in peers)
+        else None,
     )
 
 

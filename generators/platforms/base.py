@@ -170,6 +170,11 @@ class Platform:
     # (NVUE: each `community-advertise` kind is on when unset, nvueschema v5_16). What
     # FLOW-008 carries a class tag over, and what the twin's FRR sends (templates/frr).
     sends_communities_unasked: Literal["none", "ibgp", "all"] = "none"
+    # how a route server keeps the VTEP next hop on its EVPN sessions: "neighbor" - a line of
+    # the session (EOS `next-hop-unchanged`); "route_map" - an outbound route map that sets
+    # `ip next-hop unchanged` (NX-OS, docs/syntax.md#nxos-evpn); PLAT-007 where neither is
+    # verified (next_hop_unchanged among the platform's gaps)
+    next_hop_unchanged_form: Literal["neighbor", "route_map"] = "neighbor"
     # how a plain VRF leaks with the default VRF (the Internet table): "per_family" - one
     # policy per family and direction (IOS-XR `import from default-vrf route-policy`);
     # "per_vrf" - one policy per source VRF serving both families (EOS `leak routes source-vrf

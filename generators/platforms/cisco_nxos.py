@@ -27,6 +27,9 @@ PLATFORM = Platform(
     # (docs/syntax.md#nxos-evpn); no NX-OS source read shows a large-community form there
     # (Batfish CiscoNxos_bgp.g4 knows `send-community [both|standard|extended]` only)
     send_communities=("standard", "extended"),
+    # a route server's EVPN sessions keep the VTEP next hop by an outbound route map
+    # (templates/cisco_nxos/bgp.j2, docs/syntax.md#nxos-evpn)
+    next_hop_unchanged_form="route_map",
     svi_format="Vlan{vlan}",
     # vPC VTEPs: the pair's VTEP address is a secondary address of the NVE source loopback
     # (Cisco NX-OS VXLAN Configuration Guide, Guidelines and Limitations for VXLAN: "For VPC, the
@@ -152,9 +155,8 @@ PLATFORM = Platform(
         gaps.static_next_hop,
         # VRF sessions print in the EVPN and the plain (VRF-lite) VRF blocks of bgp.j2
         gaps.vrf_sessions_in_any_vrfs,
-        # a spine keeps VTEP next hops with an outbound `route-map … set ip next-hop
-        # unchanged`, which the model does not carry yet (docs/syntax.md#nxos-evpn)
-        gaps.next_hop_unchanged,
+        # a route server keeps VTEP next hops by the route map the model names (Evpn.next_hop_map)
+        gaps.next_hop_map_named,
         gaps.l3vni_carrier_vlan,
         gaps.segments_on_vteps,
         gaps.vpc_domain_range,

@@ -162,18 +162,37 @@ def _matches(entry: RouteMapEntry) -> bool:
     )
 
 
+_RELAYED = "EVPN next hop unchanged toward VTEPs (a route server's EVPN sessions)"
+
+
+def _relayed(model: DeviceModel) -> list[str]:
+    """The peers a route server (spine, super-spine) keeps the VTEP next hop toward."""
+    return (
+        []
+        if model.evpn is None
+        else [p.peer_device for p in model.evpn.peers if p.next_hop_unchanged]
+    )
+
+
 def next_hop_unchanged(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
     """A route server (spine, super-spine) relaying VTEP next hops needs a form the
     platform's templates do not have."""
-    if model.evpn is None:
-        return
-    peers = [p.peer_device for p in model.evpn.peers if p.next_hop_unchanged]
+    peers = _relayed(model)
     if peers:
-        yield Gap(
-            NEXT_HOP_UNCHANGED,
-            "EVPN next hop unchanged toward VTEPs (a route server's EVPN sessions)",
-            f"no verified form for its {len(peers)} sessions (first: {peers[0]})",
+        detail = f"no verified form for its {len(peers)} sessions (first: {peers[0]})"
+        yield Gap(NEXT_HOP_UNCHANGED, _RELAYED, detail)
+
+
+def next_hop_map_named(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """A route server keeping VTEP next hops by a route map (NX-OS) names the map in its
+    model; one naming none (a builder's fault) would print `route-map None out`."""
+    peers = [] if model.evpn is None or model.evpn.next_hop_map else _relayed(model)
+    if peers:
+        detail = (
+            f"the model names no route map to keep it on its {len(peers)} sessions "
+            f"(first: {peers[0]})"
         )
+        yield Gap(NEXT_HOP_UNCHANGED, _RELAYED, detail)
 
 
 def l3vni_carrier_vlan(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:

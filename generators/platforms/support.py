@@ -34,6 +34,7 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.as_path_denies: gaps.AS_PATH_DENY,
     gaps.clauses_after_match_all: gaps.UNREACHABLE_CLAUSE,
     gaps.next_hop_unchanged: gaps.NEXT_HOP_UNCHANGED,
+    gaps.next_hop_map_named: gaps.NEXT_HOP_UNCHANGED,
     gaps.l3vni_carrier_vlan: gaps.L3VNI_VLAN,
     gaps.no_host_bonds: gaps.BOND_MODE,
     gaps.segments_on_vteps: gaps.SEGMENT_OFF_VTEP,

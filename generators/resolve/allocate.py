@@ -19,6 +19,14 @@ class PoolExhausted(ValueError):
     """An id or index does not fit the pool it draws from."""
 
 
+class BeyondLinksPerDevice(PoolExhausted):
+    """A link index past the device's block of the p2p pools: the block, not the pool, is short."""
+
+    def __init__(self, index: int, links_per_device: int) -> None:
+        super().__init__(f"link index {index} is beyond links_per_device ({links_per_device})")
+        self.needed = index + 1  # the links_per_device that holds it
+
+
 @cache
 def _network(pool: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
     return ipaddress.ip_network(pool)
@@ -92,9 +100,7 @@ def pod_spine_asn(site: Site, pod_name: str) -> int:
 def p2p_subnets(site: Site, a_device_id: int, index: int) -> tuple[str, str | None]:
     """The /31 and /127 of link `index` in device a's block of the p2p pools."""
     if index >= site.pools.links_per_device:
-        raise PoolExhausted(
-            f"link index {index} is beyond links_per_device ({site.pools.links_per_device})"
-        )
+        raise BeyondLinksPerDevice(index, site.pools.links_per_device)
     slot = a_device_id * site.pools.links_per_device + index
     v4 = nth_address(site.pools.p2p_v4, slot * 2, 31)
     v6 = None if site.pools.p2p_v6 is None else nth_address(site.pools.p2p_v6, slot * 2, 127)

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from meetme.generators.resolve import allocate
-from meetme.generators.resolve.allocate import PoolExhausted
+from meetme.generators.resolve.allocate import BeyondLinksPerDevice, PoolExhausted
 from meetme.generators.resolve.edge_sessions import ExternalPort, SiteEdge, resolve_edge
 from meetme.generators.resolve.indexes import memo
 from meetme.generators.resolve.placement import Placement, resolve_placement
@@ -267,8 +267,8 @@ def _expand_rule(site: Site, rule: LinkRule, path: Path_, fabric: SiteFabric) ->
                                 "numbering",
                                 (*path, "a"),
                                 f"link rule '{rule.name}': the links of {a_name} (id "
-                                f"{a_dev.id}) fall outside the p2p pools ({exc}); widen the "
-                                "pools or lower links_per_device",
+                                f"{a_dev.id}) fall outside the p2p pools ({exc}); "
+                                f"{_pool_advice(exc)}",
                                 a_name,
                             )
                         )
@@ -317,8 +317,13 @@ def _add_explicit(
                 "pool",
                 (*path, "index"),
                 f"link #{link_index} ({link.a.device} {link.a.interface} - {link.b.device} "
-                f"{link.b.interface}) has no p2p subnet: {exc}; lower its index, widen the p2p "
-                "pools or give the link ipv4 (and ipv6) of its own",
+                f"{link.b.interface}) has no p2p subnet: {exc}; lower its index, "
+                + (
+                    f"raise links_per_device to at least {exc.needed}"
+                    if isinstance(exc, BeyondLinksPerDevice)
+                    else "widen the p2p pools"
+                )
+                + " or give the link ipv4 (and ipv6) of its own",
                 link.a.device,
             )
         )
@@ -424,6 +429,17 @@ def _circuit_uses(intent: Intent, site_name: str, site: Site) -> list[PortUse]:
                     )
                 )
     return uses
+
+
+def _pool_advice(exc: PoolExhausted) -> str:
+    """How to make a rule's links fit: a longer block per device, or pools that hold them."""
+    if isinstance(exc, BeyondLinksPerDevice):
+        # every device's block grows with it: the pools must still hold the highest id's
+        return (
+            f"raise links_per_device to at least {exc.needed} (widening the pools if they no "
+            "longer hold every device's block)"
+        )
+    return "widen the pools or lower links_per_device"
 
 
 def _end(

@@ -9,20 +9,23 @@ splits its cage: the mode is the one written (`4x100G`; `4x` runs at the link's 
 many sub-ports of the link's speed as the cage holds (at most its `split`). What no cage or
 platform can run is a problem the lint reports (HW-004 the cage, HW-005 the platform's forms);
 the builder (build/ports.py) reads the rest. Host and external ports are not planned yet: they
-run their cage's native speed.
+run their cage's native speed. An attachment's host and peer-link ports ask no speed, so they
+break no cage out: each is judged against its cage's plan (HW-004), a sub-port of a breakout
+the links run there or a whole port of a cage nothing breaks out.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
 from meetme.generators.model import Breakout, PortSpeed
 from meetme.generators.platforms import PLATFORMS, Platform
 
-from meetme.core.hardware import NAMING, Cage, port_name
+from meetme.core.hardware import NAMING, Cage, Naming, PortName, port_name
 from meetme.intent.schema import Site
 
 Path_ = tuple[str | int, ...]
@@ -92,12 +95,140 @@ def plan_ports(site: Site, uses: list[PortUse]) -> PortPlan:
         if named is None:
             continue  # HW-001..003: no such port, or an uncatalogued model
         by_cage[(use.device, named.cage.port)].append((use, named.cage, named.sub))
-    for (device_name, _), found in sorted(by_cage.items()):
+    asked: set[tuple[str, int]] = set()  # cages the links ask to break out
+    for (device_name, port), found in sorted(by_cage.items()):
         platform = PLATFORMS[site.devices[device_name].platform]
-        _plan_cage(plan, platform, device_name, found)
+        if _plan_cage(plan, platform, device_name, found):
+            asked.add((device_name, port))
     quiet = {path for u in uses if not u.reported for path in (u.where, u.speed_where)}
     plan.problems = [p for p in plan.problems if p.path not in quiet]
+    _plan_hosts(plan, site, by_cage, asked)
     return plan
+
+
+def _plan_hosts(
+    plan: PortPlan,
+    site: Site,
+    by_cage: dict[tuple[str, int], list[tuple[PortUse, Cage, int | None]]],
+    asked: set[tuple[str, int]],
+) -> None:
+    """Judge the attachments' ports against the cages the links planned; they change no plan."""
+    hosts: dict[tuple[str, int], list[tuple[str, str, Path_, PortName]]] = defaultdict(list)
+    for leaf, label, interface, where in _host_ports(site):
+        known = site.devices.get(leaf)
+        if known is None or known.platform not in PLATFORMS:
+            continue
+        named = port_name(known.model, known.platform, interface)
+        if named is not None:  # else HW-001..003: no such port, or an uncatalogued model
+            hosts[(leaf, named.cage.port)].append((label, interface, where, named))
+    for (device, port), found in sorted(hosts.items()):
+        if (device, port) in asked and _broken_out(plan, device, port) is None:
+            continue  # a breakout the cage or platform cannot run: the link's HW-004/HW-005
+        platform = PLATFORMS[site.devices[device].platform]
+        _judge_hosts(plan, platform, device, found, by_cage.get((device, port), []))
+
+
+def _host_ports(site: Site) -> Iterator[tuple[str, str, str, Path_]]:
+    """(leaf, what it is, interface, where it is written) of every attachment's host and
+    MLAG peer-link port, on each of its leaves."""
+    for name, attachment in sorted(site.attachments.items()):
+        for key, kind in (("ports", "host port"), ("peer_link", "peer-link port")):
+            for index, interface in enumerate(getattr(attachment, key)):
+                for leaf in attachment.leaves:
+                    label = f"attachment {name} {kind}"
+                    yield leaf, label, interface, (*attachment.path, key, index)
+
+
+def _broken_out(plan: PortPlan, device: str, port: int) -> Breakout | None:
+    return next((b for b in plan.breakouts_of(device) if b.port == port), None)
+
+
+def _judge_hosts(
+    plan: PortPlan,
+    platform: Platform,
+    device: str,
+    hosts: list[tuple[str, str, Path_, PortName]],
+    links: list[tuple[PortUse, Cage, int | None]],
+) -> None:
+    """A host or peer-link port asks no speed, so it breaks no cage out and is told none: it
+    comes up only as a sub-port of the breakout the links on its cage run (EOS: the lane that
+    leads one, which the breakout tells its speed), or whole on a cage nothing breaks out."""
+    naming = NAMING[platform.name]
+    cage = hosts[0][3].cage
+    breakout = _broken_out(plan, device, cage.port)
+    # another use names the cage whole: PHY-013 reports that clash (EOS's lane 1 is the cage
+    # whole and the lead of sub-port 1 alike, so there it says nothing)
+    whole = not naming.sub_required and (
+        any(sub is None for _, _, sub in links) or any(h[3].sub is None for h in hosts)
+    )
+    for label, interface, where, named in hosts:
+        sub = named.sub
+        if sub is not None and (cage.split == 1 or not _in_cage(naming, cage, sub)):
+            continue  # a sub-port the cage has not: HW-001's
+        if breakout is not None:
+            reason = _off_breakout(naming, breakout, sub)
+            if reason is None:
+                continue
+            message = (
+                f"{device} ({platform.name}) {interface}, {label}, {reason} (port {cage.port}, "
+                f"{cage.model} {cage.kind}); its sub-ports are {', '.join(breakout.sub_ports)}: "
+                "cable the host to one no link uses, or to another port"
+            )
+        elif sub is None or (naming.sub_required and sub == naming.first_sub) or whole:
+            continue  # a whole port of an unbroken cage
+        else:
+            message = _unbroken_host(platform, naming, device, cage, label, interface, sub)
+        plan.problems.append(PortProblem("HW-004", device, message, where))
+
+
+def _in_cage(naming: Naming, cage: Cage, sub: int) -> bool:
+    return naming.first_sub <= sub <= naming.first_sub + cage.split - 1
+
+
+def _off_breakout(naming: Naming, breakout: Breakout, sub: int | None) -> str | None:
+    """Why a host port `sub` is no sub-port of `breakout`, or None when it is one."""
+    if sub is None:
+        return f"names the whole cage, which the links on it break out {breakout.mode}"
+    offset = sub - naming.first_sub
+    index: int | None = offset
+    if naming.sub_required:  # EOS: a lane leads a sub-port every `lanes` lanes
+        index = offset // breakout.lanes if offset % breakout.lanes == 0 else None
+    if index is None or index >= breakout.count:
+        return f"is no sub-port of breakout {breakout.mode}, which the links on its cage run"
+    return None
+
+
+def _unbroken_host(
+    platform: Platform,
+    naming: Naming,
+    device: str,
+    cage: Cage,
+    label: str,
+    interface: str,
+    sub: int,
+) -> str:
+    """A host port named as a sub-port (EOS: a lane) of a cage nothing breaks out."""
+    if naming.sub_required:
+        whole = f"Ethernet{cage.port}/{naming.first_sub}"
+        what = f"lane {sub}"
+        effect = f"{whole} runs the whole cage and {interface} stays inactive"
+    else:
+        whole = _whole(platform, cage.port, interface)
+        what = f"breakout sub-port {sub}"
+        effect = f"{whole} runs whole and {interface} does not exist"
+    return (
+        f"{device} ({platform.name}) {interface}, {label}, is {what} of port {cage.port} "
+        f"({cage.model} {cage.kind}), which nothing breaks out (meetme breaks a cage out only "
+        f"for its links and circuits): {effect}; cable the host to a whole port, or to a free "
+        "sub-port of a cage a link breaks out"
+    )
+
+
+def _whole(platform: Platform, port: int, interface: str) -> str:
+    """The unbroken port a sub-port `interface` belongs to, as the platform names it."""
+    if platform.name == "cisco_iosxr":  # the type names the optic's speed: keep the one written
+        return interface.split(".", 1)[0].rsplit("/", 1)[0]
+    return _parent(platform, port)
 
 
 def _plan_cage(
@@ -105,18 +236,22 @@ def _plan_cage(
     platform: Platform,
     device: str,
     found: list[tuple[PortUse, Cage, int | None]],
-) -> None:
+) -> bool:
+    """Plan one cage from its links; whether they ask it to break out (it is broken out when
+    the mode fits, the plan's breakouts say)."""
     cage = found[0][1]
+    problems = len(plan.problems)
     mode = _mode(plan, platform, device, cage, found)
+    asked = mode is not None or len(plan.problems) > problems  # two modes asked: no mode
     for use, _, _ in found:
         if use.speed_gbps <= cage.speed_gbps:  # faster than the cage: HW-004's, the cause
             _speed_type(plan, platform, use)
     if mode is None:
         for use, _, sub in found:
             _unbroken(plan, platform, cage, use, sub)
-        return
+        return asked
     if not _mode_fits(plan, platform, device, cage, mode, found[0][0]):
-        return
+        return asked
     lanes = cage.lanes // mode.count
     subs = _sub_ports(platform, cage.port, mode, lanes)
     used: list[str] = []
@@ -140,6 +275,7 @@ def _plan_cage(
             idle_sub_ports=tuple(idle),
         )
     )
+    return asked
 
 
 def _mode(

@@ -155,25 +155,38 @@ def _at_file(path: Path, message: str, kind: str) -> Problem:
     return Problem(Location(display_path(path), 1, 1), message, kind)
 
 
+def _intent_root_above(path: Path) -> Path | None:
+    """The highest folder above `path` reached through folders that all hold intent files
+    (a site's folder sits in the intent folder, which holds organisation.yaml): the intent
+    folder a misplaced path belongs to. None when `path`'s own folder holds none."""
+    root = None
+    for folder in path.parents:
+        try:
+            holds = any(c.suffix in (".yaml", ".yml") and c.is_file() for c in folder.iterdir())
+        except OSError:  # not a folder, or not ours to list: no hint from it
+            break
+        if not holds:
+            break
+        root = folder
+    return root
+
+
 def load_intent(folder: Path) -> LoadedIntent:
     folder = Path(folder)
     if not folder.is_dir():
         hint = "pass the folder holding the intent YAML files with --intent"
-        if folder.parent.is_dir() and any(folder.parent.glob("*.yaml")):
-            # `meetme lint intent`: REPO is the folder that holds intent/, not intent/ itself
-            given = display_path(folder.parent)
+        root = _intent_root_above(folder)
+        if root is not None:
+            # `meetme lint intent`: REPO is the folder that holds intent/, not intent/ itself;
+            # `--intent intent/aus1/site.yaml`: a file (or a site's folder) of the intent
+            given = display_path(root)
             hint = (
                 f"{given} holds intent files itself: name the folder that holds intent/ "
                 f"(the repository), or pass --intent {given}"
             )
+        what = "a file, not the intent folder" if folder.is_file() else "intent folder not found"
         raise IntentError(
-            [
-                Problem(
-                    Location(display_path(folder), 1, 1),
-                    f"intent folder not found; {hint}",
-                    "missing",
-                )
-            ]
+            [Problem(Location(display_path(folder), 1, 1), f"{what}; {hint}", "missing")]
         )
     paths, refused = scan_intent(folder)
     problems = list(refused)

@@ -140,7 +140,9 @@ class Transit(SessionOptions):
     accept_default: bool = False
     communities: Distinct[Community] = Field(
         default_factory=list,
-        description="Action communities the provider honours: ASN:VALUE or ASN:DATA1:DATA2.",
+        description="Action communities the provider honours (ASN:VALUE or ASN:DATA1:DATA2), "
+        "kept with the circuit for the operators: meetme renders nothing from them (no "
+        "blackholing, prepending or local-preference by community).",
     )
 
 

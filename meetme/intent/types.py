@@ -457,11 +457,17 @@ def _gateway(value: str, version: int) -> str:
     text = _interface(value, version)
     iface = ipaddress.ip_interface(text)
     space = _gateway_space(iface.ip)
+    example = "10.50.1.1/24" if version == 4 else "2001:db8:50:1::1/64"
     if space is not None:
-        example = "10.50.1.1/24" if version == 4 else "2001:db8:50:1::1/64"
         raise bad_value(
             f"{shown(value, 50)}: {iface.ip} is {space}; a gateway is a unicast host address "
             f"of its network's own subnet, e.g. {example}"
+        )
+    if iface.network.num_addresses == 1:
+        # the SVI would hold the only address of its subnet: every host is off-link
+        raise bad_value(
+            f"{shown(value, 50)}: a /{iface.network.prefixlen} holds the gateway alone, so no "
+            f"host of the network can sit in its subnet; write the subnet's length, e.g. {example}"
         )
     return text
 

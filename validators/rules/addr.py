@@ -13,7 +13,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meetme.generators.build.edge_policy import GLOBAL_LONGEST
+from meetme.generators.build.edge_policy import (
+    BOGONS_V4,
+    BOGONS_V6,
+    GLOBAL_LONGEST,
+    GLOBAL_SHORTEST,
+)
 from meetme.generators.build.underlay import loopback_pools, underlay_v6
 from meetme.generators.model import DeviceModel, Interface
 from meetme.generators.resolve import allocate
@@ -774,6 +779,93 @@ def site_aggregates_globally_routed(ctx: SiteContext) -> Iterator[Hit]:
                 "aggregates",
                 (*ctx.base, "aggregates", "public", index),
             )
+
+
+# the bogon ranges an aggregate must stay clear of: documentation ranges are ADDR-009's (refused
+# in production, allowed in a lab, where the edge policy lets them through as well)
+_AGGREGATE_BOGONS = tuple(
+    net
+    for net in (ipaddress.ip_network(p) for p in (*BOGONS_V4, *BOGONS_V6))
+    if documentation_prefix(net) is None
+)
+
+
+@rule(
+    "ADDR-021",
+    "error",
+    "The organisation's aggregates are routable public space: no bogon, no default route",
+    "Every border originates each of `organisation.aggregates` (a discard route and a "
+    "`network` statement) and announces it to every transit, IX and PNI. An aggregate that is "
+    "or lies inside a bogon range (private-use, shared, loopback, link-local, multicast, "
+    "reserved space) is dropped by every party's import filter, ours included, and draws no "
+    "traffic; one that holds a bogon range claims addresses no one may route. A default "
+    "route, or anything shorter than an RIR's largest allocation (IPv4 /8, IPv6 /16), is a "
+    "default route in disguise: the parties drop it, and one that took it would send us "
+    "everyone's traffic. Documentation ranges are ADDR-009's: allowed in a lab, refused in "
+    "production.",
+    "docs/standards.md#addr-021; docs/standards.md#edge-import; NLNOG bogon prefixes "
+    "https://bgpfilterguide.nlnog.net/guides/bogon_prefixes/",
+)
+def organisation_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
+    """Each faulty aggregate once: its message names no site, so the engine keeps one of the
+    sites' identical findings."""
+    for index, written in enumerate(ctx.loaded.intent.organisation.aggregates):
+        problem = _unroutable(ipaddress.ip_network(written))
+        if problem is not None:
+            yield Hit(
+                f"organisation aggregate {written} {problem}",
+                ("organisation", "aggregates", index),
+            )
+
+
+def _unroutable(net: Network) -> str | None:
+    """What makes an aggregate unfit for the Internet's table, with what to do; None: nothing.
+    The default route first, then a bogon range it is or lies in (fc00::/7 is shorter than
+    the shortest length too: its bogon names it better), then the length, then a bogon range
+    it holds."""
+    announced = (
+        "every border originates it (a discard route and a `network` statement) and announces "
+        "it to every transit, IX and PNI"
+    )
+    if net.prefixlen == 0:
+        return (
+            f"is a default route: {announced}, which would draw the whole Internet's traffic "
+            "to us, and every party's import filter drops it; list the address blocks the "
+            "organisation holds, and take a default route from a transit (accept_default: "
+            "true) where the tenants need one"
+        )
+    bogons = [b for b in _AGGREGATE_BOGONS if b.version == net.version and net.overlaps(b)]
+    for bogon in (b for b in bogons if _is_within(net, b)):
+        fix = (
+            "move it to organisation.private_aggregates, which is never announced"
+            if any(_is_within(net, p) for p in PRIVATE_USE)
+            else "list only public address blocks the organisation holds"
+        )
+        return (
+            f"{'is' if net == bogon else 'lies inside'} the bogon range {bogon}: {announced}, "
+            "whose import filters drop bogons (ours too, docs/standards.md#edge-import), so "
+            f"it draws no traffic; {fix}"
+        )
+    shortest = GLOBAL_SHORTEST["ipv6" if net.version == 6 else "ipv4"]
+    if net.prefixlen < shortest:
+        return (
+            f"is shorter than /{shortest}, the shortest prefix the Internet's table carries "
+            f"(an RIR's largest allocation): {announced}, and every party's import filter "
+            "drops it as a default route in disguise; list the address blocks the "
+            "organisation holds instead"
+        )
+    if bogons:  # each held by the aggregate
+        return (
+            f"holds the bogon range {bogons[0]}: {announced}, claiming the bogon's addresses as "
+            "ours (the parties' filters drop the bogon range itself, not an aggregate holding "
+            "it); list only public address blocks the organisation holds, none of them "
+            "holding a bogon range"
+        )
+    return None
+
+
+def _is_within(net: Network, holder: Network) -> bool:
+    return net.version == holder.version and net.subnet_of(holder)  # type: ignore[arg-type]
 
 
 @rule(

@@ -13,18 +13,20 @@ import ipaddress
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from meetme.generators.build.edge_policy import GLOBAL_LONGEST, GLOBAL_SHORTEST
 from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.build.overlay import VTEP_ROLES
-from meetme.generators.model import BgpNeighbor, DeviceModel
+from meetme.generators.model import BgpNeighbor, DeviceModel, PrefixListEntry
 from meetme.generators.platforms import PLATFORMS
 from meetme.generators.platforms.base import GLOBAL_VRF
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import finding_at, reported_elsewhere, rule
-from meetme.validators.policy_eval import Route, Verdict, evaluate
+from meetme.validators.policy_eval import Route, Verdict, evaluate, evaluate_import
 
 from meetme.core import addresses
 from meetme.core.findings import Finding
+from meetme.core.numbering import documentation_prefix
 from meetme.intent.loader import LoadedIntent
 
 EXPORT_ORIGINATED = "FLOW-001"
@@ -35,6 +37,7 @@ RPKI_REACHABLE = "FLOW-005"
 CLOUD_ROUTES_REACH = "FLOW-006"
 ONE_LEAF_SUBNETS = "FLOW-007"
 CUT_OFF_DEFAULT = "FLOW-008"
+IMPORT_REACHES = "FLOW-009"
 DEFAULT_ROUTE = {"ipv4": "0.0.0.0/0", "ipv6": "::/0"}
 P2P_POOL = {"ipv4": "p2p_v4", "ipv6": "p2p_v6"}  # the pools the handoff links are numbered from
 
@@ -152,6 +155,23 @@ rule(
 )(reported_elsewhere)
 
 
+rule(
+    IMPORT_REACHES,
+    "error",
+    "Every prefix agreed with an external party passes the session's whole import policy",
+    "An Internet party's `import_prefixes` (and a default-VRF cloud attachment's `receive:`) "
+    "is the session's allow-list: the prefixes agreed with the party, each with its more "
+    "specifics. The import policy drops bogons, prefixes longer or shorter than the global "
+    "table carries, our own address space, the default route and the IX peering LANs before "
+    "it reads the allow-list, so an agreed prefix that is an IPv4 /25, a bogon or inside our "
+    "aggregates accepts nothing: the party sends what was agreed and every route of it is "
+    "dropped, while the intent reads as if it were accepted. Followed on the built models "
+    "through the whole import policy at every length the allow-list entry admits; an entry "
+    "some of whose routes pass is fine.",
+    "docs/standards.md#flow-009",
+)(reported_elsewhere)
+
+
 @dataclass(frozen=True)
 class _Flow:
     """A session's intent: where it is declared and what it exports."""
@@ -180,6 +200,7 @@ def flow_findings(
             *_exports(model, flows),
             *_exports_exact(model, flows, subnets[model.site]),
             *_rpki_reachable(model),
+            *_imports_reach(loaded, model, fabric.edge.sessions),
         ]
     for site_name, site_fabric in sorted(fabrics.items()):
         mine = {n: m for n, m in by_name.items() if m.site == site_name}
@@ -533,6 +554,34 @@ def _internet_default(model: DeviceModel, afi: str) -> Route | None:
     return None
 
 
+def _senders_without_family(models: Mapping[str, DeviceModel], border: str, afi: str) -> list[str]:
+    """The parties whose sessions to the border or its iBGP pair admit a default route in the
+    other family but that have no session of `afi` there: the default `afi` lacks for want
+    of a session, not of `accept_default`."""
+    pair = [
+        n.peer_device for n in models[border].bgp.default_vrf_neighbors if n.kind == "border_ibgp"
+    ]
+    other = "ipv4" if afi == "ipv6" else "ipv6"
+    senders: set[str] = set()
+    parties: set[str] = set()
+    for model in (models[name] for name in (border, *pair) if name in models):
+        for n in model.bgp.default_vrf_neighbors:
+            if n.kind not in INTERNET_KINDS or n.party is None:
+                continue
+            if n.afi == afi:
+                parties.add(n.party)
+            elif (
+                n.afi == other
+                and evaluate(
+                    model,
+                    n.route_map_in,
+                    Route(prefix=DEFAULT_ROUTE[other], as_path=(n.remote_as,)),
+                ).accepted
+            ):
+                senders.add(n.party)
+    return sorted(senders - parties)
+
+
 def _default_at_border(
     models: Mapping[str, DeviceModel], border: str, vrf_name: str, afi: str
 ) -> str | None:
@@ -562,6 +611,19 @@ def _default_at_border(
             if evaluate(model, n.route_map_in, theirs).accepted:
                 route = theirs
                 break
+    if route is None:
+        missing = _senders_without_family(models, border, afi)
+        if missing:
+            sent_in = addresses.FAMILY["ipv4" if afi == "ipv6" else "ipv6"]
+            family = addresses.FAMILY[afi]
+            return (
+                f"{border}: {', '.join(missing)} send {border} (or its pair, over iBGP) a "
+                f"default route in {sent_in} but have no {family} session, so no "
+                f"{DEFAULT_ROUTE[afi]} reaches {border}'s Internet table and the route stops "
+                f"at {border}: give {'them' if len(missing) > 1 else 'it'} an {family} session "
+                f"(`{afi}` and `peer_{afi}` on {'their' if len(missing) > 1 else 'its'} "
+                "circuits), or set `internet: none`"
+            )
     if route is None:
         return (
             f"{border}: no session of {border}'s Internet table (nor of its pair's, over iBGP) "
@@ -725,6 +787,163 @@ def _rpki_reachable(model: DeviceModel) -> Iterator[tuple[str, str, Path_]]:
             "on its subnet",
             ("sites", model.site, "peering", "edge", "rpki_caches", index, "address"),
         )
+
+
+def _imports_reach(
+    loaded: LoadedIntent, model: DeviceModel, sessions: list[ExternalSession]
+) -> Iterator[tuple[str, str, Path_]]:
+    """FLOW-009: each permit entry of an external session's allow-list (its `import_prefixes`,
+    or a default-VRF cloud attachment's `receive:`) of which no route, at any length the entry
+    admits, passes the session's whole import policy. A tenant VRF's cloud prefixes are
+    FLOW-006's; a documentation prefix in production is ADDR-009's, at the same line; a route
+    dropped for its AS path, not its prefix, is the party's ASN's problem, not the entry's."""
+    production = loaded.intent.sites[model.site].environment == "production"
+    mine = {(s.peer_address, s.vrf): s for s in sessions if s.device == model.hostname}
+    for n in model.bgp.neighbors:
+        s = mine.get((n.address, n.vrf))
+        if s is None or not s.import_prefixes or n.kind not in (*CLOUD_KINDS, *INTERNET_KINDS):
+            continue
+        if n.kind in CLOUD_KINDS and n.vrf is not None:
+            continue  # FLOW-006 follows it to every leaf of the VRF
+        declared = s.source[:-1] if s.kind == "azure" else s.source
+        key = "receive" if n.kind in CLOUD_KINDS else "import_prefixes"
+        written = {_net(p): i for i, p in enumerate(s.import_prefixes)}
+        for allow, entry in _allow_list(model, n.route_map_in):
+            if production and documentation_prefix(addresses.network(entry.prefix)):
+                continue  # ADDR-009: no documentation prefix in production
+            stops = _no_route_passes(model, n, entry)
+            if stops is None:
+                continue
+            index = written.get(_net(entry.prefix))
+            afi = _afi(entry.prefix)
+            shortest, longest = GLOBAL_SHORTEST[afi], GLOBAL_LONGEST[afi]
+            takes = (
+                f"{addresses.FAMILY[afi]} /{shortest} to /{longest}, "
+                if n.kind in INTERNET_KINDS
+                else ""
+            )
+            yield (
+                IMPORT_REACHES,
+                f"VRF {n.vrf or GLOBAL_VRF}, {model.hostname}: {_party(n)} is to accept "
+                f"{entry.prefix} (its allow-list {allow} permits {_entry_range(entry)}), but "
+                f"its import policy {n.route_map_in} drops every route of it, at "
+                f"{' and '.join(stops)}; the route stops at {model.hostname}: agree with "
+                f"{s.party} prefixes the import policy takes ({takes}outside the bogon ranges, "
+                f"our own address space and the IX peering LANs), or remove it from {key}",
+                (*declared, key, index) if index is not None else declared,
+            )
+
+
+def _allow_list(model: DeviceModel, route_map: str) -> list[tuple[str, PrefixListEntry]]:
+    """(list name, entry) of each permit entry of the prefix lists the import policy's permit
+    clauses match on: what the session's intent promises to accept."""
+    (rm,) = [m for m in model.route_maps if m.name == route_map]
+    names = dict.fromkeys(
+        e.match_prefix_list for e in rm.entries if e.action == "permit" and e.match_prefix_list
+    )
+    return [
+        (pl.name, e)
+        for name in names
+        for pl in model.prefix_lists
+        if pl.name == name
+        for e in pl.entries
+        if e.action == "permit"
+    ]
+
+
+def _no_route_passes(
+    model: DeviceModel, n: BgpNeighbor, entry: PrefixListEntry
+) -> list[str] | None:
+    """The clauses of session `n`'s import policy that drop every route of the allow-list
+    `entry` (first the entry's own prefix), or None when one passes, or one is dropped for
+    something other than its prefix (an AS-path clause: the party's ASN, EDGE-010's)."""
+    (rm,) = [m for m in model.route_maps if m.name == n.route_map_in]
+    by_seq = {e.seq: e for e in rm.entries}
+    read = {e.match_prefix_list for e in rm.entries if e.match_prefix_list}
+    bounds = [
+        (addresses.network(e.prefix), *_lengths(e))
+        for pl in model.prefix_lists
+        if pl.name in read
+        for e in pl.entries
+    ]
+    stops: list[str] = []
+    for prefix in _entry_routes(entry, bounds):
+        verdict = evaluate_import(model, n, Route(prefix=prefix, as_path=(n.remote_as,)))
+        if verdict.accepted:
+            return None
+        clause = by_seq.get(verdict.clause) if verdict.clause is not None else None
+        if verdict.clause is not None and (clause is None or clause.match_prefix_list is None):
+            return None
+        stop = (
+            f"clause {verdict.clause} ({verdict.description})"
+            if verdict.clause is not None
+            else verdict.description
+        )
+        stops = list(dict.fromkeys([*stops, stop]))
+    return stops or None
+
+
+Bound = tuple[addresses.Network, int, int]  # a prefix list entry: its prefix, lengths it admits
+
+
+def _lengths(entry: PrefixListEntry) -> tuple[int, int]:
+    """The prefix lengths a prefix list entry admits, as policy_eval.prefix_list_permits
+    reads ge and le."""
+    net = addresses.network(entry.prefix)
+    low = entry.ge if entry.ge is not None else net.prefixlen
+    high = entry.le if entry.le is not None else net.max_prefixlen if entry.ge is not None else low
+    return max(low, net.prefixlen), high
+
+
+def _entry_range(entry: PrefixListEntry) -> str:
+    ge = f" ge {entry.ge}" if entry.ge is not None else ""
+    le = f" le {entry.le}" if entry.le is not None else ""
+    return f"{entry.prefix}{ge}{le}"
+
+
+def _entry_routes(entry: PrefixListEntry, bounds: list[Bound]) -> Iterator[str]:
+    """One route of each kind the entry admits, as the policy's prefix lists tell routes
+    apart, the entry's own prefix first: a route's verdict depends on its length and on which
+    list entries hold it, so per length where some entry's bounds change, one route per
+    region (the entry's prefix, or a list entry's prefix inside it) outside the regions
+    nested in it."""
+    net = addresses.network(entry.prefix)
+    low, high = _lengths(entry)
+    cuts = {low} | {c for b, lo, hi in bounds for c in (b.prefixlen, lo, hi + 1) if low < c <= high}
+    seen: set[str] = set()
+    for length in sorted(cuts):
+        inside = [
+            b for b, _, _ in bounds if net.prefixlen < b.prefixlen <= length and _within(b, net)
+        ]
+        for region in dict.fromkeys([net, *inside]):
+            rest = _outside(region, [b for b in inside if b != region and _within(b, region)])
+            if not rest:
+                continue
+            route = str(addresses.network(f"{rest[0].network_address}/{length}"))
+            if route not in seen:
+                seen.add(route)
+                yield route
+
+
+def _within(net: addresses.Network, holder: addresses.Network) -> bool:
+    return net.version == holder.version and net.subnet_of(holder)  # type: ignore[arg-type]
+
+
+def _outside(region: addresses.Network, nested: list[addresses.Network]) -> list[addresses.Network]:
+    """The parts of `region` outside every network of `nested` (each inside it), lowest
+    first."""
+    parts = [region]
+    for hole in nested:
+        kept: list[addresses.Network] = []
+        for part in parts:
+            if _within(part, hole):
+                continue
+            if _within(hole, part):
+                kept += part.address_exclude(hole)  # type: ignore[arg-type]
+            else:
+                kept.append(part)
+        parts = kept
+    return sorted(parts, key=lambda p: (int(p.network_address), p.prefixlen))
 
 
 def _flows(

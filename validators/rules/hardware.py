@@ -227,7 +227,12 @@ def _port_problems(ctx: SiteContext, rule_id: str) -> Iterator[Hit]:
     "a breakout into more sub-ports or more bandwidth than it holds, two breakouts asked of "
     "one cage, or a sub-port the mode does not make (swp1s3 of a 2x breakout, EOS Ethernet1/3 "
     "of a 2x400G one) would be refused by the device or leave the link down. Checked on "
-    f"fabric link ends against the catalogue {CATALOGUE} (each cage's speed, lanes, split).",
+    f"fabric link ends and circuit ports against the catalogue {CATALOGUE} (each cage's "
+    "speed, lanes, split). An attachment's host and MLAG peer-link ports ask no speed and so "
+    "break no cage out: each must be a sub-port of the breakout the links on its cage run, or "
+    "a whole port of a cage nothing breaks out. On an unbroken cage NX-OS has no "
+    "Ethernet1/5/1 (no `interface breakout` is rendered: docs/syntax.md#nxos-ports), and EOS "
+    "runs the cage whole on lane 1 and leaves Ethernet1/5 inactive (docs/syntax.md#eos-ports).",
     f"{CATALOGUE}; docs/standards.md#hw-004",
 )
 def port_speed_and_breakout_fit(ctx: SiteContext) -> Iterator[Hit]:

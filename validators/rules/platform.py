@@ -8,8 +8,10 @@ device's `platform:` line unless the gap names a line of its own. RPKI is also c
 intent (PLAT-001's engine check), because the builder leaves the caches out of a model whose
 platform cannot validate origins.
 
-Gap findings take no waiver and no severity override: the renderer refuses a model with a gap
-whatever the finding is called, so lowering it would only turn exit 1 into exit 3.
+Gap findings take no waiver and no severity override (their rules are registered
+`waivable=False`; the engine reports a waiver or override of one as WAIVER-004): the renderer
+refuses a model with a gap whatever the finding is called, so lowering it would only turn exit 1
+into exit 3.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ def _no_intent_check(_ctx: SiteContext) -> Iterator[Hit]:
 
 
 def _limit(rule_id: str, title: str, rationale: str, source: str) -> None:
-    rule(rule_id, "error", title, rationale, f"{GATE}; {source}")(_no_intent_check)
+    rule(rule_id, "error", title, rationale, f"{GATE}; {source}", waivable=False)(_no_intent_check)
 
 
 @rule(
@@ -51,6 +53,7 @@ def _limit(rule_id: str, title: str, rationale: str, source: str) -> None:
     "rendering a router that accepts hijacked prefixes silently.",
     f"{GATE}; docs/syntax.md#capabilities (NX-OS: no verified RTR or `match rpki` form; NVUE "
     "5.16: no RPKI key in the object model, nvueschema v5_16)",
+    waivable=False,
 )
 def rpki_on_capable_platforms(ctx: SiteContext) -> Iterator[Hit]:
     edge = ctx.site.peering.edge
@@ -124,9 +127,10 @@ _limit(
     limits.NEXT_HOP_UNCHANGED,
     "An EVPN spine keeps VTEP next hops only where the platform has a verified form",
     "A spine between eBGP VTEPs must pass the originating VTEP's next hop through; without the "
-    "form it rewrites next hops to itself and VXLAN tunnels end on the spine. NX-OS needs an "
-    "outbound route map with `set ip next-hop unchanged` that the model does not carry yet; "
-    "the NVUE form is unverified.",
+    "form it rewrites next hops to itself and VXLAN tunnels end on the spine. EOS says so per "
+    "session (`next-hop-unchanged`), NX-OS by an outbound route map that sets `ip next-hop "
+    "unchanged`, which the model names (a model naming none is refused too); the NVUE form is "
+    "unverified.",
     "docs/syntax.md#nxos-evpn, docs/syntax.md#nvue-evpn",
 )
 _limit(
