@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import (
+    EXAMPLE_INTENT,
     findings_of,
     line_of,
     lint_repo,
@@ -25,7 +26,7 @@ from typer.testing import CliRunner
 from variants import borders_to_eos, borders_to_nxos
 
 from meetme.cli import app
-from meetme.pipeline import LintResult, device_models, rendered_files
+from meetme.pipeline import LintResult, device_models, lint, rendered_files
 
 TENANTS = "intent/aus1/tenants.yaml"
 HANDOFF = "intent/aus1/attachments.yaml"
@@ -312,3 +313,16 @@ def test_the_borders_raised_handoff_limit_stops_at_what_the_platform_takes(
     limits = {n.max_prefix for n in model.bgp.in_vrf("gpu-a-mgmt") if n.kind == "handoff"}
     assert limits == {limit}
     assert f"maximum-prefix {limit} 80 restart 5" in render_device(model)
+
+
+def test_a_handoff_limit_is_raised_to_what_the_import_list_admits() -> None:
+    """README's figure: gpu-a's `max_prefix: 10` on the borders' sessions is 512 in IPv4
+    (10.50.0.0/16 to /24 is 511 prefixes, and the public /26) and stays 10 in IPv6, whose
+    list admits fewer."""
+    border = device_models(lint(EXAMPLE_INTENT))["aus1-br1"]
+    limits = {
+        (n.afi, n.max_prefix)
+        for n in border.bgp.neighbors
+        if n.kind == "handoff" and n.vrf == "gpu-a"
+    }
+    assert limits == {("ipv4", 512), ("ipv6", 10)}

@@ -23,6 +23,7 @@ from meetme.generators.model import (
     CommunityList,
     DeviceModel,
     PrefixList,
+    PrefixListEntry,
     RouteMapEntry,
 )
 
@@ -57,11 +58,18 @@ def prefix_list_permits(plist: PrefixList, prefix: str) -> bool:
         shift = longest - e_length
         if version != e_version or length < e_length or bits >> shift != e_bits >> shift:
             continue
-        low = entry.ge if entry.ge is not None else e_length
-        high = entry.le if entry.le is not None else (longest if entry.ge is not None else e_length)
+        low, high = admitted_lengths(entry, e_length, longest)
         if low <= length <= high:
             return entry.action == "permit"
     return False
+
+
+def admitted_lengths(entry: PrefixListEntry, length: int, longest: int) -> tuple[int, int]:
+    """The prefix lengths a list entry whose prefix is `length` long admits, in a family whose
+    longest is `longest`: ge to le; ge alone, up to the longest; neither, its own length."""
+    low = entry.ge if entry.ge is not None else length
+    high = entry.le if entry.le is not None else (longest if entry.ge is not None else length)
+    return low, high
 
 
 @lru_cache(maxsize=1 << 16)

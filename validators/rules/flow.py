@@ -22,7 +22,13 @@ from meetme.generators.platforms.base import GLOBAL_VRF
 from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, INTERNET_KINDS, ExternalSession
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.validators.engine import finding_at, reported_elsewhere, rule
-from meetme.validators.policy_eval import Route, Verdict, evaluate, evaluate_import
+from meetme.validators.policy_eval import (
+    Route,
+    Verdict,
+    admitted_lengths,
+    evaluate,
+    evaluate_import,
+)
 
 from meetme.core import addresses
 from meetme.core.findings import Finding
@@ -887,11 +893,10 @@ Bound = tuple[addresses.Network, int, int]  # a prefix list entry: its prefix, l
 
 
 def _lengths(entry: PrefixListEntry) -> tuple[int, int]:
-    """The prefix lengths a prefix list entry admits, as policy_eval.prefix_list_permits
-    reads ge and le."""
+    """The prefix lengths a prefix list entry admits, as the evaluator reads ge and le, from
+    no shorter than its own prefix."""
     net = addresses.network(entry.prefix)
-    low = entry.ge if entry.ge is not None else net.prefixlen
-    high = entry.le if entry.le is not None else net.max_prefixlen if entry.ge is not None else low
+    low, high = admitted_lengths(entry, net.prefixlen, net.max_prefixlen)
     return max(low, net.prefixlen), high
 
 
