@@ -90,6 +90,15 @@ class PortSpeed(Model):
         return self.gbps * 1000
 
 
+class SubPortSpeed(Model):
+    """An attachment's port (a host bond's member, a host port, an MLAG peer-link member) on a
+    sub-port of a breakout the links make: the speed it must be told, as a link's sub-port is
+    (those carry theirs on their Interface). Decided in generators/resolve/ports.py."""
+
+    port: str
+    speed: PortSpeed
+
+
 class Breakout(Model):
     """One front-panel cage split into several interfaces (a 4x100G breakout), as each platform
     needs it said: the parent's name and numbers, the mode, and every sub-port the mode makes.
@@ -748,6 +757,7 @@ class DeviceModel(Model):
     vrfs: tuple[PlainVrf, ...] = ()
     acls: tuple[Acl, ...] = ()
     breakouts: tuple[Breakout, ...] = ()  # cages split into sub-ports, by port number
+    host_speeds: tuple[SubPortSpeed, ...] = ()  # attachment ports told a breakout's speed
     srv6: Srv6 | None = None  # its part of the SRv6 domain, if any
 
     @property
@@ -774,6 +784,10 @@ class DeviceModel(Model):
     def discard_routes(self, vrf: str | None = None) -> tuple[StaticRoute, ...]:
         """The discard routes of one VRF (None: the default VRF), each printed in that VRF only."""
         return tuple(r for r in self.static_routes if r.discard and r.vrf == vrf)
+
+    def host_speed(self, port: str) -> PortSpeed | None:
+        """The speed an attachment's port must be told (a breakout's sub-port), else None."""
+        return next((h.speed for h in self.host_speeds if h.port == port), None)
 
     @property
     def host_vlans(self) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import yaml
 from conftest import findings_of, line_of, lint_repo, replace_in
+from variants import add
 
 from meetme.pipeline import device_models, render_all
 
@@ -337,3 +338,46 @@ def test_a_100g_dci_circuit_in_a_400g_cage_is_told_its_speed(example: Path) -> N
         i for i in device_models(result)["mel1-br1"].interfaces if i.name == "Ethernet35/1"
     )
     assert other.port_speed is None
+
+
+# --- attachment ports on a breakout's free sub-ports ----------------------------------------
+# A host or peer-link port asks no speed, so it breaks no cage out (HW-004 judges it against the
+# plan the links make); on a free sub-port of a link's breakout it is told the breakout's speed,
+# as the link's own sub-port is, or it would come up at the cage's default and not at all.
+
+NVUE_SINGLE_ON_SUB_PORT = """
+mode: single
+leaves: [aus1-lf1]
+ports: [swp63s1, swp20]
+access: true
+networks: [gpu-a-compute-1]
+"""
+
+
+def test_nvue_hosts_on_free_sub_ports_are_told_the_breakouts_speed(example: Path) -> None:
+    links = example / "intent/aus1/links.yaml"
+    replace_in(
+        links,
+        NVUE_RULE,
+        'a: {role: leaf, platform: nvidia_nvue, interface: "swp{n}s0", first: 61,',
+    )
+    # the MLAG pair's first host bond and a peer-link member on the 2x400G cages' free
+    # sub-ports, and a single-homed access port beside a whole port
+    replace_in(
+        example / "intent/aus1/attachments.yaml",
+        "ports: [swp1, swp2, swp3, swp4]\n        peer_link: [swp57, swp58]",
+        "ports: [swp61s1, swp2, swp3, swp4]\n        peer_link: [swp62s1, swp58]",
+    )
+    add(example, "lf1-single", NVUE_SINGLE_ON_SUB_PORT)
+    interfaces = _nvue(_rendered(example)["aus1-lf1"])
+    assert interfaces["swp61s1"] == {
+        "type": "swp",
+        "description": "bond10 member: dh1-r10-gpu-hosts host 1 mlag",
+        "link": {"speed": "400G"},
+    }
+    assert interfaces["swp62s1"]["link"] == {"speed": "400G"}  # the peer link's member
+    assert interfaces["swp63s1"]["link"] == {"mtu": 9214, "speed": "400G"}  # access port
+    # whole ports at their cage's speed are told none
+    assert "link" not in interfaces["swp2"]
+    assert "link" not in interfaces["swp58"]
+    assert interfaces["swp20"]["link"] == {"mtu": 9214}

@@ -11,7 +11,7 @@ from meetme.validators.rules.hardware import NAMING, hardware
 from variants import EOS_MLAG, STORAGE_ON_EOS, TENANTS, add
 
 from meetme.core.problems import IntentError
-from meetme.pipeline import LintResult, device_models
+from meetme.pipeline import LintResult, device_models, render_all
 
 
 def test_example_has_no_hardware_findings(example: Path) -> None:
@@ -331,6 +331,14 @@ def test_hw004_eos_host_on_lanes_of_a_cage_the_links_break_out(example: Path) ->
         for leaf in ("aus1-bl1", "aus1-bl2")
     ]
     model = device_models(result)["aus1-bl1"]
-    assert [(b.port, b.mode, b.idle_sub_ports) for b in model.breakouts] == [
-        (33, "2x200G", ("Ethernet33/5",))  # told `speed 200g-4` (docs/syntax.md#eos-ports)
-    ]
+    # the host's lane is no idle sub-port: the host's member port is told the speed, once
+    assert [(b.port, b.mode, b.idle_sub_ports) for b in model.breakouts] == [(33, "2x200G", ())]
+    (config,) = render_all({"aus1-bl1": model}).values()
+    assert config.count("interface Ethernet33/5\n") == 1
+    assert (
+        "interface Ethernet33/5\n"
+        "   description mdf-eos-mlag host 1 mlag\n"
+        "   no shutdown\n"
+        "   speed 200g-4\n"  # docs/syntax.md#eos-ports
+        "   channel-group 10 mode active\n!\n"
+    ) in config

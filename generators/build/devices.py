@@ -257,6 +257,7 @@ def build_device(
         vrfs=handoff.vrfs,
         acls=acls,
         breakouts=fabric.ports.breakouts_of(name),
+        host_speeds=fabric.ports.host_speeds_of(name),
         srv6=srv6_of(intent, site_name, name, device, fabric),
     )
 

@@ -8,10 +8,10 @@ A port running its cage's native speed is told nothing. A slower one gets a forc
 splits its cage: the mode is the one written (`4x100G`; `4x` runs at the link's speed), else as
 many sub-ports of the link's speed as the cage holds (at most its `split`). What no cage or
 platform can run is a problem the lint reports (HW-004 the cage, HW-005 the platform's forms);
-the builder (build/ports.py) reads the rest. Host and external ports are not planned yet: they
-run their cage's native speed. An attachment's host and peer-link ports ask no speed, so they
-break no cage out: each is judged against its cage's plan (HW-004), a sub-port of a breakout
-the links run there or a whole port of a cage nothing breaks out.
+the builders read the rest. An attachment's host and peer-link ports ask no speed, so they
+break no cage out: each is judged against its cage's plan (HW-004), a whole port of a cage
+nothing breaks out (it runs the cage's native speed) or a sub-port of a breakout the links run
+there, told the breakout's speed where the platform tells sub-ports theirs.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from meetme.generators.model import Breakout, PortSpeed
+from meetme.generators.model import Breakout, PortSpeed, SubPortSpeed
 from meetme.generators.platforms import PLATFORMS, Platform
 
 from meetme.core.hardware import NAMING, Cage, Naming, PortName, port_name
@@ -63,9 +63,15 @@ class PortPlan:
     speeds: dict[tuple[DeviceName, str], PortSpeed] = field(default_factory=dict)
     breakouts: dict[DeviceName, list[Breakout]] = field(default_factory=dict)
     problems: list[PortProblem] = field(default_factory=list)
+    # attachment ports on a breakout's sub-ports, by device: the speed each must be told, as
+    # the links' sub-ports are (only where the platform tells a sub-port its speed)
+    host_speeds: dict[DeviceName, list[SubPortSpeed]] = field(default_factory=dict)
 
     def speed_of(self, device: str, interface: str) -> PortSpeed | None:
         return self.speeds.get((device, interface))
+
+    def host_speeds_of(self, device: str) -> tuple[SubPortSpeed, ...]:
+        return tuple(self.host_speeds.get(device, ()))
 
     def breakouts_of(self, device: str) -> tuple[Breakout, ...]:
         return tuple(self.breakouts.get(device, ()))
@@ -168,6 +174,7 @@ def _judge_hosts(
         if breakout is not None:
             reason = _off_breakout(naming, breakout, sub)
             if reason is None:
+                _host_on(plan, platform, device, breakout, interface, sub)
                 continue
             message = (
                 f"{device} ({platform.name}) {interface}, {label}, {reason} (port {cage.port}, "
@@ -181,6 +188,43 @@ def _judge_hosts(
         plan.problems.append(PortProblem("HW-004", device, message, where))
 
 
+def _host_on(
+    plan: PortPlan,
+    platform: Platform,
+    device: str,
+    breakout: Breakout,
+    interface: str,
+    sub: int | None,
+) -> None:
+    """A host port on a sub-port of `breakout`: told the breakout's speed where the platform
+    tells sub-ports theirs, and no longer an idle sub-port (EOS would print it twice: shut as
+    unused, then as the host's)."""
+    naming = NAMING[platform.name]
+    index = _sub_index(naming, breakout.lanes, sub)
+    if index is None:
+        return
+    name = breakout.sub_ports[index] if naming.sub_required else interface
+    told = plan.host_speeds.setdefault(device, [])
+    if platform.ports.sub_port_speed and interface not in {t.port for t in told}:
+        speed = PortSpeed(gbps=breakout.speed_gbps, lanes=breakout.lanes)
+        told.append(SubPortSpeed(port=interface, speed=speed))
+    found = plan.breakouts[device]
+    at = next(i for i, b in enumerate(found) if b.port == breakout.port)
+    idle = tuple(s for s in found[at].idle_sub_ports if s != name)
+    found[at] = found[at].model_copy(update={"idle_sub_ports": idle})
+
+
+def _sub_index(naming: Naming, lanes: int, sub: int | None) -> int | None:
+    """Which sub-port of a breakout whose sub-ports run over `lanes` lanes `sub` names (EOS:
+    a lane leads a sub-port every `lanes` lanes); None when it names none."""
+    if sub is None:
+        return None
+    offset = sub - naming.first_sub
+    if naming.sub_required:
+        return offset // lanes if offset % lanes == 0 else None
+    return offset
+
+
 def _in_cage(naming: Naming, cage: Cage, sub: int) -> bool:
     return naming.first_sub <= sub <= naming.first_sub + cage.split - 1
 
@@ -189,10 +233,7 @@ def _off_breakout(naming: Naming, breakout: Breakout, sub: int | None) -> str | 
     """Why a host port `sub` is no sub-port of `breakout`, or None when it is one."""
     if sub is None:
         return f"names the whole cage, which the links on it break out {breakout.mode}"
-    offset = sub - naming.first_sub
-    index: int | None = offset
-    if naming.sub_required:  # EOS: a lane leads a sub-port every `lanes` lanes
-        index = offset // breakout.lanes if offset % breakout.lanes == 0 else None
+    index = _sub_index(naming, breakout.lanes, sub)
     if index is None or index >= breakout.count:
         return f"is no sub-port of breakout {breakout.mode}, which the links on its cage run"
     return None
@@ -377,13 +418,7 @@ def _sub_port_of(
 ) -> str | None:
     """The sub-port of the breakout `use` names, or None with the problem noted."""
     naming = NAMING[platform.name]
-    index: int | None = None
-    if sub is not None:
-        offset = sub - naming.first_sub
-        if naming.sub_required:  # EOS: a lane leads a sub-port every `lanes` lanes
-            index = offset // lanes if offset % lanes == 0 else None
-        else:
-            index = offset
+    index = _sub_index(naming, lanes, sub)
     reason = None
     if sub is None:
         reason = f"names the whole cage, which runs broken out {mode.text}"
