@@ -569,3 +569,44 @@ def test_topo004_a_pod_asn_without_a_shared_spine_asn_is_clean(example: Path) ->
     )
     drop_shared_spine_asn(example)
     assert findings_of(lint_repo(example), "TOPO-004") == []
+
+
+# --- TOPO-010: underlay.ecmp installs every uplink ------------------------------------------
+# Counted from the example's links: aus1's six leaves each have one link to each of its four
+# spines; mel1 (3-tier) has four spines with two links to each of its two super-spines, and six
+# leaves with one link to each of their pod's two spines.
+
+
+def _ecmp(repo: Path, site: str, paths: int) -> None:
+    replace_in(repo / f"intent/{site}/site.yaml", "ecmp: 64", f"ecmp: {paths}")
+
+
+def test_topo010_ecmp_just_below_a_leafs_uplinks_warns_at_the_line(example: Path) -> None:
+    _ecmp(example, "aus1", 3)
+    result = lint_repo(example)
+    assert findings_of(result, "TOPO-010") == [
+        f"intent/aus1/site.yaml:{line_of(example / SITE, 'ecmp: 3')}: underlay.ecmp is 3, but leaf "
+        "aus1-lf1 has 4 uplinks to the spines (5 other devices also more than 3): BGP installs "
+        "3 paths per prefix, so 1 uplink carries none of a prefix's traffic until another "
+        "fails; set ecmp to at least 4"
+    ]
+    assert {f.severity for f in result.findings if f.rule == "TOPO-010"} == {"warning"}
+
+
+def test_topo010_ecmp_equal_to_the_uplinks_is_clean(example: Path) -> None:
+    _ecmp(example, "aus1", 4)
+    _ecmp(example, "mel1", 4)
+    assert findings_of(lint_repo(example), "TOPO-010") == []
+
+
+def test_topo010_one_path_in_a_three_tier_site_names_the_super_spine_uplinks(
+    example: Path,
+) -> None:
+    _ecmp(example, "mel1", 1)
+    site = example / "intent/mel1/site.yaml"
+    assert findings_of(lint_repo(example), "TOPO-010") == [
+        f"intent/mel1/site.yaml:{line_of(site, 'ecmp: 1')}: underlay.ecmp is 1, but spine "
+        "mel1-sp11 has 4 uplinks to the super-spines (9 other devices also more than 1): BGP "
+        "installs 1 path per prefix, so 3 uplinks carry none of a prefix's traffic until "
+        "another fails; set ecmp to at least 4"
+    ]

@@ -494,3 +494,41 @@ def _group_per_domain(
                     f"another {kind}",
                     where,
                 )
+
+
+@rule(
+    "TOPO-010",
+    "warning",
+    "underlay.ecmp installs every uplink a device has toward the next tier",
+    "A leaf spreads traffic over its spines only as far as BGP installs equal-cost paths: "
+    "with `underlay.ecmp` below its uplinks, each prefix goes over that many of them and the "
+    "rest carry none of it until one fails, so a leaf with four uplinks and `ecmp: 2` leaves "
+    "half its bandwidth idle with nothing to show it until the busy links congest. The same "
+    "holds for a spine's links to its super-spines. Counted per link: two links to one spine "
+    "are two sessions and two paths. A warning: a design may cap ECMP on purpose.",
+    "docs/standards.md#topo-010; RFC 7938 section 6.1 https://www.rfc-editor.org/rfc/rfc7938",
+)
+def ecmp_installs_every_uplink(ctx: SiteContext) -> Iterator[Hit]:
+    ecmp = ctx.site.underlay.ecmp
+    counts: dict[str, tuple[int, str]] = {}  # device -> its uplinks, and the tier they reach
+    for lower, upper in ((LEAF_TIER, "spine"), (("spine",), "super_spine")):
+        uplinks = _uplinks(ctx, {name for name, _ in _by_id(ctx, upper)})
+        for name, _ in _by_id(ctx, *lower):
+            links = sum(len(speeds) for speeds in uplinks.get(name, {}).values())
+            if links > ecmp:
+                counts[name] = (links, upper.replace("_", "-"))
+    if not counts:
+        return
+    widest = max(counts, key=lambda name: (counts[name][0], -ctx.site.devices[name].id))
+    (links, tier), role = counts[widest], ctx.site.devices[widest].role
+    others = len(counts) - 1
+    also = f" ({others} other device{'s' if others > 1 else ''} also more than {ecmp})"
+    idle = links - ecmp
+    yield Hit(
+        f"underlay.ecmp is {ecmp}, but {role} {widest} has {links} uplinks to the {tier}s"
+        f"{also if others else ''}: BGP installs {ecmp} path{'s' if ecmp > 1 else ''} per "
+        f"prefix, so {idle} uplink{'s carry' if idle > 1 else ' carries'} none of a prefix's "
+        f"traffic until another fails; set ecmp to at least "
+        f"{max(n for n, _ in counts.values())}",
+        (*ctx.base, "underlay", "ecmp"),
+    )
