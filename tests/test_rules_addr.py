@@ -527,7 +527,8 @@ def test_addr021_a_default_route_and_aggregates_shorter_than_the_global_table_ca
 ) -> None:
     """0.0.0.0/0 gave only a misleading FLOW-003 before; /7 and /15 are one bit shorter than
     the shortest the Internet's table carries (IPv4 /8, IPv6 /16), 12.0.0.0/8 and 2a00::/16
-    (public) are exactly that long."""
+    (public) are exactly that long. What they swallow as our own space (the tenants' default
+    route, FLOW-003; the PNI's 192.0.2.0/24, FLOW-009) is this finding's, not reported again."""
     organisation = add_aggregates(
         example, "0.0.0.0/0", "12.0.0.0/7", "12.0.0.0/8", "2000::/15", "2a00::/16"
     )
@@ -551,6 +552,7 @@ def test_addr021_a_default_route_and_aggregates_shorter_than_the_global_table_ca
             for short, length in (("12.0.0.0/7", 8), ("2000::/15", 16))
         ],
     ]
+    assert [f.rule for f in result.errors] == ["ADDR-021"] * 3
 
 
 def test_addr021_leaves_documentation_ranges_to_addr009(example: Path) -> None:
@@ -566,3 +568,47 @@ def test_addr021_leaves_documentation_ranges_to_addr009(example: Path) -> None:
     assert [
         at[:3] for at in _placed(result, "ADDR-009") if at[0] == ORGANISATION and at[2] == 7
     ] == [_at_aggregate(organisation, a) for a in ("198.51.100.0/24", "2001:db8:4000::/36")]
+
+
+def test_addr021_aggregates_longer_than_the_global_table_carries(example: Path) -> None:
+    """/25 and /49 are one bit longer than the longest the Internet's table carries (IPv4 /24,
+    IPv6 /48): every party's import filter drops them; 12.0.0.0/24 and 2a00::/48 are exactly
+    that long."""
+    organisation = add_aggregates(example, "12.0.0.0/24", "12.0.1.0/25", "2a00::/48", "2a00:1::/49")
+    assert _placed(lint_repo(example), "ADDR-021") == [
+        (
+            *_at_aggregate(organisation, long),
+            f"organisation aggregate {long} is longer than /{length}, the longest prefix the "
+            "Internet's table carries: every border originates it (a discard route and a "
+            "`network` statement) and announces it to every transit, IX and PNI, whose import "
+            "filters drop it (ours too, docs/standards.md#edge-import), so it draws no "
+            f"traffic; announce a block of /{length} or shorter that holds it",
+        )
+        for long, length in (("12.0.1.0/25", 24), ("2a00:1::/49", 48))
+    ]
+
+
+def test_addr021_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) -> None:
+    """A site's own public aggregates are announced by its borders as the organisation's are:
+    inside the organisation's (ADDR-012), so only their length can fail. The /24 is the
+    organisation's own block, exactly the longest length: no finding."""
+    site = example / "intent/aus1/site.yaml"
+    replace_in(
+        site,
+        "    environment: lab\n",
+        "    environment: lab\n    aggregates: {public: [198.51.100.0/24, 198.51.100.0/25]}\n",
+    )
+    line = line_of(site, "aggregates: {public:")
+    column = site.read_text().splitlines()[line - 1].index("198.51.100.0/25") + 1
+    assert _placed(lint_repo(example), "ADDR-021") == [
+        (
+            "intent/aus1/site.yaml",
+            line,
+            column,
+            "site aggregate 198.51.100.0/25 is longer than /24, the longest prefix the "
+            "Internet's table carries: aus1's borders originate it and announce it to every "
+            "transit, IX and PNI, whose import filters drop it (ours too, "
+            "docs/standards.md#edge-import), so it draws no traffic; announce a block of /24 "
+            "or shorter that holds it",
+        )
+    ]

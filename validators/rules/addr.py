@@ -793,40 +793,64 @@ _AGGREGATE_BOGONS = tuple(
 @rule(
     "ADDR-021",
     "error",
-    "The organisation's aggregates are routable public space: no bogon, no default route",
+    "The announced aggregates are routable public space: no bogon, no default route, not too long",
     "Every border originates each of `organisation.aggregates` (a discard route and a "
-    "`network` statement) and announces it to every transit, IX and PNI. An aggregate that is "
+    "`network` statement) and announces it to every transit, IX and PNI; a site's borders "
+    "do the same with the site's `aggregates.public`. An aggregate that is "
     "or lies inside a bogon range (private-use, shared, loopback, link-local, multicast, "
     "reserved space) is dropped by every party's import filter, ours included, and draws no "
     "traffic; one that holds a bogon range claims addresses no one may route. A default "
     "route, or anything shorter than an RIR's largest allocation (IPv4 /8, IPv6 /16), is a "
     "default route in disguise: the parties drop it, and one that took it would send us "
-    "everyone's traffic. Documentation ranges are ADDR-009's: allowed in a lab, refused in "
-    "production.",
+    "everyone's traffic. One longer than the Internet's table carries (IPv4 /24, IPv6 /48) "
+    "is dropped by every party's import filter as well. Documentation ranges are ADDR-009's: "
+    "allowed in a lab, refused in production.",
     "docs/standards.md#addr-021; docs/standards.md#edge-import; NLNOG bogon prefixes "
     "https://bgpfilterguide.nlnog.net/guides/bogon_prefixes/",
 )
 def organisation_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
-    """Each faulty aggregate once: its message names no site, so the engine keeps one of the
-    sites' identical findings."""
+    """Each faulty organisation aggregate once (its message names no site, so the engine
+    keeps one of the sites' identical findings), then the site's own public aggregates."""
+    announced = (
+        "every border originates it (a discard route and a `network` statement) and announces "
+        "it to every transit, IX and PNI"
+    )
     for index, written in enumerate(ctx.loaded.intent.organisation.aggregates):
-        problem = _unroutable(ipaddress.ip_network(written))
+        problem = _unroutable(ipaddress.ip_network(written), announced)
         if problem is not None:
             yield Hit(
                 f"organisation aggregate {written} {problem}",
                 ("organisation", "aggregates", index),
             )
+    # a site's own: inside the organisation's (ADDR-012), so only their length can fail here
+    ours = f"{ctx.name}'s borders originate it and announce it to every transit, IX and PNI"
+    for index, written in enumerate(ctx.site.aggregates.public):
+        problem = _too_long(ipaddress.ip_network(written), ours)
+        if problem is not None:
+            yield Hit(
+                f"site aggregate {written} {problem}",
+                (*ctx.base, "aggregates", "public", index),
+            )
 
 
-def _unroutable(net: Network) -> str | None:
+def _too_long(net: Network, announced: str) -> str | None:
+    longest = GLOBAL_LONGEST["ipv6" if net.version == 6 else "ipv4"]
+    if net.prefixlen <= longest:
+        return None
+    return (
+        f"is longer than /{longest}, the longest prefix the Internet's table carries: "
+        f"{announced}, whose import filters drop it (ours too, "
+        "docs/standards.md#edge-import), so it draws no traffic; announce "
+        f"a block of /{longest} or shorter that holds it"
+    )
+
+
+def _unroutable(net: Network, announced: str) -> str | None:
     """What makes an aggregate unfit for the Internet's table, with what to do; None: nothing.
     The default route first, then a bogon range it is or lies in (fc00::/7 is shorter than
     the shortest length too: its bogon names it better), then the length, then a bogon range
     it holds."""
-    announced = (
-        "every border originates it (a discard route and a `network` statement) and announces "
-        "it to every transit, IX and PNI"
-    )
+    too_long = _too_long(net, announced)
     if net.prefixlen == 0:
         return (
             f"is a default route: {announced}, which would draw the whole Internet's traffic "
@@ -854,6 +878,8 @@ def _unroutable(net: Network) -> str | None:
             "drops it as a default route in disguise; list the address blocks the "
             "organisation holds instead"
         )
+    if too_long is not None:
+        return too_long
     if bogons:  # each held by the aggregate
         return (
             f"holds the bogon range {bogons[0]}: {announced}, claiming the bogon's addresses as "

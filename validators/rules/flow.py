@@ -308,7 +308,12 @@ def _defaults(
     stops."""
     site = loaded.intent.sites[site_name]
     border_leaves = site.handoff.border_leaves if site.handoff is not None else []
+    # an organisation aggregate that is the default route (ADDR-021's error, which says what
+    # to fix) has every import drop the default as our own space: not this rule's to report
+    owned = {_afi(str(a)) for a in _claimed_everything(loaded) if a.prefixlen == 0}
     for vrf_name, afi, path in _promised_defaults(loaded, site_name):
+        if afi in owned:
+            continue
         # the border leaves' sessions of this VRF and family, grouped by border
         by_border: dict[str, list[tuple[DeviceModel, BgpNeighbor]]] = {}
         for leaf in border_leaves:
@@ -338,6 +343,14 @@ def _defaults(
                 if stop is not None:
                     yield f"VRF {vrf_name}, {stop}", path
                     break
+
+
+def _claimed_everything(loaded: LoadedIntent) -> list[addresses.Network]:
+    """The organisation aggregates shorter than the Internet's table carries, the default
+    route included: ADDR-021's errors. Every import policy drops what they hold as our own
+    space, so the routes they swallow are that finding's, not a flow rule's too."""
+    found = (ipaddress.ip_network(a) for a in loaded.intent.organisation.aggregates)
+    return [a for a in found if a.prefixlen < GLOBAL_SHORTEST[_afi(str(a))]]
 
 
 def _promised_defaults(loaded: LoadedIntent, site_name: str) -> Iterator[tuple[str, str, Path_]]:
@@ -804,6 +817,7 @@ def _imports_reach(
     FLOW-006's; a documentation prefix in production is ADDR-009's, at the same line; a route
     dropped for its AS path, not its prefix, is the party's ASN's problem, not the entry's."""
     production = loaded.intent.sites[model.site].environment == "production"
+    claimed = _claimed_everything(loaded)
     mine = {(s.peer_address, s.vrf): s for s in sessions if s.device == model.hostname}
     for n in model.bgp.neighbors:
         s = mine.get((n.address, n.vrf))
@@ -815,8 +829,11 @@ def _imports_reach(
         key = "receive" if n.kind in CLOUD_KINDS else "import_prefixes"
         written = {_net(p): i for i, p in enumerate(s.import_prefixes)}
         for allow, entry in _allow_list(model, n.route_map_in):
-            if production and documentation_prefix(addresses.network(entry.prefix)):
+            net = addresses.network(entry.prefix)
+            if production and documentation_prefix(net):
                 continue  # ADDR-009: no documentation prefix in production
+            if any(net.version == a.version and net.subnet_of(a) for a in claimed):  # type: ignore[arg-type]
+                continue  # our own space by an aggregate ADDR-021 refuses
             stops = _no_route_passes(model, n, entry)
             if stops is None:
                 continue
