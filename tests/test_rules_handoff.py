@@ -360,3 +360,78 @@ def test_the_handoffs_border_leaves_stay_apart_like_the_borders(example: Path) -
     replace_in(example / ATTACHMENTS, "[aus1-bl1, aus1-bl3]", "[aus1-bl3, aus1-bl4]")
     apart = lint_repo(example)
     assert [f for f in apart.findings if f.rule.startswith("PHY-")] == []
+
+
+# --- HANDOFF-018: a tenant subnet in our announced space is a public prefix of its handoff ---
+# The borders announce 198.51.100.0/24 and 2001:db8:4000::/36 (organisation.yaml); handoff VRF
+# gpu-a has `public: [198.51.100.128/26, "2001:db8:4000:50::/64"]`, gpu-a-public's subnets.
+
+TENANTS = "intent/aus1/tenants.yaml"
+COMPUTE_4 = "gpu-a-compute-4: {vrf: gpu-a, vlan: 104, l2vni: 10104, gateway_v4: 10.50.4.1/24"
+GPU_A_PUBLIC = 'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]'
+GREEN = """\
+      green:
+        vrfs:
+          green: {l3vni: 50020, vlan: 3020}
+        networks:
+          green-web: {vrf: green, vlan: 301, l2vni: 10301, gateway_v4: 198.51.100.1/26, \
+racks: [dh2-r10]}
+"""
+
+
+def _handoff018(result: object) -> list[str]:
+    return findings_of(result, "HANDOFF-018")  # type: ignore[arg-type]
+
+
+def _gateway_at(path: Path, needle: str, key: str) -> str:
+    """file:line:column of `key` on the line holding `needle` (a flow mapping's key)."""
+    line = line_of(path, needle)
+    column = path.read_text().splitlines()[line - 1].index(key) + 1
+    return f"{TENANTS}:{line}:{column}"
+
+
+def test_handoff018_public_subnet_outside_the_vrfs_public_prefixes(example: Path) -> None:
+    """The reviewer's case: a network numbered from the announced /24 beside the VRF's public
+    /26; the borders hold no route to it but the aggregate's discard route."""
+    tenants = example / TENANTS
+    replace_in(tenants, COMPUTE_4, COMPUTE_4.replace("10.50.4.1/24", "198.51.100.193/26"))
+    result = lint_repo(example)
+    line = line_of(tenants, "gpu-a-compute-4:")
+    assert _handoff018(result) == [
+        f"{TENANTS}:{line}: network gpu-tenant-a/gpu-a-compute-4 has gateway 198.51.100.193/26 "
+        "in 198.51.100.0/24, which the borders announce, but no `public` prefix of handoff VRF "
+        "gpu-a holds it: the Internet's traffic for 198.51.100.192/26 stops at the borders' "
+        "discard route and its hosts get no reply; add 198.51.100.192/26 (or a prefix holding "
+        "it) to the VRF's handoff `public`, or number the network from private space"
+    ]
+    assert result.errors
+    # exactly the subnet listed as public: clean
+    attachments = example / ATTACHMENTS
+    replace_in(
+        attachments,
+        GPU_A_PUBLIC,
+        'public: [198.51.100.128/26, 198.51.100.192/26, "2001:db8:4000:50::/64"]',
+    )
+    assert _handoff018(lint_repo(example)) == []
+
+
+def test_handoff018_public_ipv6_gateway_is_reported_at_its_own_key(example: Path) -> None:
+    tenants = example / TENANTS
+    old = 'gateway_v4: 10.50.2.1/24, gateway_v6: "2001:db8:50:2::1/64"'
+    replace_in(tenants, old, old.replace("2001:db8:50:2::1/64", "2001:db8:4000:51::1/64"))
+    (found,) = [f for f in lint_repo(example).findings if f.rule == "HANDOFF-018"]
+    assert str(found.location).endswith(_gateway_at(tenants, "gpu-a-compute-2:", "gateway_v6"))
+    assert "has gateway 2001:db8:4000:51::1/64 in 2001:db8:4000::/36" in found.message
+
+
+def test_handoff018_a_vrf_in_no_handoff(example: Path) -> None:
+    tenants = example / TENANTS
+    replace_in(tenants, "      storage:\n", GREEN + "      storage:\n")
+    assert _handoff018(lint_repo(example)) == [
+        f"{TENANTS}:{line_of(tenants, 'green-web:')}: network green/green-web has gateway "
+        "198.51.100.1/26 in 198.51.100.0/24, which the borders announce, but VRF green is in "
+        "no handoff of site aus1: the Internet's traffic for 198.51.100.0/26 stops at the "
+        "borders' discard route and its hosts get no reply; hand VRF green off "
+        "(`handoff.vrfs`) with `internet: default` and `public: [198.51.100.0/26]`, or number "
+        "the network from private space"
+    ]

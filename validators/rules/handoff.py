@@ -653,3 +653,67 @@ def handoff_on_two_border_leaves(ctx: SiteContext) -> Iterator[Hit]:
             "room and cooling zone",
             (*handoff.path, "border_leaves"),
         )
+
+
+@rule(
+    "HANDOFF-018",
+    "error",
+    "A tenant subnet in our announced space is a public prefix of its VRF's handoff",
+    "Every border announces the organisation's aggregates (and its site's public ones) and "
+    "anchors each with a discard route; it leaks into its Internet table only the `public` "
+    "prefixes of its own site's handoff VRFs. A tenant subnet numbered from that announced "
+    "space but in no such prefix draws the Internet's traffic to the borders, which drop it "
+    "at the aggregate's discard route; its hosts' own packets, sent from addresses nothing "
+    "routes back, get no reply. A VRF in no handoff has no way north at all. The design lints "
+    "clean and the tenant is cut off from the Internet it was numbered for.",
+    "docs/standards.md#handoff-018; RFC 4632 section 5.1 (longest match) "
+    "https://www.rfc-editor.org/rfc/rfc4632",
+)
+def announced_subnets_are_public(ctx: SiteContext) -> Iterator[Hit]:
+    """At each gateway inside an announced aggregate that no `public` prefix of its VRF's
+    handoff holds (here, or at a site the VRF rides SRv6 to)."""
+    announced = [ipaddress.ip_network(a) for a in public_aggregates(ctx.loaded.intent, ctx.site)]
+    for vrf in placed_vrfs(ctx, placed_networks(ctx)):
+        public = _public_of(ctx, vrf.name)
+        handed = ctx.site.handoff is not None and vrf.name in ctx.site.handoff.vrfs
+        for placed in vrf.gateways:
+            for key in ("gateway_v4", "gateway_v6"):
+                gateway = getattr(placed.network, key)
+                if gateway is None or not placed.devices:
+                    continue
+                subnet = ipaddress.ip_interface(gateway).network
+                inside = [a for a in announced if _holds(a, subnet)]
+                if not inside or any(_holds(p, subnet) for p in public):
+                    continue
+                if handed:
+                    fix = f"add {subnet} (or a prefix holding it) to the VRF's handoff `public`"
+                    why = f"no `public` prefix of handoff VRF {vrf.name} holds it"
+                else:
+                    fix = (
+                        f"hand VRF {vrf.name} off (`handoff.vrfs`) with `internet: default` "
+                        f"and `public: [{subnet}]`"
+                    )
+                    why = f"VRF {vrf.name} is in no handoff of site {ctx.name}"
+                yield Hit(
+                    f"{placed.label} has gateway {gateway} in {inside[0]}, which the borders "
+                    f"announce, but {why}: the Internet's traffic for {subnet} stops at the "
+                    "borders' discard route and its hosts get no reply; "
+                    f"{fix}, or number the network from private space",
+                    (*placed.network.path, key),
+                )
+
+
+def _holds(outer: Net, inner: Net) -> bool:
+    return outer.version == inner.version and inner.subnet_of(outer)  # type: ignore[arg-type]
+
+
+def _public_of(ctx: SiteContext, vrf: str) -> list[Net]:
+    """The `public` prefixes handed off for VRF `vrf`: this site's handoff's, and those of any
+    site the VRF rides SRv6 to (its border leaks them, and the VPN carries the traffic on)."""
+    found: list[Net] = []
+    for name, site in ctx.loaded.intent.sites.items():
+        if site.handoff is None or vrf not in site.handoff.vrfs:
+            continue
+        if name == ctx.name or _rides_srv6(ctx, vrf, name):
+            found += [ipaddress.ip_network(p) for p in site.handoff.vrfs[vrf].public]
+    return found
