@@ -131,15 +131,26 @@ def placed_vrfs(ctx: SiteContext, networks: list[Placed]) -> list[PlacedVrf]:
 )
 def underlay_mtu_covers_vxlan(ctx: SiteContext) -> Iterator[Hit]:
     carried = [p for p in placed_networks(ctx) if p.devices]
+    # each VXLAN-carrying link's lower end: b first, as PHY-010 points
+    ends = [
+        (link, min((link.b, link.a), key=lambda e: e.ip_mtu))
+        for link in ctx.fabric.links
+        # the border pair's own link: Internet traffic, never VXLAN
+        if {ctx.site.devices[e.device].role for e in (link.a, link.b)} != {"border"}
+    ]
+    # what the fabric takes as written: the advice for a network no link can carry keeps to it
+    # (the site's 9214 underlay, not the 9216 a link could be raised to)
+    takes = min((end.ip_mtu for _, end in ends), default=MAX_IP_MTU)
     fits = []
     for placed in carried:
         need = placed.network.mtu + VXLAN_OVERHEAD_V4
         if need > MAX_IP_MTU:
+            site = f"; this site's links take {takes}" if takes < MAX_IP_MTU else ""
             yield Hit(
                 f"{placed.label} has mtu {placed.network.mtu}: VXLAN over IPv4 adds "
                 f"{VXLAN_OVERHEAD_V4} bytes, and no fabric link takes an IP MTU of {need} "
-                f"(at most {MAX_IP_MTU}); lower the network's mtu to at most "
-                f"{MAX_IP_MTU - VXLAN_OVERHEAD_V4}",
+                f"(at most {MAX_IP_MTU}{site}); lower the network's mtu to at most "
+                f"{min(takes, MAX_IP_MTU) - VXLAN_OVERHEAD_V4}",
                 (*placed.network.path, "mtu"),
             )
         else:
@@ -149,10 +160,7 @@ def underlay_mtu_covers_vxlan(ctx: SiteContext) -> Iterator[Hit]:
     largest = max(fits, key=lambda p: p.network.mtu)  # the first of equals, in file order
     need = largest.network.mtu + VXLAN_OVERHEAD_V4
     low: dict[tuple[Path_, int], list[FabricLink]] = defaultdict(list)
-    for link in ctx.fabric.links:
-        if {ctx.site.devices[e.device].role for e in (link.a, link.b)} == {"border"}:
-            continue  # the border pair's own link: Internet traffic, never VXLAN
-        end = min((link.b, link.a), key=lambda e: e.ip_mtu)  # b first: as PHY-010 points
+    for link, end in ends:
         if end.ip_mtu < need:
             low[end.ip_mtu_source, end.ip_mtu].append(link)
     for (path, mtu), links in sorted(low.items(), key=lambda item: ctx.loaded.where(item[0][0])):
