@@ -162,6 +162,28 @@ def test_variant_no_transit_sends_a_default_is_flow003_per_border(example: Path)
     assert runner.invoke(app, ["lint"]).exit_code == 1
 
 
+def test_flow003_names_the_clause_that_drops_an_accepted_default(example: Path) -> None:
+    """Both transits accept a default but are written with private ASNs (EDGE-010): their
+    default routes die at the private-ASN clause, so `accept_default: true`, already set, is
+    not the remedy FLOW-003 gives; it names that clause."""
+    replace_in(example / PEERING, "asn: 64501\n", "asn: 64521\n")
+    replace_in(example / PEERING, "asn: 64502\n", "asn: 64522\n")
+    line = line_of(example / HANDOFF, "gpu-a:   {vlan: 3101")
+    found = [f for f in findings_of(lint_repo(example), "FLOW-003") if "(0.0.0.0/0)" in f]
+    assert found == [
+        f"{HANDOFF}:{line}: VRF gpu-a, {border}: no session of {border}'s Internet table "
+        f"(nor of its pair's, over iBGP) admits a default route (0.0.0.0/0), so {border} has "
+        f"none to give the VRF and the route stops at {border}: the session to {peer} (transit "
+        f"transit-a {circuit}) accepts a default route, but its import policy "
+        "RM-TRANSIT-TRANSIT-A-IN-V4 drops it at clause 70, private ASN in the path (and 3 more "
+        "sessions); mend what that clause refuses, or set `internet: none`"
+        for border, peer, circuit in (
+            ("aus1-br1", "192.0.2.0", "XC-TA-1"),
+            ("aus1-br2", "192.0.2.2", "XC-TA-2"),
+        )
+    ]
+
+
 def _one_transit_on_br1(example: Path) -> None:
     """transit-b sends no default; transit-a (which does) reaches br1 only."""
     replace_in(example / PEERING, "asn: 64502\n          accept_default: true", "asn: 64502")

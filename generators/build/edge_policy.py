@@ -93,6 +93,8 @@ GLOBAL_LONGEST = {"ipv4": 24, "ipv6": 48}
 # (DENOG routing guide, prefix length filtering; NLNOG small prefixes' `ge 8 le 24`)
 GLOBAL_SHORTEST = {"ipv4": 8, "ipv6": 16}
 SUFFIX = {"ipv4": "V4", "ipv6": "V6"}
+# the import clause that refuses the default route itself, absent with `accept_default`
+DEFAULT_REFUSED = "default route"
 LEARNED_EXTERNAL = "LC-LEARNED-EXTERNAL"
 
 
@@ -280,7 +282,7 @@ def _import_entries(
     default = "0.0.0.0/0" if afi == "ipv4" else "::/0"
     if not s.accept_default:
         deny(
-            "default route",
+            DEFAULT_REFUSED,
             prefix_list=policies.prefix_list(f"PL-DEFAULT-{sfx}", afi, [(default, None, None)]),
         )
     # a default route in disguise (0.0.0.0/1 + 128.0.0.0/1), from any party: it beats the

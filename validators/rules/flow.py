@@ -13,7 +13,7 @@ import ipaddress
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from meetme.generators.build.edge_policy import GLOBAL_LONGEST, GLOBAL_SHORTEST
+from meetme.generators.build.edge_policy import DEFAULT_REFUSED, GLOBAL_LONGEST, GLOBAL_SHORTEST
 from meetme.generators.build.handoff import AFIS, vrf_routes
 from meetme.generators.build.overlay import VTEP_ROLES
 from meetme.generators.model import BgpNeighbor, DeviceModel, PrefixListEntry
@@ -573,17 +573,41 @@ def _internet_default(model: DeviceModel, afi: str) -> Route | None:
     return None
 
 
+def _with_pair(models: Mapping[str, DeviceModel], border: str) -> list[DeviceModel]:
+    """The border's model, then its iBGP pair's (each once, however many sessions join them)."""
+    pair = dict.fromkeys(
+        n.peer_device for n in models[border].bgp.default_vrf_neighbors if n.kind == "border_ibgp"
+    )
+    return [models[name] for name in (border, *pair) if name in models]
+
+
+def _defaults_refused(
+    models: Mapping[str, DeviceModel], border: str, afi: str
+) -> list[tuple[BgpNeighbor, Verdict]]:
+    """The Internet sessions of the border and its iBGP pair, in family `afi`, that accept a
+    default route (`accept_default`: their import policy has no clause refusing the default
+    itself) but drop it at another clause (a private ASN, say): there the remedy is that
+    clause's, not `accept_default`."""
+    refused = []
+    for model in _with_pair(models, border):
+        for n in model.bgp.default_vrf_neighbors:
+            if n.kind not in INTERNET_KINDS or n.afi != afi:
+                continue
+            route = Route(prefix=DEFAULT_ROUTE[afi], as_path=(n.remote_as,))
+            verdict = evaluate(model, n.route_map_in, route)
+            if not verdict.accepted and verdict.description != DEFAULT_REFUSED:
+                refused.append((n, verdict))
+    return refused
+
+
 def _senders_without_family(models: Mapping[str, DeviceModel], border: str, afi: str) -> list[str]:
     """The parties whose sessions to the border or its iBGP pair admit a default route in the
     other family but that have no session of `afi` there: the default `afi` lacks for want
     of a session, not of `accept_default`."""
-    pair = [
-        n.peer_device for n in models[border].bgp.default_vrf_neighbors if n.kind == "border_ibgp"
-    ]
     other = "ipv4" if afi == "ipv6" else "ipv6"
     senders: set[str] = set()
     parties: set[str] = set()
-    for model in (models[name] for name in (border, *pair) if name in models):
+    for model in _with_pair(models, border):
         for n in model.bgp.default_vrf_neighbors:
             if n.kind not in INTERNET_KINDS or n.party is None:
                 continue
@@ -644,11 +668,23 @@ def _default_at_border(
                 "circuits), or set `internet: none`"
             )
     if route is None:
-        return (
+        unheard = (
             f"{border}: no session of {border}'s Internet table (nor of its pair's, over iBGP) "
             f"admits a default route ({DEFAULT_ROUTE[afi]}), so {border} has none to give the "
-            f"VRF and the route stops at {border}: set `accept_default: true` on a transit "
-            "that sends one, or set `internet: none`"
+            f"VRF and the route stops at {border}"
+        )
+        refused = _defaults_refused(models, border, afi)
+        if refused:
+            (n, verdict), more = refused[0], len(refused) - 1
+            also = f" (and {more} more session{'s' if more > 1 else ''})" if more else ""
+            return (
+                f"{unheard}: {_party(n)} accepts a default route, but its import policy "
+                f"{n.route_map_in} drops it at {_clause(verdict)}{also}; mend what that "
+                "clause refuses, or set `internet: none`"
+            )
+        return (
+            f"{unheard}: set `accept_default: true` on a transit that sends one, or set "
+            "`internet: none`"
         )
     plain = next((v for v in model.vrfs if v.name == vrf_name), None)
     leak = plain.leak(afi) if plain is not None else None
