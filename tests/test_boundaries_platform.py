@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from conftest import borders_to, findings_of, line_of, lint_repo, replace_in
 from meetme.generators.model import DeviceModel, PrefixListEntry
+from meetme.generators.platforms import PLATFORMS
 from meetme.validators.rules.platform import has_gaps, platform_findings
+from variants import borders_to_nxos
 
 from meetme.pipeline import LintResult, device_models
 
@@ -73,6 +75,79 @@ def test_plat015_points_at_the_bfd_interval_not_the_platform_line(
         else []
     )
     assert sorted(findings_of(lint_repo(example), "PLAT-015")) == expected
+
+
+# --- PLAT-029: ECMP within the multipath command's range; PLAT-030: NX-OS single-hop BFD ---------
+
+
+@pytest.mark.parametrize(("ecmp", "gap"), [(256, False), (257, True)])
+def test_plat029_nvue_takes_at_most_256_paths(example: Path, ecmp: int, gap: bool) -> None:
+    """NVUE 5.16's `multipaths ebgp` is 1-256; the intent allows 512. The other platforms'
+    ranges are unverified, so they raise nothing."""
+    site = example / SITE
+    replace_in(site, "ecmp: 64", f"ecmp: {ecmp}")
+    line = line_of(site, f"ecmp: {ecmp}")
+    expected = (
+        [
+            f"{SITE}:{line}: {device} (NVIDIA Cumulus Linux 5.16 (NVUE)) cannot render ECMP "
+            "over 257 paths: its BGP multipath command takes 1-256"
+            for device in ("aus1-bl5", "aus1-bl6", "aus1-lf1", "aus1-lf2", "aus1-lf5", "aus1-lf6")
+        ]
+        if gap
+        else []
+    )
+    assert sorted(findings_of(lint_repo(example), "PLAT-029")) == expected
+
+
+@pytest.mark.parametrize(("interval", "gap"), [(999, False), (1000, True)])
+def test_plat030_nxos_borders_take_bfd_up_to_999_ms(
+    example: Path, interval: int, gap: bool
+) -> None:
+    """NX-OS borders run no multihop BFD (PLAT-015's): their global single-hop timers are
+    PLAT-030's, at the same line; the NX-OS VTEPs keep PLAT-015 alone for it."""
+    borders_to_nxos(example)
+    site = example / SITE
+    replace_in(site, "bfd: {interval: 300,", f"bfd: {{interval: {interval},")
+    line = line_of(site, "bfd: {interval:")
+    expected = (
+        [
+            f"{SITE}:{line}: {border} (Cisco NX-OS) cannot render BFD every 1000 ms (the "
+            "underlay's timers): NX-OS takes 50-999 ms"
+            for border in ("aus1-br1", "aus1-br2")
+        ]
+        if gap
+        else []
+    )
+    result = lint_repo(example)
+    assert sorted(findings_of(result, "PLAT-030")) == expected
+    assert len(findings_of(result, "PLAT-015")) == (4 if gap else 0)
+
+
+def test_plat030_a_cloud_sessions_1000_ms_on_nxos(models: dict[str, DeviceModel]) -> None:
+    """Google Cloud Router's BFD takes 1000 ms and up, printed on the session's interface: on
+    NX-OS no such timer exists. 999 is the boundary."""
+    leaf = models["aus1-lf3"]  # NX-OS
+    first = next(n for n in leaf.bgp.neighbors if n.bfd)
+    for interval, found in ((999, False), (1000, True)):
+        timers = leaf.bgp.bfd.model_copy(update={"interval": interval, "min_rx": interval})
+        session = first.model_copy(update={"bfd_timers": timers, "description": "gcp ic-1"})
+        bgp = leaf.bgp.model_copy(update={"neighbors": (session, *leaf.bgp.neighbors[1:])})
+        gaps = [
+            (g.feature, g.detail)
+            for g in PLATFORMS["cisco_nxos"].gaps(leaf.model_copy(update={"bgp": bgp}))
+            if g.rule == "PLAT-030"
+        ]
+        assert gaps == (
+            [
+                (
+                    "BFD every 1000 ms on 1 session(s) (first: gcp ic-1)",
+                    "NX-OS takes 50-999 ms; put the session on another platform, or give the "
+                    "party timers NX-OS takes where it allows them",
+                )
+            ]
+            if found
+            else []
+        )
 
 
 # --- platform_findings and has_gaps on device models --------------------------------------------

@@ -219,6 +219,9 @@ class Platform:
     # the largest prefix (or EVPN route) limit its BGP commands take, where below the intent's
     # own bound (PLAT-022); limits meetme raises itself (the handoff's) stop there
     max_prefix_limit: int = MAX_PREFIX
+    # the most ECMP paths its BGP multipath command takes, where below the intent's own bound
+    # (`underlay.ecmp`, 512; PLAT-029); None: not checked (no vendor range found)
+    max_paths: int | None = None
     # the bond (port-channel) numbers and the MLAG ids (vPC numbers) its commands take, where
     # the vendor states a range; None: not checked (PLAT-021, generators/platforms/gaps.py)
     bond_numbers: tuple[int, int] | None = None

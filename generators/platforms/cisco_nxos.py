@@ -164,6 +164,7 @@ PLATFORM = Platform(
         gaps.prefix_limit_range,
         gaps.trunks_with_vlans,
         gaps.nxos_multihop_bfd,
+        gaps.nxos_bfd,
         gaps.user_names,
         gaps.vlan_names,
         gaps.vrf_names,

@@ -40,6 +40,8 @@ LIST_NAME = "PLAT-025"
 HOSTNAME = "PLAT-026"
 AS_PATH_LENGTH_FORM = "PLAT-027"
 SHARED_VTEP_ROUTES = "PLAT-028"
+ECMP_RANGE = "PLAT-029"
+BFD_RANGE = "PLAT-030"
 
 RULE_IDS = (
     RPKI,
@@ -69,6 +71,8 @@ RULE_IDS = (
     HOSTNAME,
     AS_PATH_LENGTH_FORM,
     SHARED_VTEP_ROUTES,
+    ECMP_RANGE,
+    BFD_RANGE,
 )
 
 
@@ -286,6 +290,54 @@ def nxos_multihop_bfd(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
         f"multihop BFD every {timers.interval} ms on the EVPN sessions",
         f"NX-OS takes {low}-{high} ms",
         path=("sites", model.site, "underlay", "bfd", "interval"),
+    )
+
+
+# NX-OS single-hop BFD (`bfd interval` globally and on an interface): 50-999 ms. Cisco's own
+# Ansible collection, cisco.nxos nxos_bfd_global: bfd_interval and bfd_min_rx "range:
+# 50-999" (secondary; the Interfaces guide states the multihop 250-999 above)
+NXOS_BFD_MS = (50, 999)
+
+
+def nxos_bfd(_platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """NX-OS takes single-hop BFD intervals of 50-999 ms only: the global timers (the
+    underlay's, printed on every NX-OS device) and each session's own (a cloud's, printed on
+    its interface). Google Cloud Router takes 1000 ms and up: never on NX-OS."""
+    low, high = NXOS_BFD_MS
+    timers = model.bgp.bfd
+    multihop = model.evpn.multihop_bfd if model.evpn else None
+    # the same underlay interval past 999 is PLAT-015's on a VTEP, at the same line
+    reported = multihop is not None and multihop.interval > NXOS_MULTIHOP_BFD_MS[1]
+    if not low <= timers.interval <= high and not reported:
+        yield Gap(
+            BFD_RANGE,
+            f"BFD every {timers.interval} ms (the underlay's timers)",
+            f"NX-OS takes {low}-{high} ms",
+            path=("sites", model.site, "underlay", "bfd", "interval"),
+        )
+    over: dict[int, list[str]] = {}
+    for n in model.bgp.neighbors:
+        if n.bfd and n.bfd_timers is not None and not low <= n.bfd_timers.interval <= high:
+            over.setdefault(n.bfd_timers.interval, []).append(n.description)
+    for interval, sessions in sorted(over.items()):
+        yield Gap(
+            BFD_RANGE,
+            f"BFD every {interval} ms on {len(sessions)} session(s) (first: {sessions[0]})",
+            f"NX-OS takes {low}-{high} ms; put the session on another platform, or give the "
+            "party timers NX-OS takes where it allows them",
+        )
+
+
+def ecmp_range(platform: Platform, model: DeviceModel) -> Iterator[Gap]:
+    """More ECMP paths than the platform's multipath command takes (the site's
+    `underlay.ecmp`, printed in every VRF)."""
+    if platform.max_paths is None or model.bgp.maximum_paths <= platform.max_paths:
+        return
+    yield Gap(
+        ECMP_RANGE,
+        f"ECMP over {model.bgp.maximum_paths} paths",
+        f"its BGP multipath command takes 1-{platform.max_paths}",
+        path=("sites", model.site, "underlay", "ecmp"),
     )
 
 

@@ -81,7 +81,11 @@ PLATFORM = Platform(
         # EXAMPLE1 rule 10 match ip dest-ip 10.0.15.8/32`; templates/nvidia_nvue/acls.j2)
         sid_filter=True,
     ),
+    # `multipaths ebgp` 1-256 (nvueschema v5_16, VrfEntryRouterBgpAddressFamilyIpv4Unicast-
+    # Multipaths and its IPv6 twin: Field(ge=1, le=256))
+    max_paths=256,
     gap_checks=(
+        gaps.ecmp_range,
         gaps.srv6_locator,
         gaps.srv6_l3vpn,
         gaps.rpki,

@@ -43,6 +43,8 @@ GAP_RULES: dict[GapCheck, str] = {
     gaps.segments_with_suppression: gaps.SEGMENT_WITHOUT_SUPPRESSION,
     gaps.mlag_peer_link: gaps.MLAG_WITHOUT_PEER_LINK,
     gaps.nxos_multihop_bfd: gaps.MULTIHOP_BFD_RANGE,
+    gaps.nxos_bfd: gaps.BFD_RANGE,
+    gaps.ecmp_range: gaps.ECMP_RANGE,
     gaps.vpc_domain_range: gaps.VPC_DOMAIN_RANGE,
     gaps.srv6_locator: gaps.SRV6_LOCATOR,
     gaps.srv6_l3vpn: gaps.SRV6_L3VPN,

@@ -195,6 +195,25 @@ _limit(
     '"BFD Multihop")',
 )
 
+_limit(
+    limits.ECMP_RANGE,
+    "ECMP paths within what the platform's multipath command takes",
+    "Every VRF installs up to the site's `underlay.ecmp` paths; a value above what the "
+    "platform's BGP multipath command takes makes the device refuse the whole config at "
+    "commit while the lint passes. Checked where the vendor states a range.",
+    "docs/standards.md#plat-029 (NVUE 5.16 object model: `multipaths ebgp` 1-256)",
+)
+_limit(
+    limits.BFD_RANGE,
+    "NX-OS single-hop BFD timers are within 50-999 ms",
+    "NX-OS takes single-hop BFD intervals of 50 to 999 ms, globally (the underlay's timers, "
+    "on every NX-OS device) and on an interface (a session's own, such as a cloud's): a "
+    "longer one is refused at commit. Google Cloud Router takes 1000 ms and up, so its "
+    "sessions cannot run BFD on NX-OS at all.",
+    "docs/standards.md#plat-030 (Cisco cisco.nxos Ansible collection, nxos_bfd_global: "
+    "bfd_interval and bfd_min_rx 50-999; secondary)",
+)
+
 
 INTERFACE_NAME = "PLAT-016"
 
