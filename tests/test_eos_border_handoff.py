@@ -199,13 +199,19 @@ def test_eos_border_leaks_with_one_policy_per_vrf_and_direction(example: Path) -
 def test_without_ipv6_public_prefixes_nothing_ipv6_leaks_into_the_default_vrf(
     example: Path,
 ) -> None:
-    """Boundary: gpu-a keeps its IPv4 public /26 only; the default VRF's IPv6 family
+    """Boundary: gpu-a keeps its IPv4 public /26 only (its front ends' IPv6 subnet numbered
+    from private space, or HANDOFF-018 refuses it); the default VRF's IPv6 family
     redistributes nothing and the export policy has its IPv4 entry only."""
     private_vrfs_online(example)
     replace_in(
         example / HANDOFF,
         'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
         "public: [198.51.100.128/26]",
+    )
+    replace_in(
+        example / "intent/aus1/tenants.yaml",
+        'gateway_v6: "2001:db8:4000:50::1/64"',
+        'gateway_v6: "2001:db8:50:5::1/64"',
     )
     borders_to_eos(example)
     assert lint_repo(example).errors == []

@@ -23,7 +23,7 @@ from conftest import (
 from meetme.generators.model import DeviceModel
 from meetme.generators.render import render_device
 from typer.testing import CliRunner
-from variants import borders_to_eos, borders_to_nxos
+from variants import borders_to_eos, borders_to_nxos, front_ends_private
 
 from meetme.cli import app
 from meetme.pipeline import LintResult, device_models, lint, rendered_files
@@ -180,6 +180,7 @@ def _gpu_a_without_internet(repo: Path) -> None:
         'internet: default, public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
         "internet: none",
     )
+    front_ends_private(repo)
 
 
 def test_an_internet_none_vrf_without_ipv6_exports_runs_no_ipv6_sessions(example: Path) -> None:

@@ -25,7 +25,12 @@ from variants import border_on
 from meetme.pipeline import device_models, lint, render_all
 
 QUIET = {
-    "cisco_nxos": ["  ipv6 nd suppress-ra", "  no cdp enable"],
+    "cisco_nxos": [
+        "  ipv6 nd suppress-ra",
+        "  no cdp enable",
+        "  no lldp transmit",
+        "  no lldp receive",
+    ],
     "arista_eos": ["   ipv6 nd ra disabled", "   no lldp transmit", "   no lldp receive"],
 }
 

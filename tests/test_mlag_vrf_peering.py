@@ -43,6 +43,7 @@ from variants import (
     TENANTS,
     add,
     eos_mlag_pair_with_one_aws_leaf,
+    front_ends_private,
     without_pair_default_clause,
 )
 
@@ -225,14 +226,16 @@ def test_the_pair_passes_the_borders_default_route_by_name() -> None:
 
 
 def test_without_a_default_route_to_pass_the_pair_has_no_default_clause(example: Path) -> None:
-    """The boundary: gpu-a without Internet access (`internet: none`), so no VRF of the pair
-    takes a default route from the borders, and no clause passes one."""
+    """The boundary: gpu-a without Internet access (`internet: none`, its front ends in
+    private space), so no VRF of the pair takes a default route from the borders, and no
+    clause passes one."""
     eos_mlag_pair_with_one_aws_leaf(example)
     replace_in(
         example / ATTACHMENTS,
         'internet: default, public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
         "internet: none",
     )
+    front_ends_private(example)
     result = lint_repo(example)
     assert [f.message for f in result.findings if f.severity == "error"] == []
     models = device_models(result)

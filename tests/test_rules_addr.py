@@ -588,9 +588,10 @@ def test_addr021_aggregates_longer_than_the_global_table_carries(example: Path) 
     ]
 
 
-def test_addr021_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) -> None:
+def test_addr022_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) -> None:
     """A site's own public aggregates are announced by its borders as the organisation's are:
-    inside the organisation's (ADDR-012), so only their length can fail. The /24 is the
+    inside the organisation's (ADDR-012), so only their length can fail, and the
+    organisation's aggregate still draws the traffic: a warning. The /24 is the
     organisation's own block, exactly the longest length: no finding."""
     site = example / "intent/aus1/site.yaml"
     replace_in(
@@ -600,7 +601,9 @@ def test_addr021_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) 
     )
     line = line_of(site, "aggregates: {public:")
     column = site.read_text().splitlines()[line - 1].index("198.51.100.0/25") + 1
-    assert _placed(lint_repo(example), "ADDR-021") == [
+    result = lint_repo(example)
+    assert _placed(result, "ADDR-021") == []
+    assert _placed(result, "ADDR-022") == [
         (
             "intent/aus1/site.yaml",
             line,
@@ -609,6 +612,8 @@ def test_addr021_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) 
             "Internet's table carries: aus1's borders originate it and announce it to every "
             "transit, IX and PNI, whose import filters drop it (ours too, "
             "docs/standards.md#edge-import), so it draws no traffic; announce a block of /24 "
-            "or shorter that holds it",
+            "or shorter that holds it; the organisation's aggregates draw its traffic "
+            "meanwhile, to any site",
         )
     ]
+    assert [f.severity for f in result.findings if f.rule == "ADDR-022"] == ["warning"]

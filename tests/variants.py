@@ -60,10 +60,24 @@ def borders_to_nxos(repo: Path) -> None:
     limits_within(repo, PLATFORMS["cisco_nxos"].max_prefix_limit)  # no full table (PLAT-022)
 
 
+def front_ends_private(repo: Path) -> None:
+    """gpu-a's public front ends (gpu-a-public) numbered from private space, inside gpu-a's
+    export_north: for a design that takes gpu-a's way to the Internet away, where a public
+    subnet with no way out is HANDOFF-018's error."""
+    tenants = repo / TENANTS
+    tenants.write_text(
+        tenants.read_text()
+        .replace("gateway_v4: 198.51.100.129/26", "gateway_v4: 10.50.5.1/24")
+        .replace('gateway_v6: "2001:db8:4000:50::1/64"', 'gateway_v6: "2001:db8:50:5::1/64"')
+    )
+
+
 def _no_handoff(repo: Path) -> None:
+    """No VRF-lite handoff, so no tenant VRF has a way north."""
     attachments = repo / "intent/aus1/attachments.yaml"
     text = attachments.read_text()
     attachments.write_text(text[: text.index("    handoff:")])
+    front_ends_private(repo)
 
 
 def border_on(platform: str) -> Callable[[Path], None]:

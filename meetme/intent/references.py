@@ -355,7 +355,10 @@ def _site_problems(
             )
 
     circuits = _mapping(site, "cross_connects")
-    for party, path in _circuit_references(_mapping(site, "peering")):
+    peering = _mapping(site, "peering")
+    parties = sorted({party for kind in _CIRCUIT_FIELDS for party in _mapping(peering, kind)})
+    dangling: set[str] = set()
+    for party, path in _circuit_references(peering):
         circuit = _resolve(site, ("peering", *path))
         if not isinstance(circuit, str):
             continue
@@ -363,13 +366,27 @@ def _site_problems(
             yield unknown_name("cross-connect", circuit, circuits), at("peering", *path), DANGLING
             continue
         owner = _get(circuits[circuit], "party")
-        if isinstance(owner, str) and owner != party:
-            yield (
-                f"cross-connect '{circuit}' belongs to party '{owner}', not '{party}'; "
-                "fix the circuit id or the cross-connect's party",
-                at("peering", *path),
-                "bad-value",
-            )
+        if not isinstance(owner, str) or owner == party:
+            continue
+        if owner not in parties:
+            # a cross-connect a party uses belongs to that party (the check below): a name of
+            # no party of the site is certainly a wrong one, said once, at the party
+            if circuit not in dangling:
+                dangling.add(circuit)
+                yield (
+                    f"unknown party '{clip(owner, 64)}'; did you mean '{party}', the "
+                    f"{_KIND_LABEL[str(path[0])]} that uses this cross-connect (at "
+                    f"{at('peering', *path)})? (known: {listed(parties)})",
+                    at("cross_connects", circuit, "party"),
+                    DANGLING,
+                )
+            continue
+        yield (
+            f"cross-connect '{circuit}' belongs to party '{owner}', not '{party}'; "
+            "fix the circuit id or the cross-connect's party",
+            at("peering", *path),
+            "bad-value",
+        )
 
 
 # where each kind of party names its circuits, below sites.NAME.peering.<kind>.<party>
@@ -380,6 +397,14 @@ _CIRCUIT_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "aws": (("vifs", "*", "circuit"),),
     "azure": (("peerings", "*", "primary", "circuit"), ("peerings", "*", "secondary", "circuit")),
     "gcp": (("attachments", "*", "circuit"),),
+}
+_KIND_LABEL = {
+    "ixes": "IX",
+    "transits": "transit",
+    "pnis": "PNI",
+    "aws": "AWS Direct Connect",
+    "azure": "Azure ExpressRoute",
+    "gcp": "Google Cloud Interconnect",
 }
 
 

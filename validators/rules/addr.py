@@ -793,10 +793,10 @@ _AGGREGATE_BOGONS = tuple(
 @rule(
     "ADDR-021",
     "error",
-    "The announced aggregates are routable public space: no bogon, no default route, not too long",
+    "The organisation's aggregates are routable public space: no bogon, no default route, "
+    "not too long",
     "Every border originates each of `organisation.aggregates` (a discard route and a "
-    "`network` statement) and announces it to every transit, IX and PNI; a site's borders "
-    "do the same with the site's `aggregates.public`. An aggregate that is "
+    "`network` statement) and announces it to every transit, IX and PNI. An aggregate that is "
     "or lies inside a bogon range (private-use, shared, loopback, link-local, multicast, "
     "reserved space) is dropped by every party's import filter, ours included, and draws no "
     "traffic; one that holds a bogon range claims addresses no one may route. A default "
@@ -809,8 +809,8 @@ _AGGREGATE_BOGONS = tuple(
     "https://bgpfilterguide.nlnog.net/guides/bogon_prefixes/",
 )
 def organisation_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
-    """Each faulty organisation aggregate once (its message names no site, so the engine
-    keeps one of the sites' identical findings), then the site's own public aggregates."""
+    """Each faulty aggregate once: its message names no site, so the engine keeps one of the
+    sites' identical findings."""
     announced = (
         "every border originates it (a discard route and a `network` statement) and announces "
         "it to every transit, IX and PNI"
@@ -822,15 +822,38 @@ def organisation_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
                 f"organisation aggregate {written} {problem}",
                 ("organisation", "aggregates", index),
             )
-    # a site's own: inside the organisation's (ADDR-012), so only their length can fail here
+
+
+@rule(
+    "ADDR-022",
+    "warning",
+    "A site's public aggregates are no longer than the Internet's table carries",
+    "A site's borders originate each of its `aggregates.public` beside the organisation's "
+    "aggregates, so that traffic for the site comes in at the site. One longer than the "
+    "Internet's table carries (IPv4 /24, IPv6 /48) is dropped by every party's import "
+    "filter, ours included: the organisation's aggregate still draws the traffic, to any "
+    "site, and the site's own announcement does nothing. A warning: nothing is lost but "
+    "the steering.",
+    "docs/standards.md#addr-022; docs/standards.md#edge-import; RFC 7454 section 6.1.3",
+)
+def site_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
+    # inside the organisation's (ADDR-012), so only their length can fail here
     ours = f"{ctx.name}'s borders originate it and announce it to every transit, IX and PNI"
     for index, written in enumerate(ctx.site.aggregates.public):
         problem = _too_long(ipaddress.ip_network(written), ours)
         if problem is not None:
             yield Hit(
-                f"site aggregate {written} {problem}",
+                f"site aggregate {written} {problem}; the organisation's aggregates draw its "
+                "traffic meanwhile, to any site",
                 (*ctx.base, "aggregates", "public", index),
             )
+
+
+def routable_aggregate(net: Network) -> bool:
+    """Whether an organisation aggregate is one ADDR-021 lets through: what it refuses (a
+    bogon, a default route, anything too short or too long) draws no traffic of its own, and
+    a rule judging what lies inside it would only repeat that finding."""
+    return _unroutable(net, "") is None
 
 
 def _too_long(net: Network, announced: str) -> str | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from meetme.generators.build.handoff import NORTH_MAX_LENGTH, carried_families
 from meetme.generators.resolve.edge_sessions import public_aggregates
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.addr import routable_aggregate
 from meetme.validators.rules.overlay import (
     CARRIER_VLAN_PLATFORMS,
     Placed,
@@ -672,9 +673,12 @@ def handoff_on_two_border_leaves(ctx: SiteContext) -> Iterator[Hit]:
 def announced_subnets_are_public(ctx: SiteContext) -> Iterator[Hit]:
     """At each gateway inside an announced aggregate that no `public` prefix of its VRF's
     handoff holds (here, or at a site the VRF rides SRv6 to)."""
-    announced = [ipaddress.ip_network(a) for a in public_aggregates(ctx.loaded.intent, ctx.site)]
+    written = (ipaddress.ip_network(a) for a in public_aggregates(ctx.loaded.intent, ctx.site))
+    announced = [a for a in written if routable_aggregate(a)]  # the rest: ADDR-021's
     for vrf in placed_vrfs(ctx, placed_networks(ctx)):
         public = _public_of(ctx, vrf.name)
+        if any(not any(_holds(a, p) for a in announced) for p in public):
+            continue  # a public prefix outside our space, mistyped perhaps: HANDOFF-010's
         handed = ctx.site.handoff is not None and vrf.name in ctx.site.handoff.vrfs
         for placed in vrf.gateways:
             for key in ("gateway_v4", "gateway_v6"):

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
+from meetme.validators.rules.ports import port_id
 
-from meetme.core.problems import listed
-from meetme.intent.schema import Device
+from meetme.core.problems import Location, listed
+from meetme.intent.schema import Device, Site
 
 if TYPE_CHECKING:
     from meetme.generators.resolve.fabric import FabricLink, LinkEndFacts, SiteFabric
@@ -325,6 +327,141 @@ def cross_connect_diversity(ctx: SiteContext) -> Iterator[Hit]:
                     f"{label} {values.pop()}; {advice}",
                     (*last.path, field),
                 )
+
+
+# what each kind of party under `peering` is called and where it names its circuits
+_PARTY_CIRCUITS = {
+    "ixes": ("IX", "the ports"),
+    "transits": ("transit", "the circuits"),
+    "pnis": ("PNI", "the circuits"),
+    "aws": ("AWS Direct Connect", "a VIF"),
+    "azure": ("Azure ExpressRoute", "a peering's primary or secondary"),
+    "gcp": ("Google Cloud Interconnect", "an attachment"),
+}
+
+
+def _circuits_in_use(site: Site) -> set[str]:
+    """The cross-connects the site's parties name: IX ports, transit and PNI circuits, AWS
+    VIFs, ExpressRoute links, Google attachments (references.py's _CIRCUIT_FIELDS)."""
+    peering = site.peering
+    used = {port.circuit for ix in peering.ixes.values() for port in ix.ports}
+    for direct in (*peering.transits.values(), *peering.pnis.values()):
+        used.update(circuit.circuit for circuit in direct.circuits)
+    for aws in peering.aws.values():
+        used.update(vif.circuit for vif in aws.vifs.values())
+    for azure in peering.azure.values():
+        for er_peering in azure.peerings.values():
+            used.update(
+                link.circuit
+                for link in (er_peering.primary, er_peering.secondary)
+                if link is not None
+            )
+    for gcp in peering.gcp.values():
+        used.update(attachment.circuit for attachment in gcp.attachments.values())
+    return used
+
+
+def _dci_ports(ctx: SiteContext) -> set[tuple[str, object]]:
+    """The ports of this site's DCI circuit ends, by physical port where meetme reads it."""
+    dci = ctx.loaded.intent.dci
+    ports: set[tuple[str, object]] = set()
+    for circuit in dci.circuits.values() if dci else ():
+        for end in (circuit.a, circuit.b):
+            if end.site == ctx.name:
+                ports.add(_port_key(ctx, end.device, end.interface))
+    return ports
+
+
+def _port_key(ctx: SiteContext, device: str, interface: str) -> tuple[str, object]:
+    known = ctx.site.devices.get(device)
+    port = port_id(known.platform, interface) if known is not None else None
+    return device, (port.cage if port is not None else interface)
+
+
+def _close_to(name: str, known: list[str]) -> str | None:
+    """The known name `name` was most likely meant to be: the same in another letter case,
+    else the closest spelling (as the reference check's did-you-mean)."""
+    same = [k for k in known if k.casefold() == name.casefold()]
+    close = same or difflib.get_close_matches(name, known, n=1)
+    return close[0] if close else None
+
+
+@rule(
+    "PHY-019",
+    "warning",
+    "Every cross-connect is used by a party's port, circuit or attachment",
+    "meetme configures a cross-connect's port for the IX ports, transit and PNI circuits and "
+    "cloud attachments (AWS VIFs, ExpressRoute links, Google attachments) that name it; a "
+    "cross-connect nothing names renders nothing: the circuit, paid for every month from its "
+    "order on, stays dark and unmonitored, and no other rule sees it. Either the party's list "
+    "lacks it (a redundant circuit that carries no traffic) or the circuit was cancelled and "
+    "its entry left behind. A cross-connect on the port of a DCI circuit's end is left to "
+    "PHY-013.",
+    "docs/standards.md#phy-019",
+)
+def cross_connect_in_use(ctx: SiteContext) -> Iterator[Hit]:
+    used = _circuits_in_use(ctx.site)
+    dci = _dci_ports(ctx)
+    peering = ctx.site.peering
+    kinds = {party: kind for kind in _PARTY_CIRCUITS for party in getattr(peering, kind)}
+    for name, xc in sorted(ctx.site.cross_connects.items()):
+        if name in used or _port_key(ctx, xc.device, xc.interface) in dci:
+            continue
+        if xc.party in kinds:
+            label, where = _PARTY_CIRCUITS[kinds[xc.party]]
+            advice = (
+                f"add circuit: {name} to {where} of {label} {xc.party} under peering, or "
+                "remove the cross-connect"
+            )
+        else:
+            close = _close_to(xc.party, sorted(kinds))
+            hint = f" (did you mean '{close}'?)" if close else ""
+            advice = (
+                f"its party {xc.party} is no IX, transit, PNI or cloud under peering{hint}: "
+                f"correct the party or add it under peering with circuit: {name}, or remove "
+                "the cross-connect"
+            )
+        yield Hit(
+            f"cross-connect {name} of site {ctx.name} ({xc.party}, {xc.device} "
+            f"{xc.interface}) is used by nothing: no IX port, transit or PNI circuit or cloud "
+            "attachment names it, so its port is left unconfigured and a paid circuit stays "
+            f"dark; {advice}",
+            xc.path,
+        )
+
+
+@rule(
+    "PHY-020",
+    "warning",
+    "A cross-connect's circuit id is declared in one site only",
+    "A cross-connect's key is the carrier's circuit id, which names one circuit: the "
+    "carrier's tickets, maintenance and outage notices and invoices quote it. The same id in "
+    "two sites is a copied entry or a mistyped id: a notice matched against the intent finds "
+    "two circuits, perhaps the wrong site's, and the inventory counts one circuit twice and "
+    "misses another. Ids are compared regardless of letter case; the finding is at every "
+    "declaration after the first (by file and line) and names the first.",
+    "docs/standards.md#phy-020",
+)
+def cross_connect_id_once(ctx: SiteContext) -> Iterator[Hit]:
+    loaded = ctx.loaded
+    first: dict[str, tuple[Location, str, str]] = {}  # casefolded id -> where, site, id
+    for site_name, site in loaded.intent.sites.items():
+        for name, xc in site.cross_connects.items():
+            here = (loaded.where(xc.path), site_name, name)
+            seen = first.get(name.casefold())
+            if seen is None or here < seen:
+                first[name.casefold()] = here
+    for name, xc in sorted(ctx.site.cross_connects.items()):
+        where, site_name, other = first[name.casefold()]
+        if (site_name, other) == (ctx.name, name):
+            continue
+        yield Hit(
+            f"cross-connect {name} of site {ctx.name} repeats the circuit id of cross-connect "
+            f"{other} of site {site_name} (at {where}); a carrier's circuit id names one "
+            "circuit: give each cross-connect the id on its own carrier order, or remove the "
+            "copy",
+            xc.path,
+        )
 
 
 def _uplinkers(ctx: SiteContext, linked: set[str]) -> list[tuple[str, Device]]:
