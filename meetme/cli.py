@@ -116,6 +116,27 @@ def _reader_gone() -> int:
     return EXIT_READER_GONE
 
 
+def _write_out(text: str) -> None:
+    """All of `text` on standard output, or the error that stopped it. A reader that goes
+    away during a large write (`meetme show DEVICE | head -1`) makes the write return short,
+    and Python's text layer, which never looks at the count, drops the rest without a word
+    (exit 0): the bytes are written until every one is taken, so that the next attempt raises
+    BrokenPipeError, which ends the command as every closed pipe does (report_fault: quietly,
+    EXIT_READER_GONE)."""
+    stream = sys.stdout
+    binary = getattr(stream, "buffer", None)
+    if binary is None:  # a stream without a byte layer (a test's) writes all or raises
+        stream.write(text)
+        return
+    stream.flush()  # what the text layer holds goes first
+    rest = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    while rest:
+        taken = binary.write(rest)
+        if not taken:  # a stream that takes nothing more is as good as gone: never loop on it
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        rest = rest[taken:]
+
+
 def _fail(line: str) -> None:
     err.print(_plain(line), markup=False, highlight=False)
 
@@ -368,7 +389,7 @@ def _emit_report(
         return
     text = render(findings, fmt.value, _rules() if rules is None else rules, intent_dir)
     if report_file is None:
-        sys.stdout.write(text)
+        _write_out(text)
         return
     write_file(report_file, text)
     remember_written(report_file, text)
@@ -433,9 +454,14 @@ def lint_command(
 
 
 def _render_or_exit(
-    intent_dir: Path, show_findings: bool, jobs: int | None, hashes_of: Path | None
+    intent_dir: Path,
+    show_findings: bool,
+    jobs: int | None,
+    hashes_of: Path | None,
+    refused: str = "lint found errors; nothing was written.",
 ) -> tuple[dict[str, str], LintResult]:
-    """Lint and render in memory; exit 1 on error findings, 2 unusable, 3 template failure."""
+    """Lint and render in memory; exit 1 on error findings (saying `refused`, the command's
+    own word for what it did not do), 2 unusable, 3 template failure."""
     from meetme.generators.sources import RenderError
     from meetme.pipeline import rendered_files
 
@@ -443,7 +469,7 @@ def _render_or_exit(
     if result.findings and (show_findings or result.errors):
         _print_findings(result.findings, Format.text)
     if result.errors:
-        err.print("lint found errors; nothing was written.")
+        err.print(refused, markup=False)
         raise typer.Exit(EXIT_FINDINGS)
     try:
         return rendered_files(result), result
@@ -524,7 +550,13 @@ def check_command(
     if kept is not None:  # the intent the last render linted: its files, read back
         files = kept.files
     else:
-        files, _ = _render_or_exit(intent_dir, False, jobs, None if full else target)
+        files, _ = _render_or_exit(
+            intent_dir,
+            False,
+            jobs,
+            None if full else target,
+            refused="lint found errors; render would refuse this intent, so nothing was compared.",
+        )
     if not target.exists():  # one line, not one `missing:` per device
         out.print(f"{target}: no such folder; run `meetme render`", markup=False)
         raise typer.Exit(EXIT_FINDINGS)
@@ -566,7 +598,7 @@ def show_command(device: str, repo: RepoArg = None, intent: IntentOpt = None) ->
     except IntentError as exc:
         _unusable(exc)
     text = yaml.safe_dump(models[device].model_dump(mode="json"), sort_keys=False)
-    sys.stdout.write(text)
+    _write_out(text)
 
 
 @app.command("rules")
@@ -581,9 +613,9 @@ def rules_command(
 
     rules = _rules()
     if fmt is RulesFormat.markdown:
-        sys.stdout.write(rules_markdown(rules))
+        _write_out(rules_markdown(rules))
     elif fmt is RulesFormat.json:
-        sys.stdout.write(rules_json(rules))
+        _write_out(rules_json(rules))
     else:
         for current in rules:
             out.print(f"{current.id:<10} {current.severity:<8} {_escape(current.title)}")
@@ -600,7 +632,7 @@ def platforms_command(
     from meetme.generators.platforms import support
 
     if fmt is PlatformsFormat.markdown:
-        sys.stdout.write(support.markdown())
+        _write_out(support.markdown())
         return
     for platform in support.platforms():
         for role in support.ROLES:
@@ -654,7 +686,7 @@ def diff_command(
         report = diff_intent(intent_dir, base, rendered=None if full else rendered, jobs=jobs)
     except IntentError as exc:
         if fmt is not DiffFormat.text:  # the comment or the script says why, as stderr does
-            sys.stdout.write(_unusable_diff(exc, fmt, base))
+            _write_out(_unusable_diff(exc, fmt, base))
         _unusable(exc)
     except RenderError as exc:
         _internal(exc)
@@ -662,9 +694,9 @@ def diff_command(
         _fail(f"meetme diff: {exc}")
         raise typer.Exit(EXIT_UNUSABLE) from None
     if fmt is DiffFormat.json:
-        sys.stdout.write(json.dumps(report.as_dict(), indent=2) + "\n")
+        _write_out(json.dumps(report.as_dict(), indent=2) + "\n")
     elif fmt is DiffFormat.markdown:
-        sys.stdout.write(markdown_report(report))
+        _write_out(markdown_report(report))
     else:
         _print_diff(report)
     raise typer.Exit(EXIT_OK)
@@ -741,7 +773,7 @@ def schema_command(
         check_report_path(out_file, protected, is_schema)
     text = json.dumps(intent_schema(partial=not whole), indent=2) + "\n"
     if out_file is None:
-        sys.stdout.write(text)
+        _write_out(text)
         return
     write_file(out_file, text)
     remember_written(out_file, text)
@@ -797,7 +829,7 @@ def report_dci_command(
     if chart is not None:
         write_file(chart, draw(pairs, currency))
     if fmt is DciFormat.json:
-        sys.stdout.write(json.dumps(as_json(pairs, currency), indent=2) + "\n")
+        _write_out(json.dumps(as_json(pairs, currency), indent=2) + "\n")
     elif not pairs:
         out.print("no DCI circuits or needs in the intent (dci:)", markup=False)
     else:

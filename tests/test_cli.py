@@ -75,6 +75,22 @@ def test_render_refuses_to_write_when_lint_has_errors(example: Path) -> None:
     assert snapshot(example / "rendered") == before
 
 
+def test_check_with_lint_errors_says_it_compared_nothing(example: Path) -> None:
+    """`check` never writes: with lint errors it says what it did not do in its own words,
+    while render keeps its own."""
+    assert runner.invoke(app, ["render"]).exit_code == 0
+    replace_in(example / "intent/aus1/devices.yaml", "room: aus1-mdf-b", "room: aus1-mdf-a")
+    replace_in(example / "intent/aus1/devices.yaml", "rack: mdf-b-r01", "rack: mdf-a-r01")
+    checked = runner.invoke(app, ["check"])
+    assert (checked.exit_code, checked.stderr) == (
+        1,
+        "lint found errors; render would refuse this intent, so nothing was compared.\n",
+    )
+    assert "PHY-001" in checked.stdout
+    rendered = runner.invoke(app, ["render"])
+    assert (rendered.exit_code, rendered.stderr) == (1, "lint found errors; nothing was written.\n")
+
+
 def test_unusable_intent_exits_2_and_leaves_output_alone(example: Path) -> None:
     assert runner.invoke(app, ["render"]).exit_code == 0
     before = snapshot(example / "rendered")

@@ -4,6 +4,7 @@ that could not be read. Each as its own `meetme` process where the process matte
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -159,6 +160,38 @@ def test_version_into_a_closed_pipe_ends_as_every_command_does(example: Path) ->
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+@pytest.mark.parametrize(
+    ("args", "first"),
+    [
+        (("show", "aus1-br1"), b"hostname: aus1-br1\n"),
+        (("schema",), b"{\n"),
+        (("rules", "--format", "markdown"), b"# Design-standard rules\n"),
+        (("rules", "--format", "json"), b"[\n"),
+    ],
+)
+def test_a_reader_that_takes_a_line_and_goes_ends_every_command_as_sigpipe_would(
+    example: Path, args: tuple[str, ...], first: bytes
+) -> None:
+    """`meetme show aus1-br1 | head -1`: the reader takes the first line and closes the pipe
+    while meetme is still writing more than the pipe holds. The write then returns short and
+    Python's text layer dropped the rest without a word (exit 0); every command ends as
+    `meetme rules | head -1` does: quietly, with 141."""
+    whole = runner.invoke(app, list(args)).stdout_bytes
+    # more than a pipe (64 KiB) and the reader's one buffered read (readline) hold
+    assert whole.startswith(first) and len(whole) > 65536 + io.DEFAULT_BUFFER_SIZE
+    started = subprocess.Popen(
+        [sys.executable, "-m", "meetme", *args],
+        cwd=example,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert started.stdout is not None and started.stderr is not None
+    line = started.stdout.readline()
+    started.stdout.close()
+    said = started.stderr.read()
+    assert (line, started.wait(timeout=120), said) == (first, 141, b"")
 
 
 def test_check_of_a_folder_never_rendered_says_so_once(example: Path) -> None:

@@ -335,3 +335,128 @@ def test_a_secrets_file_too_large_is_not_told_to_split(
     assert problem.kind == "too-large"
     assert "meetme reads from one file; is this the right file?" in problem.message
     assert "split" not in problem.message
+
+
+# ---- a reference's own fault is named; masking never rewrites the rule's text ----------------
+
+# What every message about a malformed reference ends with (written out here, not imported).
+WHAT_A_NAME_IS = (
+    "a secret's name is 1 to 63 letters, digits, '.', '_' or '-', beginning with a letter or digit"
+)
+TRANSIT_KEY = (
+    "intent/aus1/peering.yaml:33:16: error[bad-value]: sites.aus1.peering.transits.transit-a.key: "
+)
+
+
+def lint_with_transit_key(example: Path, key: str) -> tuple[int, list[str]]:
+    """`meetme lint` with transit-a's `key:` written as `key` (line 33, column 16)."""
+    peering = example / "intent/aus1/peering.yaml"
+    text = peering.read_text()
+    assert text.splitlines()[32] == '          key: "secret:transit-a"'
+    peering.write_text(text.replace('key: "secret:transit-a"', f'key: "{key}"', 1))
+    result = runner.invoke(app, ["lint"])
+    return result.exit_code, result.output.splitlines()
+
+
+def test_a_reference_whose_name_is_too_long_names_the_limit(example: Path) -> None:
+    """A well-formed reference to a carrier's long name is not 'the key itself': the message
+    says the name is too long, by how much, and what a name may be."""
+    name = "transit-two-a-very-long-but-legitimate-carrier-name-for-amsterdam"
+    assert len(name) == 65
+    assert lint_with_transit_key(example, f"secret:{name}") == (
+        2,
+        [
+            TRANSIT_KEY + "a key must be a secret reference, secret:NAME, and this one's name is "
+            f"65 characters long, longer than the limit of 63; {WHAT_A_NAME_IS}",
+            "1 problem(s) make the intent unusable; nothing was written.",
+        ],
+    )
+
+
+@pytest.mark.parametrize(("length", "refused"), [(63, False), (64, True)])
+def test_a_secrets_name_may_be_63_characters_long(
+    example: Path, length: int, refused: bool
+) -> None:
+    name = "transit-" + "a" * (length - len("transit-"))
+    assert len(name) == length
+    code, output = lint_with_transit_key(example, f"secret:{name}")
+    if not refused:
+        assert code == 0, output
+        return
+    assert (code, output[0]) == (
+        2,
+        TRANSIT_KEY + "a key must be a secret reference, secret:NAME, and this one's name is "
+        f"64 characters long, longer than the limit of 63; {WHAT_A_NAME_IS}",
+    )
+
+
+def test_a_reference_naming_no_secret_says_so_in_the_rules_own_words(example: Path) -> None:
+    """`secret:` alone: the masking once took the value `secret:` out of the rule's own
+    `secret:NAME` ('a hidden valueNAME')."""
+    assert lint_with_transit_key(example, "secret:") == (
+        2,
+        [
+            TRANSIT_KEY + "a key must be a secret reference, secret:NAME, and this one names no "
+            f"secret: write the secret's name after the colon; {WHAT_A_NAME_IS}",
+            "1 problem(s) make the intent unusable; nothing was written.",
+        ],
+    )
+
+
+def test_a_password_hash_naming_no_secret_says_so_too(example: Path) -> None:
+    site = example / "intent/aus1/site.yaml"
+    text = site.read_text()
+    assert text.splitlines()[15] == '          password_hash: "secret:aus1-netops-hash"'
+    site.write_text(text.replace('"secret:aus1-netops-hash"', '"secret:"', 1))
+    result = runner.invoke(app, ["lint"])
+    assert (result.exit_code, result.output.splitlines()[0]) == (
+        2,
+        "intent/aus1/site.yaml:16:26: error[bad-value]: "
+        "sites.aus1.management.users.netops.password_hash: a key must be a secret reference, "
+        "secret:NAME, and this one names no secret: write the secret's name after the colon; "
+        f"{WHAT_A_NAME_IS}",
+    )
+
+
+@pytest.mark.parametrize("key", ["secret", "NAME", "key", "hunter2"])
+def test_a_literal_key_gets_the_rule_as_written_and_is_never_echoed(
+    example: Path, key: str
+) -> None:
+    """The rule's own words stay whole whatever the key is (`key: secret` once read 'a key
+    must be a a hidden value reference'); the key is not printed anywhere but in them."""
+    code, output = lint_with_transit_key(example, key)
+    rule = (
+        "a key must be a secret reference, secret:NAME, never the key itself; keep the value "
+        "in the environment or a secrets file outside git"
+    )
+    assert (code, output) == (
+        2,
+        [TRANSIT_KEY + rule, "1 problem(s) make the intent unusable; nothing was written."],
+    )
+    assert "hidden" not in "\n".join(output)
+
+
+def test_a_value_hidden_under_a_secret_like_key_is_masked_only_where_it_is_quoted(
+    example: Path,
+) -> None:
+    """A validator that quotes the value (a prefix's) has it masked there and where it repeats
+    it as a word of its own, never inside the rule's text: the value `24` leaves the `/24` of
+    the advice alone. `private_aggregates` is named like a secret (`private`)."""
+    organisation = example / "intent/organisation.yaml"
+    text = organisation.read_text()
+    assert text.splitlines()[5] == "  aggregates:"
+    organisation.write_text(
+        text.replace("  aggregates:", '  private_aggregates: ["24", "10.9.0.0"]\n  aggregates:', 1)
+    )
+    result = runner.invoke(app, ["lint"])
+    advice = "has no prefix length; write the prefix as address/length, e.g."
+    assert (result.exit_code, result.output.splitlines()[:2]) == (
+        2,
+        [
+            "intent/organisation.yaml:6:24: error[bad-value]: organisation.private_aggregates.0: "
+            f"a hidden value {advice} a hidden value/24",
+            "intent/organisation.yaml:6:30: error[bad-value]: organisation.private_aggregates.1: "
+            f"a hidden value {advice} a hidden value/24",
+        ],
+    )
+    assert "10.9" not in result.output

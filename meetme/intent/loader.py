@@ -19,7 +19,15 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 import annotated_types
 from pydantic import BaseModel, ValidationError
 
-from meetme.core.problems import SHOWN_CHARS, IntentError, Location, Problem, clip, shown
+from meetme.core.problems import (
+    SHOWN_CHARS,
+    IntentError,
+    Location,
+    Problem,
+    clip,
+    printable,
+    shown,
+)
 from meetme.intent.references import check_references
 from meetme.intent.schema import Intent, attach_paths
 from meetme.intent.schema_base import Node
@@ -628,14 +636,53 @@ def _entries(count: object) -> str:
 
 
 def _redacted(message: str, given: Any, hidden: bool) -> str:
-    """A validator's message with the value it quotes cut short, or taken out for a secret."""
+    """A validator's message with the value it quotes cut short, or taken out for a secret.
+
+    Only the user's value is touched, never the rule's own words: the value where the message
+    quotes it (`shown`'s quotation, whole or cut short, escaped or as written) and, in a
+    message that quotes it, where it stands again as a word of its own (`e.g. 10.0.0.0/24`).
+    A message that never quotes the value (a secret reference's) is left as written: the
+    value `secret:` must not eat the `secret:` of the rule's `secret:NAME`."""
     if isinstance(given, bool) or not isinstance(given, str | int | float):
         return message
     text = str(given)
     if not text or not (hidden or len(text) > SHOWN_CHARS):
         return message
+    quoted = _quotations(message, text)
+    if not quoted:
+        return message
+    bare = re.compile(r"(?<!\S)" + re.escape(text) + r"(?!\w)")
+    spans = sorted(quoted + [m.span() for m in bare.finditer(message)])
     replacement = "a hidden value" if hidden else shown(given)
-    return message.replace(f"'{text}'", replacement).replace(text, replacement)
+    parts: list[str] = []
+    at = 0
+    for start, end in spans:
+        if start >= at:  # a word inside a quotation is the quotation's
+            parts += [message[at:start], replacement]
+            at = end
+    return "".join([*parts, message[at:]])
+
+
+def _quotations(message: str, text: str) -> list[tuple[int, int]]:
+    """Where `message` quotes `text` (start, end): whole, as written or escaped, or cut short
+    as `shown` cuts it (`'first characters…'`)."""
+    escaped = printable(text)
+    whole = {f"'{text}'", f"'{escaped}'"}
+    spans: list[tuple[int, int]] = []
+    at = message.find("'")
+    while at != -1:
+        end = next((at + len(q) for q in whole if message.startswith(q, at)), 0)
+        close = message.find("…'", at + 1)
+        cut = message[at + 1 : close] if not end and close != -1 else ""
+        # the escaped prefix of a first n characters is a prefix of the escaped whole
+        if cut and escaped.startswith(cut):
+            longest = min(len(cut), len(text) - 1)
+            if any(printable(text[:n]) == cut for n in range(1, longest + 1)):
+                end = close + 2
+        if end:
+            spans.append((at, end))
+        at = message.find("'", end or at + 1)
+    return spans
 
 
 def _describe_input(value: Any) -> str:

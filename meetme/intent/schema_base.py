@@ -6,16 +6,16 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr
 
-from meetme.core.secret_refs import NOT_A_REFERENCE, REFERENCE_RE
+from meetme.core.secret_refs import reference_problem
 from meetme.intent.types import bad_value
 
 Path_ = tuple[str | int, ...]
 
 
 def _secret(value: str) -> str:
-    # fullmatch: reference_name's `$` would also accept a trailing newline
-    if REFERENCE_RE.fullmatch(value) is None:
-        raise bad_value(NOT_A_REFERENCE)  # the fix, never quoting the value
+    problem = reference_problem(value)  # what to write instead, never quoting the value
+    if problem is not None:
+        raise bad_value(problem)
     return value
 
 
