@@ -1,6 +1,7 @@
 """`meetme twin up | verify | down`: the site on FRRouting in network namespaces (registered
 by meetme.cli). Exit codes: 0 fine; 1 a verify check failed, or the intent has errors;
-2 refused (an invalid MEETME_TWIN_PREFIX, not root, no FRR, unusable intent, no twin up).
+2 refused (an invalid MEETME_TWIN_PREFIX, not root, no FRR, unusable intent, no twin up, a twin
+`verify` finds built from an intent other than the one on disk now, meetme/twin/source.py).
 """
 
 from __future__ import annotations
@@ -95,9 +96,11 @@ def up_command(
     _guard()
     from meetme.pipeline import device_models, lint
     from meetme.twin import runtime
+    from meetme.twin.source import source_of
     from meetme.twin.topology import dci_links, plan
 
     intent = repository(repo) / "intent"
+    source = source_of(intent)  # before the lint reads it: an edit meanwhile is not missed
     try:
         result = lint(intent)
     except IntentError as exc:
@@ -119,7 +122,7 @@ def up_command(
     try:
         with _locked(chosen):
             for twin in twins:
-                out.print(runtime.up(twin), markup=False)
+                out.print(runtime.up(twin, source), markup=False)
             if len(chosen) > 1:
                 made = runtime.connect(links)
                 out.print(
@@ -160,22 +163,39 @@ def verify_command(
             dir_okay=False,
         ),
     ] = None,
+    allow_stale: Annotated[
+        bool,
+        typer.Option(
+            "--allow-stale",
+            help="Verify a twin even when it is out of date (its intent or meetme changed "
+            "since `up`): the results are of the twin as built, and a note says so.",
+        ),
+    ] = False,
 ) -> None:
     """Prove what the design promises from the routers' own JSON state; exit 1 when a check
     fails (each failure names the device and session). With several sites, each site's checks,
     srv6-vpn (every SRv6 VRF holds the other sites' routes with their SIDs) and srv6-south
-    (every border leaf and leaf of such a VRF holds them too)."""
+    (every border leaf and leaf of such a VRF holds them too). Refused (exit 2) when a twin is
+    not the one the intent on disk builds now (run `up` again), unless --allow-stale."""
     _guard()
-    from meetme.twin import runtime
+    from meetme.twin import runtime, source
     from meetme.twin.verify import SRV6_NOTE, Srv6Verifier, Verifier
     from meetme.twin.verify import as_json as results_json
 
     chosen = _running_sites(site)
     if svg is not None and len(chosen) > 1:
         raise _refuse("meetme twin: --svg draws one site; name one --site with it")
-    twins = [_loaded(s) for s in chosen]
+    notes = []
     try:
         with _locked(chosen):  # failover stops and starts borders
+            # under the lock: no `up` rebuilds a twin between its check and its verify
+            twins = [_loaded(s) for s in chosen]
+            for one in chosen:
+                why = source.stale(one)
+                if why is not None and not allow_stale:
+                    raise _refuse(source.refusal(one, why))
+                if why is not None:
+                    notes.append(source.note(why))
             verifiers = [Verifier(twin) for twin in twins]
             results = [r for v in verifiers for r in v.run(failover=failover)]
             srv6 = Srv6Verifier(twins)
@@ -183,7 +203,6 @@ def verify_command(
                 results += srv6.run()
     except runtime.TwinRefused as exc:
         raise _refuse(str(exc)) from None
-    notes = []
     repaired = [name for v in verifiers for name in v.repaired]
     if repaired:  # said, not hidden: the twin's own FRR defect, repaired (runtime.repair_l3vnis)
         notes.append(

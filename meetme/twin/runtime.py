@@ -46,23 +46,36 @@ class Process:
     daemon: str
 
 
+@dataclass(frozen=True)
+class Source:
+    """What `up` built a twin from (meetme/twin/source.py): the intent folder, absolute, and
+    the digests of its files and of meetme, "" where one could not be taken."""
+
+    intent: str
+    files: str
+    meetme: str
+
+
 @dataclass
 class State:
     site: str
     digest: str
     namespaces: list[str] = field(default_factory=list)
     processes: list[Process] = field(default_factory=list)
+    source: Source | None = None  # None: brought up by a meetme that did not record it
 
     @classmethod
     def load(cls, path: Path) -> State | None:
         if not path.is_file():
             return None
         raw = json.loads(path.read_text())
+        source = raw.get("source")
         return cls(
             raw["site"],
             raw["digest"],
             list(raw["namespaces"]),
             [Process(**p) for p in raw["processes"]],
+            Source(**source) if isinstance(source, dict) else None,
         )
 
     def save(self, path: Path) -> None:
@@ -151,11 +164,16 @@ def _ours(process: Process) -> bool:
     )
 
 
-def up(twin: Twin) -> str:
-    """Bring the twin up; idempotent. Returns what it did, in one line."""
+def up(twin: Twin, source: Source | None = None) -> str:
+    """Bring the twin up; idempotent. Returns what it did, in one line. `source`: what the
+    plan was made from, recorded for `verify` (also when the twin running is that plan's)."""
     path = state_path(twin.site)
     state = State.load(path)
     if state is not None and state.digest == twin.digest and alive(state):
+        # the same routers and links: the plan's expectations and its source are this up's
+        state.source = source
+        state.save(path)
+        plan_path(twin.site).write_text(twin.to_json())
         return f"twin {twin.site}: already up ({len(state.namespaces)} namespaces)"
     if state is not None:
         down(twin.site)
@@ -165,7 +183,7 @@ def up(twin: Twin) -> str:
             f"meetme twin: namespace {strangers[0]} exists but meetme did not record it; "
             f"remove it (ip netns del {strangers[0]}) and run again"
         )
-    state = State(twin.site, twin.digest)
+    state = State(twin.site, twin.digest, source=source)
     state.save(path)
     plan_path(twin.site).write_text(twin.to_json())
     started = time.monotonic()
