@@ -442,3 +442,20 @@ def test_a_default_the_transits_send_only_in_ipv4_names_the_missing_ipv6_session
         "route stops at aus1-br1: give them an IPv6 session (`ipv6` and `peer_ipv6` on "
         "their circuits), or set `internet: none`"
     ) in first
+
+
+def test_one_transit_without_its_ipv6_session_is_named_in_the_singular(example: Path) -> None:
+    """transit-a alone sends a default (transit-b is told to send none) and has no IPv6
+    session: the message names it, in the singular."""
+    peering = example / "intent/aus1/peering.yaml"
+    text = re.sub(
+        r', ipv6: "2001:db8:a::\d?/127", peer_ipv6: "2001:db8:a::\d?"', "", peering.read_text()
+    )
+    peering.write_text(text.replace("asn: 64502\n          accept_default: true", "asn: 64502"))
+    first = next(f for f in findings_of(lint_repo(example), "FLOW-003") if "::/0" in f)
+    assert (
+        "aus1-br1: transit-a sends aus1-br1 (or its pair, over iBGP) a default route in IPv4 "
+        "but has no IPv6 session, so no ::/0 reaches aus1-br1's Internet table and the route "
+        "stops at aus1-br1: give it an IPv6 session (`ipv6` and `peer_ipv6` on its circuits), "
+        "or set `internet: none`"
+    ) in first

@@ -84,15 +84,14 @@ def test_aws002_vif_without_key_and_one_with_gtsm(example: Path) -> None:
 
 
 def test_aws003_transit_vif_with_the_private_jumbo_mtu(example: Path) -> None:
+    """The wrong value is reported once, at its own VIF; transit-2, right as written, is not
+    blamed for differing from it (it was, as a second finding at its line)."""
     clouds = clouds_of(example)
     replace_in(clouds, "mtu: 8500", "mtu: 9001")  # transit-1
     result = lint_repo(example)
     assert findings_of(result, "AWS-003") == [
         f"{CLOUDS}:{line_of(clouds, 'transit-1:')}: AWS VIF aws-syd/transit-1 has mtu 9001; a "
         "transit VIF runs 1500 or 8500; set mtu to the VIF's MTU",
-        f"{CLOUDS}:{line_of(clouds, 'transit-2:')}: AWS VIF aws-syd/transit-2 advertises "
-        "10.60.0.0/16 with mtu 8500, but transit-1 advertises it with mtu 9001; VIFs "
-        "advertising the same prefix must use the same MTU",
     ]
     assert result.errors
 

@@ -182,6 +182,8 @@ def aws_vif_mtu(ctx: SiteContext) -> Iterator[Hit]:
                 )
         first_mtu: dict[str, tuple[str, int]] = {}
         for vif_name, vif in sorted(aws.vifs.items()):
+            if vif.mtu not in allowed_by_type[vif.type]:
+                continue  # reported above, at its own mtu: not the other VIF's fault
             for prefix in map(str, vif.advertise):
                 other = first_mtu.setdefault(prefix, (vif_name, vif.mtu))
                 if other[1] != vif.mtu:

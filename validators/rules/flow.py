@@ -659,12 +659,13 @@ def _default_at_border(
         if missing:
             sent_in = addresses.FAMILY["ipv4" if afi == "ipv6" else "ipv6"]
             family = addresses.FAMILY[afi]
+            many = len(missing) > 1
             return (
-                f"{border}: {', '.join(missing)} send {border} (or its pair, over iBGP) a "
-                f"default route in {sent_in} but have no {family} session, so no "
-                f"{DEFAULT_ROUTE[afi]} reaches {border}'s Internet table and the route stops "
-                f"at {border}: give {'them' if len(missing) > 1 else 'it'} an {family} session "
-                f"(`{afi}` and `peer_{afi}` on {'their' if len(missing) > 1 else 'its'} "
+                f"{border}: {', '.join(missing)} send{'' if many else 's'} {border} (or its "
+                f"pair, over iBGP) a default route in {sent_in} but ha{'ve' if many else 's'} "
+                f"no {family} session, so no {DEFAULT_ROUTE[afi]} reaches {border}'s Internet "
+                f"table and the route stops at {border}: give {'them' if many else 'it'} an "
+                f"{family} session (`{afi}` and `peer_{afi}` on {'their' if many else 'its'} "
                 "circuits), or set `internet: none`"
             )
     if route is None:
