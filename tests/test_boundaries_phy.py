@@ -99,7 +99,8 @@ def test_phy001_border_in_a_meet_me_room(example: Path) -> None:
     devices = _move_br1(example, "aus1-mmr1")
     assert findings_of(lint_repo(example), "PHY-001") == [
         f"{DEVICES}:{line_of(devices, 'room: aus1-mmr1')}: border aus1-br1 is in aus1-mmr1, a "
-        "mmr, not an MDF"
+        "mmr, not an MDF: meetme's standard stands each border in an MDF of its own and leaves "
+        "the MMRs to the carriers' cross-connects; move it to an MDF (a room of `kind: mdf`)"
     ]
 
 

@@ -25,7 +25,11 @@ FEEDS = ("A", "B")
     "error",
     "Border group members live in different MDFs",
     "One room event (fire suppression, water, room power or cooling loss, wrong-room "
-    "maintenance) must not take out all Internet and cloud egress.",
+    "maintenance) must not take out all Internet and cloud egress. meetme's standard puts "
+    "the border routers in MDFs (TIA-942 main distribution areas), one per border, and "
+    "leaves the meet-me rooms (TIA-942 entrance rooms) to the carriers' demarcation and "
+    "cross-connects: an MMR is shared with the carriers and their work, and the cross-connect "
+    "diversity rules (PHY-005) count MMRs apart from the rooms the borders stand in.",
     "TIA-942 entrance room / MDA separation; "
     "https://docs.aws.amazon.com/directconnect/latest/UserGuide/maximum_resiliency.html",
 )
@@ -37,7 +41,9 @@ def border_members_in_distinct_mdfs(ctx: SiteContext) -> Iterator[Hit]:
         room = ctx.site.rooms[device.room]
         if room.kind != "mdf":
             yield Hit(
-                f"border {name} is in {device.room}, a {room.kind}, not an MDF",
+                f"border {name} is in {device.room}, a {room.kind}, not an MDF: meetme's "
+                "standard stands each border in an MDF of its own and leaves the MMRs to the "
+                "carriers' cross-connects; move it to an MDF (a room of `kind: mdf`)",
                 (*device.path, "room"),
             )
         elif device.room in seen:
