@@ -21,7 +21,7 @@ import typer
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from meetme.conventions import Console, repository
+from meetme.conventions import Console, repository, write_out
 from meetme.core.findings import BadToday
 from meetme.core.gc_tuning import tune_gc
 from meetme.core.problems import (
@@ -114,27 +114,6 @@ def _reader_gone() -> int:
     with contextlib.suppress(OSError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_READER_GONE
-
-
-def _write_out(text: str) -> None:
-    """All of `text` on standard output, or the error that stopped it. A reader that goes
-    away during a large write (`meetme show DEVICE | head -1`) makes the write return short,
-    and Python's text layer, which never looks at the count, drops the rest without a word
-    (exit 0): the bytes are written until every one is taken, so that the next attempt raises
-    BrokenPipeError, which ends the command as every closed pipe does (report_fault: quietly,
-    EXIT_READER_GONE)."""
-    stream = sys.stdout
-    binary = getattr(stream, "buffer", None)
-    if binary is None:  # a stream without a byte layer (a test's) writes all or raises
-        stream.write(text)
-        return
-    stream.flush()  # what the text layer holds goes first
-    rest = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
-    while rest:
-        taken = binary.write(rest)
-        if not taken:  # a stream that takes nothing more is as good as gone: never loop on it
-            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
-        rest = rest[taken:]
 
 
 def _fail(line: str) -> None:
@@ -389,7 +368,7 @@ def _emit_report(
         return
     text = render(findings, fmt.value, _rules() if rules is None else rules, intent_dir)
     if report_file is None:
-        _write_out(text)
+        write_out(text)
         return
     write_file(report_file, text)
     remember_written(report_file, text)
@@ -598,7 +577,7 @@ def show_command(device: str, repo: RepoArg = None, intent: IntentOpt = None) ->
     except IntentError as exc:
         _unusable(exc)
     text = yaml.safe_dump(models[device].model_dump(mode="json"), sort_keys=False)
-    _write_out(text)
+    write_out(text)
 
 
 @app.command("rules")
@@ -613,9 +592,9 @@ def rules_command(
 
     rules = _rules()
     if fmt is RulesFormat.markdown:
-        _write_out(rules_markdown(rules))
+        write_out(rules_markdown(rules))
     elif fmt is RulesFormat.json:
-        _write_out(rules_json(rules))
+        write_out(rules_json(rules))
     else:
         for current in rules:
             out.print(f"{current.id:<10} {current.severity:<8} {_escape(current.title)}")
@@ -632,7 +611,7 @@ def platforms_command(
     from meetme.generators.platforms import support
 
     if fmt is PlatformsFormat.markdown:
-        _write_out(support.markdown())
+        write_out(support.markdown())
         return
     for platform in support.platforms():
         for role in support.ROLES:
@@ -686,7 +665,7 @@ def diff_command(
         report = diff_intent(intent_dir, base, rendered=None if full else rendered, jobs=jobs)
     except IntentError as exc:
         if fmt is not DiffFormat.text:  # the comment or the script says why, as stderr does
-            _write_out(_unusable_diff(exc, fmt, base))
+            write_out(_unusable_diff(exc, fmt, base))
         _unusable(exc)
     except RenderError as exc:
         _internal(exc)
@@ -694,9 +673,9 @@ def diff_command(
         _fail(f"meetme diff: {exc}")
         raise typer.Exit(EXIT_UNUSABLE) from None
     if fmt is DiffFormat.json:
-        _write_out(json.dumps(report.as_dict(), indent=2) + "\n")
+        write_out(json.dumps(report.as_dict(), indent=2) + "\n")
     elif fmt is DiffFormat.markdown:
-        _write_out(markdown_report(report))
+        write_out(markdown_report(report))
     else:
         _print_diff(report)
     raise typer.Exit(EXIT_OK)
@@ -773,7 +752,7 @@ def schema_command(
         check_report_path(out_file, protected, is_schema)
     text = json.dumps(intent_schema(partial=not whole), indent=2) + "\n"
     if out_file is None:
-        _write_out(text)
+        write_out(text)
         return
     write_file(out_file, text)
     remember_written(out_file, text)
@@ -829,7 +808,7 @@ def report_dci_command(
     if chart is not None:
         write_file(chart, draw(pairs, currency))
     if fmt is DciFormat.json:
-        _write_out(json.dumps(as_json(pairs, currency), indent=2) + "\n")
+        write_out(json.dumps(as_json(pairs, currency), indent=2) + "\n")
     elif not pairs:
         out.print("no DCI circuits or needs in the intent (dci:)", markup=False)
     else:

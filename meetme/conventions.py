@@ -1,5 +1,6 @@
-"""Command-line conventions shared by `meetme.cli` and `meetme.deploy_cli`: which repository a
-command works on when none is named, and how wide its output is.
+"""Command-line conventions shared by `meetme.cli`, `meetme.deploy_cli` and the twin's: which
+repository a command works on when none is named, how wide its output is, and how it writes to
+standard output.
 
 Both follow git: a command run in any subfolder of the repository works on the whole of it,
 and output piped into a file, a pager or a CI log is never folded at an arbitrary 80 columns.
@@ -7,7 +8,9 @@ and output piped into a file, a pager or a CI log is never folded at an arbitrar
 
 from __future__ import annotations
 
+import errno
 import os
+import sys
 from pathlib import Path
 
 from rich.console import ConsoleDimensions
@@ -71,3 +74,24 @@ class Console(PipeConsole):
             return not (isatty is not None and isatty())
         except ValueError:  # a closed stream
             return True
+
+
+def write_out(text: str) -> None:
+    """All of `text` on standard output, or the error that stopped it. A reader that goes
+    away during a large write (`meetme show DEVICE | head -1`) makes the write return short,
+    and Python's text layer, which never looks at the count, drops the rest without a word
+    (exit 0): the bytes are written until every one is taken, so that the next attempt raises
+    BrokenPipeError, which ends the command as every closed pipe does (report_fault: quietly,
+    EXIT_READER_GONE)."""
+    stream = sys.stdout
+    binary = getattr(stream, "buffer", None)
+    if binary is None:  # a stream without a byte layer (a test's) writes all or raises
+        stream.write(text)
+        return
+    stream.flush()  # what the text layer holds goes first
+    rest = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    while rest:
+        taken = binary.write(rest)
+        if not taken:  # a stream that takes nothing more is as good as gone: never loop on it
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        rest = rest[taken:]

@@ -27,7 +27,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from meetme.conventions import Console, repository
+from meetme.conventions import Console, repository, write_out
 from meetme.core.problems import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -310,7 +310,7 @@ def _run(
         if lock is not None:
             lock.__exit__(None, None, None)
     if fmt is Format.json:
-        print(json.dumps([r.as_dict() for r in results], indent=2))
+        write_out(json.dumps([r.as_dict() for r in results], indent=2) + "\n")
     else:
         _summary(results, command)
     if journal_path is not None:
@@ -550,7 +550,7 @@ def _unusable(exc: IntentError, fmt: Format) -> NoReturn:
             }
             for p in exc.problems
         ]
-        print(json.dumps(problems, indent=2))
+        write_out(json.dumps(problems, indent=2) + "\n")
     else:
         for problem in exc.problems:
             err.print(

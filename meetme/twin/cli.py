@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from meetme.conventions import Console, repository
+from meetme.conventions import Console, repository, write_out
 from meetme.core.problems import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, IntentError, printable
 
 if TYPE_CHECKING:
@@ -235,7 +234,7 @@ def verify_command(
             "skipped": [{"check": check, "why": why} for check, why in skipped],
             "notes": notes,
         }
-        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+        write_out(json.dumps(report, indent=2) + "\n")
     else:
         checks = dict.fromkeys(r.check for r in results)
         for check in checks:
