@@ -20,6 +20,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import line_of
 from typer.testing import CliRunner
 
 from meetme.cli import app
@@ -720,3 +721,29 @@ def test_a_number_where_the_choices_are_text_is_told_to_quote_it(
         lint_intent(example / "intent")
     (only,) = caught.value.problems
     assert only.message == f"sites.aus1.peering.gcp.gcp-ic.sla: {message}"
+
+
+def test_a_sites_missing_settings_are_reported_in_its_settings_file(example: Path) -> None:
+    """aus1 is written across nine files. Its settings emptied (`aus1: {}` in site.yaml), each
+    missing one is reported at site.yaml's `aus1:`, not in attachments.yaml, the file that
+    sorts first; with only `asn` gone, site.yaml still holds the rest and is named."""
+    site = example / "intent/aus1/site.yaml"
+    original = site.read_text()
+    site.write_text(original[: original.index("  aus1:\n")] + "  aus1: {}\n")
+    with pytest.raises(IntentError) as caught:
+        lint_intent(example / "intent")
+    assert [(str(p.location), p.kind, p.message.split(";")[0]) for p in caught.value.problems] == [
+        ("intent/aus1/site.yaml:3:3", "missing-key", f"sites.aus1 has no '{key}'")
+        for key in ("asn", "environment", "management", "pools")
+    ]
+    lines = original.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("    asn:"))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("      "))
+    site.write_text("".join(lines[:start] + lines[end:]))
+    with pytest.raises(IntentError) as caught:
+        lint_intent(example / "intent")
+    (only,) = caught.value.problems
+    assert (str(only.location), only.message.split(";")[0]) == (
+        f"intent/aus1/site.yaml:{line_of(site, '  aus1:')}:3",
+        "sites.aus1 has no 'asn'",
+    )

@@ -29,7 +29,7 @@ from meetme.core.problems import (
     shown,
 )
 from meetme.intent.references import check_references
-from meetme.intent.schema import Intent, attach_paths
+from meetme.intent.schema import Intent, Site, attach_paths
 from meetme.intent.schema_base import Node
 from meetme.intent.types import NAME_PATTERN, VALUE_ALONE
 from meetme.intent.yaml_source import (
@@ -396,7 +396,27 @@ def _merge(sources: list[SourceFile], problems: list[Problem]) -> tuple[Any, Pos
             for path, loc in theirs.items():
                 if path not in own and not any(path[: len(r)] == r for r in rejected):
                     own[path] = loc
+    positions.update(_settings_fragments(sources))
     return merged, positions, value_positions
+
+
+def _settings_fragments(sources: list[SourceFile]) -> Positions:
+    """Where each site written across several files is said to be: the fragment holding most
+    of its required settings (asn, pools, management, environment), else the one holding the
+    least (an emptied `aus1: {}`), else the first. A setting missing from the site is
+    reported there, not in whichever file sorts first (attachments.yaml)."""
+    required = {name for name, field in Site.model_fields.items() if field.is_required()}
+    found: dict[Path_, list[tuple[int, int, int, Location]]] = {}
+    for order, source in enumerate(sources):
+        sites = source.data.get("sites") if isinstance(source.data, dict) else None
+        for name, fragment in sites.items() if isinstance(sites, dict) else ():
+            where = source.positions.get(("sites", name))
+            if where is None:
+                continue
+            keys = fragment if isinstance(fragment, dict) else {}
+            held = len(required & set(keys))
+            found.setdefault(("sites", name), []).append((-held, len(keys), order, where))
+    return {path: min(fragments)[3] for path, fragments in found.items() if len(fragments) > 1}
 
 
 def _shared(path: Path_) -> bool:
