@@ -33,9 +33,18 @@ def rename_vrf(repo: Path, old: str, new: str) -> Path:
     ("name", "holder"),
     [
         ("default", "the global routing table"),
-        ("Mgmt", "the site's management VRF (management.vrf)"),
+        # the site's is MGMT, NVUE's mgmt: both, and the spellings it matched without case
+        (
+            "Mgmt",
+            "the site's management VRF (management.vrf) and of the management VRF of NVIDIA "
+            "Cumulus Linux 5.16 (NVUE), compared without letter case (MGMT, mgmt)",
+        ),
         ("management", "the management VRF of Cisco NX-OS"),
-        ("ALL", "a word NVIDIA Cumulus Linux 5.16 (NVUE) keeps for itself"),
+        (
+            "ALL",
+            "a word NVIDIA Cumulus Linux 5.16 (NVUE) keeps for itself, compared without letter "
+            "case (all)",
+        ),
     ],
 )
 def test_evpn024_reserved_vrf_name(example: Path, name: str, holder: str) -> None:

@@ -261,27 +261,33 @@ def vrf_names_not_reserved(ctx: SiteContext) -> Iterator[Hit]:
     reserved = _reserved_vrf_names(ctx.site.management.vrf)
     for t, tenant in sorted(ctx.site.tenants.items()):
         for name, vrf in sorted(tenant.vrfs.items()):
-            holder = reserved.get(name.lower())
-            if holder is not None:
-                yield Hit(
-                    f"VRF {name} of tenant {t} takes the name of {holder}; rename the VRF",
-                    vrf.path,
-                )
+            holders = reserved.get(name.lower())
+            if holders is None:
+                continue
+            spelt = [written for written, _ in holders if written != name]
+            case = f", compared without letter case ({', '.join(spelt)})" if spelt else ""
+            held = " and of ".join(holder for _, holder in holders)
+            yield Hit(
+                f"VRF {name} of tenant {t} takes the name of {held}{case}; rename the VRF",
+                vrf.path,
+            )
 
 
-def _reserved_vrf_names(management_vrf: str) -> dict[str, str]:
-    """Lower-case name -> what holds it: the global table, management VRFs, reserved words."""
-    reserved = {GLOBAL_VRF: "the global routing table"}
-    reserved[management_vrf.lower()] = "the site's management VRF (management.vrf)"
+def _reserved_vrf_names(management_vrf: str) -> dict[str, list[tuple[str, str]]]:
+    """Lower-case name -> each thing holding it, as written: the global table, management
+    VRFs, reserved words."""
+    reserved: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    reserved[GLOBAL_VRF].append((GLOBAL_VRF, "the global routing table"))
+    reserved[management_vrf.lower()].append(
+        (management_vrf, "the site's management VRF (management.vrf)")
+    )
     for platform in sorted(PLATFORMS.values(), key=lambda p: p.name):
         if platform.fixed_management_vrf is not None:
-            reserved.setdefault(
-                platform.fixed_management_vrf.lower(),
-                f"the management VRF of {platform.title}",
-            )
+            vrf = platform.fixed_management_vrf
+            reserved[vrf.lower()].append((vrf, f"the management VRF of {platform.title}"))
         for word in platform.reserved_vrf_names:
-            reserved.setdefault(word.lower(), f"a word {platform.title} keeps for itself")
-    return reserved
+            reserved[word.lower()].append((word, f"a word {platform.title} keeps for itself"))
+    return dict(reserved)
 
 
 @rule(
