@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from typer.testing import CliRunner
+from variants import borders_to_nxos
 
 from meetme.cli import app
 
@@ -389,6 +390,16 @@ def test_edge009_transit_given_our_own_asn(example: Path) -> None:
         "route as a loop; write the peer's own ASN"
     ]
     assert result.errors
+
+
+def test_edge009_alone_on_nxos_borders_where_the_session_is_ibgp(example: Path) -> None:
+    """On NX-OS the long-path drop is BGP's own (`maxas-limit`), which an iBGP session skips:
+    a transit with our ASN also gave four EDGE-013 findings on its line, what follows from
+    the one mistake EDGE-009 names."""
+    borders_to_nxos(example)
+    replace_in(example / PEERING, "asn: 64501", "asn: 64500")
+    result = lint_repo(example)
+    assert [f.rule for f in result.errors] == ["EDGE-009"]
 
 
 @pytest.mark.parametrize(

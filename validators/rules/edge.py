@@ -776,7 +776,13 @@ def long_path_findings(
     """EDGE-013 on the built models: each external session, given a route it accepts with a
     path one ASN short of the limit, drops the same route with a path of the limit's length."""
     found = []
-    for model in models:
+    built = list(models)
+    # a peer with our own ASN or a fabric device's is EDGE-009's: its session is iBGP or
+    # loops, and what it would accept is that finding's, not this one's
+    ours: dict[str, set[int]] = defaultdict(lambda: {loaded.intent.organisation.asn})
+    for model in built:
+        ours[model.site].add(model.bgp.asn)
+    for model in built:
         fabric = fabrics.get(model.site)
         if fabric is None:
             continue
@@ -785,7 +791,7 @@ def long_path_findings(
         }
         for n in model.bgp.neighbors:
             s = sessions.get((n.address, n.vrf))
-            if not n.external or s is None:
+            if not n.external or s is None or n.remote_as in ours[model.site]:
                 continue
             message = _accepts_long_path(model, n, s)
             if message is not None:
