@@ -435,3 +435,14 @@ def test_handoff018_a_vrf_in_no_handoff(example: Path) -> None:
         "(`handoff.vrfs`) with `internet: default` and `public: [198.51.100.0/26]`, or number "
         "the network from private space"
     ]
+
+
+def test_handoff007_leaves_networks_on_leafless_racks_to_evpn020(example: Path) -> None:
+    """The storage networks and gpu-a's front ends on the borders' rack (no leaf): EVPN-020
+    names each network; the exports that match their subnets said it again as HANDOFF-007,
+    with "it has none" for a VRF whose gateways are all written."""
+    tenants = example / TENANTS
+    tenants.write_text(tenants.read_text().replace("racks: [dh2-r10]}", "racks: [mdf-a-r01]}"))
+    result = lint_repo(example)
+    assert sorted({f.rule for f in result.errors}) == ["EVPN-020"]
+    assert len(result.errors) == 5  # gpu-a-public and storage-front-1..4

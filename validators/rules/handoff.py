@@ -319,6 +319,17 @@ def _gateway_subnets(vrf: PlacedVrf) -> list[tuple[Net, Placed]]:
     return subnets
 
 
+def _unplaced_subnets(vrf: PlacedVrf) -> list[Net]:
+    """The gateway subnets of the VRF's networks that no leaf carries (EVPN-020's)."""
+    return [
+        ipaddress.ip_interface(gateway).network
+        for placed in vrf.gateways
+        if not placed.devices
+        for gateway in (placed.network.gateway_v4, placed.network.gateway_v6)
+        if gateway is not None
+    ]
+
+
 def _skipped(item: Handed, prefix: Net) -> list[tuple[Net, Placed]]:
     """The VRF's gateway subnets inside `prefix` that no northbound entry lets north."""
     entries = [ipaddress.ip_network(e) for e in (*item.wanted.export_north, *item.wanted.public)]
@@ -351,6 +362,8 @@ def exports_match_gateways(ctx: SiteContext) -> Iterator[Hit]:
         subnets = _gateway_subnets(item.vrf)
         if _skipped(item, prefix) or any(_exported(prefix, subnet) for subnet, _ in subnets):
             continue  # a subnet inside it that does not go north: HANDOFF-008
+        if any(_exported(prefix, subnet) for subnet in _unplaced_subnets(item.vrf)):
+            continue  # it matches a network on racks without a leaf: EVPN-020 names that
         own = listed([str(s) for s, _ in subnets]) if subnets else "it has none"
         yield Hit(
             f"{path[-2]} {text} of handoff VRF {item.name} matches none of the VRF's gateway "
