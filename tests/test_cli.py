@@ -161,6 +161,20 @@ def test_show_of_an_unknown_device_names_a_few_and_counts_the_rest(example: Path
     )
 
 
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("aus1-nope", ""),  # shares the site prefix only: no spine is meant
+        ("aus1-sp", "; did you mean 'aus1-sp4'?"),  # one character short
+        ("AUS1-LF1", "; did you mean 'aus1-lf1'?"),  # another letter case
+    ],
+)
+def test_show_offers_a_name_only_a_typo_away(example: Path, name: str, hint: str) -> None:
+    missing = runner.invoke(app, ["show", name])
+    assert missing.exit_code == 2
+    assert " ".join(missing.stderr.split()).startswith(f"unknown device '{name}'{hint} (known:")
+
+
 def test_show_of_a_name_holding_a_line_break_prints_it_escaped(example: Path) -> None:
     """The name comes from the shell as typed: it never reaches the terminal as two lines."""
     missing = runner.invoke(app, ["show", "aus1-lf1\nhostname evil"])

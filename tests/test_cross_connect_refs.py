@@ -108,15 +108,21 @@ def test_phy019_a_circuit_no_party_names(example: Path) -> None:
 
 
 def test_phy019_a_circuit_of_a_party_that_does_not_exist(example: Path) -> None:
+    """transit-three is no party, and too far from transit-a or transit-b to be a typo of
+    either: no did-you-mean; transit-aa, one letter more than transit-a, gets one."""
     circuits = add_circuit(example, "transit-three")
     assert findings_of(lint_repo(example), "PHY-019") == [
         f"{CIRCUITS}:{line_of(circuits, 'XC-TR3-A:')}: cross-connect XC-TR3-A of site aus1 "
         "(transit-three, aus1-br1 HundredGigE0/0/0/28) is used by nothing: no IX port, "
         "transit or PNI circuit or cloud attachment names it, so its port is left "
         "unconfigured and a paid circuit stays dark; its party transit-three is no IX, "
-        "transit, PNI or cloud under peering (did you mean 'transit-b'?): correct the party "
-        "or add it under peering with circuit: XC-TR3-A, or remove the cross-connect"
+        "transit, PNI or cloud under peering: correct the party or add it under peering "
+        "with circuit: XC-TR3-A, or remove the cross-connect"
     ]
+    replace_in(circuits, "party: transit-three", "party: transit-aa")
+    (found,) = findings_of(lint_repo(example), "PHY-019")
+    assert "its party transit-aa is no IX, transit, PNI or cloud under peering (did you " in found
+    assert "mean 'transit-a'?)" in found
 
 
 def test_phy019_a_cloud_circuit_the_peering_lost(example: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -86,6 +87,34 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
 
 # A message names at most this many things before it says how many more there are.
 LISTED = 8
+
+
+# How alike a name must be to a known one for a did-you-mean (difflib's ratio): a site's
+# names share their site prefix, so at difflib's own 0.6 `ams3-nope` was offered `ams3-sp22`
+# and `dh1-r99` `dh1-r2`; one character more or less than a name of four or more stays above
+# it, and one character changed is offered at any length (`mel9`: `mel1`)
+CLOSE_NAME = 0.8
+
+
+def closest(name: str, known: Sequence[str]) -> str | None:
+    """The known name `name` was most likely meant to be: the same in another letter case,
+    else one letter changed, else the closest spelling close enough to be a typo; None when
+    none is."""
+    folded = name.casefold()
+    same = [k for k in known if k.casefold() == folded]
+    changed = [
+        k
+        for k in known
+        if len(k) == len(name)
+        and sum(a != b for a, b in zip(k.casefold(), folded, strict=False)) == 1
+    ]
+    # of equals the last in name order, as difflib breaks its ties
+    close = (
+        same
+        or sorted(changed)[-1:]
+        or difflib.get_close_matches(name, list(known), n=1, cutoff=CLOSE_NAME)
+    )
+    return close[0] if close else None
 
 
 def listed(names: Sequence[str], most: int = LISTED) -> str:

@@ -6,14 +6,13 @@ one device and a dangling room in another are both reported in the same run.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from meetme.core.problems import Location, Problem, clip, listed
+from meetme.core.problems import Location, Problem, clip, closest, listed
 from meetme.intent.interfaces import foreign_name, platform_problem, sample
 from meetme.intent.types import PLACEHOLDER_MESSAGE, InterfaceTemplate, has_placeholder
 from meetme.intent.yaml_source import Path_
@@ -461,10 +460,8 @@ def _next_free(taken: int, devices: dict[str, Any]) -> int:
 def unknown_name(kind: str, name: str, known: Iterable[str]) -> str:
     """`unknown KIND 'NAME'`, the closest known name, and some of the known ones."""
     ordered = sorted(known)
-    # the same name in another case first (AUS1-LF1), then the closest spelling
-    close = [k for k in ordered if k.casefold() == name.casefold()]
-    close = close or difflib.get_close_matches(name, ordered, n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
+    close = closest(name, ordered)
+    hint = f"; did you mean '{close}'?" if close else ""
     # the name as given may hold anything a shell passes (`meetme show $'a\nb'`): escaped
     shown_name = clip(name, 64)
     return f"unknown {kind} '{shown_name}'{hint} (known: {listed(ordered) or 'none defined'})"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
 from meetme.validators.rules.ports import port_id
 
-from meetme.core.problems import Location, listed
+from meetme.core.problems import Location, closest, listed
 from meetme.intent.schema import Device, Site
 
 if TYPE_CHECKING:
@@ -384,14 +383,6 @@ def _port_key(ctx: SiteContext, device: str, interface: str) -> tuple[str, objec
     return device, (port.cage if port is not None else interface)
 
 
-def _close_to(name: str, known: list[str]) -> str | None:
-    """The known name `name` was most likely meant to be: the same in another letter case,
-    else the closest spelling (as the reference check's did-you-mean)."""
-    same = [k for k in known if k.casefold() == name.casefold()]
-    close = same or difflib.get_close_matches(name, known, n=1)
-    return close[0] if close else None
-
-
 @rule(
     "PHY-019",
     "warning",
@@ -420,7 +411,7 @@ def cross_connect_in_use(ctx: SiteContext) -> Iterator[Hit]:
                 "remove the cross-connect"
             )
         else:
-            close = _close_to(xc.party, sorted(kinds))
+            close = closest(xc.party, sorted(kinds))
             hint = f" (did you mean '{close}'?)" if close else ""
             advice = (
                 f"its party {xc.party} is no IX, transit, PNI or cloud under peering{hint}: "
