@@ -50,6 +50,7 @@ def as_json(pairs: list[PairFigures], currency: str) -> dict[str, Any]:
                 "sites": list(p.sites),
                 "circuits": list(p.circuits),
                 "capacity_gbps": p.capacity_gbps,
+                "routed_gbps": p.routed_gbps,
                 "after_failure_gbps": p.after_failure_gbps,
                 "worst_failure": p.worst_failure,
                 "after_shared_risk_gbps": p.after_shared_risk_gbps,
@@ -77,6 +78,7 @@ def tables(pairs: list[PairFigures], currency: str) -> list[Table]:
         "sites",
         "circuits",
         "now",
+        "carrying routing",
         "after worst circuit failure",
         "after worst shared risk",
         "need",
@@ -88,6 +90,7 @@ def tables(pairs: list[PairFigures], currency: str) -> list[Table]:
             f"{p.sites[0]}-{p.sites[1]}",
             ", ".join(p.circuits) or "-",
             str(p.capacity_gbps),
+            str(p.routed_gbps) + (" (DCI-009)" if p.routed_gbps < p.capacity_gbps else ""),
             f"{p.after_failure_gbps} ({p.worst_failure})" if p.worst_failure else "-",
             f"{p.after_shared_risk_gbps} ({p.worst_shared_risk})"
             if p.worst_shared_risk

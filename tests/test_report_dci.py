@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from conftest import replace_in
 from dci_example import with_dci, without_dci
+from meetme.generators.resolve.dci import pair_figures
 from typer.testing import CliRunner
 
 from meetme.cli import app
+from meetme.intent.loader import load_intent
 
 SVG = "{http://www.w3.org/2000/svg}"
 LEASED = "leased: {provider: wavecarrier, capacity_gbps: 400, monthly: 50000, term_months: 36}"
@@ -51,6 +53,8 @@ def test_the_figures_are_the_hand_computed_ones(dci: Path) -> None:
                 "sites": ["aus1", "mel1"],
                 "circuits": ["syd-mel-1", "syd-mel-2"],
                 "capacity_gbps": 800,
+                # mel1's borders run EOS, outside the SRv6 domain: both circuits lit but dark
+                "routed_gbps": 0,
                 "after_failure_gbps": 400,  # either circuit down; the later name of equals
                 "worst_failure": "syd-mel-2",
                 "after_shared_risk_gbps": None,  # the two share no tag
@@ -135,7 +139,8 @@ def test_the_table_shows_each_option_of_each_pair(dci: Path) -> None:
     rows = [line for line in output.splitlines() if "aus1-mel1" in line]
     cells = [[c.strip() for c in row.strip("│ ").split("│")] for row in rows]
     assert cells == [
-        ["aus1-mel1", "syd-mel-1, syd-mel-2", "800", "400 (syd-mel-2)", "none", "400", "5"],
+        ["aus1-mel1", "syd-mel-1, syd-mel-2", "800", "0 (DCI-009)", "400 (syd-mel-2)", "none",
+         "400", "5"],
         ["aus1-mel1", "build", "syd-mel-1", "400", "1,200,000.00", "10,000.00", "36",
          "1,560,000.00", "108.33", "30", "40"],
         ["aus1-mel1", "lease", "syd-mel-2", "400", "0.00", "50,000.00", "36",
@@ -191,3 +196,17 @@ def test_an_intent_without_dci_reports_nothing(example: Path) -> None:
     without_dci(example / "intent")
     assert meetme("report", "dci") == (0, "no DCI circuits or needs in the intent (dci:)\n")
     assert report() == {"currency": "USD", "pairs": []}
+
+
+def test_the_routed_share_counts_circuits_with_both_ends_in_the_srv6_domain(dci: Path) -> None:
+    """mel1's borders listed in the domain and aus1-br2 taken out: syd-mel-1 (aus1-br1 to
+    mel1-br1) carries routing, syd-mel-2 (aus1-br2's) stays dark (DCI-009)."""
+    # the figures as the report takes them: the lint of this half-built domain refuses it
+    # (PLAT-018: EOS has no SRv6 L3VPN; DCI-012: no circuit index), so no report is written
+    srv6 = dci.parents[1] / "intent/srv6.yaml"
+    replace_in(srv6, "mel1: {id: 2, devices: []}", "mel1: {id: 2}")
+    replace_in(srv6, "devices: [aus1-br1, aus1-br2,", "devices: [aus1-br1,")
+    (pair,) = pair_figures(load_intent(dci.parent).intent)
+    assert (pair.capacity_gbps, pair.routed_gbps) == (800, 400)
+    replace_in(srv6, "devices: [aus1-br1,", "devices: [aus1-br1, aus1-br2,")
+    assert pair_figures(load_intent(dci.parent).intent)[0].routed_gbps == 800

@@ -9,8 +9,10 @@ a crossover month) and handed out as floats.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+
+from meetme.generators.resolve.srv6 import locators
 
 from meetme.intent.schema import Intent
 from meetme.intent.schema_dci import DciCircuit, DciNeed
@@ -63,6 +65,9 @@ class PairFigures:
     sites: tuple[str, str]
     circuits: tuple[str, ...]
     capacity_gbps: int
+    # of that, on circuits that carry routing (both ends hold SRv6 locators; DCI-009 warns of
+    # the rest, lit but dark): what the tenants can actually use between the sites
+    routed_gbps: int
     after_failure_gbps: int  # after the worst single circuit failure
     worst_failure: str | None  # that circuit
     # after the worst event that takes several circuits at once (one duct cut...): None when
@@ -149,7 +154,18 @@ def pair_figures(intent: Intent) -> list[PairFigures]:
         if pair in needs:
             need, need_path = needs[pair]
         figures.append(_figures(pair, names, dci.circuits, need, need_path))
-    return figures
+    inside = locators(intent)
+    return [
+        replace(
+            f,
+            routed_gbps=sum(
+                capacity_gbps(dci.circuits[n])
+                for n in f.circuits
+                if {dci.circuits[n].a.device, dci.circuits[n].b.device} <= set(inside)
+            ),
+        )
+        for f in figures
+    ]
 
 
 def _figures(
@@ -178,6 +194,7 @@ def _figures(
         sites=pair,
         circuits=tuple(names),
         capacity_gbps=total,
+        routed_gbps=total,  # pair_figures counts the routed share
         after_failure_gbps=total - (capacity[worst] if worst is not None else 0),
         worst_failure=worst,
         after_shared_risk_gbps=None if risk is None else total - events[risk],
