@@ -9,6 +9,7 @@ import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 from two_pods import three_tier, two_pods
 from typer.testing import CliRunner
+from variants import front_ends_private
 
 from meetme.cli import app
 
@@ -125,7 +126,8 @@ def test_topo001_border_leaf_with_a_spine_link_reaches_every_spine(example: Path
 
 def _without_borders(repo: Path) -> None:
     """aus1 with no border routers: no edge, no handoff, no DCI; its border leaves keep only
-    their cloud attachments and are cabled to nothing (their link rules were to the borders)."""
+    their cloud attachments and are cabled to nothing (their link rules were to the borders).
+    With no way north, gpu-a's front ends are numbered from private space (HANDOFF-018)."""
     site = repo / "intent/aus1"
     devices = site / "devices.yaml"
     devices.write_text(re.sub(r"      aus1-br\d:\n(        .*\n)+", "", devices.read_text()))
@@ -141,6 +143,7 @@ def _without_borders(repo: Path) -> None:
     attachments.write_text(attachments.read_text().split("    # VRF-lite from")[0])
     (repo / "intent/dci.yaml").unlink()
     replace_in(repo / "intent/srv6.yaml", "[aus1-br1, aus1-br2, aus1-lf1", "[aus1-lf1")
+    front_ends_private(repo)
 
 
 def test_topo001_border_leaves_of_a_site_without_borders_reach_the_spines(example: Path) -> None:
