@@ -591,7 +591,7 @@ def test_addr021_aggregates_longer_than_the_global_table_carries(example: Path) 
 def test_addr022_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) -> None:
     """A site's own public aggregates are announced by its borders as the organisation's are:
     inside the organisation's (ADDR-012), so only their length can fail, and the
-    organisation's aggregate still draws the traffic: a warning. The /24 is the
+    organisation's aggregate draws the traffic to whichever site: a warning. The /24 is the
     organisation's own block, exactly the longest length: no finding."""
     site = example / "intent/aus1/site.yaml"
     replace_in(
@@ -613,7 +613,7 @@ def test_addr022_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) 
             "transit, IX and PNI, whose import filters drop it (ours too, "
             "docs/standards.md#edge-import), so it draws no traffic; announce a block of /24 "
             "or shorter that holds it; the organisation's aggregates draw its traffic "
-            "meanwhile, to any site",
+            "meanwhile, to whichever site the Internet picks",
         )
     ]
     assert [f.severity for f in result.findings if f.rule == "ADDR-022"] == ["warning"]

@@ -831,9 +831,8 @@ def organisation_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
     "A site's borders originate each of its `aggregates.public` beside the organisation's "
     "aggregates, so that traffic for the site comes in at the site. One longer than the "
     "Internet's table carries (IPv4 /24, IPv6 /48) is dropped by every party's import "
-    "filter, ours included: the organisation's aggregate still draws the traffic, to any "
-    "site, and the site's own announcement does nothing. A warning: nothing is lost but "
-    "the steering.",
+    "filter, ours included: the site's own announcement does nothing, and its traffic comes "
+    "in under the organisation's aggregate at whichever site the Internet picks.",
     "docs/standards.md#addr-022; docs/standards.md#edge-import; RFC 7454 section 6.1.3",
 )
 def site_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
@@ -844,7 +843,7 @@ def site_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
         if problem is not None:
             yield Hit(
                 f"site aggregate {written} {problem}; the organisation's aggregates draw its "
-                "traffic meanwhile, to any site",
+                "traffic meanwhile, to whichever site the Internet picks",
                 (*ctx.base, "aggregates", "public", index),
             )
 
