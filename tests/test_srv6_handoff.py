@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import private_vrfs_online, replace_in
 from meetme.generators.model import DeviceModel, RouteMap
-from srv6_example import models_of
+from srv6_example import add_third_site, models_of
 
 SRV6 = "intent/srv6.yaml"
 STORAGE = "        storage: {vlan: 3110, export_north: [10.60.0.0/16], internet: default"
@@ -105,3 +105,22 @@ def test_a_family_only_the_other_site_routes_refers_to_no_missing_list(example: 
         defined = {pl.name for pl in model.prefix_lists}
         used = {e.match_prefix_list for rm in model.route_maps for e in rm.entries}
         assert used - {None} <= defined, model.hostname
+
+
+def test_the_order_of_a_vrfs_sites_changes_no_config(example: Path) -> None:
+    """`sites:` is a set: per1 (a third site) and mel1 written in either order give aus1's
+    borders one list of the other sites' prefixes, by site name (it followed the list)."""
+    add_third_site(example)
+    replace_in(
+        example / "intent/per1/tenants.yaml",
+        "export_north: [10.160.0.0/16]",
+        "export_north: [10.161.0.0/16]",
+    )
+    srv6 = example / SRV6
+    replace_in(srv6, "mel1: {id: 2, devices: []}", "mel1: {id: 2}")
+    with srv6.open("a") as handle:
+        handle.write("  vrfs:\n    storage: {id: 10, sites: [aus1, per1, mel1]}\n")
+    expected = [("10.160.0.0/16", 24), ("10.161.0.0/16", 24)]  # mel1's, then per1's
+    assert _list(models_of(example)[1]["aus1-br1"], "PL-HANDOFF-STORAGE-SITES-V4") == expected
+    replace_in(srv6, "sites: [aus1, per1, mel1]", "sites: [mel1, per1, aus1]")
+    assert _list(models_of(example)[1]["aus1-br1"], "PL-HANDOFF-STORAGE-SITES-V4") == expected

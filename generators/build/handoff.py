@@ -88,15 +88,15 @@ def north_prefixes(vrf: HandoffVrf, afi: str) -> list[str]:
 
 
 def remote_prefixes(intent: Intent, site_name: str, vrf_name: str, afi: str) -> list[str]:
-    """What the VRF's other sites send north in one family, in the order of its `sites:`:
-    the routes the SRv6 VPN brings into this site's borders for it (none unless the VRF rides
-    SRv6 to this site)."""
+    """What the VRF's other sites send north in one family, by site name (`sites:` is a set:
+    writing it in another order changes no config): the routes the SRv6 VPN brings into this
+    site's borders for it (none unless the VRF rides SRv6 to this site)."""
     srv6 = intent.srv6
     entry = srv6.vrfs.get(vrf_name) if srv6 is not None else None
     if entry is None or site_name not in entry.sites:
         return []
     found: list[str] = []
-    for other in dict.fromkeys(entry.sites):
+    for other in sorted(set(entry.sites)):
         handoff = intent.sites[other].handoff if other in intent.sites else None
         if other == site_name or handoff is None or vrf_name not in handoff.vrfs:
             continue  # SRV6-008 reports a site that does not hand the VRF off
