@@ -167,6 +167,7 @@ def test_show_of_an_unknown_device_names_a_few_and_counts_the_rest(example: Path
         ("aus1-nope", ""),  # shares the site prefix only: no spine is meant
         ("aus1-sp", "; did you mean 'aus1-sp4'?"),  # one character short
         ("AUS1-LF1", "; did you mean 'aus1-lf1'?"),  # another letter case
+        ("aus1-fl1", "; did you mean 'aus1-lf1'?"),  # two neighbours swapped
     ],
 )
 def test_show_offers_a_name_only_a_typo_away(example: Path, name: str, hint: str) -> None:

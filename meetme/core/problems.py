@@ -92,29 +92,39 @@ LISTED = 8
 # How alike a name must be to a known one for a did-you-mean (difflib's ratio): a site's
 # names share their site prefix, so at difflib's own 0.6 `ams3-nope` was offered `ams3-sp22`
 # and `dh1-r99` `dh1-r2`; one character more or less than a name of four or more stays above
-# it, and one character changed is offered at any length (`mel9`: `mel1`)
+# it, and one character changed or two swapped is offered at any length (`mel9`, `asu1`)
 CLOSE_NAME = 0.8
 
 
 def closest(name: str, known: Sequence[str]) -> str | None:
     """The known name `name` was most likely meant to be: the same in another letter case,
-    else one letter changed, else the closest spelling close enough to be a typo; None when
-    none is."""
+    else one letter changed or two neighbours swapped (`mel9`, `asu1`), else the closest
+    spelling close enough to be a typo; None when none is."""
     folded = name.casefold()
     same = [k for k in known if k.casefold() == folded]
-    changed = [
-        k
-        for k in known
-        if len(k) == len(name)
-        and sum(a != b for a, b in zip(k.casefold(), folded, strict=False)) == 1
-    ]
+    slips = [k for k in known if _one_slip(k.casefold(), folded)]
     # of equals the last in name order, as difflib breaks its ties
     close = (
         same
-        or sorted(changed)[-1:]
+        or sorted(slips)[-1:]
         or difflib.get_close_matches(name, list(known), n=1, cutoff=CLOSE_NAME)
     )
     return close[0] if close else None
+
+
+def _one_slip(known: str, given: str) -> bool:
+    """One key hit wrong: one letter changed, or two neighbouring letters swapped."""
+    if len(known) != len(given):
+        return False
+    off = [i for i, (a, b) in enumerate(zip(known, given, strict=True)) if a != b]
+    if len(off) == 1:
+        return True
+    first, *rest = off or [0]
+    return (
+        rest == [first + 1]
+        and known[first] == given[first + 1]
+        and known[first + 1] == given[first]
+    )
 
 
 def listed(names: Sequence[str], most: int = LISTED) -> str:
