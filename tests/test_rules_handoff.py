@@ -401,8 +401,8 @@ def test_handoff018_public_subnet_outside_the_vrfs_public_prefixes(example: Path
         f"{TENANTS}:{line}: network gpu-tenant-a/gpu-a-compute-4 has gateway 198.51.100.193/26 "
         "in 198.51.100.0/24, which the borders announce, but no `public` prefix of handoff VRF "
         "gpu-a holds it: the Internet's traffic for 198.51.100.192/26 stops at the borders' "
-        "discard route and its hosts get no reply; add 198.51.100.192/26 (or a prefix holding "
-        "it) to the VRF's handoff `public`, or number the network from private space"
+        "discard route and its hosts get no reply; add 198.51.100.192/26 to the VRF's handoff "
+        "`public`, or number the network from private space"
     ]
     assert result.errors
     # exactly the subnet listed as public: clean
@@ -446,3 +446,24 @@ def test_handoff007_leaves_networks_on_leafless_racks_to_evpn020(example: Path) 
     result = lint_repo(example)
     assert sorted({f.rule for f in result.errors}) == ["EVPN-020"]
     assert len(result.errors) == 5  # gpu-a-public and storage-front-1..4
+
+
+def test_handoff008_a_public_prefix_over_a_longer_subnet_says_to_write_the_subnet(
+    example: Path,
+) -> None:
+    """gpu-a-public made a /27 under its /26 public prefix: neither the north export nor the
+    borders' leak into the Internet table matches a /27 with a /26 entry (longer than /24:
+    exact). One finding, at the public prefix, saying to write the /27 there; HANDOFF-018
+    says nothing more, and the fix it gives lints clean."""
+    tenants = example / TENANTS
+    replace_in(tenants, "gateway_v4: 198.51.100.129/26", "gateway_v4: 198.51.100.129/27")
+    result = lint_repo(example)
+    attachments = example / ATTACHMENTS
+    assert [f"{f.rule} {f.location.line}: {f.message}" for f in result.errors] == [
+        f"HANDOFF-008 {line_of(attachments, GPU_A_PUBLIC)}: gateway subnet 198.51.100.128/27 of "
+        "network gpu-tenant-a/gpu-a-public lies in public 198.51.100.128/26 of handoff VRF "
+        "gpu-a, but the handoff exports 198.51.100.128/26 itself, so it would not go north nor "
+        "reach the Internet; write it in public in that prefix's place"
+    ]
+    replace_in(attachments, "public: [198.51.100.128/26,", "public: [198.51.100.128/27,")
+    assert lint_repo(example).errors == []

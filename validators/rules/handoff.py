@@ -388,11 +388,19 @@ def exports_cover_their_subnets(ctx: SiteContext) -> Iterator[Hit]:
     for item, text, prefix, path in _exports(ctx):
         longest = NORTH_MAX_LENGTH[_family(prefix)]
         only = f"subnets of it up to /{longest}" if prefix.prefixlen < longest else f"{text} itself"
+        # a public prefix is also what the borders leak into the Internet table, matched the
+        # same way: only the subnet itself in `public` brings the Internet's traffic to it
+        public = path[-2] == "public"
         for subnet, placed in _skipped(item, prefix):
+            fix = (
+                "nor reach the Internet; write it in public in that prefix's place"
+                if public
+                else f"add {subnet} to export_north"
+            )
             yield Hit(
                 f"gateway subnet {subnet} of {placed.label} lies in {path[-2]} {text} of "
                 f"handoff VRF {item.name}, but the handoff exports {only}, so it would not go "
-                f"north; add {subnet} to export_north",
+                f"north{' ' if public else '; '}{fix}",
                 path,
             )
 
@@ -700,10 +708,11 @@ def announced_subnets_are_public(ctx: SiteContext) -> Iterator[Hit]:
                     continue
                 subnet = ipaddress.ip_interface(gateway).network
                 inside = [a for a in announced if _holds(a, subnet)]
+                # inside a public prefix that does not match it: HANDOFF-008's, at that prefix
                 if not inside or any(_holds(p, subnet) for p in public):
                     continue
                 if handed:
-                    fix = f"add {subnet} (or a prefix holding it) to the VRF's handoff `public`"
+                    fix = f"add {subnet} to the VRF's handoff `public`"
                     why = f"no `public` prefix of handoff VRF {vrf.name} holds it"
                 else:
                     fix = (
