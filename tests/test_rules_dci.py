@@ -567,3 +567,19 @@ def test_dci012_a_circuit_inside_the_domain_needs_ipv6(example: Path, edit: str)
         ],
     }[edit]
     assert findings_of(lint_repo(example), "DCI-012") == expected
+
+
+def test_dci009_a_site_missing_from_the_domain_is_to_be_added_with_an_id(dci: Path) -> None:
+    """aus1 taken out of srv6.sites: listing aus1-br1 in srv6.sites.aus1.devices, the advice
+    was, names a key that does not exist; the site goes in first, with an id."""
+    srv6 = dci.parents[1] / SRV6
+    replace_in(srv6, "    aus1: {id: 1, devices: [aus1-br1, aus1-br2, aus1-lf1, aus1-lf2]}\n", "")
+    first = found(dci, "DCI-009")[0]
+    assert first == (
+        f"intent/dci.yaml:{line_of(dci, 'syd-mel-1:')}: circuit syd-mel-1 carries no routing: "
+        "aus1-br1 and mel1-br1 are outside the SRv6 domain, the only routing meetme runs "
+        "between sites; add site aus1 to srv6.sites with an id of its own (aus1: {id: N}; "
+        "every border of it joins, or name them in devices:); mel1-br1 runs Arista EOS, which "
+        "has no SRv6 L3VPN (PLAT-018): that end needs a platform with one; until then the "
+        "circuit stays dark"
+    )

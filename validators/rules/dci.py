@@ -582,7 +582,11 @@ def dci_carries_routing(ctx: SiteContext) -> Iterator[Hit]:
             why, fixes = "the intent declares no SRv6 domain (srv6:)", ["declare one"]
         else:
             why = f"{named} {'is' if len(outside) == 1 else 'are'} outside the SRv6 domain"
-            fixes = [_to_join(intent.sites[end.site].devices[end.device], end) for end in outside]
+            joined = set(intent.srv6.sites)
+            fixes = [
+                _to_join(intent.sites[end.site].devices[end.device], end, end.site in joined)
+                for end in outside
+            ]
         yield Hit(
             f"circuit {name} carries no routing: {why}, the only routing meetme runs between "
             f"sites; {'; '.join(fixes)}; until then the circuit stays dark",
@@ -590,13 +594,19 @@ def dci_carries_routing(ctx: SiteContext) -> Iterator[Hit]:
         )
 
 
-def _to_join(device: Device, end: DciEnd) -> str:
-    """What takes one border into the SRv6 domain: listing it, where its platform can run
-    SRv6 L3VPN at all; else a platform that can (PLAT-018 refuses the others)."""
+def _to_join(device: Device, end: DciEnd, site_joined: bool) -> str:
+    """What takes one border into the SRv6 domain: listing it (its site first, where the
+    domain has no entry for it), where its platform can run SRv6 L3VPN at all; else a
+    platform that can (PLAT-018 refuses the others)."""
     platform = PLATFORMS[device.platform]
     if platform.srv6 is None or not platform.srv6.l3vpn:
         return (
             f"{end.device} runs {platform.title}, which has no SRv6 L3VPN (PLAT-018): that end "
             "needs a platform with one"
+        )
+    if not site_joined:
+        return (
+            f"add site {end.site} to srv6.sites with an id of its own ({end.site}: {{id: N}}; "
+            f"every border of it joins, or name them in devices:)"
         )
     return f"list {end.device} in srv6.sites.{end.site}.devices"
