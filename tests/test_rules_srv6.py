@@ -312,14 +312,16 @@ def test_srv6_010_a_handoff_border_outside_the_domain(
     example: Path, mel1: str, found: bool
 ) -> None:
     """Both mel1 borders carry the storage handoff (the border leaves link to each); with
-    mel1-br2 left out of the domain, what the leaves send it has no VPN route."""
+    mel1-br2 left out of the domain, what the leaves send it has no VPN route. mel1's storage
+    has `internet: none`: those flows are dropped (it said they followed an Internet default
+    the VRF does not have)."""
     _vrfs(example, "    storage: {id: 10, sites: [aus1, mel1]}\n")
     replace_in(example / SRV6, MEL1_IN, f"mel1: {{id: 2, devices: {mel1}}}")
     line = line_of(example / SRV6, "mel1: {id: 2, devices:")
     expected = [
         f"{SRV6}:{line}: mel1-br2 carries the handoff of storage (riding SRv6 to other sites) "
         "but is outside the SRv6 domain: the flows the border leaves send it have no VPN route "
-        "and follow its Internet default; list mel1-br2 in srv6.sites.mel1.devices"
+        "and are dropped (storage); list mel1-br2 in srv6.sites.mel1.devices"
     ]
     assert findings_of(lint_repo(example), "SRV6-010") == (expected if found else [])
 

@@ -386,12 +386,24 @@ def handoff_borders_in_domain(ctx: SiteContext) -> Iterator[Hit]:
         for end, other in ((link.a, link.b), (link.b, link.a))
         if other.device in leaves and devices[end.device].role == "border"
     }
+    # what such a flow does there: a VRF with Internet access follows the default out of
+    # the Internet edge, one without is dropped
+    out = [v for v in riding if handoff.vrfs[v].internet == "default"]
+    fate = " and ".join(
+        part
+        for part in (
+            f"follow its Internet default ({listed(out)})" if out else "",
+            f"are dropped ({listed([v for v in riding if v not in out])})"
+            if len(out) < len(riding)
+            else "",
+        )
+        if part
+    )
     for border in sorted(carrying - inside):
         yield Hit(
             f"{border} carries the handoff of {listed(riding)} (riding SRv6 to other sites) "
             "but is outside the SRv6 domain: the flows the border leaves send it have no VPN "
-            f"route and follow its Internet default; list {border} in "
-            f"srv6.sites.{ctx.name}.devices",
+            f"route and {fate}; list {border} in srv6.sites.{ctx.name}.devices",
             ("srv6", "sites", ctx.name, "devices"),
         )
 
