@@ -702,6 +702,9 @@ class Srv6Peer(Model):
 class IsisInterface(Model):
     name: str
     passive: bool = False  # a loopback: advertised, no adjacency
+    # BFD on the adjacency (the site's underlay timers): a DCI wave or a pair link that fails
+    # with its port up is detected in BFD's time, not IS-IS's hold time; None on a loopback
+    bfd: BfdTimers | None = None
 
 
 class Srv6StaticSid(Model):

@@ -116,8 +116,14 @@ def test_a_vrf_over_srv6_renders_vpn_sessions_sids_and_route_targets_on_iosxr(
         "  address-family ipv4 unicast\n   maximum-paths ebgp 64\n   segment-routing srv6\n"
         "    locator MAIN\n    alloc mode per-vrf\n   !\n"
     ) in vrf_block
-    # the far border is in the domain now: IS-IS runs over the DCI port too
+    # the far border is in the domain now: IS-IS runs over the DCI port too, with BFD at the
+    # site's underlay timers (300 ms x 3), so a wave that dies with its port up is seen at once
     isis = br1.split("router isis SRV6\n", 1)[1].split("\n!\n", 1)[0]
-    assert " interface FourHundredGigE0/0/0/27\n  point-to-point\n" in isis
+    assert (
+        " interface FourHundredGigE0/0/0/27\n  bfd minimum-interval 300\n  bfd multiplier 3\n"
+        "  bfd fast-detect ipv6\n  point-to-point\n"
+    ) in isis
+    # the loopback, passive, runs no BFD
+    assert " interface Loopback0\n  passive\n  address-family ipv6 unicast\n" in isis
     # gpu-a does not ride SRv6: no route target, no SID
     assert "vrf gpu-a\n address-family ipv4 unicast\n  import from default-vrf" in br1

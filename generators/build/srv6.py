@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from meetme.generators.build.handoff import AFIS, remote_prefixes
 from meetme.generators.build.links import pair_link
+from meetme.generators.build.underlay import device_bfd
 from meetme.generators.model import (
     Acl,
     AclRule,
@@ -144,12 +145,13 @@ def srv6_of(
         for vrf, others in vrf_sites(intent, site_name).items()
     )  # fmt: skip
     isis = [IsisInterface(name=platform.loopback_names[0], passive=True)]
+    bfd = device_bfd(site)
     for local, remote, _link in fabric.links_of(name):
         if pair_link(intent, site, device, remote) and remote.device in found:
-            isis.append(IsisInterface(name=local.interface))
+            isis.append(IsisInterface(name=local.interface, bfd=bfd))
     for _circuit, _c, dci_local, dci_far, _side in dci_ends(intent, name):
         if dci_far.device in found:  # the far border is in the domain: the IGP runs over the DCI
-            isis.append(IsisInterface(name=dci_local.interface))
+            isis.append(IsisInterface(name=dci_local.interface, bfd=bfd))
     return Srv6(
         **common,
         source_address=str(ipaddress.ip_interface(loopback).ip) if loopback else None,
