@@ -9,7 +9,7 @@ a crossover month) and handed out as floats.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from meetme.generators.resolve.srv6 import locators
@@ -146,6 +146,9 @@ def pair_figures(intent: Intent) -> list[PairFigures]:
     for index, declared in enumerate(dci.needs):
         a, b = sorted(declared.sites)
         needs.setdefault((a, b), (declared, ("dci", "needs", index)))
+    # circuits whose two ends hold locators: the only ones carrying routing (DCI-009)
+    inside = locators(intent)
+    routed = {n for n, c in dci.circuits.items() if {c.a.device, c.b.device} <= set(inside)}
     figures = []
     for pair in sorted(set(by_pair) | set(needs)):
         names = by_pair.get(pair, [])
@@ -153,19 +156,8 @@ def pair_figures(intent: Intent) -> list[PairFigures]:
         need_path: Path_ | None = None
         if pair in needs:
             need, need_path = needs[pair]
-        figures.append(_figures(pair, names, dci.circuits, need, need_path))
-    inside = locators(intent)
-    return [
-        replace(
-            f,
-            routed_gbps=sum(
-                capacity_gbps(dci.circuits[n])
-                for n in f.circuits
-                if {dci.circuits[n].a.device, dci.circuits[n].b.device} <= set(inside)
-            ),
-        )
-        for f in figures
-    ]
+        figures.append(_figures(pair, names, dci.circuits, need, need_path, routed))
+    return figures
 
 
 def _figures(
@@ -174,6 +166,7 @@ def _figures(
     circuits: dict[str, DciCircuit],
     need: DciNeed | None,
     need_path: Path_ | None,
+    routed: set[str],
 ) -> PairFigures:
     capacity = {n: capacity_gbps(circuits[n]) for n in names}
     total = sum(capacity.values())
@@ -194,7 +187,7 @@ def _figures(
         sites=pair,
         circuits=tuple(names),
         capacity_gbps=total,
-        routed_gbps=total,  # pair_figures counts the routed share
+        routed_gbps=sum(capacity[n] for n in names if n in routed),
         after_failure_gbps=total - (capacity[worst] if worst is not None else 0),
         worst_failure=worst,
         after_shared_risk_gbps=None if risk is None else total - events[risk],
