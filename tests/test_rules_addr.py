@@ -586,34 +586,3 @@ def test_addr021_aggregates_longer_than_the_global_table_carries(example: Path) 
         )
         for long, length in (("12.0.1.0/25", 24), ("2a00:1::/49", 48))
     ]
-
-
-def test_addr022_a_sites_public_aggregate_longer_than_a_slash_24(example: Path) -> None:
-    """A site's own public aggregates are announced by its borders as the organisation's are:
-    inside the organisation's (ADDR-012), so only their length can fail, and the
-    organisation's aggregate draws the traffic to whichever site: a warning. The /24 is the
-    organisation's own block, exactly the longest length: no finding."""
-    site = example / "intent/aus1/site.yaml"
-    replace_in(
-        site,
-        "    environment: lab\n",
-        "    environment: lab\n    aggregates: {public: [198.51.100.0/24, 198.51.100.0/25]}\n",
-    )
-    line = line_of(site, "aggregates: {public:")
-    column = site.read_text().splitlines()[line - 1].index("198.51.100.0/25") + 1
-    result = lint_repo(example)
-    assert _placed(result, "ADDR-021") == []
-    assert _placed(result, "ADDR-022") == [
-        (
-            "intent/aus1/site.yaml",
-            line,
-            column,
-            "site aggregate 198.51.100.0/25 is longer than /24, the longest prefix the "
-            "Internet's table carries: aus1's borders originate it and announce it to every "
-            "transit, IX and PNI, whose import filters drop it (ours too, "
-            "docs/standards.md#edge-import), so it draws no traffic; announce a block of /24 "
-            "or shorter that holds it; the organisation's aggregates draw its traffic "
-            "meanwhile, to whichever site the Internet picks",
-        )
-    ]
-    assert [f.severity for f in result.findings if f.rule == "ADDR-022"] == ["warning"]

@@ -824,30 +824,6 @@ def organisation_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
-@rule(
-    "ADDR-022",
-    "warning",
-    "A site's public aggregates are no longer than the Internet's table carries",
-    "A site's borders originate each of its `aggregates.public` beside the organisation's "
-    "aggregates, so that traffic for the site comes in at the site. One longer than the "
-    "Internet's table carries (IPv4 /24, IPv6 /48) is dropped by every party's import "
-    "filter, ours included: the site's own announcement does nothing, and its traffic comes "
-    "in under the organisation's aggregate at whichever site the Internet picks.",
-    "docs/standards.md#addr-022; docs/standards.md#edge-import; RFC 7454 section 6.1.3",
-)
-def site_aggregates_routable(ctx: SiteContext) -> Iterator[Hit]:
-    # inside the organisation's (ADDR-012), so only their length can fail here
-    ours = f"{ctx.name}'s borders originate it and announce it to every transit, IX and PNI"
-    for index, written in enumerate(ctx.site.aggregates.public):
-        problem = _too_long(ipaddress.ip_network(written), ours)
-        if problem is not None:
-            yield Hit(
-                f"site aggregate {written} {problem}; the organisation's aggregates draw its "
-                "traffic meanwhile, to whichever site the Internet picks",
-                (*ctx.base, "aggregates", "public", index),
-            )
-
-
 def routable_aggregate(net: Network) -> bool:
     """Whether an organisation aggregate is one ADDR-021 lets through: what it refuses (a
     bogon, a default route, anything too short or too long) draws no traffic of its own, and
