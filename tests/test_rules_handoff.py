@@ -8,6 +8,7 @@ from pathlib import Path
 from conftest import findings_of, line_of, lint_repo, private_vrfs_online, replace_in
 from overlay_edits import (
     ATTACHMENTS,
+    TENANTS,
     edit_attachments,
     edit_tenants,
 )
@@ -55,7 +56,7 @@ def test_handoff001_border_leaves_not_cabled_to_the_borders(example: Path) -> No
     ]
 
 
-# --- HANDOFF-002, HANDOFF-003: what the border leaves learn ----------------------------------
+# --- HANDOFF-002: what the border leaves learn ---------------------------------------------------
 
 
 def test_handoff002_handed_off_vrf_without_l3vni(example: Path) -> None:
@@ -75,14 +76,21 @@ def handoff_from_the_nxos_border_leaves(repo: Path) -> Path:
     )
 
 
-def test_handoff003_nxos_border_leaves_need_the_carrier_vlan(example: Path) -> None:
-    attachments = handoff_from_the_nxos_border_leaves(example)
-    edit_tenants(example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {l3vni: 50001}")
-    assert findings_of(lint_repo(example), "HANDOFF-003") == [
-        f"{ATTACHMENTS}:{line_of(attachments, 'gpu-a:   {vlan: 3101')}: handoff VRF gpu-a (VRF "
-        "gpu-a of tenant gpu-tenant-a) is carried by aus1-bl3, aus1-bl4 on Cisco NX-OS, which "
-        "maps the L3VNI 50001 through a carrier VLAN: give the VRF a vlan (an id no network on "
-        "those border leaves uses)"
+def test_evpn021_nxos_handoff_border_leaves_are_named_with_the_leaves(example: Path) -> None:
+    """NX-OS border leaves that hand a VRF off carry it without carrying any of its networks:
+    the one finding for the VRF names them beside the NX-OS leaves of its networks, and
+    neither a handoff rule nor the models' gap (PLAT-008, once per switch) says it again."""
+    handoff_from_the_nxos_border_leaves(example)
+    tenants = edit_tenants(
+        example, "gpu-a:      {l3vni: 50001, vlan: 3001}", "gpu-a:      {l3vni: 50001}"
+    )
+    result = lint_repo(example)
+    assert [f.rule for f in result.errors] == ["EVPN-021"]
+    assert findings_of(result, "EVPN-021") == [
+        f"{TENANTS}:{line_of(tenants, 'gpu-a:      {l3vni: 50001}')}: VRF gpu-a of tenant "
+        "gpu-tenant-a is carried by aus1-bl3, aus1-bl4, aus1-lf3, aus1-lf4 on Cisco NX-OS, "
+        "which maps the L3VNI 50001 through a carrier VLAN: give the VRF a vlan (an id no "
+        "network on those switches uses)"
     ]
 
 
@@ -366,7 +374,6 @@ def test_the_handoffs_border_leaves_stay_apart_like_the_borders(example: Path) -
 # The borders announce 198.51.100.0/24 and 2001:db8:4000::/36 (organisation.yaml); handoff VRF
 # gpu-a has `public: [198.51.100.128/26, "2001:db8:4000:50::/64"]`, gpu-a-public's subnets.
 
-TENANTS = "intent/aus1/tenants.yaml"
 COMPUTE_4 = "gpu-a-compute-4: {vrf: gpu-a, vlan: 104, l2vni: 10104, gateway_v4: 10.50.4.1/24"
 GPU_A_PUBLIC = 'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]'
 GREEN = """\

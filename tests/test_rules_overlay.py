@@ -461,8 +461,9 @@ def test_evpn021_nxos_vrf_without_carrier_vlan(example: Path) -> None:
     result = lint_repo(example)
     assert findings_of(result, "EVPN-021") == [
         f"{TENANTS}:{line_of(tenants, 'storage: {l3vni: 50010}')}: VRF storage of tenant "
-        "storage is carried by aus1-lf3, aus1-lf4 on Cisco NX-OS, which maps the L3VNI 50010 "
-        "through a carrier VLAN: give the VRF a vlan (an id no network on those leaves uses)"
+        "storage is carried by aus1-bl3, aus1-bl4, aus1-lf3, aus1-lf4 on Cisco NX-OS, which "
+        "maps the L3VNI 50010 through a carrier VLAN: give the VRF a vlan (an id no network on "
+        "those switches uses)"
     ]
 
 

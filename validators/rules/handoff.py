@@ -132,7 +132,7 @@ def _nxos(ctx: SiteContext) -> list[str]:
     return [d for d in _border_leaves(ctx) if _platform(ctx, d) in CARRIER_VLAN_PLATFORMS]
 
 
-# --- HANDOFF-002, HANDOFF-003: what the border leaves learn -------------------------------------
+# --- HANDOFF-002: what the border leaves learn (their NX-OS carrier VLAN: EVPN-021) ------------
 
 
 @rule(
@@ -150,31 +150,6 @@ def handed_vrfs_have_l3vni(ctx: SiteContext) -> Iterator[Hit]:
                 f"handoff VRF {item.name} ({item.vrf.label}) has no l3vni: the border leaves "
                 "learn its subnets from the leaves over the L3VNI (symmetric IRB), so they "
                 "would hand nothing to the borders; give the VRF an l3vni",
-                item.wanted.path,
-            )
-
-
-@rule(
-    "HANDOFF-003",
-    "error",
-    "A VRF handed off from NX-OS border leaves has an L3VNI carrier VLAN",
-    "NX-OS maps an L3VNI through a carrier VLAN, also on a border leaf that carries none of the "
-    "VRF's networks but hands the VRF off; without it the VRF's routes never reach the border "
-    "leaf.",
-    "docs/standards.md#handoff-003 and docs/standards.md#evpn-021; docs/syntax.md#nxos-evpn "
-    "(NX-OS L3VNI carrier VLAN)",
-)
-def handed_vrfs_have_carrier_vlan_on_nxos(ctx: SiteContext) -> Iterator[Hit]:
-    nxos = _nxos(ctx)
-    if not nxos:
-        return
-    for item in _handed(ctx):
-        vrf = item.vrf.vrf
-        if vrf.l3vni is not None and vrf.vlan is None:
-            yield Hit(
-                f"handoff VRF {item.name} ({item.vrf.label}) is carried by {listed(nxos)} on "
-                f"Cisco NX-OS, which maps the L3VNI {vrf.l3vni} through a carrier VLAN: give "
-                "the VRF a vlan (an id no network on those border leaves uses)",
                 item.wanted.path,
             )
 

@@ -738,15 +738,32 @@ def networks_on_vteps(ctx: SiteContext) -> Iterator[Hit]:
     "docs/standards.md#evpn-021; docs/syntax.md#nxos-evpn (NX-OS L3VNI carrier VLAN)",
 )
 def nxos_vrfs_have_carrier_vlan(ctx: SiteContext) -> Iterator[Hit]:
+    """Once per VRF, naming every NX-OS switch that carries it: the model's gap (PLAT-008,
+    one per switch) is left out of a run where this fired."""
     for vrf in placed_vrfs(ctx, placed_networks(ctx)):
-        nxos = [d for d in vrf.devices if _platform(ctx, d) in CARRIER_VLAN_PLATFORMS]
-        if vrf.vrf.l3vni is not None and vrf.vrf.vlan is None and nxos:
+        if vrf.vrf.l3vni is None or vrf.vrf.vlan is not None:
+            continue
+        nxos = [d for d in _carriers(ctx, vrf) if _platform(ctx, d) in CARRIER_VLAN_PLATFORMS]
+        if nxos:
             yield Hit(
                 f"{vrf.label} is carried by {listed(nxos)} on Cisco NX-OS, which maps the "
                 f"L3VNI {vrf.vrf.l3vni} through a carrier VLAN: give the VRF a vlan (an id no "
-                "network on those leaves uses)",
+                "network on those switches uses)",
                 vrf.vrf.path,
             )
+
+
+def _carriers(ctx: SiteContext, vrf: PlacedVrf) -> list[str]:
+    """The VTEPs whose models carry the VRF, by device id, as build/overlay.py evpn_device
+    places it: the leaves of its networks, the handoff's border leaves when it is handed off,
+    and the switches with a session in it (a cloud attachment on a border leaf)."""
+    site = ctx.site
+    found = set(vrf.devices)
+    if site.handoff is not None and vrf.name in site.handoff.vrfs:
+        found.update(site.handoff.border_leaves)
+    found.update(s.device for s in ctx.fabric.edge.sessions if s.vrf == vrf.name)
+    vteps = [d for d in found if d in site.devices and site.devices[d].role in VTEP_ROLES]
+    return sorted(vteps, key=lambda d: site.devices[d].id)
 
 
 # --- EVPN-010, EVPN-022: prerequisites --------------------------------------------------------

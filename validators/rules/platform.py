@@ -426,6 +426,8 @@ _limit(
 REPORTED_BY_DESIGN = {
     limits.SEGMENT_ON_MLAG: "MH-008",  # ESI and MLAG on one leaf
     limits.MLAG_WITHOUT_PEER_LINK: "MH-002",  # an MLAG attachment without its peer link
+    # an NX-OS VRF without a carrier VLAN, once per VRF naming every switch that carries it
+    limits.L3VNI_VLAN: "EVPN-021",
 }
 
 
