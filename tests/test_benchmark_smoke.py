@@ -27,10 +27,12 @@ from make_intent import MIN_DEVICES, device_count, make_intent  # noqa: E402
 def test_generated_intent_lints_clean_with_the_examples_feature_set(tmp_path: Path) -> None:
     intent = make_intent(SMALLEST, tmp_path)
     result = lint(intent)
-    # the example's own two warnings: its DCI circuits to mel1 carry no routing
+    # the example's own warnings: its DCI circuits to mel1 carry no routing, and mel1's gpu-b
+    # reaches the Internet from private IPv4
     assert [(f.rule, Path(f.location.file), f.location.line) for f in result.findings] == [
         ("DCI-009", intent / "dci.yaml", 9),
         ("DCI-009", intent / "dci.yaml", 21),
+        ("HANDOFF-013", intent / "mel1/tenants.yaml", 28),
     ]
     assert device_count(intent) == SMALLEST == len(result.models or {})
     models = [m for m in (result.models or {}).values() if m.site == "aus1"]

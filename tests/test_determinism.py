@@ -120,16 +120,18 @@ def test_lint_reports_and_render_output_are_the_same_bytes_on_any_machine(
     out = _run_all(runs)
     for command in ("json", "sarif", "render"):
         assert out[f"{command}-0"] == out[f"{command}-1"], command
-    # what the reports say, read by hand from intent/dci.yaml: the two dark DCI circuits
+    # what the reports say, read by hand from intent/dci.yaml and intent/mel1/tenants.yaml:
+    # the two dark DCI circuits, and mel1's gpu-b reaching the Internet from private IPv4
     findings = json.loads(out["json-0"])
     assert [(f["rule"], f["file"], f["line"]) for f in findings] == [
         ("DCI-009", "intent/dci.yaml", 9),
         ("DCI-009", "intent/dci.yaml", 21),
+        ("HANDOFF-013", "intent/mel1/tenants.yaml", 28),
     ]
     (sarif_run,) = json.loads(out["sarif-0"])["runs"]
-    assert [r["ruleId"] for r in sarif_run["results"]] == ["DCI-009", "DCI-009"]
+    assert [r["ruleId"] for r in sarif_run["results"]] == ["DCI-009", "DCI-009", "HANDOFF-013"]
     printed = out["render-0"].decode()
-    assert "0 error(s), 2 warning(s)\n34 of 34 device(s) rendered anew" in printed
+    assert "0 error(s), 3 warning(s)\n34 of 34 device(s) rendered anew" in printed
     written = [_files(runs[f"render-{m}"][0] / "rendered") for m in range(len(MACHINES))]
     assert written[0] == written[1]
     assert written[0] == _files(REPO / "rendered")

@@ -270,7 +270,13 @@ BOGON_SAMPLES = {
     ),
 }
 LEGITIMATE = {"ipv4": "8.8.8.0/24", "ipv6": "2a00:1450::/32"}
-OUR_AGGREGATE = {"ipv4": "198.51.100.0/24", "ipv6": "2001:db8:4000::/36"}  # organisation.yaml
+# what each site's borders announce of their own (site.yaml): the organisation's one IPv4 /24
+# is aus1's alone, which mel1 must not announce; each site has its IPv6 /40
+ANNOUNCED = {
+    "aus1": {"ipv4": "198.51.100.0/24", "ipv6": "2001:db8:4000::/40"},
+    "mel1": {"ipv4": None, "ipv6": "2001:db8:4100::/40"},
+}
+AUS1_V4 = "198.51.100.0/24"
 
 
 LIMIT = 100  # peering.edge.drop_as_path_length's default: the example sets none
@@ -287,7 +293,8 @@ def edge_faults(
     """What is wrong with the edge policy toward `party` for `afi`: a bogon sample let in (or
     dropped by a clause other than the bogon one), a legitimate Internet route refused, one
     with a path of `limit` ASNs accepted or one a single ASN shorter refused (EDGE-013), or the
-    organisation's aggregate not announced. Empty: the policy does its job."""
+    site's own aggregate not announced (or mel1 announcing aus1's /24). Empty: the policy does
+    its job."""
     faults = []
     for prefix in BOGON_SAMPLES[afi]:
         verdict = judge(model, party, Route(prefix, as_path=(asn, 15169)), afi)
@@ -301,8 +308,12 @@ def edge_faults(
     at = judge(model, party, Route(LEGITIMATE[afi], as_path=long_path(asn, limit)), afi)
     if at.accepted:
         faults.append(f"a path of {limit} ASNs accepted: {at.description}")
-    if not judge(model, party, Route(OUR_AGGREGATE[afi]), afi, direction="out").accepted:
-        faults.append(f"our aggregate {OUR_AGGREGATE[afi]} not announced")
+    ours = ANNOUNCED[model.site][afi]
+    if ours is None:
+        if judge(model, party, Route(AUS1_V4), afi, direction="out").accepted:
+            faults.append(f"aus1's {AUS1_V4} announced")
+    elif not judge(model, party, Route(ours), afi, direction="out").accepted:
+        faults.append(f"our aggregate {ours} not announced")
     return faults
 
 

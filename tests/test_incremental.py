@@ -37,7 +37,7 @@ NXOS += ["mel1/mel1-lf104", "mel1/mel1-lf201", "mel1/mel1-lf202"]
 
 
 def render(*args: str) -> str:
-    """What `meetme render ARGS` printed after the example's lint report (two warnings)."""
+    """What `meetme render ARGS` printed after the example's lint report (three warnings)."""
     result = runner.invoke(app, ["render", *args])
     assert result.exit_code == 0, result.output
     return after_report(result.stdout)

@@ -95,7 +95,7 @@ def test_lint_after_a_render_reads_the_record_and_says_what_linting_says(
         assert again == full_lint(example, "--format", fmt)
         assert lints.count == 2
         lints.count = 1
-    assert "2 warning(s)" in lint()[1]
+    assert "3 warning(s)" in lint()[1]
 
 
 def test_any_change_under_the_intent_folder_lints_in_full_and_undoing_it_reads_back(
@@ -156,7 +156,7 @@ def test_the_day_waivers_are_judged_on_is_part_of_the_key(
     monkeypatch.setenv("MEETME_TODAY", "2026-07-01")  # the day after: expired
     code, text = lint()
     assert (code, lints.count) == (1, 3)  # an expired waiver is an error of its own
-    assert "WAIVER-001" in text and "2 warning(s)" in text.splitlines()[-1]
+    assert "WAIVER-001" in text and "3 warning(s)" in text.splitlines()[-1]
 
 
 def test_another_working_directory_names_files_from_where_it_is(
@@ -216,7 +216,7 @@ def test_an_intent_folder_holding_a_device_file_is_linted_in_full(
     os.mkfifo(example / "intent/a-pipe")
     code, text = lint()
     assert (code, lints.count) == (0, 2)
-    assert text.endswith("0 error(s), 2 warning(s)\n")  # the pipe is no intent file
+    assert text.endswith("0 error(s), 3 warning(s)\n")  # the pipe is no intent file
     assert record.intent_key(example / "intent") is None
 
 

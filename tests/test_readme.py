@@ -541,8 +541,9 @@ def check_intent_snippet(block: Block, data: dict[str, Any], tmp_path: Path) -> 
 
 def test_the_srv6_page_example_is_the_shipped_domain(tmp_path: Path) -> None:
     """docs/srv6.md: its `srv6:` block, written as intent/srv6.yaml, lints with no error and the
-    two DCI-009 warnings of the example; its `vrfs:` uncommented as it stands fails with SRV6-004;
-    with mel1's borders in the domain too (`mel1: {id: 2}`), with PLAT-018 and PLAT-019."""
+    example's warnings (two DCI-009, mel1's HANDOFF-013); its `vrfs:` uncommented as it stands
+    fails with SRV6-004; with mel1's borders in the domain too (`mel1: {id: 2}`), with PLAT-018
+    and PLAT-019."""
     (block,) = [
         b
         for b in fenced_blocks("docs/srv6.md")
@@ -559,7 +560,7 @@ def test_the_srv6_page_example_is_the_shipped_domain(tmp_path: Path) -> None:
             [f.rule for f in found if f.severity == "warning"],
         )
 
-    assert lint_as(block.text) == ([], ["DCI-009", "DCI-009"]), block.where
+    assert lint_as(block.text) == ([], ["DCI-009", "DCI-009", "HANDOFF-013"]), block.where
     uncommented = block.text.replace("  # vrfs:", "  vrfs:", 1).replace(
         "  #   storage:", "    storage:", 1
     )

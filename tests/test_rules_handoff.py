@@ -13,12 +13,24 @@ from overlay_edits import (
     edit_tenants,
 )
 
+from meetme.pipeline import LintResult
+
 FEATURE_RULES = ("EVPN-", "HANDOFF-")
+# the example's one: mel1's gpu-b gets the Internet's default route but has private IPv4 only
+# (the organisation's one IPv4 /24 is aus1's), so its IPv4 hosts need a NAT beyond meetme
+EXAMPLE_NAT = ("HANDOFF-013", "sites.mel1.handoff.vrfs.gpu-b.internet")
 
 
-def test_example_has_no_handoff_findings(example: Path) -> None:
+def _feature_findings(result: LintResult) -> list[tuple[str, str]]:
+    """(rule, path) of the EVPN and handoff findings the example does not have."""
+    found = [(f.rule, f.path) for f in result.findings if f.rule.startswith(FEATURE_RULES)]
+    return [f for f in found if f != EXAMPLE_NAT]
+
+
+def test_example_handoff_findings_are_mel1s_private_ipv4_internet_only(example: Path) -> None:
     result = lint_repo(example)
-    assert [f for f in result.findings if f.rule.startswith(FEATURE_RULES)] == []
+    found = [f for f in result.findings if f.rule.startswith(FEATURE_RULES)]
+    assert [(f.rule, f.path, f.severity) for f in found] == [(*EXAMPLE_NAT, "warning")]
 
 
 # --- EVPN-013, HANDOFF-001: the handoff's devices --------------------------------------------
@@ -190,7 +202,7 @@ def test_handoff008_gateway_subnet_longer_than_the_handoff_exports(example: Path
     replace_in(
         attachments, "export_north: [10.50.0.0/16]", "export_north: [10.50.0.0/16, 10.50.4.0/25]"
     )
-    assert [f for f in lint_repo(example).findings if f.rule.startswith(FEATURE_RULES)] == []
+    assert _feature_findings(lint_repo(example)) == []
 
 
 def test_handoff009_exports_of_two_vrfs_overlap(example: Path) -> None:
@@ -228,6 +240,9 @@ def test_handoff013_private_only_vrfs_with_internet_access(example: Path) -> Non
         f"{ATTACHMENTS}:{line_of(attachments, 'storage: {vlan: 3110')}: handoff VRF storage of "
         "site aus1 has `internet: default` but no public IPv4 prefix: its hosts (10.60.1.0/24, "
         f"10.60.2.0/24, 10.60.3.0/24, 10.60.4.0/24) {tail}",
+        f"intent/mel1/tenants.yaml:{line_of(tenants, 'gpu-b:   {vlan: 3101')}: handoff VRF "
+        "gpu-b of site mel1 has `internet: default` but no public IPv4 prefix: its hosts "
+        f"(10.150.1.0/24, 10.150.2.0/24) {tail}",
         f"intent/mel1/tenants.yaml:{line_of(tenants, 'storage: {vlan: 3110')}: handoff VRF "
         "storage of site mel1 has `internet: default` but no public IPv4 prefix: its hosts "
         f"(10.160.1.0/24) {tail}",
@@ -245,7 +260,7 @@ def test_handoff013_is_per_family(example: Path) -> None:
         "public: [198.51.100.128/26]",
     )
     result = lint_repo(example)
-    (message,) = findings_of(result, "HANDOFF-013")
+    (message,) = [m for m in findings_of(result, "HANDOFF-013") if "VRF gpu-a " in m]
     assert (
         "handoff VRF gpu-a of site aus1 has `internet: default` but no public IPv6 prefix: its "
         "hosts (2001:db8:50:1::/64, 2001:db8:50:2::/64, 2001:db8:4000:50::/64) would get"
@@ -265,6 +280,7 @@ def test_handoff013_one_public_prefix_in_the_family_is_enough(example: Path) -> 
     result = lint_repo(example)
     assert [m.split(": handoff VRF ")[1][:24] for m in findings_of(result, "HANDOFF-013")] == [
         "gpu-a-mgmt of site aus1 ",
+        "gpu-b of site mel1 has `",
         "storage of site mel1 has",
     ]
     assert result.errors == []
@@ -275,11 +291,18 @@ def test_handoff013_one_public_prefix_in_the_family_is_enough(example: Path) -> 
 
 def test_handoff015_one_public_prefix_at_two_sites(example: Path) -> None:
     """mel1's front ends copied from aus1's: both sites leak 198.51.100.128/26 into their
-    Internet tables behind the same aggregate, so aus1's tenant would get mel1's traffic. The
-    example itself is the boundary: aus1's .128/26 and mel1's .192/27 touch, not overlap."""
+    Internet tables, so whichever site the traffic enters delivers it to its own tenant."""
     tenants = example / "intent/mel1/tenants.yaml"
-    replace_in(tenants, "gateway_v4: 198.51.100.193/27", "gateway_v4: 198.51.100.129/26")
-    replace_in(tenants, "public: [198.51.100.192/27,", "public: [198.51.100.128/26,")
+    replace_in(
+        tenants,
+        'gateway_v6: "2001:db8:4100:60::1/64"',
+        'gateway_v4: 198.51.100.129/26, gateway_v6: "2001:db8:4100:60::1/64"',
+    )
+    replace_in(
+        tenants,
+        'public: ["2001:db8:4100:60::/64"]',
+        'public: [198.51.100.128/26, "2001:db8:4100:60::/64"]',
+    )
     result = lint_repo(example)
     line = line_of(tenants, "public: [198.51.100.128/26,")
     assert findings_of(result, "HANDOFF-015") == [
@@ -294,8 +317,13 @@ def test_handoff015_one_public_prefix_at_two_sites(example: Path) -> None:
 
 
 def _mel1_aggregate(repo: Path, aggregate: str) -> Path:
+    """mel1's public aggregates, in place of its 2001:db8:4100::/40."""
     site = repo / "intent/mel1/site.yaml"
-    replace_in(site, "  mel1:\n", f"  mel1:\n    aggregates: {{public: [{aggregate}]}}\n")
+    replace_in(
+        site,
+        '    aggregates: {public: ["2001:db8:4100::/40"]}\n',
+        f'    aggregates: {{public: [{aggregate}, "2001:db8:4100::/40"]}}\n',
+    )
     return site
 
 
@@ -316,9 +344,8 @@ def test_handoff017_a_site_aggregate_over_another_sites_public_prefix(example: P
 
 def test_handoff017_boundaries(example: Path) -> None:
     """2001:db8:4000:40::/60 ends at :4f::, one /64 short of aus1's :50::/64 (just outside);
-    2001:db8:4000:50::/60 begins at it (just inside). mel1's own :60::/64 under its aggregate
-    is the design."""
-    site = _mel1_aggregate(example, '"2001:db8:4000:40::/60", "2001:db8:4000:60::/60"')
+    2001:db8:4000:50::/60 begins at it (just inside)."""
+    site = _mel1_aggregate(example, '"2001:db8:4000:40::/60"')
     assert findings_of(lint_repo(example), "HANDOFF-017") == []
     replace_in(site, '"2001:db8:4000:40::/60"', '"2001:db8:4000:50::/60"')
     assert [m.split(": ", 1)[1][:60] for m in findings_of(lint_repo(example), "HANDOFF-017")] == [
@@ -474,3 +501,89 @@ def test_handoff008_a_public_prefix_over_a_longer_subnet_says_to_write_the_subne
     ]
     replace_in(attachments, "public: [198.51.100.128/26,", "public: [198.51.100.128/27,")
     assert lint_repo(example).errors == []
+
+
+# --- HANDOFF-019: a public prefix lies under an aggregate its site alone announces ----------
+
+
+def _without_site_aggregates(repo: Path) -> None:
+    """The example as it was: no site aggregates, both sites announce the organisation's."""
+    for site in ("aus1", "mel1"):
+        path = repo / f"intent/{site}/site.yaml"
+        kept = [x for x in path.read_text().splitlines(True) if not x.startswith("    aggregates:")]
+        path.write_text("".join(kept))
+
+
+def test_handoff019_public_prefixes_under_the_aggregates_both_sites_announce(
+    example: Path,
+) -> None:
+    """Without site aggregates both sites announce 198.51.100.0/24 and 2001:db8:4000::/36:
+    the Internet's traffic for either site's front ends enters at both, and the other site
+    drops it. Each public prefix is named once, with the fix that fits its family: the /24
+    can only be claimed whole, the /36 leaves room for a site's own aggregate."""
+    _without_site_aggregates(example)
+    result = lint_repo(example)
+    attachments = example / ATTACHMENTS
+    line = line_of(attachments, GPU_A_PUBLIC)
+    v4 = attachments.read_text().splitlines()[line - 1].index("198.51.100.128/26") + 1
+    dropped = (
+        "meets the discard route for {a} there and is dropped (no site carries another's "
+        "Internet routes); "
+    )
+    found = [f for f in result.findings if f.rule == "HANDOFF-019"]
+    assert [(f.location.file, f.location.line, f.severity) for f in found] == [
+        (ATTACHMENTS, line, "error"),
+        (ATTACHMENTS, line, "error"),
+        (
+            "intent/mel1/tenants.yaml",
+            line_of(example / "intent/mel1/tenants.yaml", "gpu-b:   {"),
+            "error",
+        ),
+    ]
+    assert found[0].location.column == v4
+    assert found[0].message == (
+        "public 198.51.100.128/26 of handoff VRF gpu-a lies under 198.51.100.0/24, which mel1 "
+        "announces as well: the Internet's traffic for it that enters at mel1 "
+        + dropped.format(a="198.51.100.0/24")
+        + "claim 198.51.100.0/24 for site aus1 by writing it in sites.aus1.aggregates.public"
+    )
+    assert found[1].message == (
+        "public 2001:db8:4000:50::/64 of handoff VRF gpu-a lies under 2001:db8:4000::/36, which "
+        "mel1 announces as well: the Internet's traffic for it that enters at mel1 "
+        + dropped.format(a="2001:db8:4000::/36")
+        + "give site aus1 a public aggregate of its own inside 2001:db8:4000::/36 that holds it "
+        "(sites.aus1.aggregates.public), or claim 2001:db8:4000::/36 by writing it there"
+    )
+    assert found[2].message.startswith("public 2001:db8:4100:60::/64 of handoff VRF gpu-b lies")
+
+
+def test_handoff019_a_site_aggregate_counts_only_when_the_internet_carries_it(
+    example: Path,
+) -> None:
+    """aus1's own IPv6 aggregate at /48, the longest the Internet carries, holds its front
+    ends (just inside: quiet); at /49 the Internet drops it (ADDR-016) and the shared /36 is
+    again the longest announcement that holds them (just outside)."""
+    site = example / "intent/aus1/site.yaml"
+    replace_in(site, '"2001:db8:4000::/40"', '"2001:db8:4000::/48"')
+    assert findings_of(lint_repo(example), "HANDOFF-019") == []
+    replace_in(site, '"2001:db8:4000::/48"', '"2001:db8:4000::/49"')
+    result = lint_repo(example)
+    assert [m.split(": ", 1)[1][:86] for m in findings_of(result, "HANDOFF-019")] == [
+        "public 2001:db8:4000:50::/64 of handoff VRF gpu-a lies under 2001:db8:4000::/36, which"
+    ]
+    assert [f.rule for f in result.findings if f.rule == "ADDR-016"] == ["ADDR-016"]
+
+
+def test_handoff019_a_claimed_aggregate_is_the_claiming_sites_alone(example: Path) -> None:
+    """mel1 claims the /24 that aus1 claims as well: ADDR-013 names the overlap, and both
+    sites announce it again, so aus1's front ends are drawn to mel1 too."""
+    replace_in(
+        example / "intent/mel1/site.yaml",
+        '{public: ["2001:db8:4100::/40"]}',
+        '{public: [198.51.100.0/24, "2001:db8:4100::/40"]}',
+    )
+    result = lint_repo(example)
+    assert findings_of(result, "ADDR-013")
+    assert [m.split(": ", 1)[1][:84] for m in findings_of(result, "HANDOFF-019")] == [
+        "public 198.51.100.128/26 of handoff VRF gpu-a lies under 198.51.100.0/24, which mel1"
+    ]

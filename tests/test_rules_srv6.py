@@ -463,13 +463,6 @@ def _chain_of_three_sites(repo: Path, vrf_sites: str) -> None:
         "    storage: {id: 10, sites: [aus1, mel1]}\n",
         f"    storage: {{id: 10, sites: [{vrf_sites}]}}\n",
     )
-    tenants = repo / "intent/per1/tenants.yaml"  # public space of per1's own (HANDOFF-015)
-    for old, new in (
-        ("198.51.100.193/27", "198.51.100.225/27"),
-        ("198.51.100.192/27", "198.51.100.224/27"),
-        ("2001:db8:4000:60", "2001:db8:4000:70"),
-    ):
-        replace_in(tenants, old, new, count=2 if old.startswith("2001") else 1)
     replace_in(
         repo / DCI,
         "  diverse_groups:",

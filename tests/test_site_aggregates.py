@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
+from meetme.generators.model import DeviceModel
 from srv6_example import models_of
 
 AUS1 = "intent/aus1/site.yaml"
@@ -16,7 +17,8 @@ ORG = "intent/organisation.yaml"
 
 
 def _aggregates(repo: Path, site: str, public: list[str], private: tuple[str, ...] = ()) -> None:
-    path = repo / f"intent/{site}/site.yaml"
+    """The site's aggregates, in place of those the example gives it."""
+    path = _without_aggregates(repo, site)
     replace_in(
         path,
         f"  {site}:\n",
@@ -25,53 +27,67 @@ def _aggregates(repo: Path, site: str, public: list[str], private: tuple[str, ..
     )
 
 
-def _mel1_public_elsewhere(repo: Path) -> None:
-    """mel1's public prefixes moved out of the halves aus1 takes below: a site aggregate over
-    another site's public prefix would draw its traffic to the wrong site (HANDOFF-017)."""
-    tenants = repo / "intent/mel1/tenants.yaml"
-    for old, new in (
-        ("198.51.100.193/27", "198.51.100.65/27"),
-        ("198.51.100.192/27", "198.51.100.64/27"),
-        ('"2001:db8:4000:60::1/64"', '"2001:db8:4100:60::1/64"'),
-        ('"2001:db8:4000:60::/64"', '"2001:db8:4100:60::/64"'),
-    ):
-        replace_in(tenants, old, new)
+def _without_aggregates(repo: Path, site: str) -> Path:
+    path = repo / f"intent/{site}/site.yaml"
+    kept = [x for x in path.read_text().splitlines(True) if not x.startswith("    aggregates:")]
+    path.write_text("".join(kept))
+    return path
+
+
+def _announced(model: DeviceModel) -> dict[str, list[str]]:
+    """What a border sends its Internet parties (PL-OWN-*), by list name."""
+    return {
+        pl.name: [e.prefix for e in pl.entries]
+        for pl in model.prefix_lists
+        if pl.name.startswith("PL-OWN-V")
+    }
 
 
 def test_a_sites_public_aggregate_is_announced_by_its_borders_only(example: Path) -> None:
-    # the halves of the organisation's space that hold aus1's handoff public prefixes
-    _mel1_public_elsewhere(example)
-    _aggregates(example, "aus1", ["198.51.100.128/25", "2001:db8:4000::/40"])
-    result = lint_repo(example)
-    assert [f.rule for f in result.findings if f.severity == "error"] == []
+    """The example: aus1 takes 2001:db8:4000::/40 and mel1 2001:db8:4100::/40 of the
+    organisation's /36, which both still announce; each /40 only from its own site."""
     _loaded, models = models_of(example)
-    br1, mel = models["aus1-br1"], models["mel1-br1"]
-    assert "2001:db8:4000::/40" in br1.bgp.networks_v6
-    assert "198.51.100.128/25" in br1.bgp.networks_v4
-    anchors = {r.prefix for r in br1.static_routes if r.discard and r.vrf is None}
-    assert anchors == {"198.51.100.0/24", "198.51.100.128/25", "2001:db8:4000::/36",
-                       "2001:db8:4000::/40"}  # fmt: skip
-    # what the Internet parties are sent (PL-OWN-*): the organisation's, then the site's
-    export = {pl.name: [e.prefix for e in pl.entries] for pl in br1.prefix_lists}
-    assert export["PL-OWN-V4"] == ["198.51.100.0/24", "198.51.100.128/25"]
-    assert export["PL-OWN-V6"] == ["2001:db8:4000::/36", "2001:db8:4000::/40"]
-    # mel1 declares none: its borders announce the organisation's aggregates only
+    aus, mel = models["aus1-br1"], models["mel1-br1"]
+    assert "2001:db8:4000::/40" in aus.bgp.networks_v6
+    assert "2001:db8:4100::/40" not in aus.bgp.networks_v6
+    assert "2001:db8:4100::/40" in mel.bgp.networks_v6
     assert "2001:db8:4000::/40" not in mel.bgp.networks_v6
-    assert {e.prefix for pl in mel.prefix_lists if pl.name == "PL-OWN-V6" for e in pl.entries} == {
-        "2001:db8:4000::/36"
-    }
+    # the organisation's, then the site's
+    assert _announced(aus)["PL-OWN-V6"] == ["2001:db8:4000::/36", "2001:db8:4000::/40"]
+    assert _announced(mel)["PL-OWN-V6"] == ["2001:db8:4000::/36", "2001:db8:4100::/40"]
+
+
+def test_an_organisation_aggregate_a_site_claims_is_announced_from_that_site_alone(
+    example: Path,
+) -> None:
+    """aus1 writes the organisation's one IPv4 /24 among its own: aus1's borders announce it
+    (once) and anchor it; mel1's neither announce nor anchor it, and no longer drop it as
+    their own space when the Internet sends it (so mel1 reaches aus1's public hosts)."""
+    _loaded, models = models_of(example)
+    aus, mel = models["aus1-br1"], models["mel1-br1"]
+    assert _announced(aus)["PL-OWN-V4"] == ["198.51.100.0/24"]
+    assert "PL-OWN-V4" not in _announced(mel)
+    assert "198.51.100.0/24" in aus.bgp.networks_v4
+    assert "198.51.100.0/24" not in mel.bgp.networks_v4
+    mel_anchors = {r.prefix for r in mel.static_routes if r.discard and r.vrf is None}
+    assert mel_anchors == {"2001:db8:4000::/36", "2001:db8:4100::/40"}
+    assert not [pl for pl in mel.prefix_lists if pl.name == "PL-OWN-ORLONGER-V4"]
 
 
 def test_without_site_aggregates_the_borders_announce_the_organisations_only(
     example: Path,
 ) -> None:
+    for site in ("aus1", "mel1"):
+        _without_aggregates(example, site)
     _loaded, models = models_of(example)
-    br1 = models["aus1-br1"]
-    anchors = {r.prefix for r in br1.static_routes if r.discard and r.vrf is None}
-    assert anchors == {"198.51.100.0/24", "2001:db8:4000::/36"}
-    assert [e.prefix for pl in br1.prefix_lists if pl.name == "PL-OWN-V6" for e in pl.entries] == [
-        "2001:db8:4000::/36"
-    ]
+    for border in ("aus1-br1", "mel1-br1"):
+        model = models[border]
+        anchors = {r.prefix for r in model.static_routes if r.discard and r.vrf is None}
+        assert anchors == {"198.51.100.0/24", "2001:db8:4000::/36"}
+        assert _announced(model) == {
+            "PL-OWN-V4": ["198.51.100.0/24"],
+            "PL-OWN-V6": ["2001:db8:4000::/36"],
+        }
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ findings of their own (WAIVER-001..003), and so is a waiver or override of a pla
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 
 from meetme.generators.resolve.fabric import SiteFabric
 
@@ -39,6 +39,8 @@ class SiteContext:
     site: Site
     loaded: LoadedIntent
     fabric: SiteFabric
+    # every site's resolved fabric, this one's included: what the other sites announce
+    fabrics: Mapping[str, SiteFabric] = field(default_factory=dict)
 
     @property
     def base(self) -> Path_:
@@ -106,7 +108,7 @@ def run_rules(
     """
     findings: set[Finding] = set()  # organisation-wide rules hit once per site: keep one
     for site_name, site in sorted(loaded.intent.sites.items()):
-        ctx = SiteContext(site_name, site, loaded, fabrics[site_name])
+        ctx = SiteContext(site_name, site, loaded, fabrics[site_name], fabrics)
         for rule_id in sorted(RULES):
             current = RULES[rule_id]
             for hit in current.check(ctx):

@@ -111,10 +111,18 @@ def _afi(address: str) -> Afi:
 
 def public_aggregates(intent: Intent, site: Site) -> tuple[str, ...]:
     """What a site's borders originate and announce to the Internet: the organisation's
-    aggregates, then the site's own more specific ones (`sites.S.aggregates.public`), so that
-    traffic for the site enters at the site while the organisation's aggregates cover it
-    from every site."""
-    return tuple(dict.fromkeys([*intent.organisation.aggregates, *site.aggregates.public]))
+    aggregates, then the site's own (`sites.S.aggregates.public`), so that traffic for the
+    site enters at the site. An organisation aggregate another site claims (writes among its
+    own public ones) is that site's alone: announced from there only, since no site carries
+    another's Internet routes (docs/architecture.md#site-aggregates)."""
+    claimed = {
+        aggregate
+        for other in intent.sites.values()
+        if other is not site
+        for aggregate in other.aggregates.public
+    }
+    ours = [a for a in intent.organisation.aggregates if a not in claimed]
+    return tuple(dict.fromkeys([*ours, *site.aggregates.public]))
 
 
 class _Collector:

@@ -65,7 +65,8 @@ class SiteAggregates(Node):
         default_factory=list,
         description="Inside the organisation's aggregates: the site's borders originate and "
         "announce each to their Internet parties beside the organisation's aggregates, so "
-        "traffic for the site comes in at the site.",
+        "traffic for the site comes in at the site. One equal to an organisation aggregate "
+        "claims it: only this site announces it (HANDOFF-019).",
     )
     private: Distinct[Prefix] = Field(
         default_factory=list,

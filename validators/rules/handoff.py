@@ -13,6 +13,7 @@ import ipaddress
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from meetme.generators.build.edge_policy import GLOBAL_LONGEST
 from meetme.generators.build.handoff import NORTH_MAX_LENGTH, carried_families
 from meetme.generators.resolve.edge_sessions import public_aggregates
 from meetme.validators.engine import Hit, Path_, SiteContext, rule
@@ -702,6 +703,72 @@ def announced_subnets_are_public(ctx: SiteContext) -> Iterator[Hit]:
                     f"{fix}, or number the network from private space",
                     (*placed.network.path, key),
                 )
+
+
+@rule(
+    "HANDOFF-019",
+    "error",
+    "A site's public prefix lies under an aggregate its site alone announces",
+    "Each border leaks into its Internet table the `public` prefixes of its own site's handoff "
+    "VRFs only: no site carries another's Internet routes. The Internet sends a public "
+    "prefix's traffic to every site that announces the longest of our aggregates holding "
+    "it; when other sites announce that aggregate too, the part of the traffic that enters "
+    "there meets their discard route for it and is dropped, while every edge is up and each "
+    "site lints clean. A site aggregate holding the prefix (`sites.S.aggregates.public`, no "
+    "longer than the Internet's table carries), or an organisation aggregate the site claims "
+    "by writing it there, is announced from that site alone.",
+    "docs/standards.md#handoff-019; docs/architecture.md#site-aggregates; RFC 4632 section "
+    "5.1 (longest match) https://www.rfc-editor.org/rfc/rfc4632",
+)
+def public_prefixes_drawn_to_their_site(ctx: SiteContext) -> Iterator[Hit]:
+    """At each leaked public prefix whose longest announced holder other sites announce too.
+    One that no aggregate holds is HANDOFF-010's; one under another site's aggregate alone,
+    HANDOFF-017's; one no site leaks (`internet: none`), HANDOFF-011's."""
+    announced = _announcers(ctx)
+    for item in _handed(ctx):
+        if item.wanted.internet != "default":
+            continue
+        for index, prefix in enumerate(item.wanted.public):
+            net = ipaddress.ip_network(prefix)
+            holders = [a for a in announced if _holds(a, net)]
+            if not holders:
+                continue
+            longest = max(holders, key=lambda a: a.prefixlen)
+            others = sorted(announced[longest] - {ctx.name})
+            if ctx.name not in announced[longest] or not others:
+                continue
+            own = f"sites.{ctx.name}.aggregates.public"
+            if longest.prefixlen >= GLOBAL_LONGEST["ipv6" if net.version == 6 else "ipv4"]:
+                # nothing longer would be carried: the site can only take the whole block
+                fix = f"claim {longest} for site {ctx.name} by writing it in {own}"
+            else:
+                fix = (
+                    f"give site {ctx.name} a public aggregate of its own inside {longest} "
+                    f"that holds it ({own}), or claim {longest} by writing it there"
+                )
+            yield Hit(
+                f"public {prefix} of handoff VRF {item.name} lies under {longest}, which "
+                f"{listed(others)} announce{'s' if len(others) == 1 else ''} as well: the "
+                f"Internet's traffic for it that enters at {listed(others)} meets the discard "
+                f"route for {longest} there and is dropped (no site carries another's Internet "
+                f"routes); {fix}",
+                (*item.wanted.path, "public", index),
+            )
+
+
+def _announcers(ctx: SiteContext) -> dict[Net, set[str]]:
+    """Each prefix the sites announce to an Internet party that the Internet carries (the
+    rest are ADDR-016's and ADDR-021's), with the sites that announce it."""
+    found: dict[Net, set[str]] = {}
+    for name, fabric in ctx.fabrics.items():
+        for session in fabric.edge.sessions:
+            if not session.internet:
+                continue
+            for written in session.export_prefixes:
+                net = ipaddress.ip_network(written)
+                if routable_aggregate(net):
+                    found.setdefault(net, set()).add(name)
+    return found
 
 
 def _holds(outer: Net, inner: Net) -> bool:
