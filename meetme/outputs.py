@@ -85,7 +85,12 @@ def reading(path: Path | str) -> Iterator[None]:
 
 class PipeConsole(Console):
     """A rich console for which a closed pipe is an error like any other (exit 2, one line),
-    not rich's silent exit 1, which meetme uses for findings."""
+    not rich's silent exit 1, which meetme uses for findings. No emoji codes: rich would print
+    `devices.yaml:100:15` as `devices.yaml💯15` (`:100:` and `:1234:` are emoji names)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     def on_broken_pipe(self) -> None:
         self.quiet = True

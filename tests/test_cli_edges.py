@@ -307,3 +307,20 @@ def test_an_intent_file_given_as_the_intent_folder_names_the_intent_folder(
             f"{given}:1:1: error[missing]: {what}; intent holds intent files itself: name the "
             "folder that holds intent/ (the repository), or pass --intent intent",
         )
+
+
+@pytest.mark.parametrize("line", [99, 100, 1234])
+def test_a_line_number_is_printed_as_written_never_as_an_emoji(example: Path, line: int) -> None:
+    """rich reads `:100:` and `:1234:` as emoji names: an error at line 100 came out as
+    `devices.yaml💯15`. Comment lines above the first device's rack, made unknown, put it at
+    `line` (99: a neighbour with no emoji name)."""
+    devices = example / "intent/aus1/devices.yaml"
+    lines = devices.read_text().splitlines(True)
+    at = next(n for n, x in enumerate(lines) if x.lstrip().startswith("rack: "))
+    lines[at] = lines[at].split("rack: ")[0] + "rack: dh2-rXX\n"
+    devices.write_text("".join(["#\n"] * (line - 1 - at) + lines))
+    done = meetme(example, "lint")
+    assert done.returncode == 2
+    column = lines[at].index("dh2-rXX") + 1
+    assert f"intent/aus1/devices.yaml:{line}:{column}: error[dangling-name]" in done.stderr
+    assert "💯" not in done.stderr + done.stdout
