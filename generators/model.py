@@ -760,6 +760,9 @@ class DeviceModel(Model):
     vrfs: tuple[PlainVrf, ...] = ()
     acls: tuple[Acl, ...] = ()
     breakouts: tuple[Breakout, ...] = ()  # cages split into sub-ports, by port number
+    # front-panel cages no interface, bond, host or breakout uses, as the platform names the
+    # whole port, in port order: rendered shut (PortForms.shut_unused)
+    unused_ports: tuple[str, ...] = ()
     host_speeds: tuple[SubPortSpeed, ...] = ()  # attachment ports told a breakout's speed
     srv6: Srv6 | None = None  # its part of the SRv6 domain, if any
 

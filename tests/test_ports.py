@@ -381,3 +381,55 @@ def test_nvue_hosts_on_free_sub_ports_are_told_the_breakouts_speed(example: Path
     assert "link" not in interfaces["swp2"]
     assert "link" not in interfaces["swp58"]
     assert interfaces["swp20"]["link"] == {"mtu": 9214}
+
+
+# --- cages nothing uses: shut (docs/syntax.md#unused-ports) -----------------------------------
+
+
+def _interfaces(text: str) -> list[str]:
+    return [line.split()[1] for line in text.splitlines() if line.startswith("interface ")]
+
+
+def test_every_free_cage_of_an_eos_spine_is_shut_once(example: Path) -> None:
+    """aus1-sp1 (7060X6-64PE, 64 OSFP cages): Ethernet1-4/1 go to the borders, 9-14/1 to the
+    leaves; each of the other 54 is rendered once, shut, named with its first lane; no cage
+    is printed twice and none is left unsaid (EOS would leave it an enabled switchport)."""
+    text = _rendered(example)["aus1-sp1"]
+    cages = [name for name in _interfaces(text) if name.startswith("Ethernet")]
+    assert sorted(cages) == sorted(f"Ethernet{n}/1" for n in range(1, 65))
+    free = [n for n in range(1, 65) if n not in (1, 2, 3, 4, 9, 10, 11, 12, 13, 14)]
+    for n in free:
+        assert _block(text, f"interface Ethernet{n}/1") == ["description unused", "shutdown"]
+    assert "shutdown" not in _block(text, "interface Ethernet9/1")
+
+
+def test_a_port_a_link_rule_no_longer_cables_is_shut(example: Path) -> None:
+    """One link per spine and border instead of two: each spine's Ethernet3/1 and 4/1 are
+    freed, and are rendered shut rather than dropped from the config (a replace push would
+    leave them live at EOS's defaults)."""
+    replace_in(
+        example / "intent/aus1/links.yaml",
+        "first: 0, peer_id_base: 11}\n        count: 2\n",
+        "first: 0, peer_id_base: 11}\n        count: 1\n",
+    )
+    text = _rendered(example)["aus1-sp1"]
+    for n in (3, 4):
+        assert _block(text, f"interface Ethernet{n}/1") == ["description unused", "shutdown"]
+    assert "description p2p to aus1-br1 FourHundredGigE0/0/0/0" in _block(
+        text, "interface Ethernet1/1"
+    )
+
+
+def test_nxos_shuts_its_free_cages_and_nvue_and_iosxr_say_nothing(example: Path) -> None:
+    """aus1-lf3 (N9K-C9364D-GX2A: 64 QSFP-DD and 2 SFP+): the free cages, the SFP+ ones too,
+    as Ethernet1/P; a sub-interface marks its cage used. NVUE leaves down what it is not
+    told, and IOS-XR has no layer 2 to bridge: neither prints an unused port."""
+    files = _rendered(example)
+    text = files["aus1-lf3"]
+    blocks = {name: _block(text, f"interface {name}") for name in set(_interfaces(text))}
+    shut = {name for name, block in blocks.items() if block == ["description unused", "shutdown"]}
+    used = {n.split(".")[0] for n in blocks if n.startswith("Ethernet1/") and n not in shut}
+    assert {"Ethernet1/65", "Ethernet1/66"} <= shut
+    assert shut.isdisjoint(used)
+    assert shut | used == {f"Ethernet1/{port}" for port in range(1, 67)}
+    assert "unused" not in files["aus1-lf1"] and "unused" not in files["aus1-br1"]

@@ -40,6 +40,7 @@ from meetme.generators.platforms import PLATFORMS, PlatformInfo
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import PoolExhausted
 from meetme.generators.resolve.fabric import SiteFabric, natural_key
+from meetme.generators.resolve.ports import unused_ports
 
 from meetme.core import addresses
 from meetme.core.problems import IntentError, Location, Problem
@@ -220,6 +221,15 @@ def build_device(
                 )
             }
         )
+    host_ports = host_ports_of(site, name)
+    breakouts = fabric.ports.breakouts_of(name)
+    used = [
+        *(i.name for i in interfaces),
+        *(member for lag in lags for member in lag.members),
+        *(port.name for port in host_ports),
+        *(mlag.peer_link_members if mlag is not None else ()),
+        *(sub for breakout in breakouts for sub in breakout.sub_ports),
+    ]
     return DeviceModel(
         hostname=name,
         site=site_name,
@@ -252,11 +262,12 @@ def build_device(
         bgp=bgp,
         evpn=evpn,
         lags=lags,
-        host_ports=host_ports_of(site, name),
+        host_ports=host_ports,
         mlag=mlag,
         vrfs=handoff.vrfs,
         acls=acls,
-        breakouts=fabric.ports.breakouts_of(name),
+        breakouts=breakouts,
+        unused_ports=unused_ports(device.model, platform, used),
         host_speeds=fabric.ports.host_speeds_of(name),
         srv6=srv6_of(intent, site_name, name, device, fabric),
     )

@@ -46,7 +46,7 @@ PLATFORM = Platform(
     push_drivers=("eos",),
     # `speed 400g-4` (rate, lanes) on the port; a breakout is said by the speed of each lane
     # interface that leads a sub-port, used or not (docs/syntax.md#eos-ports)
-    ports=PortForms(sub_port_speed=True, idle_sub_ports=True),
+    ports=PortForms(sub_port_speed=True, idle_sub_ports=True, shut_unused=True),
     filters={
         "as_path_regexes": spellings.as_path_regexes,  # no ASN ranges in as-path lists
         "dotted_mac": spellings.dotted_mac,  # `lacp system-id 0000.0000.0010`

@@ -117,6 +117,10 @@ class PortForms:
     # sub-ports no link uses are told their speed too (EOS: else the first lane keeps the
     # cage's default speed and claims every lane)
     idle_sub_ports: bool = False
+    # front-panel cages nothing uses are rendered shut (EOS: an unconfigured port is an enabled
+    # switchport in VLAN 1 after a replace push, bridging every free port; NX-OS: whether it is
+    # a switchport, and up, depends on the model and `system default`; docs/syntax.md#unused-ports)
+    shut_unused: bool = False
     # the breakout modes the platform has a form for ("4x100G"); None: any the cage runs
     modes: tuple[str, ...] | None = None
     # the interface type that names the port's speed, by Gb/s (IOS-XR); empty: none does

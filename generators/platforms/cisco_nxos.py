@@ -109,6 +109,7 @@ PLATFORM = Platform(
     # docs/syntax.md#nxos-ports)
     ports=PortForms(
         modes=("4x10G", "4x25G", "2x50G", "4x50G", "2x100G", "4x100G", "2x200G"),
+        shut_unused=True,
     ),
     filters={
         "dotted_mac": spellings.dotted_mac,

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
 from meetme.generators.model import Breakout, PortSpeed, SubPortSpeed
 from meetme.generators.platforms import PLATFORMS, Platform
 
-from meetme.core.hardware import NAMING, Cage, Naming, PortName, port_name
+from meetme.core.hardware import NAMING, Cage, Naming, PortName, hardware, port_name
 from meetme.intent.schema import Site
 
 Path_ = tuple[str | int, ...]
@@ -493,6 +493,31 @@ def _speed_type(plan: PortPlan, platform: Platform, use: PortUse) -> None:
             use.where,
         )
     )
+
+
+def unused_ports(model: str, platform: Platform, used: Iterable[str]) -> tuple[str, ...]:
+    """Every front-panel cage of a catalogued `model` that none of the interface names in
+    `used` sits in (a sub-interface or sub-port counts for its cage), as the platform names the
+    whole port, in port order. Empty where the platform leaves them unsaid or the model is not
+    catalogued for it (HW-002 names that)."""
+    spec = hardware()["models"].get(model)
+    if not platform.ports.shut_unused or spec is None or spec["platform"] != platform.name:
+        return ()
+    taken = {found.cage.port for name in used if (found := port_name(model, platform.name, name))}
+    return tuple(
+        _whole_port(platform, port, group["lanes"])
+        for group in spec["groups"]
+        for port in range(group["first"], group["last"] + 1)
+        if port not in taken
+    )
+
+
+def _whole_port(platform: Platform, port: int, lanes: int) -> str:
+    """A cage's interface as the platform names it unbroken: EOS writes a multi-lane cage with
+    its first lane (Ethernet7/1), a single-lane one plain (validators/data/hardware.yaml)."""
+    if platform.name == "arista_eos" and lanes > 1:
+        return f"Ethernet{port}/1"
+    return _parent(platform, port)
 
 
 def _parent(platform: Platform, port: int) -> str:
