@@ -705,11 +705,7 @@ def _print_diff(report: DiffReport) -> None:
     from meetme.report import text_lines
 
     styles = {"+": "green", "-": "red", "@": "cyan"}
-    for device in report.devices:
-        for line in device.diff.splitlines():
-            header = line.startswith(("+++", "---"))
-            out.print(line, style="bold" if header else styles.get(line[:1]), markup=False)
-    if report.base_problems:
+    if report.base_problems:  # first: every device below reads as added because of it
         out.print(
             f"the intent at {_plain(report.base)} is unusable ({len(report.base_problems)} "
             "problem(s)); it is compared as if it rendered no device:",
@@ -717,6 +713,10 @@ def _print_diff(report: DiffReport) -> None:
         )
         for problem in report.base_problems:
             out.print(f"  {_plain(problem)}", markup=False, highlight=False)
+    for device in report.devices:
+        for line in device.diff.splitlines():
+            header = line.startswith(("+++", "---"))
+            out.print(line, style="bold" if header else styles.get(line[:1]), markup=False)
     for label, findings in (("new findings", report.appeared), ("gone", report.disappeared)):
         if findings:
             out.print(f"{label}:", style="bold", markup=False)

@@ -82,8 +82,9 @@ class DiffReport:
 
     def summary_line(self) -> str:
         counts = ", ".join(f"{len(self.names(s))} {s}" for s in ("changed", "added", "removed"))
+        unusable = " (unusable: compared as if it rendered no device)" if self.base_problems else ""
         return (
-            f"against {self.base}: {counts}, {self.unchanged} unchanged device(s); "
+            f"against {self.base}{unusable}: {counts}, {self.unchanged} unchanged device(s); "
             f"{self._not_compared()}+{self.lines_added} -{self.lines_removed} lines; "
             f"{len(self.appeared)} new finding(s), {len(self.disappeared)} gone"
         )
@@ -434,19 +435,6 @@ def markdown_report(report: DiffReport) -> str:
         f"**+{report.lines_added} -{report.lines_removed}** lines.",
         "",
     ]
-    if report.not_compared:
-        named = ", ".join(f"`{d}`" for d in report.not_compared)
-        lines += [
-            f"{len(report.not_compared)} device(s) not compared ({named}): a side's platform "
-            "cannot print them (see the standards impact).",
-            "",
-        ]
-    more = f"run `meetme diff --base {report.base}` to see them."
-    if report.devices:
-        lines += ["| device | status | + | - |", "| --- | --- | ---: | ---: |"]
-        rows = [f"| `{d.device}` | {d.status} | {d.added} | {d.removed} |" for d in report.devices]
-        lines += _within(rows, lines, f"device row(s) left out to fit a comment; {more}")
-        lines.append("")
     if report.base_problems:
         lines += [
             f"The intent at `{report.base}` is unusable ({len(report.base_problems)} "
@@ -459,6 +447,19 @@ def markdown_report(report: DiffReport) -> str:
             for p in report.base_problems
         ]
         lines += _within(rows, lines, "problem(s) of the base left out to fit a comment.")
+        lines.append("")
+    if report.not_compared:
+        named = ", ".join(f"`{d}`" for d in report.not_compared)
+        lines += [
+            f"{len(report.not_compared)} device(s) not compared ({named}): a side's platform "
+            "cannot print them (see the standards impact).",
+            "",
+        ]
+    more = f"run `meetme diff --base {report.base}` to see them."
+    if report.devices:
+        lines += ["| device | status | + | - |", "| --- | --- | ---: | ---: |"]
+        rows = [f"| `{d.device}` | {d.status} | {d.added} | {d.removed} |" for d in report.devices]
+        lines += _within(rows, lines, f"device row(s) left out to fit a comment; {more}")
         lines.append("")
     lines.append("#### Standards impact")
     lines.append("")

@@ -280,3 +280,27 @@ def test_an_ipv6_address_among_a_route_servers_ipv4_is_unusable_not_an_internal_
         assert result.exit_code == 2, result.output
         assert message in result.stderr, result.stderr
         assert "internal error" not in result.output and "Traceback" not in result.output
+
+
+def test_an_unusable_base_is_said_first_not_after_every_device_as_added(repo: Path) -> None:
+    """A broken commit, fixed in the working tree: every device reads as added because the
+    base rendered none. That is said before the diffs (text) or the device table (markdown),
+    and in the summary, not after thousands of lines (found by a day-2 review)."""
+    bad = repo / "intent/aus1/x1.yaml"
+    bad.write_text("sites:\n  aus1:\n    bogus_key: 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "broken")
+    bad.unlink()
+    code, output = diff("--base", "HEAD")
+    assert code == 0, output
+    lines = output.splitlines()
+    assert lines[0] == (
+        "the intent at HEAD is unusable (1 problem(s)); it is compared as if it rendered no device:"
+    )
+    assert lines[1].startswith("  intent/aus1/x1.yaml:3:5: ")
+    assert lines[-1].startswith(
+        "against HEAD (unusable: compared as if it rendered no device): 0 changed, 34 added"
+    )
+    code, comment = diff("--base", "HEAD", "--format", "markdown")
+    assert code == 0
+    assert comment.index("The intent at `HEAD` is unusable") < comment.index("| device |")
