@@ -129,8 +129,9 @@ def test_a_zero_ipv6_cloud_limit_is_refused(example: Path) -> None:
 
 
 # Handoff: aus1 gpu-a and mel1 gpu-b have max_prefix 10; the borders' IPv4 sessions are raised
-# to 512 (what their import admits: export_north 10.x/16 to /24, and the public prefixes); the
-# IPv6 ones admit the public /64 alone, so the VRF's own limit shows on both ends.
+# to what their import admits: export_north 10.x/16 to /24 (511: the /16 and every longer
+# prefix up to /24), and the public prefixes (aus1's /26: 512; mel1 has no IPv4 public, 511);
+# the IPv6 ones admit the public /64 alone, so the VRF's own limit shows on both ends.
 
 HANDOFF_SESSIONS = {  # device: (its VRF, an IPv4 handoff neighbour, an IPv6 one)
     "aus1-bl1": ("gpu-a", "10.1.21.1", "2001:db8:0:1000::1501"),  # EOS border leaf
@@ -179,6 +180,6 @@ def test_handoff_ipv6_sessions_take_their_own_limit(example: Path, v6: int | Non
     text = _rendered(example, *HANDOFF_SESSIONS)
     for device, (vrf, v4_peer, v6_peer) in HANDOFF_SESSIONS.items():
         block = _vrf_in_router_bgp(text[device], vrf)
-        v4 = 512 if device.endswith("br1") else 10
+        v4 = {"aus1-br1": 512, "mel1-br1": 511}.get(device, 10)
         assert _limits(block, v4_peer) == [_form(device, v4_peer, v4)], device
         assert _limits(block, v6_peer) == [_form(device, v6_peer, 10 if v6 is None else v6)], device
