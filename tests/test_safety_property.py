@@ -54,11 +54,11 @@ SEEDS: list[tuple[str, str]] = [
     ),
     # a VRF over SRv6 (the example asks none: mel1's EOS borders cannot carry it)
     ("srv6.yaml", "  vrfs:\n    storage: {id: 10, sites: [aus1, mel1]}\n"),
-    # per-site aggregates (the example declares none)
-    (
-        "aus1/site.yaml",
-        "    aggregates: {public: [2001:db8:4000::/40], private: [10.0.0.0/12]}\n",
-    ),
+]
+# (file, text, the text in its place): a site's private aggregates (the example declares its
+# public ones only)
+REWRITES: list[tuple[str, str, str]] = [
+    ("aus1/site.yaml", '"2001:db8:4000::/40"]}', '"2001:db8:4000::/40"], private: [10.0.0.0/12]}'),
 ]
 
 
@@ -250,13 +250,18 @@ def _yaml_nodes(text: str) -> dict[tuple[int, int], yaml.Node]:
 
 @cache
 def folder() -> Path:
-    """A copy of the example intent with SEEDS appended: every slot has a home in it."""
+    """A copy of the example intent with SEEDS appended and REWRITES made: every slot has a
+    home in it."""
     copy = Path(tempfile.mkdtemp(prefix="meetme-property-")) / "intent"
     atexit.register(shutil.rmtree, copy.parent, ignore_errors=True)
     shutil.copytree(EXAMPLE_INTENT, copy)
     for file, text in SEEDS:
         with (copy / file).open("a") as handle:
             handle.write(text)
+    for file, text, rewritten in REWRITES:
+        path = copy / file
+        assert path.read_text().count(text) == 1, (file, text)
+        path.write_text(path.read_text().replace(text, rewritten))
     return copy
 
 
