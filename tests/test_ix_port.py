@@ -80,3 +80,20 @@ def test_the_nvue_ix_port_runs_no_lldp() -> None:
     )
     assert interfaces[_port(model, "ix ix-syd")]["lldp"] == {"state": "disabled"}
     assert "lldp" not in interfaces[_port(model, "transit transit-a")]
+
+
+def test_iosxr_runs_lldp_for_the_post_checks_and_not_on_the_ix_port() -> None:
+    """IOS-XR runs LLDP only when told globally: without it no post-check could hear a far
+    end on an XR border, nor its neighbours on their ports toward it. On the IX port it is
+    stopped both ways; the transit port keeps it."""
+    model = device_models(lint(EXAMPLE_INTENT))["aus1-br1"]
+    assert model.platform == "cisco_iosxr"
+    text = render_all({"aus1-br1": model})[output_name(model)]
+    lines = text.splitlines()
+    assert lines[lines.index("lldp") + 1] == "!"
+    parse = CiscoConfParse(lines, syntax="iosxr")
+    ix = block(parse, f"interface {_port(model, 'ix ix-syd')}")
+    transit = block(parse, f"interface {_port(model, 'transit transit-a')}")
+    quiet = [" lldp", "  receive disable", "  transmit disable"]
+    assert [line for line in quiet if line in ix] == quiet
+    assert [line for line in quiet if line in transit] == []

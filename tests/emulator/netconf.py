@@ -612,10 +612,19 @@ class NetconfEmulator(LabDevice):
         )
 
     def _lldp(self) -> str:
+        """The far end of each up port with a cable, as IOS-XR hears it: nothing at all unless
+        the running config turns LLDP on (a top-level `lldp`), none on a port that stops it."""
         up = {name for name, (_, is_up, _) in self._interface_states().items() if is_up}
+        if "lldp" not in self.running:
+            up = set()
+        quiet = {
+            block[0].split()[1]
+            for block in _blocks(self.running)
+            if block[0].startswith("interface ") and "  receive disable" in block
+        }
         heard = []
         for port, (device, far) in {**self.cabling, **self.faults.miscabled}.items():
-            if port in up:
+            if port in up - quiet:
                 heard.append(
                     f"<lldp-neighbor><receiving-interface-name>{port}</receiving-interface-name>"
                     f"<port-id-detail>{far}</port-id-detail>"
