@@ -377,6 +377,9 @@ class Bgp(Model):
     rpki_caches: tuple[RpkiCache, ...] = ()  # RTR caches: origin validation
     # where the platform drops long AS paths in BGP instead of a route-map clause (NX-OS)
     drop_as_path_length: tuple[AsPathLengthDrop, ...] = ()
+    # equal-length paths through different ASNs share load in the default VRF (RFC 7938 6.3):
+    # an MLAG pair's anycast VTEP is originated by both leaves, each with its own ASN
+    multipath_relax: bool = False
 
     @property
     def default_vrf_neighbors(self) -> tuple[BgpNeighbor, ...]:

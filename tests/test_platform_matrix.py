@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import EXAMPLE_INTENT, REPO, borders_to, line_of, replace_in
 from helpers import PINNED
 from meetme.generators.platforms import PLATFORMS, support
@@ -107,6 +108,28 @@ def test_nxos_spines_render_as_route_servers(example: Path) -> None:
             "\nroute-map RM-EVPN-NEXT-HOP-UNCHANGED permit 10\n  set ip next-hop unchanged\n"
             in (config)
         )
+
+
+def test_fabric_switches_balance_across_an_mlag_pairs_two_asns(example: Path) -> None:
+    """An MLAG pair's anycast VTEP is originated by both leaves, each with its own ASN: an
+    NX-OS spine relaxes its default VRF's AS-path comparison to balance across them, as the
+    NVUE leaves do (EOS relaxes unasked). A border's default VRF, the Internet table, is not
+    relaxed: two transits' paths stay unequal."""
+    spines_on_nxos(example)
+    result = CliRunner().invoke(app, ["render"])
+    assert result.exit_code == 0, result.output
+    spine = (example / "rendered/aus1/aus1-sp1.cfg").read_text()
+    router = spine[spine.index("\nrouter bgp ") :]
+    head = router[: router.index("\n  vrf ") if "\n  vrf " in router else len(router)]
+    assert head.count("\n  bestpath as-path multipath-relax\n") == 1
+    leaf = yaml.safe_load((example / "rendered/aus1/aus1-lf1.yaml").read_text())
+    default = next(
+        d["set"]["vrf"]["default"] for d in leaf if "default" in d.get("set", {}).get("vrf", {})
+    )
+    assert default["router"]["bgp"]["path-selection"] == {"multipath": {"aspath-ignore": "enabled"}}
+    border = (example / "rendered/aus1/aus1-br1.cfg").read_text()
+    global_bgp = border[border.index("\nrouter bgp ") :]
+    assert "bgp bestpath as-path multipath-relax" not in global_bgp[: global_bgp.index("\n vrf ")]
 
 
 def _nth_platform(repo: Path, block_line: int) -> int:

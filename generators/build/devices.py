@@ -167,6 +167,9 @@ def build_device(
         asn=allocate.device_asn(intent, site, device),
         router_id=fabric.router_ids[name],
         maximum_paths=site.underlay.ecmp,
+        # the fabric's switches; a border's default VRF holds the Internet table, whose paths
+        # through different transits are not made equal behind the operator's back
+        multipath_relax=device.role != "border",
         bfd=device_bfd(site),
         networks_v4=sorted(
             {
