@@ -254,3 +254,36 @@ def test_declared_management_clients_replace_the_subnet(tmp_path: Any) -> None:
         "access-class ACL-MGMT-VTY-V4 in",
         "ipv6 access-class ACL-MGMT-VTY-V6 in",
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "advice"),
+    [
+        ("192.168.30.10", "192.168.30.10/32"),  # a jump host: a /24 would have host bits set
+        ('"2001:db8:30::10"', "2001:db8:30::10/128"),
+        ("10.255.0.0", "10.255.0.0/24"),  # a network's first address: a subnet is likely
+    ],
+)
+def test_a_management_client_without_a_length_is_told_the_length_that_fits(
+    tmp_path: Any, written: str, advice: str
+) -> None:
+    """Management sessions come from jump hosts and automation: an address written without a
+    length is shown the host's own prefix, never a /24 that opens the VTY lines to a subnet
+    (and that the same address with host bits would not take anyway)."""
+    import shutil
+
+    from meetme.core.problems import IntentError
+
+    intent = tmp_path / "intent"
+    shutil.copytree(EXAMPLE_INTENT, intent)
+    site = intent / "aus1/site.yaml"
+    site.write_text(
+        site.read_text().replace(
+            "      gateway: 192.168.10.1\n",
+            f"      gateway: 192.168.10.1\n      clients: [{written}]\n",
+        )
+    )
+    with pytest.raises(IntentError) as caught:
+        lint(intent)
+    (problem,) = caught.value.problems
+    assert problem.message.endswith(f"write the prefix as address/length, e.g. {advice}")

@@ -324,10 +324,27 @@ def _ip_text(value: str, what: str) -> None:
 
 def _no_length(value: str, what: str) -> str:
     example = "/64" if ":" in value else "/24"
+    if what == "prefix" and _host_bits(value + example):
+        # a host (a jump host's address among management clients): a /24 or /64 written
+        # after it would have host bits set, so the host's own prefix is the example
+        example = "/128" if ":" in value else "/32"
     return (
         f"{shown(value, 50)} has no prefix length; write the {what} as address/length, "
         f"e.g. {value[:50]}{example}"
     )
+
+
+def _host_bits(text: str) -> bool:
+    """Whether a well-formed prefix has host bits set (False for anything else)."""
+    try:
+        ipaddress.ip_network(text)
+    except ValueError:
+        try:
+            ipaddress.ip_network(text, strict=False)
+        except ValueError:
+            return False
+        return True
+    return False
 
 
 def _why_not(value: str) -> str:
