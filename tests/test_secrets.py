@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import line_of
 from helpers import runner, snapshot
 
 from meetme.cli import app
@@ -406,12 +407,12 @@ def test_a_reference_naming_no_secret_says_so_in_the_rules_own_words(example: Pa
 def test_a_password_hash_naming_no_secret_says_so_too(example: Path) -> None:
     site = example / "intent/aus1/site.yaml"
     text = site.read_text()
-    assert text.splitlines()[15] == '          password_hash: "secret:aus1-netops-hash"'
+    line = line_of(site, 'password_hash: "secret:aus1-netops-hash"')
     site.write_text(text.replace('"secret:aus1-netops-hash"', '"secret:"', 1))
     result = runner.invoke(app, ["lint"])
     assert (result.exit_code, result.output.splitlines()[0]) == (
         2,
-        "intent/aus1/site.yaml:16:26: error[bad-value]: "
+        f"intent/aus1/site.yaml:{line}:26: error[bad-value]: "
         "sites.aus1.management.users.netops.password_hash: a key must be a secret reference, "
         "secret:NAME, and this one names no secret: write the secret's name after the colon; "
         f"{WHAT_A_NAME_IS}",
