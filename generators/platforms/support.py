@@ -167,7 +167,9 @@ ROLE_NOTES: dict[Role, str] = {
     "next hop on the EVPN routes it passes on.",
     "border": "The full Internet edge renders on every platform; what differs is RPKI and the "
     "VRF-lite handoff from the border leaves (plain VRFs, their sessions and the route leaking "
-    "with the Internet table), printed on the platforms the table marks rendered.",
+    "with the Internet table), printed on the platforms the table marks rendered. A full "
+    "Internet table also needs prefix limits above what some platforms take (below, "
+    "PLAT-022): such a border takes a partial table or a default route.",
 }
 
 
@@ -204,6 +206,11 @@ def conditional_limits(platform: Platform) -> list[tuple[str, str]]:
         for check in platform.gap_checks
         if check not in whole
     ]
+
+
+# what a full Internet table's prefix limit needs, IPv4's table with headroom (RFC 7454 8.1:
+# the limit sits above the table; the example's transits take 1,500,000)
+FULL_TABLE = 1_200_000
 
 
 def renders(platform: Platform, role: Role) -> bool:
@@ -254,6 +261,19 @@ def markdown(chosen: Iterable[Platform] | None = None) -> str:
     for role in ROLES:
         cells = [_glance(refused(p, role)) for p in shown]
         lines.append(f"| {role} | " + " | ".join(cells) + " |")
+    short = [
+        f" {p.title} takes prefix limits up to {p.max_prefix_limit:,}, less than a full IPv4 "
+        "Internet table needs, so its borders take a partial table or a default route "
+        "([PLAT-022](standards.md#plat-022))."
+        for p in shown
+        if p.max_prefix_limit < FULL_TABLE
+    ]
+    lines += [
+        "",
+        "A role that renders may still refuse some values: prefix limits, BFD timers, ECMP "
+        "widths (see [Limits met only by some values](#limits-met-only-by-some-values))."
+        + "".join(short),
+    ]
     for role in ROLES:
         lines += ["", f"## {role}", ""]
         if role in ROLE_NOTES:
