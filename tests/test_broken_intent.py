@@ -161,3 +161,24 @@ def test_json_output_has_positions(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         ("intent/organisation.yaml", 3, 8, "out-of-range"),
     ]
     assert all(p["severity"] == "error" and p["message"] for p in problems)
+
+
+def test_a_yaml_11_boolean_is_one_message_whether_or_not_another_file_is_unreadable(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`accept_default: yes` is one mistake: its YAML 1.1 reading and the wrong type it makes
+    are folded into one message. A tab in another file made the run take another road, which
+    printed the two separately (the first advising to quote it, which is still no boolean)."""
+    peering = example / "intent/aus1/peering.yaml"
+    peering.write_text(
+        peering.read_text().replace("accept_default: true", "accept_default: yes", 1)
+    )
+    monkeypatch.chdir(example)
+    alone = CliRunner().invoke(app, ["lint"]).output.splitlines()
+    with (example / "intent/aus1/rooms.yaml").open("a") as handle:
+        handle.write("\t# a tab\n")
+    beside = CliRunner().invoke(app, ["lint"]).output.splitlines()
+    mine = [line for line in beside if line.startswith("intent/aus1/peering.yaml")]
+    assert mine == [line for line in alone if line.startswith("intent/aus1/peering.yaml")]
+    (message,) = mine
+    assert "quote it" not in message and "expected true or false, got 'yes'" in message

@@ -200,7 +200,7 @@ def load_intent(folder: Path) -> LoadedIntent:
     problems = list(refused)
     sources, unreadable = _read_all(folder, paths, problems)
     if unreadable or refused:  # the merged tree lacks a file: only what holds without it
-        raise _error([*problems, *_without_a_file(sources)])
+        raise _error(_fold_ambiguous([*problems, *_without_a_file(sources)]))
     if not sources:
         what = "only empty intent files" if paths else "no intent files (*.yaml or *.yml)"
         raise IntentError(
@@ -216,7 +216,9 @@ def load_intent(folder: Path) -> LoadedIntent:
 
     merged, positions, value_positions = _merge(sources, problems)
     if any(not isinstance(s.data, dict) for s in sources):  # the rest would look missing
-        raise _error([*problems, *_alone(merged, positions, value_positions, sources)])
+        raise _error(
+            _fold_ambiguous([*problems, *_alone(merged, positions, value_positions, sources)])
+        )
     loaded_files = [s.name for s in sources]
 
     problems.extend(check_references(merged, positions, value_positions))
