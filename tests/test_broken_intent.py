@@ -182,3 +182,26 @@ def test_a_yaml_11_boolean_is_one_message_whether_or_not_another_file_is_unreada
     assert mine == [line for line in alone if line.startswith("intent/aus1/peering.yaml")]
     (message,) = mine
     assert "quote it" not in message and "expected true or false, got 'yes'" in message
+
+
+def test_a_duplicate_id_is_reported_beside_an_unreadable_file(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two devices with one id in devices.yaml stay two whatever an unreadable clouds.yaml
+    holds: the tab and the duplicate are both reported in one run. A dangling name is not
+    (the unreadable file might define it)."""
+    devices = example / "intent/aus1/devices.yaml"
+    devices.write_text(devices.read_text().replace("id: 102\n", "id: 101\n", 1))
+    devices.write_text(devices.read_text().replace("rack: dh2-r10\n", "rack: dh2-rXX\n", 1))
+    with (example / "intent/aus1/clouds.yaml").open("a") as handle:
+        handle.write("\t# a tab\n")
+    monkeypatch.chdir(example)
+    result = CliRunner().invoke(app, ["lint"])
+    assert result.exit_code == 2
+    kinds = [
+        line.split("error[")[1].split("]")[0]
+        for line in result.output.splitlines()
+        if "error[" in line
+    ]
+    assert kinds == ["yaml-tab", "duplicate-name"]
+    assert "device id 101 is already used by 'aus1-lf1'" in result.output

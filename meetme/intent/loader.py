@@ -28,7 +28,7 @@ from meetme.core.problems import (
     printable,
     shown,
 )
-from meetme.intent.references import check_references
+from meetme.intent.references import DUPLICATE, check_references
 from meetme.intent.schema import Intent, Site, attach_paths
 from meetme.intent.schema_base import Node
 from meetme.intent.types import NAME_PATTERN, VALUE_ALONE
@@ -256,7 +256,12 @@ def _without_a_file(sources: list[SourceFile]) -> list[Problem]:
     if not sources:
         return problems
     merged, positions, value_positions = _merge(sources, problems)
-    return [*problems, *_alone(merged, positions, value_positions, sources)]
+    # a name or id used twice among the files read stays used twice whatever the unreadable
+    # file holds; a dangling name might be defined there, so it is not said
+    twice = [
+        p for p in check_references(merged, positions, value_positions) if p.kind == DUPLICATE
+    ]
+    return [*problems, *twice, *_alone(merged, positions, value_positions, sources)]
 
 
 def _alone(
