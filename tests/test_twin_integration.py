@@ -177,8 +177,8 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
         "['198.51.100.0/24']" in exports
     )
     assert (
-        "aus1-br1: session transit-a (2001:db8:a::) receives ['2001:db8:4000::/36'], agreed "
-        "['2001:db8:4000::/36']" in exports
+        "aus1-br1: session transit-a (2001:db8:a::) receives ['2001:db8:4000::/36', "
+        "'2001:db8:4000::/40'], agreed ['2001:db8:4000::/36', '2001:db8:4000::/40']" in exports
     )
     clouds = {r.message for r in by_check["clouds"]}
     assert (
@@ -329,9 +329,10 @@ def test_second_site_three_tiers_in_two_pods_routes_and_fails_over() -> None:
             messages
         )
         assert [r.device for r in by_check["failover"]] == ["mel1-br1", "mel1-br2"]
-        # 8 pings host to host, 6 to the hosts' anycast gateways and 12 to the border leaves
+        # 4 pings host to host (gpu-b: compute-1 and -2 in IPv4, compute-1 and the IPv6-only
+        # front ends in IPv6), 5 to the hosts' anycast gateways and 10 to the border leaves
         # (each host, each family): storage, one network and no cloud, is crossed too
-        assert len(by_check["hosts"]) == 8 + 6 + 12
+        assert len(by_check["hosts"]) == 4 + 5 + 10
         assert (
             "host storage_storage-front-1 (10.160.1.10) reaches its anycast gateway (10.160.1.1)"
             in messages
@@ -590,14 +591,16 @@ def _mel1_default_only(repo: Path) -> None:
 def test_a_pair_whose_transits_send_a_default_only_stays_up(tmp_path: Path) -> None:
     """The border pair carries the other border's loopbacks, VTEPs, aggregate and leaked
     public prefixes as well as its Internet table: a limit of the Internet table's size
-    alone (10 routes here) tears the pair down as it converges."""
+    alone (10 routes here) tears the pair down as it converges. mel1 announces the IPv6 /36
+    and its own /40 but no IPv4 aggregate (the organisation's /24 is aus1's), and leaks a
+    public /64 only: one route more in IPv6 than in IPv4's 12,013 and two more than before."""
     _mel1_default_only(tmp_path)
     result = lint(tmp_path / "intent")
     assert not result.errors, [f.message for f in result.errors]
     models = dict(device_models(result))
     assert {
         (n.afi, n.max_prefix) for n in models["mel1-br1"].bgp.neighbors if n.kind == "border_ibgp"
-    } == {("ipv4", 12015), ("ipv6", 12015)}
+    } == {("ipv4", 12013), ("ipv6", 12016)}
     twin = plan("mel1", models, list(result.fabrics["mel1"].edge.sessions))
     runtime.down("mel1")
     try:

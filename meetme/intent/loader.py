@@ -258,9 +258,7 @@ def _without_a_file(sources: list[SourceFile]) -> list[Problem]:
     merged, positions, value_positions = _merge(sources, problems)
     # a name or id used twice among the files read stays used twice whatever the unreadable
     # file holds; a dangling name might be defined there, so it is not said
-    twice = [
-        p for p in check_references(merged, positions, value_positions) if p.kind == DUPLICATE
-    ]
+    twice = [p for p in check_references(merged, positions, value_positions) if p.kind == DUPLICATE]
     return [*problems, *twice, *_alone(merged, positions, value_positions, sources)]
 
 

@@ -381,6 +381,74 @@ def _allocations_overlap(allocations: list[Allocation]) -> Iterator[tuple[Alloca
             widest = item
 
 
+# what a site pool numbers, and where that meets a tenant VRF (ADDR-023)
+_POOL_MEETS_TENANTS = {
+    "p2p_v4": (
+        "the fabric links' /31s: the VRF-lite handoff reuses each border leaf's /31 inside every "
+        "handed-off VRF (an EOS MLAG pair its peer VLAN's, in its VRF peerings), so a handoff "
+        "sub-interface and the anycast gateway can hold one address in the network's VRF"
+    ),
+    "p2p_v6": (
+        "the fabric links' /127s: the VRF-lite handoff reuses each border leaf's /127 inside "
+        "every handed-off VRF (an EOS MLAG pair its peer VLAN's, in its VRF peerings), so a "
+        "handoff sub-interface and the anycast gateway can hold one address in the network's VRF"
+    ),
+    "loopback_v4": (
+        "the devices' router-id loopbacks, routed in the underlay: the tenant's hosts would hold "
+        "the fabric's own addresses, which collide as soon as the subnet meets the default VRF "
+        "(a public prefix is leaked to the Internet table)"
+    ),
+    "loopback_v6": (
+        "the devices' IPv6 loopbacks, routed in the underlay: the tenant's hosts would hold the "
+        "fabric's own addresses, which collide as soon as the subnet meets the default VRF (a "
+        "public prefix is leaked to the Internet table)"
+    ),
+    "vtep_v4": (
+        "the VTEP addresses and MLAG pairs' anycast VTEPs every tunnel ends on, routed in the "
+        "underlay: the tenant's hosts would hold the fabric's tunnel endpoints, which collide as "
+        "soon as the subnet meets the default VRF (a public prefix is leaked to the Internet table)"
+    ),
+}
+
+
+@rule(
+    "ADDR-023",
+    "error",
+    "A tenant network's subnet lies outside the site's own pools",
+    "meetme numbers the fabric from the site's pools, and those numbers reach the tenant VRFs: "
+    "the VRF-lite handoff reuses each border leaf's /31 and /127 of pools.p2p_v4 and p2p_v6 "
+    "inside every handed-off VRF (an EOS MLAG pair its peer VLAN's in its VRF peerings), and "
+    "loopbacks and VTEP addresses are routed in the underlay. A gateway subnet inside the p2p "
+    "pool puts the anycast gateway and a border leaf's handoff sub-interface on one address in "
+    "one VRF (10.21.21.1/24 on the leaves, 10.21.21.1/31 on the handoff port); inside the "
+    "loopback or VTEP pools the tenant's hosts hold the fabric's own addresses. ADDR-005 keeps "
+    "the pools and the fabric's allocations apart; this keeps the tenants out of them.",
+    "docs/standards.md#addr-023; docs/architecture.md#north-south; RFC 4364 section 4 "
+    "(addresses unique within a VPN) https://www.rfc-editor.org/rfc/rfc4364",
+)
+def tenant_subnets_outside_pools(ctx: SiteContext) -> Iterator[Hit]:
+    written = _pools(ctx)
+    pools = {key: _span(pool) for key, pool in written.items()}
+    for tenant_name, tenant in ctx.site.tenants.items():
+        for name, network in tenant.networks.items():
+            for key in ("gateway_v4", "gateway_v6"):
+                gateway = getattr(network, key)
+                if gateway is None:
+                    continue
+                subnet = addresses.interface(gateway).network
+                span = _span(subnet)
+                for pool_key, pool in pools.items():
+                    if not _spans_overlap(span, pool):
+                        continue
+                    yield Hit(
+                        f"{key} {gateway} of network {tenant_name}/{name} (VRF {network.vrf}): "
+                        f"its subnet {subnet} overlaps pools.{pool_key} {written[pool_key]}, "
+                        f"from which meetme numbers {_POOL_MEETS_TENANTS[pool_key]}; give the "
+                        "network a subnet outside the site's pools",
+                        (*network.path, key),
+                    )
+
+
 @dataclass(frozen=True)
 class AsnUse:
     who: str  # a device name, or "organisation <name>"

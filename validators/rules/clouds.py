@@ -943,6 +943,54 @@ def cloud_circuits_on_vteps(ctx: SiteContext) -> Iterator[Hit]:
         )
 
 
+@rule(
+    "CLOUD-010",
+    "error",
+    "A cloud's agreed ranges overlap no subnet of the VRF it serves",
+    "A private attachment's `receive:` ranges (the VPC or VNet ranges agreed with the "
+    "provider) are imported into its tenant VRF beside the VRF's own gateway subnets. Where "
+    "they overlap, the VRF routes each address by the longer prefix (the connected subnet at "
+    "equal length): a range holding a subnet leaves that part of the cloud unreachable from "
+    "the tenant while the import allow-list still admits it; a range inside a subnet sends the "
+    "leaves' traffic for those hosts of the network to the cloud. Two clouds of one VRF are "
+    "CLOUD-004's.",
+    "docs/standards.md#cloud-010; docs/standards.md#flow-006; RFC 4364 section 4 (addresses "
+    "unique within a VPN) https://www.rfc-editor.org/rfc/rfc4364",
+)
+def cloud_ranges_clear_of_subnets(ctx: SiteContext) -> Iterator[Hit]:
+    subnets = [
+        (network.vrf, f"{tenant_name}/{name}", ipaddress.ip_interface(gateway).network)
+        for tenant_name, tenant in ctx.site.tenants.items()
+        for name, network in tenant.networks.items()
+        for gateway in (network.gateway_v4, network.gateway_v6)
+        if gateway
+    ]
+    for session, base, vrf in _private_attachments(ctx):
+        for index, prefix in enumerate(session.import_prefixes):
+            agreed = ipaddress.ip_network(prefix)
+            for _, network, subnet in (s for s in subnets if s[0] == vrf):
+                if subnet.version != agreed.version or not subnet.overlaps(agreed):
+                    continue
+                if agreed.prefixlen <= subnet.prefixlen:
+                    lost = (
+                        f"the network's connected subnet wins there, so {subnet} of the cloud "
+                        "is unreachable from the tenant while the import allow-list still "
+                        "admits it"
+                    )
+                else:
+                    lost = (
+                        f"the cloud's longer route wins there, so the VRF's leaves send "
+                        f"traffic for {agreed} of the network to the cloud"
+                    )
+                yield Hit(
+                    f"{_cloud_label(f'{session.kind}:{session.party}')} agrees to send "
+                    f"{prefix} into VRF {vrf}, which overlaps subnet {subnet} of network "
+                    f"{network}: {lost}; agree ranges apart from the VRF's subnets, or "
+                    "renumber the network",
+                    (*base, "receive", index),
+                )
+
+
 Agreed = dict[tuple[str, str], dict[str, tuple[list[str], Path_]]]
 
 

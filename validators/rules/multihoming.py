@@ -783,6 +783,46 @@ def anycast_vtep_own_per_pair(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+@rule(
+    "MH-024",
+    "error",
+    "Two MLAG pairs never share a system MAC",
+    "An MLAG pair's `lacp_system_mac` is the pair's identity: the LACP system id both leaves "
+    "present to every host (NX-OS vPC `system-mac`) and, on NVUE, the MLAG `mac-address` and "
+    "the EVPN anycast (router) MAC that goes with the pair's anycast VTEP. Two pairs with one "
+    "MAC make remote VTEPs learn one router MAC behind two tunnel endpoints, and LACP partners "
+    "see one system on two pairs. Attachments on one pair share it (MH-010); a leaf in two "
+    "pairs is MH-009's. An ESI attachment's MAC is only part of its ESI and its hosts' LACP "
+    "system id, never a router MAC, so it may repeat an MLAG pair's (ESIs are MH-011's).",
+    f"docs/standards.md#mh-024; {NVUE_MLAG}; {ACTIVE_ACTIVE}",
+)
+def mlag_system_mac_own_per_pair(ctx: SiteContext) -> Iterator[Hit]:
+    """Each clash once, at the first attachment (file order) of the later pair: a pair's MAC is
+    its first attachment's, and its other attachments' differences are MH-010's."""
+    pairs: dict[frozenset[str], tuple[Attached, str]] = {}
+    for item in attachments(ctx):
+        a = item.attachment
+        if a.mode == "mlag" and a.lacp_system_mac is not None:
+            pairs.setdefault(frozenset(a.leaves), (item, a.lacp_system_mac.lower()))
+    seen: list[tuple[frozenset[str], Attached, str]] = []
+    for leaves, (item, mac) in pairs.items():
+        earlier = next(
+            (other for pair, other, theirs in seen if theirs == mac and not pair & leaves), None
+        )  # pairs sharing a leaf are MH-009's
+        seen.append((leaves, item, mac))
+        if earlier is None:
+            continue
+        yield Hit(
+            f"lacp_system_mac {item.attachment.lacp_system_mac} of {item.label} on MLAG pair "
+            f"{listed(item.attachment.leaves)} is also the system MAC of {earlier.label} on "
+            f"MLAG pair {listed(earlier.attachment.leaves)}: it is each pair's LACP system id "
+            "and, on NVUE, its EVPN router MAC, so remote VTEPs would learn one router MAC "
+            "behind two anycast VTEPs and hosts would see one LACP system on two pairs; give "
+            "each pair a MAC of its own",
+            (*item.attachment.path, "lacp_system_mac"),
+        )
+
+
 # --- MH-016..MH-020: pairs, single-homed hosts, the peer VLAN ---------------------------------
 
 CISCO_VPC = (
