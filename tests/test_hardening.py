@@ -229,7 +229,8 @@ def test_cfg010_fails_nxos_vty_lines_open_to_everyone(
     assert [hit[1] for hit in hardening.check(model, wider)] == [acl_message]
 
 
-def test_declared_management_clients_replace_the_subnet(tmp_path: Any) -> None:
+def _with_clients(tmp_path: Any, clients: str) -> Any:
+    """A copy of the example intent whose aus1 management lists `clients`."""
     import shutil
 
     intent = tmp_path / "intent"
@@ -238,9 +239,14 @@ def test_declared_management_clients_replace_the_subnet(tmp_path: Any) -> None:
     site.write_text(
         site.read_text().replace(
             "      gateway: 192.168.10.1\n",
-            '      gateway: 192.168.10.1\n      clients: [10.255.0.0/24, "2001:db8:ffff::/64"]\n',
+            f"      gateway: 192.168.10.1\n      clients: [{clients}]\n",
         )
     )
+    return intent
+
+
+def test_declared_management_clients_replace_the_subnet(tmp_path: Any) -> None:
+    intent = _with_clients(tmp_path, '10.255.0.0/24, "2001:db8:ffff::/64"')
     result = lint(intent)
     models = device_models(result)
     assert models["aus1-lf3"].management.clients == ("10.255.0.0/24", "2001:db8:ffff::/64")
@@ -270,19 +276,9 @@ def test_a_management_client_without_a_length_is_told_the_length_that_fits(
     """Management sessions come from jump hosts and automation: an address written without a
     length is shown the host's own prefix, never a /24 that opens the VTY lines to a subnet
     (and that the same address with host bits would not take anyway)."""
-    import shutil
-
     from meetme.core.problems import IntentError
 
-    intent = tmp_path / "intent"
-    shutil.copytree(EXAMPLE_INTENT, intent)
-    site = intent / "aus1/site.yaml"
-    site.write_text(
-        site.read_text().replace(
-            "      gateway: 192.168.10.1\n",
-            f"      gateway: 192.168.10.1\n      clients: [{written}]\n",
-        )
-    )
+    intent = _with_clients(tmp_path, written)
     with pytest.raises(IntentError) as caught:
         lint(intent)
     (problem,) = caught.value.problems
