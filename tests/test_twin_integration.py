@@ -340,8 +340,10 @@ def test_second_site_three_tiers_in_two_pods_routes_and_fails_over() -> None:
         assert "host storage_storage-front-1 (10.160.1.10) reaches mel1-bl1 (10.3.31.0)" in (
             messages
         )
-        # each (VRF, public prefix) once, though EOS names one leak map in both families
-        assert len(by_check["north-south"]) == 10
+        # the default route in each handoff VRF and family at each border leaf (gpu-b in both
+        # families, storage in IPv4: 2 x 3), and each border's one public prefix, gpu-b's IPv6
+        # /64, once, though EOS names one leak map in both families (2 x 1)
+        assert len(by_check["north-south"]) == 6 + 2
     finally:
         runtime.down("mel1")
     namespaces = [ns for ns in runtime.netns_list() if ns.startswith(f"{PREFIX}mel1-")]
