@@ -244,6 +244,15 @@ def _prune_other_caches(parent: Path, keep: str) -> None:
                 folder.rmdir()  # left in place when something else is in it
 
 
+def compile_templates(platform: str, templates: Path | None = None) -> None:
+    """Compile every template of the platform into its environment's cache (each one read from
+    Jinja2's bytecode cache where it is there): what forked workers then inherit. Raises what
+    compiling raises (a template's syntax error)."""
+    env = environment(platform, templates)
+    for name in env.list_templates():
+        env.get_template(name)
+
+
 def render(model: DeviceModel, templates: Path | None = None) -> dict[str, str]:
     """{path relative to the output folder: text} of every file the device's platform writes.
     Raises RenderError: an unsafe model value, a platform gap, or a template that failed."""

@@ -8,8 +8,8 @@ killed process) is not reported from the worker: its share is run again in this 
 the error is the serial run's, with its message and exit code, never a worker's traceback.
 
 Workers are forked where the platform can (Linux): they inherit the loaded meetme, the
-device models and the compiled templates (each platform's first device is rendered here
-before the fork, so no worker compiles a template again), and only device index ranges in
+device models and the compiled templates (every template of the platforms in use is compiled
+here before the fork, so no worker compiles one again), and only device index ranges in
 and outcomes out cross a pipe. Elsewhere the jobs travel pickled (plain frozen pydantic
 models; measured cheaper than building the models again in every worker).
 
@@ -121,20 +121,17 @@ def run(jobs: Sequence[Job], templates: Path | None = None, workers: int = 1) ->
 def _run(jobs: Sequence[Job], templates: Path | None, workers: int) -> list[Outcome]:
     if workers <= 1 or len(jobs) < 2:
         return [work(job, templates) for job in jobs]
-    firsts: dict[str, int] = {}
-    for index, job in enumerate(jobs):
-        firsts.setdefault(job.model.platform, index)
-    # Each platform's first device here, before any fork: its templates are compiled once, in
-    # this process, and every worker inherits them instead of compiling them again.
-    done: dict[int, Outcome] = {}
+    from meetme.generators.render import compile_templates
+
+    # Every template of the platforms here, before any fork: each is compiled once, in this
+    # process, and every worker inherits it instead of compiling it again. Rendering each
+    # platform's first device here did the same, but with the workers waiting for it.
     try:
-        for index in firsts.values():
-            done[index] = work(jobs[index], templates)
+        for platform in sorted({job.model.platform for job in jobs}):
+            compile_templates(platform, templates)
     except Exception:
         return [work(job, templates) for job in jobs]  # fails where the serial run fails first
-    rest = [index for index in range(len(jobs)) if index not in done]
-    done.update(zip(rest, _in_workers([jobs[i] for i in rest], templates, workers), strict=True))
-    return [done[index] for index in range(len(jobs))]
+    return _in_workers(jobs, templates, workers)
 
 
 def _in_workers(jobs: Sequence[Job], templates: Path | None, workers: int) -> list[Outcome]:

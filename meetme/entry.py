@@ -8,12 +8,17 @@ import os
 import signal
 import sys
 
+from meetme.core.gc_tuning import tune_gc
+
 # the status of a process ended by SIGINT, as the shell reports it
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 
 
 def script() -> None:
     _no_closed_streams()
+    # before the CLI's imports: they build tens of thousands of objects that the default
+    # thresholds would scan again and again (core/gc_tuning.py)
+    tune_gc()
     try:
         from meetme.cli import script as run
 
