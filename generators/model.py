@@ -353,6 +353,9 @@ class BgpNeighbor(Model):
     password: str | None = None  # a secret placeholder, never a value (meetme.core.secret_refs)
     ttl_security: bool = False  # GTSM: accept only TTL 255 (one hop)
     enforce_first_as: bool = True  # off toward IX route servers (RFC 7947)
+    # routes whose AS path holds our own ASN up to this many times are accepted (0: none, BGP's
+    # loop check): an Internet session's way to what the other sites of our ASN announce
+    allowas_in: int = 0
     bfd_timers: BfdTimers | None = None  # per-session timers; None = the device's defaults
     # iBGP between the border pair: routes from the other border's transits keep their external
     # next hop, which this border cannot reach; it sends itself as the next hop instead

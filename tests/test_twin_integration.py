@@ -144,6 +144,15 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert "aus1-br1: session transit-a (2001:db8:a::): agreed default ::/0 accepted" in edge
     assert "aus1-br1: session pni-cdn (192.0.2.16): default route 0.0.0.0/0 rejected" in edge
     assert "aus1-br2: session pni-cdn (192.0.2.18): own aggregate 198.51.100.0/24 rejected" in edge
+    # mel1's /40 comes back through the Internet behind our own ASN and is taken; our /36 not
+    assert (
+        "aus1-br1: session transit-a (2001:db8:a::): other site's space 2001:db8:4100::/40 "
+        "accepted" in edge
+    )
+    assert (
+        "aus1-br1: session transit-a (2001:db8:a::): own aggregate 2001:db8:4000::/36 rejected"
+        in edge
+    )
     # half the address space from a transit that may send a default: still refused, in FRR
     assert (
         "aus1-br1: session transit-a (192.0.2.0): default in disguise 128.0.0.0/1 rejected" in edge

@@ -32,6 +32,7 @@ from meetme.generators.resolve.edge_sessions import (
 from meetme.generators.resolve.fabric import SiteFabric
 from meetme.generators.resolve.ports import PortPlan
 
+from meetme.core import addresses
 from meetme.core.numbering import documentation_prefix
 from meetme.intent.schema import Device, Intent, Site
 
@@ -205,7 +206,14 @@ def _ingress_acls(
     outside may not claim our own space as its source — our aggregates and every prefix we
     announce from this device — and on an Internet port not a bogon either. A cloud's
     private space is legitimate, so cloud ports drop only our own."""
-    own = sorted({*aggregates, *(p for s in sessions for p in s.export_prefixes)}, key=_prefix_key)
+    exported = {*aggregates, *(p for s in sessions for p in s.export_prefixes)}
+    # what other sites announce inside our aggregates is reached through the Internet: its
+    # hosts' packets come in here (edge_policy._own_space)
+    holes = [addresses.network(h) for h in sorted({h for s in sessions for h in s.other_sites})]
+    own = sorted(
+        {str(part) for p in exported for part in addresses.excluding(addresses.network(p), holes)},
+        key=_prefix_key,
+    )
     internet_ports = {s.interface for s in sessions if s.internet}
     acls: dict[str, Acl] = {}
     result = []
@@ -289,6 +297,7 @@ def _neighbor(s: ExternalSession, route_maps: tuple[str, str], warning_pct: int)
         password=s.password,
         ttl_security=s.gtsm,
         enforce_first_as=s.enforce_first_as,
+        allowas_in=s.allowas_in,
         bfd_timers=timers,
         vrf=s.vrf,
     )

@@ -130,6 +130,30 @@ def _orlonger(prefixes: tuple[str, ...] | list[str], afi: Afi) -> list[PrefixRan
     return [(p, None, host if not p.endswith(f"/{host}") else None) for p in prefixes]
 
 
+def _own_space(own: list[str], others: list[str], afi: Afi) -> list[PrefixRange]:
+    """Each of our prefixes or longer, except what other sites announce inside it
+    (`ExternalSession.other_sites`, reached through the Internet only): every prefix from ours
+    down to theirs is matched exactly (each also covers our own part), the rest of ours or
+    longer. So another site's aggregate and its more specifics pass; ours, and anything that
+    spans both, do not."""
+    holes = [addresses.network(o) for o in others]
+    holes = [h for h in holes if not any(h != o and h.subnet_of(o) for o in holes)]  # type: ignore[arg-type]
+    found: list[PrefixRange] = []
+    for prefix in own:
+        outer = addresses.network(prefix)
+        inside = [h for h in holes if h != outer and h.subnet_of(outer)]  # type: ignore[arg-type]
+        if not inside:
+            found += _orlonger([prefix], afi)
+            continue
+        exact = {
+            h.supernet(new_prefix=n) for h in inside for n in range(outer.prefixlen, h.prefixlen)
+        }
+        found += [(str(n), None, None) for n in sorted(exact)]
+        found += _orlonger([str(n) for n in addresses.excluding(outer, inside)], afi)
+    # a site's own aggregate inside the organisation's is one of the parts left: listed once
+    return sorted(dict.fromkeys(found), key=lambda r: (addresses.network(r[0]), r[2] or 0))
+
+
 def _of(afi: Afi, prefixes: tuple[str, ...]) -> list[str]:
     return [p for p in prefixes if (":" in p) == (afi == "ipv6")]
 
@@ -276,7 +300,7 @@ def _import_entries(
         deny(
             "our own address space",
             prefix_list=policies.prefix_list(
-                f"PL-{owner}OWN-ORLONGER-{sfx}", afi, _orlonger(own, afi)
+                f"PL-{owner}OWN-ORLONGER-{sfx}", afi, _own_space(own, _of(afi, s.other_sites), afi)
             ),
         )
     default = "0.0.0.0/0" if afi == "ipv4" else "::/0"

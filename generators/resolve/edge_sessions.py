@@ -6,7 +6,9 @@ so rules judge exactly what is rendered.
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -91,6 +93,11 @@ class ExternalSession:
     vrf: str | None = None  # the tenant VRF a private cloud attachment serves; None: default
     # a route whose AS path holds this many ASNs or more is dropped (peering.edge, EDGE-013)
     drop_as_path_length: int = DROP_AS_PATH_LENGTH
+    # Internet sessions: what the other sites announce to the Internet and this session does
+    # not, and how many times our ASN may stand in an accepted route's AS path for it
+    # (`with_other_sites`): the Internet is this site's only way to them
+    other_sites: tuple[str, ...] = ()
+    allowas_in: int = 0
 
 
 @dataclass
@@ -237,6 +244,34 @@ class _Collector:
                 drop_as_path_length=self.drop_as_path_length,
             )
         )
+
+
+def with_other_sites(edges: Mapping[str, SiteEdge]) -> None:
+    """Give every Internet session what the other sites announce to the Internet and it does
+    not (a public aggregate another site claims, an organisation aggregate claimed there):
+    the sites share one ASN and no site carries another's Internet routes, so the Internet
+    is the only way there. The session accepts those routes although their AS paths hold our
+    ASN (`allowas_in`), and its own-space filters leave them out where one of our aggregates
+    holds them (edge_policy._own_space; docs/architecture.md#site-aggregates)."""
+    announced = {
+        name: {
+            ipaddress.ip_network(p) for s in edge.sessions if s.internet for p in s.export_prefixes
+        }
+        for name, edge in edges.items()
+    }
+    for name, edge in edges.items():
+        for index, session in enumerate(edge.sessions):
+            if not session.internet:
+                continue
+            ours = {ipaddress.ip_network(p) for p in session.export_prefixes}
+            theirs = {
+                p for other, prefixes in announced.items() if other != name for p in prefixes
+            } - ours
+            if theirs:
+                ordered = sorted(theirs, key=lambda n: (n.version, n))
+                edge.sessions[index] = dataclasses.replace(
+                    session, other_sites=tuple(str(n) for n in ordered), allowas_in=1
+                )
 
 
 def resolve_edge(intent: Intent, site_name: str, site: Site) -> SiteEdge:

@@ -16,7 +16,12 @@ from typing import Literal
 
 from meetme.generators.resolve import allocate
 from meetme.generators.resolve.allocate import BeyondLinksPerDevice, PoolExhausted
-from meetme.generators.resolve.edge_sessions import ExternalPort, SiteEdge, resolve_edge
+from meetme.generators.resolve.edge_sessions import (
+    ExternalPort,
+    SiteEdge,
+    resolve_edge,
+    with_other_sites,
+)
 from meetme.generators.resolve.indexes import memo
 from meetme.generators.resolve.placement import Placement, resolve_placement
 from meetme.generators.resolve.ports import PortPlan, PortUse, plan_ports
@@ -140,6 +145,7 @@ def resolve_fabric(loaded: LoadedIntent) -> dict[str, SiteFabric]:
         fabrics[site_name] = fabric
     if problems:
         raise IntentError(problems)
+    with_other_sites({name: f.edge for name, f in fabrics.items()})
     return fabrics
 
 

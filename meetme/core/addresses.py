@@ -38,3 +38,20 @@ def network(text: str, strict: bool = True) -> Network:
 def address(text: str) -> Address:
     """ipaddress.ip_address(text)."""
     return ipaddress.ip_address(text)
+
+
+def excluding(outer: Network, holes: list[Network]) -> list[Network]:
+    """The fewest prefixes that hold `outer` except every address of the `holes` inside it
+    (the others are no part of it), in address order: `ipaddress`'s address_exclude, one
+    hole after another."""
+    parts = [outer]
+    for hole in holes:
+        if hole.version != outer.version or not hole.subnet_of(outer):  # type: ignore[arg-type]
+            continue
+        parts = [
+            kept
+            for part in parts
+            if not part.subnet_of(hole)  # type: ignore[arg-type]
+            for kept in (part.address_exclude(hole) if hole.subnet_of(part) else [part])  # type: ignore[arg-type]
+        ]
+    return sorted(parts)

@@ -2,9 +2,11 @@
 VRF is an FRR speaker in its own namespace, announcing a legitimate route of its kind and the
 hostile ones an edge must reject (a bogon, our own aggregate, a too-specific, a default route
 nobody agreed to, half the address space as a default in disguise, a transit's path of the
-site's AS-path length limit beside one a single ASN shorter, which must pass); one IX peer
-per family floods past its prefix limit. What each announcement must meet at our edge is
-written here, by the design standard, not read from the policy under test.
+site's AS-path length limit beside one a single ASN shorter, which must pass); a transit
+also sends what the other sites of our ASN announce, behind our ASN, which must pass (the
+Internet is the only way there); one IX peer per family floods past its prefix limit. What
+each announcement must meet at our edge is written here, by the design standard, not read from
+the policy under test.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ Label = Literal[
     "flood",
     "long path",
     "path under the limit",
+    "other site's space",
 ]
 
 # A route of the kind's everyday business (prefix, AS path behind the party), per family.
@@ -74,7 +77,12 @@ class Announcement:
 
     @property
     def must_accept(self) -> bool:
-        return self.label in ("legitimate", "agreed default", "path under the limit")
+        return self.label in (
+            "legitimate",
+            "agreed default",
+            "path under the limit",
+            "other site's space",
+        )
 
 
 @dataclass(frozen=True)
@@ -196,7 +204,7 @@ def plan_party(
     party = PartyPlan(name, kind, first.remote_as, v4[0] if v4 else "10.255.255.1", interfaces)
     party.sessions = sessions
     for afi in party.afis():
-        party.announcements += _announcements(kind, afi, found)
+        party.announcements += _announcements(kind, afi, found, devices[first.device].bgp.asn)
     if kind in CLOUDS:
         for afi in party.afis():
             legit = next((a for a in party.announcements if a.must_accept and a.afi == afi), None)
@@ -230,8 +238,10 @@ def _cidr(port: Interface) -> str:
 
 
 def _announcements(
-    kind: str, afi: Afi, found: list[tuple[ExternalSession, BgpNeighbor, Interface]]
+    kind: str, afi: Afi, found: list[tuple[ExternalSession, BgpNeighbor, Interface]], asn: int
 ) -> list[Announcement]:
+    """What the party sends in one family (`asn`: ours, behind which the other sites' space
+    arrives)."""
     session = next(s for s, _, _ in found if s.afi == afi)
     allowed = [p for p in session.import_prefixes if _afi(p) == afi]
     legit, path = (allowed[0], ()) if allowed else _LEGITIMATE[kind][afi]
@@ -244,6 +254,13 @@ def _announcements(
             *(Announcement(p, afi, (), "own aggregate") for p in own),
         ]
     if kind == "transit":
+        # what the other sites of our ASN announce, originated there: the Internet is this
+        # site's only way to it, so it passes although its path holds our ASN (allowas-in)
+        routes += [
+            Announcement(p, afi, (asn,), "other site's space")
+            for p in session.other_sites
+            if _afi(p) == afi
+        ]
         # the path the party sends: its own ASN (BGP prepends it), then `path`; the limit is the
         # intent's (peering.edge.drop_as_path_length), not read from the policy under test
         limit = session.drop_as_path_length
