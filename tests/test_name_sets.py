@@ -33,46 +33,49 @@ CASES = [
         "intent/srv6.yaml",
         "devices: [aus1-br1, aus1-br2, aus1-lf1, aus1-lf2]",
         "devices: [aus1-br1, aus1-br2, aus1-lf1, aus1-lf2, aus1-lf1]",
-        "srv6.sites.aus1.devices.4: 'aus1-lf1' is already listed (entry 3 of this list)",
+        "srv6.sites.aus1.devices.4: entry 5, 'aus1-lf1', is already listed as entry 3 of this list",
     ),
     (
         "intent/aus1/attachments.yaml",
         "border_leaves: [aus1-bl1, aus1-bl2]",
         "border_leaves: [aus1-bl1, aus1-bl2, aus1-bl1]",
-        "sites.aus1.handoff.border_leaves.2: 'aus1-bl1' is already listed (entry 1 of this list)",
+        "sites.aus1.handoff.border_leaves.2: entry 3, 'aus1-bl1', is already listed as "
+        "entry 1 of this list",
     ),
     (
         "intent/aus1/devices.yaml",
         "power_feeds: [A, B]",
         "power_feeds: [A, B, A]",
-        "sites.aus1.devices.aus1-br1.power_feeds.2: 'A' is already listed (entry 1 of this list)",
+        "sites.aus1.devices.aus1-br1.power_feeds.2: entry 3, 'A', is already listed as "
+        "entry 1 of this list",
     ),
     (
         "intent/dci.yaml",
         "syd-mel: [syd-mel-coastal, syd-mel-hume]",
         "syd-mel: [syd-mel-coastal, syd-mel-hume, syd-mel-coastal]",
-        "dci.diverse_groups.syd-mel.2: 'syd-mel-coastal' is already listed (entry 1 of this list)",
+        "dci.diverse_groups.syd-mel.2: entry 3, 'syd-mel-coastal', is already listed as "
+        "entry 1 of this list",
     ),
     (  # a route server's address twice: two identical neighbour stanzas were rendered
         "intent/aus1/peering.yaml",
         "rs1: {asn: 64504, ipv4: [203.0.113.1]",
         "rs1: {asn: 64504, ipv4: [203.0.113.1, 203.0.113.1]",
-        "sites.aus1.peering.ixes.ix-syd.route_servers.rs1.ipv4.1: '203.0.113.1' is already "
-        "listed (entry 1 of this list)",
+        "sites.aus1.peering.ixes.ix-syd.route_servers.rs1.ipv4.1: entry 2, '203.0.113.1', is "
+        "already listed as entry 1 of this list",
     ),
     (
         "intent/aus1/site.yaml",
         "ntp_servers: [192.168.10.5, 192.168.10.6]",
         "ntp_servers: [192.168.10.5, 192.168.10.6, 192.168.10.5]",
-        "sites.aus1.management.ntp_servers.2: '192.168.10.5' is already listed (entry 1 of "
-        "this list)",
+        "sites.aus1.management.ntp_servers.2: entry 3, '192.168.10.5', is already listed as "
+        "entry 1 of this list",
     ),
     (
         "intent/aus1/attachments.yaml",
         "networks: [gpu-a-compute-3, gpu-a-compute-4, storage-back-1]",
         "networks: [gpu-a-compute-3, gpu-a-compute-4, gpu-a-compute-4]",
-        "sites.aus1.attachments.dh1-r11-gpu-hosts.networks.2: 'gpu-a-compute-4' is already "
-        "listed (entry 2 of this list)",
+        "sites.aus1.attachments.dh1-r11-gpu-hosts.networks.2: entry 3, 'gpu-a-compute-4', is "
+        "already listed as entry 2 of this list",
     ),
     # Prefixes and communities: a repeat rendered the same prefix-list entry twice under two
     # sequence numbers (EOS) or one prefix-set element twice (IOS-XR). Two spellings of one
@@ -81,23 +84,23 @@ CASES = [
         "intent/aus1/attachments.yaml",
         'public: [198.51.100.128/26, "2001:db8:4000:50::/64"]',
         'public: [198.51.100.128/26, "2001:db8:4000:50::/64", 2001:DB8:4000:50:0::/64]',
-        "sites.aus1.handoff.vrfs.gpu-a.public.2: '2001:db8:4000:50::/64' is already listed "
-        "(entry 2 of this list)",
+        "sites.aus1.handoff.vrfs.gpu-a.public.2: entry 3, '2001:db8:4000:50::/64', is already "
+        "listed as entry 2 of this list",
     ),
     (
         "intent/aus1/peering.yaml",
         'communities: ["64501:666"]',
         'communities: ["64501:666", 64501:666]',
-        "sites.aus1.peering.transits.transit-a.communities.1: '64501:666' is already listed "
-        "(entry 1 of this list)",
+        "sites.aus1.peering.transits.transit-a.communities.1: entry 2, '64501:666', is already "
+        "listed as entry 1 of this list",
     ),
     (
         "intent/aus1/clouds.yaml",
         "metro: syd, edge_availability_domain: availability-domain-1, advertise: [10.50.0.0/16]}",
         "metro: syd, edge_availability_domain: availability-domain-1, advertise: [10.50.0.0/16, "
         "10.50.0.0/16]}",
-        "sites.aus1.peering.gcp.gcp-ic.attachments.syd-ead1.advertise.1: '10.50.0.0/16' is "
-        "already listed (entry 1 of this list)",
+        "sites.aus1.peering.gcp.gcp-ic.attachments.syd-ead1.advertise.1: entry 2, "
+        "'10.50.0.0/16', is already listed as entry 1 of this list",
     ),
 ]
 

@@ -49,8 +49,8 @@ def _no_repeats(items: list[T]) -> list[T]:
             first[item] = index
             continue
         message = (
-            f"{shown(item)} is already listed (entry {first[item] + 1} of this list): each "
-            "is counted once here, so the repeat adds nothing; remove it"
+            f"entry {index + 1}, {shown(item)}, is already listed as entry {first[item] + 1} "
+            "of this list: each is counted once here, so the repeat adds nothing; remove it"
         )
         repeats.append(
             InitErrorDetails(
