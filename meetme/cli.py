@@ -61,6 +61,10 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 class _Guarded(TyperGroup):
     """Runs every command so that whatever escapes it ends as one line, never a traceback."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _reflowed(self)
+
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
@@ -68,6 +72,17 @@ class _Guarded(TyperGroup):
             raise  # Typer's own ways out: an exit code, a usage error, ^C
         except Exception as exc:
             raise typer.Exit(report_fault(exc)) from None
+
+
+def _reflowed(command: Any) -> None:
+    """Each help text of the command tree as paragraphs: the line breaks of a docstring,
+    which rich printed as they were (a sentence cut at `checks,`), become spaces; a blank line
+    still parts two paragraphs."""
+    if command.help:
+        paragraphs = command.help.split("\n\n")
+        command.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+    for sub in getattr(command, "commands", {}).values():
+        _reflowed(sub)
 
 
 app = typer.Typer(

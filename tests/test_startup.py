@@ -115,6 +115,29 @@ def test_every_option_help_is_printed_whole(
     assert text in " ".join(output.split())
 
 
+def _groups(command: Any, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    subs = getattr(command, "commands", {})
+    return [path] * bool(subs) + [g for n, c in subs.items() for g in _groups(c, (*path, n))]
+
+
+@pytest.mark.parametrize("path", _groups(get_command(app)), ids=lambda p: " ".join(p) or "meetme")
+def test_each_command_is_listed_in_whole_lines(
+    path: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A docstring's own line breaks were printed as they were: `meetme twin --help` cut
+    verify's sentence after `each site's checks,`. At 2,000 columns each command's summary is
+    one line, its sentences whole."""
+    monkeypatch.setenv("COLUMNS", "2000")
+    group = get_command(app)
+    for name in path:
+        group = group.commands[name]
+    output = CliRunner().invoke(app, [*path, "--help"]).output
+    for name, command in group.commands.items():
+        summary = " ".join((command.short_help or command.help or "").split("\n\n")[0].split())
+        (line,) = [row for row in output.splitlines() if f" {name} " in row and summary[:20] in row]
+        assert summary[:-1] in line, (name, line)
+
+
 def test_script_leaves_with_mains_status_and_every_byte_written() -> None:
     """`python -m meetme` leaves without tearing the interpreter down (cli.script); what it
     printed into a pipe is all there, and its exit status is the command's."""
