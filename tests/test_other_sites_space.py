@@ -44,16 +44,36 @@ def test_each_site_accepts_what_only_the_other_site_announces(example: Path) -> 
     edges = _edges(example, "aus1", "mel1")
     with_other_sites(edges)
     internet = {
-        name: {(s.other_sites, s.allowas_in) for s in edge.sessions if s.internet}
+        name: {(s.party, s.afi): (s.other_sites, s.allowas_in) for s in edge.sessions if s.internet}
         for name, edge in edges.items()
     }
-    assert internet == {
-        "aus1": {(("2001:db8:4100::/40",), 1)},
-        "mel1": {(("198.51.100.0/24", "2001:db8:4000::/40"), 1)},
-    }
+    aus1, mel1 = internet["aus1"], internet["mel1"]
+    # mel1 announces no IPv4: aus1's IPv4 sessions keep BGP's loop check
+    assert {v for (_, afi), v in aus1.items() if afi == "ipv4"} == {((), 0)}
+    assert aus1[("transit-a", "ipv6")] == (("2001:db8:4100::/40",), 1)
+    assert aus1[("ix-syd/rs1", "ipv6")] == (("2001:db8:4100::/40",), 1)
+    # the PNI's allow-list (2001:db8:c000::/36) admits none of mel1's space: no allowas-in
+    assert aus1[("pni-cdn", "ipv6")] == (("2001:db8:4100::/40",), 0)
+    # aus1 claims the organisation's IPv4 /24, which mel1 does not announce
+    assert {v for (_, afi), v in mel1.items() if afi == "ipv4"} == {(("198.51.100.0/24",), 1)}
+    assert {v for (_, afi), v in mel1.items() if afi == "ipv6"} == {(("2001:db8:4000::/40",), 1)}
     # a cloud's sessions carry the VRF's own business, never another site's Internet space
     clouds = [s for edge in edges.values() for s in edge.sessions if not s.internet]
     assert clouds and all(s.other_sites == () and s.allowas_in == 0 for s in clouds)
+
+
+def test_an_allow_list_holding_the_other_sites_space_takes_it(example: Path) -> None:
+    """Just inside: a PNI whose allow-list holds mel1's /40 gets allowas-in; just outside,
+    one whose allow-list is the /40's neighbour does not."""
+    for allowed, expected in (("2001:db8:4100::/40", 1), ("2001:db8:4200::/40", 0)):
+        edges = _edges(example, "aus1", "mel1")
+        edges["aus1"].sessions = [
+            dataclasses.replace(s, import_prefixes=(allowed,)) if s.party == "pni-cdn" else s
+            for s in edges["aus1"].sessions
+        ]
+        with_other_sites(edges)
+        pnis = [s for s in edges["aus1"].sessions if s.party == "pni-cdn" and s.afi == "ipv6"]
+        assert [s.allowas_in for s in pnis] == [expected, expected], allowed  # both borders
 
 
 def test_a_site_alone_keeps_bgps_loop_check(example: Path) -> None:
@@ -115,8 +135,10 @@ def test_the_twins_border_accepts_our_asn_once_from_its_transits(example: Path) 
     models = device_models(lint_repo(example))
     text = render_frr(models["aus1-br1"])
     transits = [n for n in models["aus1-br1"].bgp.neighbors if n.kind == "transit"]
+    assert [n.allowas_in for n in transits] == [0, 0, 1, 1]  # IPv4 first: mel1 has none
     for n in transits:
-        assert f"  neighbor {n.address} allowas-in 1\n" in text
+        if n.allowas_in:
+            assert f"  neighbor {n.address} allowas-in 1\n" in text
     # an IX route server's or a cloud's session keeps the loop check where the model says so
     for n in models["aus1-br1"].bgp.neighbors:
         if n.allowas_in == 0:

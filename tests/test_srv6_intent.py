@@ -74,6 +74,17 @@ def test_a_third_site_changes_no_locator_sid_or_address_of_the_first_two(example
     assert {n: after_locators[n] for n in before_locators} == before_locators
     # per1's borders took site 3's locators, beside and not over the others
     assert after_locators["per1-br1"].prefix == "5f00:0:301::/48"
+    # per1's own /40 lies in a part of the /36 it takes or longer anyway: listed once
+    (per1,) = [p for p in after["per1-br1"].prefix_lists if p.name == "PL-OWN-ORLONGER-V6"]
+    assert [(e.prefix, e.le) for e in per1.entries] == [
+        ("2001:db8:4000::/36", None),
+        ("2001:db8:4000::/37", None),
+        ("2001:db8:4000::/38", None),
+        ("2001:db8:4000::/39", None),
+        ("2001:db8:4200::/39", 128),
+        ("2001:db8:4400::/38", 128),
+        ("2001:db8:4800::/37", 128),
+    ]
     for name, model in before.items():
         # per1 announces its own /40 inside the organisation's /36: the borders' own-space
         # lists leave it out, as the Internet is their only way there (edge-other-sites)

@@ -150,8 +150,16 @@ def _own_space(own: list[str], others: list[str], afi: Afi) -> list[PrefixRange]
         }
         found += [(str(n), None, None) for n in sorted(exact)]
         found += _orlonger([str(n) for n in addresses.excluding(outer, inside)], afi)
-    # a site's own aggregate inside the organisation's is one of the parts left: listed once
-    return sorted(dict.fromkeys(found), key=lambda r: (addresses.network(r[0]), r[2] or 0))
+    # a site's own aggregate inside the organisation's lies in one of the parts left (or is
+    # one): an "or longer" entry inside another is not listed
+    wide = [addresses.network(p) for p, _, le in found if le is not None]
+
+    def covered(prefix: str) -> bool:
+        net = addresses.network(prefix)
+        return any(w != net and net.subnet_of(w) for w in wide)  # type: ignore[arg-type]
+
+    kept = [r for r in dict.fromkeys(found) if r[2] is None or not covered(r[0])]
+    return sorted(kept, key=lambda r: (addresses.network(r[0]), r[2] or 0))
 
 
 def _of(afi: Afi, prefixes: tuple[str, ...]) -> list[str]:

@@ -93,9 +93,10 @@ class ExternalSession:
     vrf: str | None = None  # the tenant VRF a private cloud attachment serves; None: default
     # a route whose AS path holds this many ASNs or more is dropped (peering.edge, EDGE-013)
     drop_as_path_length: int = DROP_AS_PATH_LENGTH
-    # Internet sessions: what the other sites announce to the Internet and this session does
-    # not, and how many times our ASN may stand in an accepted route's AS path for it
-    # (`with_other_sites`): the Internet is this site's only way to them
+    # Internet sessions: what the other sites announce to the Internet in this session's family
+    # and it does not, and how many times our ASN may stand in an accepted route's AS path
+    # (`with_other_sites`; 0 where the import allow-list admits none of it): the Internet is
+    # this site's only way to them
     other_sites: tuple[str, ...] = ()
     allowas_in: int = 0
 
@@ -247,8 +248,9 @@ class _Collector:
 
 
 def with_other_sites(edges: Mapping[str, SiteEdge]) -> None:
-    """Give every Internet session what the other sites announce to the Internet and it does
-    not (a public aggregate another site claims, an organisation aggregate claimed there):
+    """Give every Internet session what the other sites announce to the Internet in its family
+    and it does not (a public aggregate another site claims, an organisation aggregate claimed
+    there):
     the sites share one ASN and no site carries another's Internet routes, so the Internet
     is the only way there. The session accepts those routes although their AS paths hold our
     ASN (`allowas_in`), and its own-space filters leave them out where one of our aggregates
@@ -264,14 +266,35 @@ def with_other_sites(edges: Mapping[str, SiteEdge]) -> None:
             if not session.internet:
                 continue
             ours = {ipaddress.ip_network(p) for p in session.export_prefixes}
+            family = 4 if session.afi == "ipv4" else 6
             theirs = {
-                p for other, prefixes in announced.items() if other != name for p in prefixes
+                p
+                for other, prefixes in announced.items()
+                if other != name
+                for p in prefixes
+                if p.version == family
             } - ours
             if theirs:
-                ordered = sorted(theirs, key=lambda n: (n.version, n))
-                edge.sessions[index] = dataclasses.replace(
-                    session, other_sites=tuple(str(n) for n in ordered), allowas_in=1
-                )
+                ordered = tuple(str(n) for n in sorted(theirs))
+                session = dataclasses.replace(session, other_sites=ordered)
+                # the loop check stays where the import allow-list (a PNI's) admits none of it
+                allowas_in = 1 if admitted(session) else 0
+                edge.sessions[index] = dataclasses.replace(session, allowas_in=allowas_in)
+
+
+def admitted(session: ExternalSession) -> list[str]:
+    """The other sites' space (`other_sites`) the session's import allow-list, where it has
+    one, can let in."""
+    allowed = [ipaddress.ip_network(p) for p in session.import_prefixes]
+    return [
+        p
+        for p in session.other_sites
+        if not allowed
+        or any(
+            ipaddress.ip_network(p).version == a.version and ipaddress.ip_network(p).subnet_of(a)  # type: ignore[arg-type]
+            for a in allowed
+        )
+    ]
 
 
 def resolve_edge(intent: Intent, site_name: str, site: Site) -> SiteEdge:

@@ -18,7 +18,12 @@ from typing import Any, Literal
 
 from meetme.generators.build.edge_policy import TRANSIT_ASNS
 from meetme.generators.model import BgpNeighbor, DeviceModel, Interface
-from meetme.generators.resolve.edge_sessions import CLOUD_KINDS, PEERING, ExternalSession
+from meetme.generators.resolve.edge_sessions import (
+    CLOUD_KINDS,
+    PEERING,
+    ExternalSession,
+    admitted,
+)
 from meetme.twin.frr import BFD_STRETCH, template
 
 Afi = Literal["ipv4", "ipv6"]
@@ -256,11 +261,7 @@ def _announcements(
     if kind == "transit":
         # what the other sites of our ASN announce, originated there: the Internet is this
         # site's only way to it, so it passes although its path holds our ASN (allowas-in)
-        routes += [
-            Announcement(p, afi, (asn,), "other site's space")
-            for p in session.other_sites
-            if _afi(p) == afi
-        ]
+        routes += [Announcement(p, afi, (asn,), "other site's space") for p in admitted(session)]
         # the path the party sends: its own ASN (BGP prepends it), then `path`; the limit is the
         # intent's (peering.edge.drop_as_path_length), not read from the policy under test
         limit = session.drop_as_path_length
