@@ -250,11 +250,10 @@ class _Collector:
 def with_other_sites(edges: Mapping[str, SiteEdge]) -> None:
     """Give every Internet session what the other sites announce to the Internet in its family
     and it does not (a public aggregate another site claims, an organisation aggregate claimed
-    there):
-    the sites share one ASN and no site carries another's Internet routes, so the Internet
-    is the only way there. The session accepts those routes although their AS paths hold our
-    ASN (`allowas_in`), and its own-space filters leave them out where one of our aggregates
-    holds them (edge_policy._own_space; docs/architecture.md#site-aggregates)."""
+    there): the sites share one ASN and no site carries another's Internet routes, so the
+    Internet is the only way there. The session accepts those routes although their AS paths
+    hold our ASN (`allowas_in`), and its own-space filters leave them out where one of our
+    aggregates holds them (edge_policy._own_space; docs/architecture.md#site-aggregates)."""
     announced = {
         name: {
             ipaddress.ip_network(p) for s in edge.sessions if s.internet for p in s.export_prefixes
@@ -286,15 +285,12 @@ def admitted(session: ExternalSession) -> list[str]:
     """The other sites' space (`other_sites`) the session's import allow-list, where it has
     one, can let in."""
     allowed = [ipaddress.ip_network(p) for p in session.import_prefixes]
-    return [
-        p
-        for p in session.other_sites
-        if not allowed
-        or any(
-            ipaddress.ip_network(p).version == a.version and ipaddress.ip_network(p).subnet_of(a)  # type: ignore[arg-type]
-            for a in allowed
-        )
-    ]
+
+    def inside(prefix: str) -> bool:
+        net = ipaddress.ip_network(prefix)
+        return any(net.version == a.version and net.subnet_of(a) for a in allowed)  # type: ignore[arg-type]
+
+    return [p for p in session.other_sites if not allowed or inside(p)]
 
 
 def resolve_edge(intent: Intent, site_name: str, site: Site) -> SiteEdge:
