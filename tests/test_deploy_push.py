@@ -125,7 +125,10 @@ def test_post_check_failure_rolls_the_device_back_and_stops(lab: Lab) -> None:
 
 def test_connection_dropped_during_commit_is_reverted_by_the_confirm_timer(lab: Lab) -> None:
     faults = lab.emulators["aus1-sp1"].faults
+    # out of reach past the 2 s timer, and back well before meetme verifies (timer + 3 s
+    # grace): with the lab's 1 s grace a busy machine's slow commit left 0.5 s between them
     faults.drop_on_commit, faults.unreachable_after_drop = True, 2.5
+    lab.write_inventory(settings={"verify_grace": 3})
     started = time.monotonic()
     code, output = push("--confirm-timer", "2")
     assert code == 1, output
