@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import gcp_dual_stack
-from meetme.generators.model import DeviceModel, RouteMap
+from meetme.generators.model import BgpNeighbor, DeviceModel, RouteMap
 from meetme.generators.resolve.edge_sessions import ExternalSession
 from twin_helpers import PREFIX, require_twin
 from variants import (
@@ -152,6 +152,20 @@ def test_example_up_verify_down(clean: None, tmp_path: Path) -> None:
     assert (
         "aus1-br1: session transit-a (2001:db8:a::): own aggregate 2001:db8:4000::/36 rejected"
         in edge
+    )
+    # a path holding our ASN: refused where the loop check stays (IPv4), and where IPv6 takes
+    # our ASN once for mel1's space, refused with it twice; an IX route server's too
+    assert (
+        "aus1-br1: session transit-a (192.0.2.0): our ASN in the path 185.199.108.0/22 rejected"
+        in edge
+    )
+    assert (
+        "aus1-br1: session transit-a (2001:db8:a::): our ASN in the path 2606:50c0::/32 rejected"
+        in edge
+    )
+    assert (
+        "aus1-br2: session ix-syd/rs1 (203.0.113.1): our ASN in the path 185.199.108.0/22 "
+        "rejected" in edge
     )
     # half the address space from a transit that may send a default: still refused, in FRR
     assert (
@@ -513,24 +527,61 @@ def test_long_paths_are_dropped_at_the_limit_in_frr(clean: None) -> None:
     ]
 
 
+def _neighbors_edited(
+    model: DeviceModel, edit: Callable[[BgpNeighbor], BgpNeighbor]
+) -> DeviceModel:
+    """`model` with `edit` applied to each of its BGP neighbours."""
+    neighbors = tuple(edit(n) for n in model.bgp.neighbors)
+    return model.model_copy(update={"bgp": model.bgp.model_copy(update={"neighbors": neighbors})})
+
+
+def _settled(models: dict[str, DeviceModel], sessions: list[ExternalSession]) -> Verifier:
+    """A verifier of the twin of `models`, up and settled."""
+    twin = twin_of(models, sessions)
+    runtime.up(twin)
+    verifier = Verifier(twin)
+    verifier.settle()
+    return verifier
+
+
+def test_a_loop_check_relaxed_beyond_the_standard_fails_edge(clean: None) -> None:
+    """BGP's loop check is proven kept, not only relaxed: aus1-br1's IPv4 session to transit-a
+    (where mel1 announces nothing, so the standard keeps the check) made to take our ASN once,
+    and its IPv6 one (which takes it once for mel1's /40) twice: each lets the path holding
+    our ASN in, and the edge check names exactly those two sessions."""
+    models, sessions = example_models()
+    times = {"192.0.2.0": 1, "2001:db8:a::": 2}
+    # the standard's: the loop check kept on IPv4, our ASN taken once on IPv6
+    assert [
+        (n.address, n.allowas_in) for n in models["aus1-br1"].bgp.neighbors if n.address in times
+    ] == [("192.0.2.0", 0), ("2001:db8:a::", 1)]
+    models["aus1-br1"] = _neighbors_edited(
+        models["aus1-br1"],
+        lambda n: (
+            n.model_copy(update={"allowas_in": times[n.address]}) if n.address in times else n
+        ),
+    )
+    verifier = _settled(models, sessions)
+    assert sorted(r.message for r in verifier.edge_results() if not r.ok) == [
+        "aus1-br1: session transit-a (192.0.2.0): our ASN in the path 185.199.108.0/22 "
+        "accepted (must be rejected)",
+        "aus1-br1: session transit-a (2001:db8:a::): our ASN in the path 2606:50c0::/32 "
+        "accepted (must be rejected)",
+    ]
+
+
 def test_an_ipv6_limit_above_the_flood_fails_prefix_limit(clean: None) -> None:
     """eyeball-b floods 2,510 IPv6 routes, 10 past its agreed 2,500 (max_prefix_v6); aus1-br2's
     limit on that session raised to 2,600 lets them all in, and the prefix-limit check names
     that one session; aus1-br1's, at 2,500, is torn down as it must be."""
     models, sessions = example_models()
-    br2 = models["aus1-br2"]
-    neighbors = tuple(
-        n.model_copy(update={"max_prefix": 2600}) if n.address == "2001:db8:ff00::60" else n
-        for n in br2.bgp.neighbors
+    models["aus1-br2"] = _neighbors_edited(
+        models["aus1-br2"],
+        lambda n: (
+            n.model_copy(update={"max_prefix": 2600}) if n.address == "2001:db8:ff00::60" else n
+        ),
     )
-    models["aus1-br2"] = br2.model_copy(
-        update={"bgp": br2.bgp.model_copy(update={"neighbors": neighbors})}
-    )
-    twin = twin_of(models, sessions)
-    runtime.up(twin)
-    verifier = Verifier(twin)
-    verifier.settle()
-    results = verifier.flood_results()
+    results = _settled(models, sessions).flood_results()
     assert [r.message for r in results if not r.ok] == [
         "aus1-br2: session ix-syd/eyeball-b (2001:db8:ff00::60, ipv6) sent 2510 routes past its "
         "limit and is Established (must be torn down by the limit)"

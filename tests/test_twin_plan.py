@@ -133,6 +133,21 @@ def test_parties_announce_legitimate_and_hostile_routes_and_one_peer_floods() ->
         ("2001:1900::/32", (15169, 3356)),
     ]
     assert leaks["transit-a"] == []  # a transit sends us transit-free networks' routes
+    # every Internet party without an allow-list sends a path holding our ASN (64500): once
+    # where the session keeps BGP's loop check (aus1's IPv4: mel1 announces no IPv4), twice
+    # where it takes our ASN once for mel1's IPv6 /40 (allowas-in 1); the PNI's allow-list
+    # would drop it before the loop check, so it sends none
+    poisoned = {
+        name: [(a.prefix, a.path) for a in party.announcements if a.label == "our ASN in the path"]
+        for name, party in parties.items()
+    }
+    for name in ("transit-a", "transit-b", "ix-syd/rs1", "ix-syd/content-a"):
+        assert poisoned[name] == [
+            ("185.199.108.0/22", (64500,)),
+            ("2606:50c0::/32", (64500, 64500)),
+        ], name
+    assert poisoned["pni-cdn"] == []
+    assert not next(a for a in transit.announcements if a.prefix == "185.199.108.0/22").must_accept
     # each family's limit is flooded by its own IX peer: content-a's IPv4 (max_prefix_v4:
     # 1200), then eyeball-b, the next peer, its IPv6 (max_prefix_v6: 2500)
     flooding = [p for p in parties.values() if p.flood_afi]

@@ -4,7 +4,9 @@ hostile ones an edge must reject (a bogon, our own aggregate, a too-specific, a 
 nobody agreed to, half the address space as a default in disguise, a transit's path of the
 site's AS-path length limit beside one a single ASN shorter, which must pass); a transit
 also sends what the other sites of our ASN announce, behind our ASN, which must pass (the
-Internet is the only way there); one IX peer per family floods past its prefix limit. What
+Internet is the only way there); every Internet party without an import allow-list sends a
+route whose path holds our ASN once more than the standard lets the session take, which BGP's
+loop check must drop; one IX peer per family floods past its prefix limit. What
 each announcement must meet at our edge is written here, by the design standard, not read from
 the policy under test.
 """
@@ -40,6 +42,7 @@ Label = Literal[
     "long path",
     "path under the limit",
     "other site's space",
+    "our ASN in the path",
 ]
 
 # A route of the kind's everyday business (prefix, AS path behind the party), per family.
@@ -71,6 +74,9 @@ _LEAK: dict[Afi, str] = {"ipv4": "4.0.0.0/9", "ipv6": "2001:1900::/32"}
 _LONG: dict[Afi, str] = {"ipv4": "1.0.0.0/24", "ipv6": "2400:cb00::/32"}
 _UNDER: dict[Afi, str] = {"ipv4": "104.16.0.0/13", "ipv6": "2a06:98c0::/29"}
 _PREPENDED = 13335
+# A route whose AS path holds our ASN (GitHub's space: public, on no bogon or transit-free
+# list, sent by no other announcement here): BGP's loop check drops it (RFC 4271 9.1.2)
+_POISONED: dict[Afi, str] = {"ipv4": "185.199.108.0/22", "ipv6": "2606:50c0::/32"}
 
 
 @dataclass(frozen=True)
@@ -258,6 +264,11 @@ def _announcements(
             Announcement(_too_specific(legit), afi, path, "too specific"),
             *(Announcement(p, afi, (), "own aggregate") for p in own),
         ]
+        if not allowed:  # an allow-list would drop it first: the loop check is not reached
+            # our ASN once more than the session may take: once where the standard keeps the
+            # loop check, twice where it relaxes it for the other sites' space (allowas-in 1)
+            times = 2 if admitted(session) else 1
+            routes.append(Announcement(_POISONED[afi], afi, (asn,) * times, "our ASN in the path"))
     if kind == "transit":
         # what the other sites of our ASN announce, originated there: the Internet is this
         # site's only way to it, so it passes although its path holds our ASN (allowas-in)
