@@ -362,6 +362,29 @@ def test_addr020_a_border_with_a_private_asn_of_its_own(example: Path) -> None:
 
 
 @pytest.mark.parametrize(("asn", "found"), [(64499, True), (64500, False), (64501, True)])
+def test_addr020_a_shared_border_asn_is_reported_as_ignored(
+    example: Path, asn: int, found: bool
+) -> None:
+    """`asn.shared: {border: N}` linted clean while every border still rendered `router bgp
+    64500` and N appeared in no config; the organisation's own ASN there changes nothing."""
+    site = example / "intent/aus1/site.yaml"
+    replace_in(
+        site, "        spine: 4200009000 ", f"        border: {asn}\n        spine: 4200009000 "
+    )
+    expected = [
+        (
+            "intent/aus1/site.yaml",
+            line_of(site, f"border: {asn}"),
+            9,
+            f"asn.shared gives site aus1's borders ASN {asn}, but a border always runs the "
+            "organisation's ASN 64500, which its Internet, pair and inter-site sessions expect: "
+            "the value is ignored, and no config holds it; remove `border` from asn.shared",
+        )
+    ]
+    assert _placed(lint_repo(example), "ADDR-020") == (expected if found else [])
+
+
+@pytest.mark.parametrize(("asn", "found"), [(64499, True), (64500, False), (64501, True)])
 def test_addr020_only_the_organisation_asn_may_be_written_on_a_border(
     example: Path, asn: int, found: bool
 ) -> None:

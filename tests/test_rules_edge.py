@@ -1,4 +1,4 @@
-"""EDGE-001..012 and EDGE-014..016: each rule passes on the example and fails on one
+"""EDGE-001..012 and EDGE-014..017: each rule passes on the example and fails on one
 realistic edit."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from variants import borders_to_nxos
 
 from meetme.cli import app
 
-EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), "EDGE-014", "EDGE-015", "EDGE-016")
+EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), *(f"EDGE-{n:03}" for n in range(14, 18)))
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 
@@ -670,3 +670,66 @@ def test_plat016_still_names_a_foreign_port_of_a_transit_on_a_border(example: Pa
     assert findings_of(result, "PLAT-016")[0].startswith(
         f"{CIRCUITS}:{line_of(circuits, 'XC-TA-1:')}:"
     )
+
+
+PNI_ALLOWED = 'import_prefixes: [192.0.2.0/24, "2001:db8:c000::/36"]'  # pni-cdn's
+
+
+@pytest.mark.parametrize(
+    ("entry", "found"),
+    [
+        (
+            "0.0.0.0/0",
+            "shorter than /8, the largest block an RIR allocates: it admits every "
+            "route inside it, the whole Internet table",
+        ),
+        (
+            "128.0.0.0/7",
+            "shorter than /8, the largest block an RIR allocates: it admits every route inside it",
+        ),
+        ("12.0.0.0/8", None),  # the boundary: a legacy /8 holder's block
+        (
+            '"2001:db8:c000::/36", "2c00::/15"',
+            "shorter than /16, the largest block an RIR allocates: it admits every route inside it",
+        ),
+        ('"2001:db8:c000::/36", "2c00::/16"', None),
+    ],
+)
+def test_edge017_an_allow_list_entry_is_no_shorter_than_an_allocation(
+    example: Path, entry: str, found: str | None
+) -> None:
+    """pni-cdn's allow-list given 0.0.0.0/0 linted clean and rendered `0.0.0.0/0 le 32`: the
+    whole table from a PNI, held back by its prefix limit alone."""
+    peering = example / PEERING
+    if entry.startswith('"'):
+        written = f"import_prefixes: [192.0.2.0/24, {entry}]"
+        shown = entry.split(", ")[1].strip('"')
+    else:
+        written = f'import_prefixes: [{entry}, "2001:db8:c000::/36"]'
+        shown = entry
+    replace_in(peering, PNI_ALLOWED, written)
+    expected = [
+        f"{PEERING}:{line_of(peering, written)}: PNI pni-cdn's import_prefixes entry {shown} is "
+        f"{found}, so the allow-list no longer limits what the party sends; list the prefixes "
+        "agreed with the party (from its IRR as-set)"
+    ]
+    assert findings_of(lint_repo(example), "EDGE-017") == (expected if found else [])
+
+
+def test_edge017_names_an_ix_peer_at_its_entry(example: Path) -> None:
+    peering = example / PEERING
+    old = "max_prefix_v4: 1200, max_prefix_v6: 300, "  # content-a's
+    replace_in(peering, old, old + 'import_prefixes: [9.9.9.0/24, "::/0"], ')
+    line = line_of(peering, '"::/0"')
+    column = next(t for t in peering.read_text().splitlines() if '"::/0"' in t).index('"::/0"') + 1
+    found = [f for f in lint_repo(example).findings if f.rule == "EDGE-017"]
+    assert [(f.location.line, f.location.column, f.message) for f in found] == [
+        (
+            line,
+            column,
+            "IX ix-syd peer content-a's import_prefixes entry ::/0 is shorter than /16, the "
+            "largest block an RIR allocates: it admits every route inside it, the whole "
+            "Internet table, so the allow-list no longer limits what the party sends; list the "
+            "prefixes agreed with the party (from its IRR as-set)",
+        )
+    ]

@@ -1,4 +1,4 @@
-"""MGMT-001..006, the management feature: management addressing that would lock a device out
+"""MGMT-001..007, the management feature: management addressing that would lock a device out
 after a replace push."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import findings_of, line_of, lint_repo, replace_in
 
-MGMT_RULES = ("MGMT-001", "MGMT-002", "MGMT-003", "MGMT-004", "MGMT-005", "MGMT-006")
+MGMT_RULES = tuple(f"MGMT-{n:03}" for n in range(1, 8))
 DEVICES = "intent/aus1/devices.yaml"
 SITE = "intent/aus1/site.yaml"
 LF1 = "management: 192.168.10.101/24"  # aus1-lf1, the first NVUE leaf
@@ -311,3 +311,65 @@ def test_mgmt003_gateway_on_a_31_has_no_broadcast_address(example: Path) -> None
     """RFC 3021: 192.168.10.1, the gateway, is the last address of aus1-lf1's /31, a host."""
     set_management(example, LF1, "192.168.10.0/31")
     assert findings_of(lint_repo(example), "MGMT-003") == []
+
+
+NETOPS = """        netops:
+          role: admin
+          password_hash: "secret:aus1-netops-hash"
+          password_hash_sha256: "secret:aus1-netops-hash-sha256"
+"""
+MONITOR = """        monitor:
+          role: operator
+          password_hash: "secret:aus1-monitor-hash"
+          password_hash_sha256: "secret:aus1-monitor-hash-sha256"
+"""
+NO_ONE = (
+    "meetme renders no other login (no TACACS+ or RADIUS), so once a rendered config replaces "
+    "a device's, no one can log in to change it but at the console; add an admin, e.g. netops: "
+    '{role: admin, password_hash: "secret:NAME"}'
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "written", "what"),
+    [
+        (NETOPS + MONITOR, "", "users: {}", "name no login"),
+        (
+            NETOPS,
+            "",
+            "users:",
+            "name only operators (monitor), who cannot change a config",
+        ),
+        (
+            MONITOR,
+            MONITOR.replace("role: operator", "role: admin"),
+            None,
+            None,
+        ),  # the boundary: one admin, whoever else is listed, is enough
+    ],
+)
+def test_mgmt007_a_site_keeps_a_local_admin_login(
+    example: Path, old: str, new: str, written: str | None, what: str | None
+) -> None:
+    """`users: {}` linted, rendered and checked clean into configs with no username line at
+    all: a replace of any device's config removed every login, the push's own too."""
+    site = example / SITE
+    replace_in(site, old, new)
+    if written == "users: {}":
+        replace_in(site, "      users:\n", "      users: {}\n")
+    found = findings_of(lint_repo(example), "MGMT-007")
+    if what is None:
+        assert found == []
+        return
+    assert found == [
+        f"{SITE}:{line_of(site, written)}: site aus1's management.users {what}: {NO_ONE}"
+    ]
+
+
+def test_mgmt007_a_site_without_users_written_is_reported_at_management(example: Path) -> None:
+    site = example / SITE
+    replace_in(site, "      users:\n" + NETOPS + MONITOR, "")
+    assert findings_of(lint_repo(example), "MGMT-007") == [
+        f"{SITE}:{line_of(site, 'management:')}: site aus1's management.users name no login: "
+        f"{NO_ONE}"
+    ]

@@ -47,6 +47,20 @@ def test_phy002_spine_on_one_feed(example: Path) -> None:
     assert result.errors
 
 
+@pytest.mark.parametrize("written", ["power_feeds: []", None])
+def test_phy002_spine_with_no_feed_recorded(example: Path, written: str | None) -> None:
+    """`power_feeds: []` read "is fed from  only", naming no feed; it is the same finding as
+    no power_feeds at all."""
+    devices = example / "intent/aus1/devices.yaml"
+    old = "192.168.10.21/24\n        power_feeds: [A, B]"  # aus1-sp1
+    replace_in(devices, old, "192.168.10.21/24" + (f"\n        {written}" if written else ""))
+    line = line_of(devices, written) if written else line_of(devices, "aus1-sp1:")
+    assert findings_of(lint_repo(example), "PHY-002") == [
+        f"intent/aus1/devices.yaml:{line}: spine aus1-sp1 has no power_feeds recorded; cable "
+        "its PSUs to feeds A and B and record power_feeds: [A, B]"
+    ]
+
+
 def test_phy002_border_rooms_share_a_ups(example: Path) -> None:
     rooms = example / "intent/aus1/rooms.yaml"
     replace_in(  # the MDF-B room block

@@ -404,7 +404,7 @@ def test_an_unreadable_file_hides_no_malformed_address(repo: Path, unreadable: b
         "entries separated by ','?",
     )
     speed = (
-        "intent/site.yaml:50:9",
+        "intent/site.yaml:52:9",
         "bad-value",
         "sites.lab1.links.0: a link needs a speed, on the link or on both ends",
     )
@@ -417,7 +417,7 @@ def test_an_unreadable_file_hides_no_malformed_address(repo: Path, unreadable: b
             "octet 300 (> 255) not permitted in '192.168.10.300'",
         ),
         (
-            "intent/site.yaml:13:15",
+            "intent/site.yaml:15:15",
             "bad-value",
             "sites.lab1.pools.p2p_v4: '10.1.0.1/16' has host bits set; "
             "write the prefix as 10.1.0.0/16",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -255,8 +256,126 @@ def test_a_platform_gap_takes_no_waiver_and_no_lower_severity(
     assert "internal error" not in rendered.output
 
 
+def _spine_on_iosxr(repo: Path) -> tuple[str, str]:
+    """aus1-sp1 on IOS-XR, which renders no EVPN: EVPN-009 at the spine."""
+    replace_in(
+        repo / "intent/aus1/devices.yaml",
+        "      aus1-sp1:\n        id: 11\n        role: spine\n        platform: arista_eos\n"
+        "        model: 7060X6-64PE",
+        "      aus1-sp1:\n        id: 11\n        role: spine\n        platform: cisco_iosxr\n"
+        "        model: 8201-32FH",
+    )
+    return "EVPN-009", "sites.aus1.devices.aus1-sp1.platform"
+
+
+def _esi_pair_on_nxos(repo: Path) -> tuple[str, str]:
+    """aus1-lf5/lf6, the ESI pair, on NX-OS, which hosts no Ethernet segment: EVPN-011 at
+    the attachment."""
+    for leaf in ("aus1-lf5", "aus1-lf6"):
+        replace_in(
+            repo / "intent/aus1/devices.yaml",
+            f"{leaf}:\n        id: 10{leaf[-1]}\n        role: leaf\n"
+            "        platform: nvidia_nvue\n        model: SN5600",
+            f"{leaf}:\n        id: 10{leaf[-1]}\n        role: leaf\n"
+            "        platform: cisco_nxos\n        model: N9K-C9364D-GX2A",
+        )
+    replace_in(
+        repo / "intent/aus1/attachments.yaml",
+        "ports: [swp1, swp2, swp3, swp4]",
+        "ports: [Ethernet1/1, Ethernet1/2, Ethernet1/3, Ethernet1/4]",
+    )
+    return "EVPN-011", "sites.aus1.attachments.dh1-r11-gpu-hosts.mode"
+
+
+@pytest.mark.parametrize("gate", [_spine_on_iosxr, _esi_pair_on_nxos])
+@pytest.mark.parametrize("how", ["waiver", "override"])
+def test_a_platform_gate_of_the_design_rules_takes_no_waiver_and_no_lower_severity(
+    example: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    gate: Callable[[Path], tuple[str, str]],
+    how: str,
+) -> None:
+    """A waived EVPN-009 rendered an IOS-XR spine with no EVPN while every leaf still peered
+    with it, and a waived EVPN-011 an NX-OS leaf with an Ethernet segment NX-OS cannot host,
+    both with lint, render and check at 0: each gate is closed like a PLAT-* gap, the gate
+    stays an error and the waiver or override is WAIVER-004 at its line, and nothing renders."""
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    rule, path = gate(example)
+    code, before = lint_json()
+    assert code == 1
+    assert [(f["path"], f["severity"]) for f in of(before, rule)] == [(path, "error")]
+    if how == "waiver":
+        written = waive(example, (rule, path, "2030-01-31"))
+        at = line_of(written, f"- rule: {rule}")
+    else:
+        written = example / "intent/standards.yaml"
+        written.write_text(f"standards:\n  severity:\n    {rule}: info\n")
+        at = line_of(written, f"{rule}: info")
+    code, findings = lint_json()
+    assert code == 1
+    assert [(f["path"], f["severity"]) for f in of(findings, rule)] == [(path, "error")]
+    assert [(f["file"], f["line"]) for f in of(findings, "WAIVER-004")] == [
+        (str(written.relative_to(example)), at)
+    ]
+    rendered = runner.invoke(app, ["render"])
+    assert rendered.exit_code == 1, rendered.output  # the gate's error: nothing written
+    assert not (example / "rendered").exists()
+
+
 def test_a_design_rule_still_takes_a_waiver_and_an_override() -> None:
     """The boundary: only the platform gaps are closed to waivers."""
     assert RULES["PHY-001"].waivable and RULES["ADDR-003"].waivable
     assert not RULES["PLAT-001"].waivable and not RULES["PLAT-007"].waivable
     assert {r for r in GAP_RULES.values() if RULES[r].waivable} == set()
+
+
+def test_a_waiver_written_twice_is_named_as_the_copy(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same waiver written twice: the first takes the finding, and the second was reported
+    as matching no finding, as if its object were wrong; it names the waiver that covers it.
+    A narrower waiver after a wider one of the same rule is the same case."""
+    monkeypatch.setenv("MEETME_TODAY", "2026-03-01")
+    share_mdf(example)
+    room = f"{BR2}.room"
+    circuits, hume = "dci.circuits", "dci.circuits.syd-mel-hume"  # DCI-009 warns on both
+    path = waive(
+        example,
+        ("PHY-001", room, "2030-01-31"),
+        ("PHY-001", room, "2030-01-31"),
+        ("DCI-009", circuits, "2030-01-31"),
+        ("DCI-009", hume, "2030-01-31"),
+    )
+    _, findings = lint_json()
+    unused = [(f["line"], f["message"]) for f in of(findings, "WAIVER-002")]
+    starts = [i + 1 for i, t in enumerate(path.read_text().splitlines()) if "- rule:" in t]
+    assert unused == [
+        (
+            starts[1],
+            f"waiver of PHY-001 on {room} (owner netops-aus) matches no finding: waiver 1 of "
+            f"the list, of {room}, already covers every finding it would; remove it",
+        ),
+        (
+            starts[3],
+            f"waiver of DCI-009 on {hume} (owner netops-aus) matches no finding: waiver 3 of "
+            f"the list, of {circuits}, already covers every finding it would; remove it",
+        ),
+    ]
+
+
+def test_an_impossible_day_is_named_as_such(example: Path) -> None:
+    """`expires: 2027-02-30` was refused in pydantic's words ("Input should be a valid date or
+    datetime, day value is outside expected range"); the day before it is a date."""
+    path = waive(example, ("PHY-001", BR2, "2027-02-30"))
+    code, findings = lint_json()
+    assert code == 2
+    assert [(f["line"], f["message"]) for f in findings] == [
+        (
+            line_of(path, "expires:"),
+            "waivers.0.expires: 2027-02-30 is no day of the calendar (day is out of range for "
+            "month); write the last day as YYYY-MM-DD, e.g. 2026-06-30",
+        )
+    ]
+    waive(example, ("PHY-001", BR2, "2027-02-28"))
+    code, findings = lint_json()
+    assert [f["rule"] for f in findings if f["severity"] == "error"] == ["WAIVER-002"]

@@ -201,11 +201,27 @@ def apply_standards(
                 )
             )
         elif index not in used:
+            # an earlier waiver of the rule whose object holds this one's takes every finding
+            # first: this one is a copy, or narrower than one already written
+            earlier = next(
+                (
+                    i
+                    for i, w in active
+                    if i < index and w.rule == waiver.rule and covers(w.object, waiver.object)
+                ),
+                None,
+            )
             reported.append(
                 meta(
                     UNUSED_WAIVER,
-                    f"{what} matches no finding: remove it (the finding is fixed) or correct "
-                    "its object (`meetme lint --format json` prints each finding's path)",
+                    f"{what} matches no finding: "
+                    + (
+                        f"waiver {earlier + 1} of the list, of {waivers[earlier][1].object}, "
+                        "already covers every finding it would; remove it"
+                        if earlier is not None
+                        else "remove it (the finding is fixed) or correct its object "
+                        "(`meetme lint --format json` prints each finding's path)"
+                    ),
                     ("waivers", index),
                 )
             )
@@ -289,6 +305,9 @@ rule(
     "the renderer refuses such a device whatever its finding is called. A waiver or a lower "
     "severity would let `meetme lint` pass a merge request that `meetme render` then cannot "
     "render (an internal error, exit 3), so neither is taken: the gap stays an error, and the "
-    "waiver or override is an error of its own at its line.",
+    "waiver or override is an error of its own at its line. The platform gates of the design "
+    "rules, EVPN-009 (EVPN-VXLAN) and EVPN-011 (MLAG, ESI multihoming), are closed the same "
+    "way: the builders leave out what the platform cannot render, so a waived gate rendered "
+    "a spine with no EVPN while every leaf still peered with it.",
     WAIVER_SOURCE,
 )(reported_elsewhere)

@@ -44,6 +44,13 @@ class Waiver(Node):
         if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
             return value
         if isinstance(value, str) and _DAY.fullmatch(value):
+            try:
+                datetime.date.fromisoformat(value)
+            except ValueError as error:  # 2027-02-30: the form of a day, but no day
+                raise bad_value(
+                    f"{value} is no day of the calendar ({error}); write the last day as "
+                    "YYYY-MM-DD, e.g. 2026-06-30"
+                ) from None
             return value
         raise bad_value("write the last day as YYYY-MM-DD, e.g. 2026-06-30")
 

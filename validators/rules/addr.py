@@ -617,13 +617,24 @@ def organisation_asn_public(ctx: SiteContext) -> Iterator[Hit]:
     "once up, would exchange nothing (RFC 8212), and a pair of two ASNs shares no Internet "
     "table (its link carries the underlay, loopbacks only). Whatever the number (a reserved, "
     "documentation or private one too), the fault is the line itself: this rule reports it, "
-    "once, and ADDR-006, ADDR-007 and ADDR-009 leave it alone.",
+    "once, and ADDR-006, ADDR-007 and ADDR-009 leave it alone. A `border` entry in "
+    "`asn.shared` with another ASN is reported too: meetme ignores it (a border runs the "
+    "organisation's ASN), so the intent says one thing and the configs another.",
     "docs/standards.md#addr-020; RFC 4271 section 6.2 (an OPEN from an unexpected AS is "
     "refused: Bad Peer AS); RFC 4364 section 4.3.1 (iBGP between PEs); RFC 8212",
 )
 def border_runs_organisation_asn(ctx: SiteContext) -> Iterator[Hit]:
     intent = ctx.loaded.intent
     org_asn = intent.organisation.asn
+    shared = ctx.site.asn.shared.get("border")
+    if shared is not None and shared != org_asn:
+        yield Hit(
+            f"asn.shared gives site {ctx.name}'s borders ASN {shared}, but a border always runs "
+            f"the organisation's ASN {org_asn}, which its Internet, pair and inter-site sessions "
+            "expect: the value is ignored, and no config holds it; remove `border` from "
+            "asn.shared",
+            (*ctx.base, "asn", "shared", "border"),
+        )
     for name, device in sorted(ctx.site.devices.items(), key=lambda item: item[1].id):
         if device.role != "border" or device.asn is None or device.asn == org_asn:
             continue

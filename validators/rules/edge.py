@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from meetme.generators.build.edge_policy import party_tag
+from meetme.generators.build.edge_policy import GLOBAL_SHORTEST, party_tag
 from meetme.generators.build.handoff import vrf_routes
 from meetme.generators.model import BgpNeighbor, DeviceModel
 from meetme.generators.platforms import PLATFORMS
@@ -34,6 +34,8 @@ from meetme.intent.loader import LoadedIntent
 
 if TYPE_CHECKING:
     from meetme.generators.resolve.edge_sessions import ExternalPort, ExternalSession, SiteEdge
+
+    from meetme.intent.schema_edge import IxNeighbor, Pni
 
 KIND_LABEL = {
     "transit": "transit", "ix_rs": "IX route server", "ix_peer": "IX peer", "pni": "PNI",
@@ -504,6 +506,46 @@ def one_party_per_neighbour_address(ctx: SiteContext) -> Iterator[Hit]:
             "party its own address, or remove the copy",
             path,
         )
+
+
+@rule(
+    "EDGE-017",
+    "error",
+    "No import allow-list entry is shorter than an RIR's largest allocation",
+    "An Internet party's `import_prefixes` is the session's allow-list: each entry admits "
+    "itself and its more specifics. An entry shorter than IPv4 /8 or IPv6 /16, the largest "
+    "block an RIR allocates, admits every route inside it (0.0.0.0/0: the whole Internet "
+    "table), so a PNI or IX peer that leaks its transits' routes is stopped by its prefix "
+    "limit alone, and the intent still reads as if an allow-list held. The import drops the "
+    "entry's own prefix (a default route in disguise) and FLOW-009 stays quiet, as its more "
+    "specifics pass. No IRR-generated list holds one: it is a placeholder or a typo. At the "
+    "entry.",
+    "docs/standards.md#edge-017; RFC 7454 section 6.2 (explicit prefix filters built from "
+    "the registries) https://www.rfc-editor.org/rfc/rfc7454",
+)
+def allow_list_entries_are_allocations(ctx: SiteContext) -> Iterator[Hit]:
+    peering = ctx.site.peering
+    parties: list[tuple[str, IxNeighbor | Pni]] = [
+        (f"IX {ix_name} {kind} {name}", neighbor)
+        for ix_name, ix in sorted(peering.ixes.items())
+        for kind, neighbors in (("route server", ix.route_servers), ("peer", ix.peers))
+        for name, neighbor in sorted(neighbors.items())
+    ]
+    parties += [(f"PNI {name}", pni) for name, pni in sorted(peering.pnis.items())]
+    for what, party in parties:
+        for index, prefix in enumerate(party.import_prefixes):
+            net = ipaddress.ip_network(prefix)
+            shortest = GLOBAL_SHORTEST["ipv6" if net.version == 6 else "ipv4"]
+            if net.prefixlen >= shortest:
+                continue
+            everything = ", the whole Internet table" if net.prefixlen == 0 else ""
+            yield Hit(
+                f"{what}'s import_prefixes entry {prefix} is shorter than /{shortest}, the "
+                f"largest block an RIR allocates: it admits every route inside it{everything}, "
+                "so the allow-list no longer limits what the party sends; list the prefixes "
+                "agreed with the party (from its IRR as-set)",
+                (*party.path, "import_prefixes", index),
+            )
 
 
 def _peer_item(ctx: SiteContext, session: ExternalSession, port: ExternalPort | None) -> Path_:

@@ -342,3 +342,33 @@ def management_vrf_is_its_own(ctx: SiteContext) -> Iterator[Hit]:
             "beside the data plane; name a VRF of its own (such as MGMT)",
             (*ctx.site.management.path, "vrf"),
         )
+
+
+@rule(
+    "MGMT-007",
+    "error",
+    "Every site names a local admin login",
+    "meetme renders whole configurations, and a push replaces a device's configuration with "
+    "one: the users of `management.users` become the device's only local logins (meetme "
+    "renders no TACACS+ or RADIUS). With no admin among them, a device whose config was "
+    "replaced (by a push, or pasted by hand) has no login with the rights to change it again: "
+    "the next change, or the repair, needs the console. Users who are all operators "
+    "(read-only) leave it the same. Once per site, at its `users` (or its `management`).",
+    "docs/standards.md#mgmt-007; docs/standards.md#mgmt-plane",
+)
+def an_admin_login(ctx: SiteContext) -> Iterator[Hit]:
+    users = ctx.site.management.users
+    if any(user.role == "admin" for user in users.values()):
+        return
+    what = (
+        "name no login"
+        if not users
+        else f"name only operators ({', '.join(sorted(users))}), who cannot change a config"
+    )
+    yield Hit(
+        f"site {ctx.name}'s management.users {what}: meetme renders no other login (no TACACS+ "
+        "or RADIUS), so once a rendered config replaces a device's, no one can log in to "
+        "change it but at the console; add an admin, e.g. netops: {role: admin, "
+        'password_hash: "secret:NAME"}',
+        (*ctx.site.management.path, "users"),
+    )

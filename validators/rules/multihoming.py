@@ -603,6 +603,7 @@ def esis_unique(ctx: SiteContext) -> Iterator[Hit]:
     "docs/standards.md#platform-gate and docs/standards.md#evpn-011; generators/platforms/ "
     "capabilities mlag and "
     "esi_multihoming",
+    waivable=False,  # a platform gate: WAIVER-004
 )
 def multihoming_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     refused = evpn_refused(ctx)  # a leaf on a platform with no VTEP at all: EVPN-009's, once

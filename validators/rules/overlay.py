@@ -655,6 +655,7 @@ def evpn_refused(ctx: SiteContext) -> set[str]:
     "the finding names the platform.",
     "docs/standards.md#platform-gate and docs/standards.md#evpn-009; generators/platforms/ "
     "capability evpn_vxlan",
+    waivable=False,  # a platform gate: WAIVER-004
 )
 def evpn_where_renderable(ctx: SiteContext) -> Iterator[Hit]:
     site = ctx.site

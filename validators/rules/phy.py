@@ -130,7 +130,7 @@ def _device_feeds(ctx: SiteContext) -> Iterator[Hit]:
         where = (*device.path, "power_feeds")
         feeds = set(device.power_feeds or ())
         missing = [feed for feed in FEEDS if feed not in feeds]
-        if device.power_feeds is None:
+        if not device.power_feeds:  # not written, or an empty list
             yield Hit(
                 f"{device.role} {name} has no power_feeds recorded; cable its PSUs to "
                 "feeds A and B and record power_feeds: [A, B]",
