@@ -1,4 +1,4 @@
-"""EDGE-001..012 and EDGE-014..017: each rule passes on the example and fails on one
+"""EDGE-001..012 and EDGE-014..018: each rule passes on the example and fails on one
 realistic edit."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from variants import borders_to_nxos
 
 from meetme.cli import app
 
-EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), *(f"EDGE-{n:03}" for n in range(14, 18)))
+EDGE_RULES = (*(f"EDGE-{n:03}" for n in range(1, 13)), *(f"EDGE-{n:03}" for n in range(14, 19)))
 PEERING = "intent/aus1/peering.yaml"
 EYEBALL_B_V4 = "max_prefix_v4: 9000, "
 
@@ -732,4 +732,23 @@ def test_edge017_names_an_ix_peer_at_its_entry(example: Path) -> None:
             "Internet table, so the allow-list no longer limits what the party sends; list the "
             "prefixes agreed with the party (from its IRR as-set)",
         )
+    ]
+
+
+def test_edge018_an_ix_with_no_neighbour(example: Path) -> None:
+    """ix-syd with its route servers and peers removed linted clean: its two ports rendered
+    on the peering LAN, and nothing ran over them. One neighbour left is the boundary."""
+    peering = example / PEERING
+    text = peering.read_text()
+    start = text.index("          route_servers:\n")
+    end = text.index("      transits:\n")
+    kept = [t for t in text[start:end].splitlines(keepends=True) if "content-a:" in t]
+    peering.write_text(text[:start] + "          peers:\n" + "".join(kept) + text[end:])
+    assert findings_of(lint_repo(example), "EDGE-018") == []
+    peering.write_text(text[:start] + text[end:])
+    assert findings_of(lint_repo(example), "EDGE-018") == [
+        f"{PEERING}:{line_of(peering, 'ix-syd:')}: IX ix-syd lists no route server and no "
+        "peer: its 2 port(s) are rendered on the peering LAN, and no BGP session runs over "
+        "them; add its route servers (route_servers:) or bilateral peers (peers:), or remove "
+        "the IX"
     ]

@@ -416,6 +416,51 @@ def test_evpn020_network_on_a_rack_without_leaves(example: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "carried"),
+    [
+        (  # no rack, no leaf, no attachment: carried by nothing
+            "gateway_v4: 10.60.3.1/24, racks: [dh2-r10]}",
+            "gateway_v4: 10.60.3.1/24, racks: []}",
+            False,
+        ),
+        (  # the same without the key at all
+            "gateway_v4: 10.60.3.1/24, racks: [dh2-r10]}",
+            "gateway_v4: 10.60.3.1/24}",
+            False,
+        ),
+        (  # the boundary: one leaf named is enough
+            "gateway_v4: 10.60.3.1/24, racks: [dh2-r10]}",
+            "gateway_v4: 10.60.3.1/24, leaves: [aus1-lf3]}",
+            True,
+        ),
+    ],
+)
+def test_evpn026_a_network_carried_by_no_leaf(
+    example: Path, old: str, new: str, carried: bool
+) -> None:
+    """`racks: []` linted clean and rendered the network on no switch at all."""
+    tenants = edit_tenants(example, old, new)
+    expected = [
+        f"{TENANTS}:{line_of(tenants, new)}: network storage/storage-front-3 is carried by no "
+        "leaf: it names no rack and no leaf, so no switch renders its VLAN, VNI or gateway; "
+        "place it on the racks whose leaves its hosts are cabled to (racks:), or remove it"
+    ]
+    assert findings_of(lint_repo(example), "EVPN-026") == ([] if carried else expected)
+
+
+def test_evpn026_leaves_a_network_two_attachments_trunk_to_mh003(example: Path) -> None:
+    """gpu-a-compute-3 off its racks is still trunked by two host attachments: MH-003 names
+    each attachment's leaves (an error), and EVPN-026 says nothing more."""
+    tenants = example / TENANTS
+    text = tenants.read_text()
+    line = next(t for t in text.splitlines() if "gpu-a-compute-3:" in t)
+    tenants.write_text(text.replace(line, line.split(", racks:")[0] + "}"))
+    result = lint_repo(example)
+    assert findings_of(result, "EVPN-026") == []
+    assert len(findings_of(result, "MH-003")) == 2
+
+
 def test_evpn009_vtep_on_a_platform_without_evpn(example: Path) -> None:
     devices = example / "intent/aus1/devices.yaml"
     replace_in(

@@ -548,6 +548,28 @@ def allow_list_entries_are_allocations(ctx: SiteContext) -> Iterator[Hit]:
             )
 
 
+@rule(
+    "EDGE-018",
+    "warning",
+    "Every IX has a route server or a peer",
+    "An IX's ports are rendered (addresses on the peering LAN, the edge's ingress filters) "
+    "whatever neighbours it lists; with no route server and no peer, no session runs over "
+    "them, and the intent reads as if the site peered there. A warning: the ports may be "
+    "cabled before the first session is agreed. At the IX.",
+    "docs/standards.md#edge-018",
+)
+def ix_has_a_neighbour(ctx: SiteContext) -> Iterator[Hit]:
+    for name, ix in sorted(ctx.site.peering.ixes.items()):
+        if ix.route_servers or ix.peers:
+            continue
+        yield Hit(
+            f"IX {name} lists no route server and no peer: its {len(ix.ports)} port(s) are "
+            "rendered on the peering LAN, and no BGP session runs over them; add its route "
+            "servers (route_servers:) or bilateral peers (peers:), or remove the IX",
+            ix.path,
+        )
+
+
 def _peer_item(ctx: SiteContext, session: ExternalSession, port: ExternalPort | None) -> Path_:
     """Where the session's peer address is written: an IX neighbour's in its list, the others'
     where `_peer_written` finds them."""

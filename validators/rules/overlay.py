@@ -731,6 +731,31 @@ def networks_on_vteps(ctx: SiteContext) -> Iterator[Hit]:
 
 
 @rule(
+    "EVPN-026",
+    "warning",
+    "Every network is carried by some VTEP",
+    "A network carried by no leaf (it names no rack and no leaf) renders nothing: no VLAN, no "
+    "VNI, no gateway on any switch, and its hosts have no segment to join, while the intent "
+    "lists it beside the networks that work. A warning: a network written before its racks "
+    "are cabled is a plan, not a fault. A network that names a rack or device that carries "
+    "nothing is EVPN-020's, and one a host attachment trunks is MH-003's error.",
+    "docs/standards.md#evpn-026",
+)
+def networks_carried_somewhere(ctx: SiteContext) -> Iterator[Hit]:
+    trunked = {name for a in ctx.site.attachments.values() for name in a.networks}  # MH-003's
+    for placed in placed_networks(ctx):
+        network = placed.network
+        if placed.devices or network.racks or network.leaves or placed.name in trunked:
+            continue
+        yield Hit(
+            f"{placed.label} is carried by no leaf: it names no rack and no leaf, so no switch "
+            "renders its VLAN, VNI or gateway; place it on the racks whose leaves its hosts "
+            "are cabled to (racks:), or remove it",
+            network.path,
+        )
+
+
+@rule(
     "EVPN-021",
     "error",
     "A VRF carried on NX-OS has an L3VNI carrier VLAN",
