@@ -246,7 +246,10 @@ def test_integration_verify_refuses_until_up_builds_the_intent_as_edited(tmp_pat
         ), again.stdout + again.stderr
         done = meetme("verify", "--site", SITE, "--no-failover", "--json")
         report = json.loads(done.stdout)
-        assert done.returncode == 0 and report["passed"] is True and report["notes"] == []
+        assert done.returncode == 0 and report["passed"] is True
+        # the one note a sound twin may carry: FRR 8.4's zebra, on a busy machine, leaving a
+        # remote router MAC out of an L3VNI, which the twin installs and says so (cli.py)
+        assert all(n.startswith("zebra (FRR 8.4) left remote router MACs") for n in report["notes"])
         hosts = {r["message"] for r in report["results"] if r["check"] == "hosts"}
         assert (
             "host storage_storage-front-5 (10.60.5.10) reaches its anycast gateway (10.60.5.1)"
